@@ -1,0 +1,221 @@
+"""Playing cards: ranks, suits, jokers, physical copies and the decks our games use.
+
+Notation (logs, tests, the dashboard):
+
+* a card is its rank then its suit: ``AS``, ``10H``, ``QD``, ``2C``;
+  ranks ``A 2 3 4 5 6 7 8 9 10 J Q K``, suits ``S H D C``;
+* input is forgiving: ``TH`` means ``10H``, case is ignored, surrounding blanks are
+  stripped; output always prints ``10H``;
+* ``JK`` is a joker;
+* when several identical cards share a table (Push uses two decks and four jokers), a
+  physical copy is written ``AS/2`` or ``JK/4``; copies are numbered from 1. Events
+  name the copy only where it matters.
+
+Ten uses its own custom deck: see :mod:`scorer.tencards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import Enum
+
+__all__ = [
+    "JOKER",
+    "Card",
+    "CardError",
+    "Face",
+    "Joker",
+    "PhysicalCard",
+    "Rank",
+    "Suit",
+    "parse_card",
+    "parse_face",
+    "parse_physical",
+    "push_deck",
+    "standard_deck",
+]
+
+
+class CardError(ValueError):
+    """Text that does not name a card; the message says what was wrong."""
+
+
+class Rank(Enum):
+    """A card's rank; ``value`` is its printed form, ``number`` its position A=1 … K=13."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def number(self) -> int:
+        """A=1, 2=2, … 10=10, J=11, Q=12, K=13."""
+        return _RANK_ORDER.index(self) + 1
+
+    @property
+    def high(self) -> int:
+        """Rank strength with the Ace high: 2=2 … K=13, A=14."""
+        return 14 if self is Rank.ACE else self.number
+
+    @classmethod
+    def from_number(cls, number: int) -> Rank:
+        """The rank at position ``number`` (1..13; 14 is also accepted for an Ace)."""
+        if number == 14:
+            return cls.ACE
+        if not 1 <= number <= 13:
+            raise CardError(f"there is no rank number {number} (1 to 13)")
+        return _RANK_ORDER[number - 1]
+
+    @classmethod
+    def parse(cls, text: str) -> Rank:
+        key = text.strip().upper()
+        key = "10" if key == "T" else key
+        for rank in cls:
+            if rank.value == key:
+                return rank
+        raise CardError(f"{text!r} is not a rank (A, 2-10, J, Q, K)")
+
+    def __str__(self) -> str:
+        return self.value
+
+
+_RANK_ORDER: tuple[Rank, ...] = tuple(Rank)
+
+
+class Suit(Enum):
+    """A card's suit; ``value`` is its one-letter form."""
+
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+    @property
+    def colour(self) -> str:
+        return "red" if self.is_red else "black"
+
+    @classmethod
+    def parse(cls, text: str) -> Suit:
+        key = text.strip().upper()
+        for suit in cls:
+            if suit.value == key:
+                return suit
+        raise CardError(f"{text!r} is not a suit (S, H, D, C)")
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True, order=False)
+class Card:
+    """One face of a standard deck, e.g. ``Card(Rank.ACE, Suit.SPADES)`` printed ``AS``."""
+
+    rank: Rank
+    suit: Suit
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Parse ``AS``, ``10h``, ``TH``; a joker or anything else raises :class:`CardError`."""
+        face = parse_face(text)
+        if isinstance(face, Joker):
+            raise CardError(f"{text!r} is a joker; this game has no jokers")
+        return face
+
+    def __str__(self) -> str:
+        return f"{self.rank.value}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card({str(self)!r})"
+
+
+@dataclass(frozen=True)
+class Joker:
+    """A joker face (printed ``JK``). All jokers look the same."""
+
+    def __str__(self) -> str:
+        return "JK"
+
+    def __repr__(self) -> str:
+        return "JOKER"
+
+
+JOKER = Joker()
+
+Face = Card | Joker
+
+
+def parse_face(text: str) -> Face:
+    """Parse a card or a joker (``JK``)."""
+    if not isinstance(text, str):
+        raise CardError(f"a card must be written as text like 'AS', not {text!r}")
+    key = text.strip().upper()
+    if key in ("JK", "JOKER"):
+        return JOKER
+    if len(key) < 2:
+        raise CardError(f"{text!r} is not a card: write rank then suit, like 'AS' or '10H'")
+    return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
+
+
+def parse_card(text: str) -> Card:
+    """Parse a standard card (no jokers)."""
+    return Card.parse(text)
+
+
+@dataclass(frozen=True)
+class PhysicalCard:
+    """One physical card when a table holds several identical faces (``AS/2``)."""
+
+    face: Face
+    copy: int = 1
+
+    def __post_init__(self) -> None:
+        if self.copy < 1:
+            raise CardError(f"copy numbers start at 1, not {self.copy}")
+
+    def __str__(self) -> str:
+        return f"{self.face}/{self.copy}"
+
+
+def parse_physical(text: str, default_copy: int = 1) -> PhysicalCard:
+    """Parse ``AS/2`` (or ``AS``, which means copy ``default_copy``)."""
+    if not isinstance(text, str):
+        raise CardError(f"a card must be written as text like 'AS/2', not {text!r}")
+    face_text, sep, copy_text = text.partition("/")
+    if not sep:
+        return PhysicalCard(parse_face(face_text), default_copy)
+    if not copy_text.strip().isdigit():
+        raise CardError(f"{text!r}: the copy after '/' must be a number, like 'AS/2'")
+    return PhysicalCard(parse_face(face_text), int(copy_text))
+
+
+def _faces() -> Iterator[Card]:
+    for suit in Suit:
+        for rank in Rank:
+            yield Card(rank, suit)
+
+
+def standard_deck() -> tuple[Card, ...]:
+    """The 52 cards, spades first, A..K in each suit."""
+    return tuple(_faces())
+
+
+def push_deck(decks: int = 2, jokers: int = 4) -> tuple[PhysicalCard, ...]:
+    """Push's 108 physical cards: two 52-card decks and four jokers, each copy distinct."""
+    cards = [PhysicalCard(face, copy) for copy in range(1, decks + 1) for face in _faces()]
+    cards += [PhysicalCard(JOKER, copy) for copy in range(1, jokers + 1)]
+    return tuple(cards)

@@ -1,0 +1,332 @@
+"""The event model: what happened at the table, as frozen records, and its JSON Lines form.
+
+An event is ``seq`` (its position in the game's log, from 1), ``ts`` (milliseconds,
+supplied by whoever saw it: the camera's frame time or the phone's press time), ``source``
+(``vision`` | ``manual`` | ``replay``), ``type`` (``bid``, ``play``, ``flip``, …: each game
+lists its own) and a game-specific payload. On the wire an event is one flat JSON object::
+
+    {"seq": 3, "ts": 41250, "source": "manual", "type": "bid", "player": "Beth", "bid": 4}
+
+A log file is JSON Lines: a header line, then one event per line::
+
+    {"format": "tablecall-log", "version": 1, "game": "spades",
+     "players": ["Alex", "Beth", "Charlie", "David"], "options": {"target": 300}}
+
+Nothing is ever overwritten. Three event types, understood by every game, change which
+events count (:mod:`scorer.session` applies them):
+
+* ``undo`` ``{"target": 17}``: event 17 no longer counts (undoing an ``undo`` restores its
+  target);
+* ``correct`` ``{"target": 17, "event": {"type": "bid", "player": "Beth", "bid": 5}}``:
+  event 17 counts as the given event (it keeps its ``ts`` unless the correction gives one);
+* ``insert`` ``{"after": 17, "event": {...}}``: a missed event counts as if it had come
+  right after event 17 (``"after": 0`` puts it first).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from types import MappingProxyType
+from typing import Any, TypeVar
+
+from scorer.cards import Card, CardError, Face, PhysicalCard, parse_card, parse_face, parse_physical
+
+__all__ = [
+    "FORMAT",
+    "META_TYPES",
+    "VERSION",
+    "EventError",
+    "GameEvent",
+    "GameLog",
+    "LogError",
+    "LogHeader",
+    "Source",
+    "format_log",
+    "parse_event",
+    "parse_log",
+]
+
+FORMAT = "tablecall-log"
+VERSION = 1
+META_TYPES = frozenset({"undo", "correct", "insert"})
+_RESERVED = ("seq", "ts", "source", "type")
+
+T = TypeVar("T")
+Json = Any  # JSON-compatible value: None, bool, int, float, str, list, dict
+
+
+class EventError(ValueError):
+    """A malformed event or log. The message is written for a person at the table."""
+
+
+class LogError(EventError):
+    """A malformed log line; ``line`` is its 1-based line number."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line = line
+        self.reason = message
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+
+class Source(Enum):
+    VISION = "vision"
+    MANUAL = "manual"
+    REPLAY = "replay"
+
+
+def _frozen(data: Mapping[str, Json]) -> Mapping[str, Json]:
+    return MappingProxyType(json.loads(json.dumps(dict(data))))
+
+
+@dataclass(frozen=True)
+class GameEvent:
+    """One thing that happened at the table. ``data`` is read-only."""
+
+    seq: int
+    ts: int
+    source: Source
+    type: str
+    data: Mapping[str, Json] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.seq, bool) or not isinstance(self.seq, int) or self.seq < 0:
+            raise EventError(f"'seq' must be a whole number >= 0, not {self.seq!r}")
+        if isinstance(self.ts, bool) or not isinstance(self.ts, int) or self.ts < 0:
+            raise EventError(f"'ts' must be milliseconds as a whole number >= 0, not {self.ts!r}")
+        if not isinstance(self.source, Source):
+            raise EventError(f"'source' must be vision, manual or replay, not {self.source!r}")
+        if not isinstance(self.type, str) or not self.type:
+            raise EventError(f"'type' must be a non-empty text, not {self.type!r}")
+        clash = [key for key in _RESERVED if key in self.data]
+        if clash:
+            raise EventError(f"the payload may not use the reserved key {clash[0]!r}")
+        try:
+            object.__setattr__(self, "data", _frozen(self.data))
+        except (TypeError, ValueError) as exc:
+            raise EventError(f"the payload is not plain JSON data: {exc}") from None
+
+    # -- JSON -----------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Json]:
+        """The flat wire form (a fresh, mutable dict)."""
+        out: dict[str, Json] = {
+            "seq": self.seq,
+            "ts": self.ts,
+            "source": self.source.value,
+            "type": self.type,
+        }
+        out.update(json.loads(json.dumps(dict(self.data))))
+        return out
+
+    def to_line(self) -> str:
+        return json.dumps(self.to_json(), ensure_ascii=False, separators=(", ", ": "))
+
+    @classmethod
+    def from_json(cls, obj: Json) -> GameEvent:
+        return parse_event(obj)
+
+    def with_seq(self, seq: int, ts: int | None = None) -> GameEvent:
+        return GameEvent(seq, self.ts if ts is None else ts, self.source, self.type, self.data)
+
+    # -- payload readers: each raises EventError with a message a person understands -------
+    def where(self) -> str:
+        return f"event {self.seq} ({self.type})"
+
+    def _missing(self, key: str, wanted: str) -> EventError:
+        if key not in self.data:
+            return EventError(f"{self.where()}: '{key}' is missing ({wanted})")
+        return EventError(f"{self.where()}: '{key}' must be {wanted}, not {self.data[key]!r}")
+
+    def has(self, key: str) -> bool:
+        return key in self.data and self.data[key] is not None
+
+    def text(self, key: str) -> str:
+        value = self.data.get(key)
+        if not isinstance(value, str) or not value.strip():
+            raise self._missing(key, "a text")
+        return value
+
+    def integer(self, key: str, low: int | None = None, high: int | None = None) -> int:
+        value = self.data.get(key)
+        span = _span(low, high)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._missing(key, "a whole number" + span)
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self._missing(key, "a whole number" + span)
+        return value
+
+    def flag(self, key: str, default: bool | None = None) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            raise self._missing(key, "true or false")
+        return value
+
+    def choice(self, key: str, choices: Sequence[str]) -> str:
+        value = self.data.get(key)
+        if value not in choices:
+            raise self._missing(key, "one of " + ", ".join(choices))
+        assert isinstance(value, str)
+        return value
+
+    def player(self, players: Sequence[str], key: str = "player") -> int:
+        """The seat index of the player named under ``key``."""
+        value = self.data.get(key)
+        if isinstance(value, str) and value in players:
+            return list(players).index(value)
+        raise self._missing(key, "one of the players: " + ", ".join(players))
+
+    def card(self, key: str = "card") -> Card:
+        return self._parse(key, parse_card, "a card like 'AS' or '10H'")
+
+    def face(self, key: str = "card") -> Face:
+        return self._parse(key, parse_face, "a card like 'AS' or a joker 'JK'")
+
+    def physical(self, key: str = "card") -> PhysicalCard:
+        return self._parse(key, parse_physical, "a card like 'AS' or 'AS/2'")
+
+    def cards(self, key: str = "cards") -> tuple[Card, ...]:
+        return tuple(self._parse_list(key, parse_card, "a list of cards like ['AS', '10H']"))
+
+    def items(self, key: str) -> list[Json]:
+        value = self.data.get(key)
+        if not isinstance(value, list):
+            raise self._missing(key, "a list")
+        return list(value)
+
+    def _parse(self, key: str, parse: Callable[[str], T], wanted: str) -> T:
+        value = self.data.get(key)
+        if not isinstance(value, str):
+            raise self._missing(key, wanted)
+        try:
+            return parse(value)
+        except CardError as exc:
+            raise EventError(f"{self.where()}: '{key}': {exc}") from None
+
+    def _parse_list(self, key: str, parse: Callable[[str], T], wanted: str) -> list[T]:
+        value = self.data.get(key)
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise self._missing(key, wanted)
+        out = []
+        for item in value:
+            try:
+                out.append(parse(item))
+            except CardError as exc:
+                raise EventError(f"{self.where()}: '{key}': {exc}") from None
+        return out
+
+
+def _span(low: int | None, high: int | None) -> str:
+    if low is not None and high is not None:
+        return f" from {low} to {high}"
+    if low is not None:
+        return f" >= {low}"
+    if high is not None:
+        return f" <= {high}"
+    return ""
+
+
+def parse_event(obj: Json) -> GameEvent:
+    """An event from its flat JSON object; raises :class:`EventError` if malformed."""
+    if not isinstance(obj, dict):
+        raise EventError('an event must be a JSON object like {"seq": 1, "ts": 0, ...}')
+    for key in _RESERVED:
+        if key not in obj:
+            raise EventError(f"the event has no '{key}'")
+    try:
+        source = Source(obj["source"])
+    except (ValueError, TypeError):
+        raise EventError(f"'source' must be vision, manual or replay, not {obj['source']!r}") from None
+    data = {key: value for key, value in obj.items() if key not in _RESERVED}
+    return GameEvent(obj["seq"], obj["ts"], source, obj["type"], data)
+
+
+@dataclass(frozen=True)
+class LogHeader:
+    """The first line of a log: which game, who plays, which house rules."""
+
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Json] = field(default_factory=dict)
+    version: int = VERSION
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "options", _frozen(self.options))
+
+    def to_json(self) -> dict[str, Json]:
+        return {
+            "format": FORMAT,
+            "version": self.version,
+            "game": self.game,
+            "players": list(self.players),
+            "options": json.loads(json.dumps(dict(self.options))),
+        }
+
+    @classmethod
+    def from_json(cls, obj: Json) -> LogHeader:
+        if not isinstance(obj, dict) or obj.get("format") != FORMAT:
+            raise EventError(f'the first line must be the log header {{"format": "{FORMAT}", ...}}')
+        version = obj.get("version")
+        if version != VERSION:
+            raise EventError(f"this log has format version {version!r}; this tablecall reads {VERSION}")
+        game = obj.get("game")
+        if not isinstance(game, str) or not game:
+            raise EventError("the header has no 'game'")
+        players = obj.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
+            raise EventError("the header's 'players' must be a list of names")
+        if len(set(players)) != len(players):
+            raise EventError("two players have the same name; names must differ")
+        options = obj.get("options", {})
+        if not isinstance(options, dict):
+            raise EventError("the header's 'options' must be an object")
+        return cls(game, tuple(players), options)
+
+
+@dataclass(frozen=True)
+class GameLog:
+    """A whole game: its header and its events in log order."""
+
+    header: LogHeader
+    events: tuple[GameEvent, ...] = ()
+    lines: tuple[int, ...] = field(default=(), compare=False)  # each event's line in its file
+
+
+def parse_log(lines: Iterable[str]) -> GameLog:
+    """Parse JSON Lines text (blank lines are skipped); raises :class:`LogError` with the line."""
+    header: LogHeader | None = None
+    events: list[GameEvent] = []
+    numbers: list[int] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        try:
+            if header is None:
+                header = LogHeader.from_json(obj)
+                continue
+            event = parse_event(obj)
+        except EventError as exc:
+            raise LogError(number, str(exc)) from None
+        if events and event.seq <= events[-1].seq:
+            raise LogError(number, f"seq {event.seq} does not follow seq {events[-1].seq}")
+        events.append(event)
+        numbers.append(number)
+    if header is None:
+        raise LogError(1, "the log is empty: it needs a header line")
+    return GameLog(header, tuple(events), tuple(numbers))
+
+
+def format_log(log: GameLog) -> str:
+    """The JSON Lines text of a log (ends with a newline)."""
+    lines = [json.dumps(log.header.to_json(), ensure_ascii=False, separators=(", ", ": "))]
+    lines += [event.to_line() for event in log.events]
+    return "\n".join(lines) + "\n"

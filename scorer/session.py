@@ -1,0 +1,190 @@
+"""A game in progress: its log, the events that count, the referee's state and rulings.
+
+Replay is ``fold(apply, effective_events(log), initial_state)``. The log only grows; the
+meta events ``undo``, ``correct`` and ``insert`` (see :mod:`scorer.events`) change which
+events count, and the state is then recomputed from the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorer.events import META_TYPES, EventError, GameEvent, GameLog, LogError, LogHeader, parse_event
+from scorer.game import Game, Ruling, ScoreSheet
+from scorer.registry import get_game
+
+__all__ = ["Session", "effective_events", "replay"]
+
+Json = Any
+
+
+def _inner(meta: GameEvent, anchor_ts: int) -> GameEvent:
+    """The game event carried by a ``correct`` or ``insert`` meta event."""
+    body = meta.data.get("event")
+    if not isinstance(body, Mapping):
+        raise EventError(f"{meta.where()}: 'event' must be the corrected event, like {{\"type\": ...}}")
+    obj = dict(body)
+    obj.setdefault("ts", anchor_ts)
+    obj.setdefault("source", meta.source.value)
+    obj["seq"] = meta.seq
+    event = parse_event(obj)
+    if event.type in META_TYPES:
+        raise EventError(f"{meta.where()}: a correction cannot hold another '{event.type}'")
+    return event
+
+
+def _check_target(meta: GameEvent, key: str, by_seq: Mapping[int, GameEvent], allow_zero: bool) -> int:
+    target = meta.integer(key, 0 if allow_zero else 1)
+    if target >= meta.seq or (target and target not in by_seq):
+        raise EventError(f"{meta.where()}: there is no earlier event {target} to refer to")
+    return target
+
+
+def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
+    """The game events that count, in order, after undos, corrections and insertions."""
+    by_seq = {event.seq: event for event in events}
+    for event in events:
+        if event.type == "undo":
+            _check_target(event, "target", by_seq, allow_zero=False)
+        elif event.type == "correct":
+            target = _check_target(event, "target", by_seq, allow_zero=False)
+            kind = by_seq[target].type
+            if kind in ("undo", "correct"):
+                raise EventError(f"{event.where()}: event {target} is a {kind}; undo it instead")
+        elif event.type == "insert":
+            _check_target(event, "after", by_seq, allow_zero=True)
+    undone: set[int] = set()
+    for event in reversed(events):  # an undo counts unless a later undo that counts undid it
+        if event.type == "undo" and event.seq not in undone:
+            undone.add(event.integer("target"))
+    order: list[int] = []
+    inserted_after: dict[int, list[int]] = {}
+    for event in events:
+        if event.type == "insert":
+            inserted_after.setdefault(event.integer("after"), []).append(event.seq)
+        elif event.type not in META_TYPES:
+            order.append(event.seq)
+
+    def place(seq: int, out: list[int]) -> None:
+        out.append(seq)
+        for child in inserted_after.get(seq, []):
+            place(child, out)
+
+    placed: list[int] = []
+    for child in inserted_after.get(0, []):
+        place(child, placed)
+    for seq in order:
+        place(seq, placed)
+    content: dict[int, GameEvent] = {}
+    for seq in placed:
+        event = by_seq[seq]
+        if event.type == "insert":
+            anchor = by_seq.get(event.integer("after"))
+            content[seq] = _inner(event, anchor.ts if anchor else 0)
+        else:
+            content[seq] = event
+    for event in events:
+        if event.type == "correct" and event.seq not in undone:
+            target = event.integer("target")
+            content[target] = _inner(event, content[target].ts).with_seq(target)
+    return [content[seq] for seq in placed if seq not in undone]
+
+
+class Session:
+    """One game: append events as they happen; read its state, rulings and scores."""
+
+    def __init__(self, game: Game[Any] | str, players: Sequence[str], options: Mapping[str, Json] | None = None):
+        self.game: Game[Any] = get_game(game) if isinstance(game, str) else game
+        self.players = self.game.spec.check_players(players)
+        self.options = self.game.spec.resolve(options)
+        self.events: list[GameEvent] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self.state: Any = self.game.initial_state(self.players, self.options)
+        self.rulings: list[Ruling] = []
+
+    @property
+    def header(self) -> LogHeader:
+        given = {k: v for k, v in self.options.items() if self.game.spec.option(k).default != v}
+        return LogHeader(self.game.spec.name, self.players, given)
+
+    @property
+    def next_seq(self) -> int:
+        return self.events[-1].seq + 1 if self.events else 1
+
+    def append(self, event: GameEvent) -> list[Ruling]:
+        """Apply one event; returns its rulings. A malformed event raises and changes nothing."""
+        if event.seq < self.next_seq:
+            raise EventError(f"event {event.seq} is out of order: the next event is {self.next_seq}")
+        if event.type not in META_TYPES and event.type not in self.game.spec.event_types:
+            known = ", ".join(self.game.spec.event_types + tuple(sorted(META_TYPES)))
+            raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}' ({known})")
+        if event.type in META_TYPES:
+            return self._rebuild([*self.events, event])
+        state, rulings = self.game.apply(self.state, event)
+        self.events.append(event)
+        self.state = state
+        self.rulings += rulings
+        return rulings
+
+    def _rebuild(self, events: list[GameEvent]) -> list[Ruling]:
+        state = self.game.initial_state(self.players, self.options)
+        rulings: list[Ruling] = []
+        for event in effective_events(events):
+            if event.type not in self.game.spec.event_types:
+                raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}'")
+            state, new = self.game.apply(state, event)
+            rulings += new
+        before = {(r.seq, r.code, r.message) for r in self.rulings}
+        self.events, self.state, self.rulings = events, state, rulings
+        return [r for r in rulings if (r.seq, r.code, r.message) not in before]
+
+    def score(self) -> ScoreSheet:
+        return self.game.score(self.state)
+
+    def view(self) -> dict[str, Json]:
+        return self.game.view(self.state)
+
+    def log(self) -> GameLog:
+        return GameLog(self.header, tuple(self.events))
+
+    def summary(self) -> dict[str, Json]:
+        """The final (or current) state as plain JSON: what ``tablecall replay`` prints."""
+        sheet = self.score().to_json()
+        return {
+            "game": self.game.spec.name,
+            "players": list(self.players),
+            "teams": sheet["teams"],
+            "options": dict(self.options),
+            "history": sheet["history"],
+            "totals": sheet["totals"],
+            "winner": sheet["winner"],
+            "finished": sheet["finished"],
+            "lower_wins": sheet["lower_wins"],
+            "rulings": [r.to_json() for r in self.rulings],
+            "state": self.view(),
+        }
+
+    @classmethod
+    def from_log(cls, log: GameLog) -> Session:
+        session = cls(log.header.game, log.header.players, log.header.options)
+        for event in log.events:
+            session.append(event)
+        return session
+
+
+def replay(log: GameLog) -> Session:
+    """Replay a whole log; a malformed event raises :class:`LogError` naming its seq."""
+    try:
+        session = Session(log.header.game, log.header.players, log.header.options)
+    except EventError as exc:
+        raise LogError(1, str(exc)) from None
+    for index, event in enumerate(log.events):
+        try:
+            session.append(event)
+        except EventError as exc:
+            line = log.lines[index] if index < len(log.lines) else index + 2
+            raise LogError(line, str(exc)) from None
+    return session

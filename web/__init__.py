@@ -1,0 +1,1 @@
+"""tablecall's web side: the command line, the Flask dashboard, the event store and live updates."""

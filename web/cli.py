@@ -1,0 +1,154 @@
+"""The ``tablecall`` command: one entry point, one subcommand per job.
+
+Subcommands register themselves in :data:`COMMANDS` as ``name -> (add_arguments, run)``;
+heavy imports (Flask, OpenCV, Ultralytics) happen inside ``run`` so ``tablecall replay``
+starts fast and needs none of them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from scorer.events import EventError, LogError, parse_log
+from scorer.session import replay
+
+EXIT_BAD_INPUT = 2
+
+Command = tuple[Callable[[argparse.ArgumentParser], None], Callable[[argparse.Namespace], int], str]
+COMMANDS: dict[str, Command] = {}
+
+
+def command(name: str, help: str) -> Callable[[Callable[[argparse.Namespace], int]], Callable[..., int]]:
+    """Register ``run`` as subcommand ``name``; its parser is set up by ``run.arguments``."""
+
+    def wrap(run: Callable[[argparse.Namespace], int]) -> Callable[..., int]:
+        arguments = getattr(run, "arguments", lambda parser: None)
+        COMMANDS[name] = (arguments, run, help)
+        return run
+
+    return wrap
+
+
+def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
+    print(f"tablecall: {message}", file=sys.stderr)
+    return status
+
+
+# -- replay ---------------------------------------------------------------------------------
+def _replay_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("log", type=Path, help="a game log (JSON Lines)")
+    parser.add_argument("--explain", action="store_true", help="print for a person instead of JSON")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    path: Path = args.log
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return fail(f"{path}: no such file")
+    except IsADirectoryError:
+        return fail(f"{path}: is a folder, not a log file")
+    except (OSError, UnicodeDecodeError) as exc:
+        return fail(f"{path}: cannot read it ({exc.__class__.__name__}: {exc})")
+    try:
+        session = replay(parse_log(text.splitlines()))
+    except LogError as exc:
+        return fail(f"{path}:{exc.line}: {exc.reason}")
+    except EventError as exc:  # pragma: no cover - replay wraps every EventError in LogError
+        return fail(f"{path}: {exc}")
+    summary = session.summary()
+    if args.explain:
+        print(explain(summary))
+    else:
+        print(json.dumps(summary, indent=2, ensure_ascii=False))
+    return 0
+
+
+run_replay.arguments = _replay_arguments  # type: ignore[attr-defined]
+command("replay", "replay a game log and print the final state")(run_replay)
+
+
+def explain(summary: dict[str, Any]) -> str:
+    """The replay summary as a person reads it."""
+    lines = [f"{summary['game'].title()}: {', '.join(summary['players'])}"]
+    if summary.get("teams"):
+        lines.append("Teams: " + "; ".join(f"{k} = {' & '.join(v)}" for k, v in summary["teams"].items()))
+    changed = {k: v for k, v in summary["options"].items()}
+    lines.append("Options: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "none"))
+    if summary["history"]:
+        lines.append("")
+        lines.append("History:")
+        for number, row in enumerate(summary["history"], start=1):
+            parts = ", ".join(f"{k} {_short(v)}" for k, v in row.items())
+            lines.append(f"  {number:>2}. {parts}")
+    lines.append("")
+    better = "lower is better" if summary.get("lower_wins") else "higher is better"
+    lines.append(f"Totals ({better}):")
+    for name, total in summary["totals"].items():
+        lines.append(f"  {name:<24} {total:>6}")
+    winner = summary["winner"]
+    if winner:
+        lines.append("Winner: " + " & ".join(winner))
+    else:
+        lines.append("Winner: none yet" + (" (game over, no winner)" if summary.get("finished") else ""))
+    rulings = [r for r in summary["rulings"] if r["severity"] != "info"]
+    if rulings:
+        lines.append("")
+        lines.append(f"Rulings ({len(rulings)}):")
+        for ruling in rulings:
+            who = f" [{ruling['player']}]" if ruling["player"] else ""
+            lines.append(f"  #{ruling['seq']} {ruling['severity'].upper()} {ruling['code']}{who}: {ruling['message']}")
+    return "\n".join(lines)
+
+
+def _short(value: Any) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_short(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_short(v) for v in value) + "]"
+    return str(value)
+
+
+# -- entry point ----------------------------------------------------------------------------
+def _load_plugins() -> None:
+    """Import the modules that add subcommands (``serve``, ``detect``, …) when present."""
+    import importlib
+
+    for module in ("web.commands", "vision.commands"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    _load_plugins()
+    parser = argparse.ArgumentParser(prog="tablecall", description="Referee and scorekeeper for card games.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (arguments, run, help) in COMMANDS.items():
+        child = sub.add_parser(name, help=help, description=help)
+        arguments(child)
+        child.set_defaults(run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
