@@ -166,9 +166,12 @@ def parse_face(text: str) -> Face:
     key = text.strip().upper()
     if key in ("JK", "JOKER"):
         return JOKER
-    if len(key) < 2:
+    if len(key) < 2 or not key.isalnum():
         raise CardError(f"{text!r} is not a card: write rank then suit, like 'AS' or '10H'")
-    return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
+    try:
+        return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
+    except CardError as exc:
+        raise CardError(f"{text!r} is not a card: {exc}") from None
 
 
 def parse_card(text: str) -> Card:

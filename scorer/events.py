@@ -297,8 +297,14 @@ class GameLog:
     lines: tuple[int, ...] = field(default=(), compare=False)  # each event's line in its file
 
 
-def parse_log(lines: Iterable[str]) -> GameLog:
-    """Parse JSON Lines text (blank lines are skipped); raises :class:`LogError` with the line."""
+def parse_log(lines: str | Iterable[str]) -> GameLog:
+    """Parse JSON Lines (the whole text, or its lines; blank lines are skipped).
+
+    Raises :class:`LogError` with the line number. Text is split at ``\n`` only: JSON
+    strings may hold other line separators (U+2028, U+0085) that ``str.splitlines`` would cut.
+    """
+    if isinstance(lines, str):
+        lines = lines.split("\n")
     header: LogHeader | None = None
     events: list[GameEvent] = []
     numbers: list[int] = []

@@ -56,7 +56,7 @@ def run_replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         return fail(f"{path}: cannot read it ({exc.__class__.__name__}: {exc})")
     try:
-        session = replay(parse_log(text.splitlines()))
+        session = replay(parse_log(text))
     except LogError as exc:
         return fail(f"{path}:{exc.line}: {exc.reason}")
     except EventError as exc:  # pragma: no cover - replay wraps every EventError in LogError

@@ -25,7 +25,7 @@ def _expected(log: Path) -> Path:
 
 @pytest.mark.parametrize("log", LOGS, ids=[str(p.relative_to(ROOT)) for p in LOGS])
 def test_golden_game_replays_to_expected_state(log: Path) -> None:
-    session = replay(parse_log(log.read_text(encoding="utf-8").splitlines()))
+    session = replay(parse_log(log.read_text(encoding="utf-8")))
     summary = json.loads(json.dumps(session.summary()))
     expected_file = _expected(log)
     if expected_file.exists():

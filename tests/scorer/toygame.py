@@ -45,8 +45,9 @@ class Tally:
 
     def score(self, state: TallyState) -> ScoreSheet:
         winners = tuple(p for p, n in zip(state.players, state.points, strict=True) if n >= state.target)
-        return ScoreSheet(dict(zip(state.players, state.points, strict=True)), winner=winners or None,
-                          finished=bool(winners))
+        return ScoreSheet(
+            dict(zip(state.players, state.points, strict=True)), winner=winners or None, finished=bool(winners)
+        )
 
     def view(self, state: TallyState) -> dict[str, Any]:
         return {"points": list(state.points), "turn": state.players[state.turn]}

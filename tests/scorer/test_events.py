@@ -1,0 +1,122 @@
+"""The event model: JSON round-trips, readable errors, and the log format."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorer.events import (
+    EventError,
+    GameEvent,
+    GameLog,
+    LogError,
+    LogHeader,
+    Source,
+    format_log,
+    parse_event,
+    parse_log,
+)
+
+json_leaf = st.none() | st.booleans() | st.integers(-(10**9), 10**9) | st.text(max_size=8)
+json_values = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=10,
+)
+payloads = st.dictionaries(
+    st.text(min_size=1, max_size=8).filter(lambda k: k not in ("seq", "ts", "source", "type")), json_values, max_size=4
+)
+events = st.builds(
+    GameEvent,
+    seq=st.integers(0, 10**6),
+    ts=st.integers(0, 10**12),
+    source=st.sampled_from(list(Source)),
+    type=st.text(min_size=1, max_size=10),
+    data=payloads,
+)
+
+
+@given(events)
+def test_every_event_round_trips_through_json(event: GameEvent) -> None:
+    assert parse_event(json.loads(event.to_line())) == event
+    assert GameEvent.from_json(event.to_json()) == event
+
+
+@given(st.lists(events, max_size=5, unique_by=lambda e: e.seq))
+def test_every_log_round_trips_through_json_lines(items: list[GameEvent]) -> None:
+    log = GameLog(LogHeader("tally", ("Ann", "Bo"), {"target": 5}), tuple(sorted(items, key=lambda e: e.seq)))
+    assert parse_log(format_log(log)) == log
+
+
+def test_payload_is_read_only_and_copied() -> None:
+    given_data = {"cards": ["AS"]}
+    event = GameEvent(1, 0, Source.MANUAL, "play", given_data)
+    given_data["cards"].append("KS")
+    assert event.data["cards"] == ["AS"]
+    with pytest.raises(TypeError):
+        event.data["x"] = 1  # type: ignore[index]
+
+
+@pytest.mark.parametrize(
+    ("obj", "message"),
+    [
+        ([], "JSON object"),
+        ({"ts": 0, "source": "manual", "type": "bid"}, "no 'seq'"),
+        ({"seq": 1, "ts": -5, "source": "manual", "type": "bid"}, "'ts' must be milliseconds"),
+        ({"seq": 1, "ts": 1.5, "source": "manual", "type": "bid"}, "'ts' must be milliseconds"),
+        ({"seq": "1", "ts": 0, "source": "manual", "type": "bid"}, "'seq' must be a whole number"),
+        ({"seq": 1, "ts": 0, "source": "camera", "type": "bid"}, "vision, manual or replay"),
+        ({"seq": 1, "ts": 0, "source": "manual", "type": ""}, "'type' must be a non-empty text"),
+    ],
+    ids=["not-an-object", "no-seq", "negative-ts", "fractional-ts", "text-seq", "unknown-source", "empty-type"],
+)
+def test_malformed_events_are_refused_with_a_reason(obj: object, message: str) -> None:
+    with pytest.raises(EventError, match=message):
+        parse_event(obj)
+
+
+def test_payload_readers_explain_what_is_wrong() -> None:
+    event = GameEvent(7, 0, Source.MANUAL, "bid", {"player": "Zed", "bid": 14, "card": "XX", "cards": ["AS", 3]})
+    with pytest.raises(EventError, match=r"event 7 \(bid\): 'player' must be one of the players: Ann, Bo"):
+        event.player(("Ann", "Bo"))
+    with pytest.raises(EventError, match="'bid' must be a whole number from 0 to 13, not 14"):
+        event.integer("bid", 0, 13)
+    with pytest.raises(EventError, match="'card': 'XX' is not a card"):
+        event.card()
+    with pytest.raises(EventError, match="'cards' must be a list of cards"):
+        event.cards()
+    with pytest.raises(EventError, match="'tricks' is missing"):
+        event.integer("tricks")
+
+
+LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "players": ["Ann", "Bo"]}'
+
+
+@pytest.mark.parametrize(
+    ("lines", "line", "message"),
+    [
+        ([], 1, "empty"),
+        (['{"format": "other"}'], 1, "header"),
+        ([LOG_HEADER.replace('"version": 1', '"version": 9')], 1, "format version 9"),
+        ([LOG_HEADER.replace('"Bo"', '"Ann"')], 1, "same name"),
+        ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
+        ([LOG_HEADER, "", '{"seq": 1, "ts": 0, "source": "manual"}'], 3, "no 'type'"),
+        (
+            [
+                LOG_HEADER,
+                '{"seq": 2, "ts": 0, "source": "manual", "type": "add"}',
+                '{"seq": 2, "ts": 0, "source": "manual", "type": "add"}',
+            ],
+            3,
+            "does not follow",
+        ),
+    ],
+    ids=["empty", "no-header", "future-version", "duplicate-names", "bad-json", "missing-type", "seq-order"],
+)
+def test_malformed_logs_name_the_line(lines: list[str], line: int, message: str) -> None:
+    with pytest.raises(LogError, match=message) as info:
+        parse_log(lines)
+    assert info.value.line == line

@@ -1,0 +1,141 @@
+"""Sessions: replay is a fold; undo, corrections and insertions are events; options are validated."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorer.events import EventError, GameEvent, LogError, Source, format_log, parse_log
+from scorer.game import OptionError
+from scorer.registry import UnknownGame, available, get_game
+from scorer.session import Session, replay
+from tests.scorer.toygame import TALLY
+
+
+def ev(seq: int, kind: str, **data: object) -> GameEvent:
+    return GameEvent(seq, 100 * seq, Source.MANUAL, kind, data)
+
+
+def add(seq: int, player: str, points: int) -> GameEvent:
+    return ev(seq, "add", player=player, points=points)
+
+
+def points(session: Session) -> tuple[int, ...]:
+    return tuple(session.state.points)
+
+
+def test_registry_finds_games_by_name() -> None:
+    assert get_game("tally") is TALLY
+    with pytest.raises(UnknownGame, match="unknown game 'chess'"):
+        get_game("chess")
+    assert set(available()) <= {"spades", "snap", "spit", "ten", "push"}
+
+
+def test_options_are_validated_and_defaulted() -> None:
+    assert Session("tally", ["A"]).options == {"target": 10}
+    assert Session("tally", ["A"], {"target": 3}).options == {"target": 3}
+    with pytest.raises(OptionError, match="no option 'bogus'"):
+        Session("tally", ["A"], {"bogus": 1})
+    with pytest.raises(OptionError, match="whole number from 1 to 100"):
+        Session("tally", ["A"], {"target": 0})
+    with pytest.raises(EventError, match="1 to 4 players, not 5"):
+        Session("tally", ["A", "B", "C", "D", "E"])
+    with pytest.raises(EventError, match="same name"):
+        Session("tally", ["A", "A"])
+
+
+def test_rulings_are_data_and_malformed_events_change_nothing() -> None:
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    [ruling] = session.append(add(2, "Ann", 2))
+    assert (ruling.code, ruling.player, ruling.seq) == ("out_of_turn", "Ann", 2)
+    before = (session.state, list(session.events), list(session.rulings))
+    with pytest.raises(EventError, match="'points' must be a whole number from 0 to 9"):
+        session.append(add(3, "Bo", 12))
+    with pytest.raises(EventError, match="has no event 'flip'"):
+        session.append(ev(3, "flip", player="Bo"))
+    with pytest.raises(EventError, match="out of order"):
+        session.append(add(2, "Bo", 1))
+    assert (session.state, session.events, session.rulings) == before
+
+
+def test_undo_correct_and_insert_are_appended_never_overwritten() -> None:
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    session.append(add(2, "Bo", 4))
+    session.append(ev(3, "undo", target=2))
+    assert points(session) == (3, 0)
+    session.append(ev(4, "insert", after=1, event={"type": "add", "player": "Bo", "points": 5}))
+    assert points(session) == (3, 5)
+    session.append(ev(5, "correct", target=1, event={"type": "add", "player": "Ann", "points": 9}))
+    assert points(session) == (9, 5)
+    session.append(ev(6, "undo", target=3))  # undoing the undo brings event 2 back
+    assert points(session) == (9, 9)
+    session.append(ev(7, "undo", target=5))  # undoing the correction restores the original
+    assert points(session) == (3, 9)
+    assert [e.seq for e in session.events] == [1, 2, 3, 4, 5, 6, 7]
+    assert session.events[0].data["points"] == 3
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        (ev(3, "undo", target=9), "no earlier event 9"),
+        (ev(3, "undo"), "'target' is missing"),
+        (ev(3, "correct", target=1), "'event' must be the corrected event"),
+        (ev(3, "correct", target=1, event={"type": "undo", "target": 1}), "cannot hold another 'undo'"),
+        (ev(3, "correct", target=1, event={"type": "add", "player": "Cy", "points": 1}), "one of the players"),
+        (ev(3, "insert", after=1, event={"type": "nope"}), "has no event 'nope'"),
+    ],
+    ids=["unknown-target", "no-target", "no-replacement", "nested-meta", "bad-replacement", "unknown-type"],
+)
+def test_malformed_corrections_are_refused(meta: GameEvent, message: str) -> None:
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    session.append(add(2, "Bo", 4))
+    with pytest.raises(EventError, match=message):
+        session.append(meta)
+    assert points(session) == (3, 4) and len(session.events) == 2
+
+
+actions = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.sampled_from(["Ann", "Bo", "Cy"]), st.integers(0, 9)),
+        st.tuples(st.just("undo"), st.integers(1, 30), st.just(0)),
+        st.tuples(st.just("correct"), st.integers(1, 30), st.integers(0, 9)),
+        st.tuples(st.just("insert"), st.integers(0, 30), st.integers(0, 9)),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(actions)
+def test_replay_equals_the_live_state(script: list[tuple[str, int | str, int]]) -> None:
+    session = Session("tally", ["Ann", "Bo", "Cy"], {"target": 20})
+    for kind, arg, value in script:
+        seq = session.next_seq
+        if kind == "add":
+            event = add(seq, str(arg), value)
+        elif kind == "insert":
+            event = ev(seq, "insert", after=arg, event={"type": "add", "player": "Bo", "points": value})
+        elif kind == "undo":
+            event = ev(seq, "undo", target=arg)
+        else:
+            event = ev(seq, "correct", target=arg, event={"type": "add", "player": "Cy", "points": value})
+        try:
+            session.append(event)
+        except EventError:
+            continue
+    again = replay(parse_log(format_log(session.log())))
+    assert again.state == session.state
+    assert again.rulings == session.rulings
+    assert again.summary() == session.summary()
+
+
+def test_replay_names_the_line_of_a_bad_event() -> None:
+    text = format_log(Session("tally", ["Ann", "Bo"]).log()) + "\n" + add(1, "Zed", 1).to_line()
+    with pytest.raises(LogError, match="one of the players") as info:
+        replay(parse_log(text))
+    assert info.value.line == 3

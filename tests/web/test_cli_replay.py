@@ -1,0 +1,88 @@
+"""``tablecall replay``: JSON for programs, ``--explain`` for people, one-line errors for bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorer.events import GameEvent, Source, format_log
+from scorer.session import Session
+from tests.scorer.toygame import TALLY  # registers the "tally" test game
+from web.cli import main
+
+assert TALLY
+
+
+def write_log(tmp_path: Path, *extra: str) -> Path:
+    """A finished tally game (Bo plays twice in a row), plus any extra raw lines."""
+    session = Session("tally", ["Ann", "Bo"], {"target": 5})
+    for seq, (player, points) in enumerate([("Ann", 3), ("Bo", 2), ("Bo", 4)], start=1):
+        session.append(GameEvent(seq, seq * 1000, Source.MANUAL, "add", {"player": player, "points": points}))
+    path = tmp_path / "game.jsonl"
+    path.write_text(format_log(session.log()) + "".join(line + "\n" for line in extra), encoding="utf-8")
+    return path
+
+
+def test_replay_prints_the_final_state_as_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(write_log(tmp_path))]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["game"] == "tally"
+    assert out["players"] == ["Ann", "Bo"]
+    assert out["options"] == {"target": 5}
+    assert out["totals"] == {"Ann": 3, "Bo": 6}
+    assert out["winner"] == ["Bo"]
+    assert [(r["code"], r["player"], r["seq"]) for r in out["rulings"]] == [("out_of_turn", "Bo", 3)]
+
+
+def test_replay_explain_is_for_people(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(write_log(tmp_path)), "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "Winner: Bo" in out
+    assert "#3 FOUL out_of_turn [Bo]: not your turn" in out
+    assert "{" not in out.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("extra", "line", "reason"),
+    [
+        ("{oops", 5, "not valid JSON"),
+        ('{"seq": 4, "ts": 1, "source": "manual", "type": "add", "player": "Zed", "points": 1}', 5, "of the players"),
+        ('{"seq": 4, "ts": 1, "source": "manual", "type": "add", "player": "Ann", "points": 99}', 5, "0 to 9"),
+    ],
+    ids=["bad-json", "unknown-player", "out-of-range"],
+)
+def test_malformed_line_exits_2_with_file_line_and_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str, line: int, reason: str
+) -> None:
+    path = write_log(tmp_path, extra)
+    assert main(["replay", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    [message] = captured.err.strip().splitlines()
+    assert message.startswith(f"tablecall: {path}:{line}: ")
+    assert reason in message
+
+
+def test_missing_file_is_a_one_line_error_without_traceback(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "web.cli", "replay", str(missing)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"tablecall: {missing}: no such file"
+    assert "Traceback" not in result.stderr
+
+
+def test_malformed_log_in_a_real_process_has_no_traceback(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text('{"format": "tablecall-log", "version": 1, "game": "nosuchgame", "players": ["A"]}\n')
+    result = subprocess.run(
+        [sys.executable, "-m", "web.cli", "replay", str(path)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 2
+    assert result.stderr.startswith(f"tablecall: {path}:1: unknown game 'nosuchgame'")
+    assert "Traceback" not in result.stderr
