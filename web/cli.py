@@ -151,4 +151,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as a script the module is ``__main__``; subcommands register on ``web.cli``, so use that one.
+    from web.cli import main as _main
+
+    sys.exit(_main())

@@ -1,0 +1,409 @@
+"""The JSON API, route by route: what it answers, and that bad input and missing tokens get a clear 4xx
+(never a 500, never a half-written event)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorer.events import parse_log
+from tests.web.conftest import new_game, phone, post_event
+from web.app import store
+
+
+def events_of(app: Flask, game_id: str) -> list[dict[str, Any]]:
+    return [e.to_json() for e in store(app).events(game_id)]
+
+
+# -- specs and games ---------------------------------------------------------------------------
+def test_specs_lists_installed_games_with_their_house_rules(host: FlaskClient) -> None:
+    games = {g["name"]: g for g in host.get("/api/specs").get_json()["games"]}
+    assert "spades" in games
+    assert {o["name"] for o in games["spades"]["options"]} >= {"target", "bag_limit"}
+    assert games["spades"]["teams"] is True
+
+
+def test_host_creates_a_game_and_a_player_sees_it(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    listed = host.get("/api/games").get_json()["games"]
+    assert [g["id"] for g in listed] == [tally["id"]]
+    assert listed[0]["role"] == "host"
+    assert "player_token" not in listed[0]
+    player = phone(app, tally["player_token"])
+    assert [g["role"] for g in player.get("/api/games").get_json()["games"]] == ["player"]
+    assert phone(app).get("/api/games").get_json()["games"] == []
+
+
+def test_create_keeps_only_the_house_rules_that_differ(app: Flask, host: FlaskClient) -> None:
+    created = new_game(host, options={"target": 20}, title="Friday")
+    record = store(app).game(created["id"])
+    assert record is not None
+    assert (record.options, record.title, record.players) == ({"target": 20}, "Friday", ("Ann", "Bo"))
+    assert created["url"] == f"/g/{created['id']}"
+
+
+BAD_GAMES = [
+    pytest.param({"game": "chess", "players": ["A", "B"]}, "installed games", id="unknown_game"),
+    pytest.param({"players": ["A", "B"]}, "installed games", id="missing_game"),
+    pytest.param({"game": "tally"}, "list of names", id="missing_players"),
+    pytest.param({"game": "tally", "players": "Ann"}, "list of names", id="players_not_a_list"),
+    pytest.param({"game": "tally", "players": []}, "list of names", id="no_players"),
+    pytest.param({"game": "tally", "players": ["Ann", "Ann"]}, "same name", id="duplicate_names"),
+    pytest.param({"game": "tally", "players": ["Ann", "  "]}, "needs a name", id="blank_name"),
+    pytest.param({"game": "tally", "players": ["Ann", 7]}, "must be a text", id="name_not_text"),
+    pytest.param({"game": "tally", "players": ["A" * 33]}, "too long", id="name_too_long"),
+    pytest.param({"game": "tally", "players": ["Ann\x07"]}, "control characters", id="name_control_char"),
+    pytest.param({"game": "tally", "players": ["1", "2", "3", "4", "5"]}, "1 to 4 players", id="too_many_players"),
+    pytest.param(
+        {"game": "tally", "players": ["Ann"], "options": {"target": 0}}, "from 1 to 100", id="option_out_of_range"
+    ),
+    pytest.param(
+        {"game": "tally", "players": ["Ann"], "options": {"speed": 1}}, "no option 'speed'", id="unknown_option"
+    ),
+    pytest.param(
+        {"game": "tally", "players": ["Ann"], "options": [1]}, "object of house rules", id="options_not_object"
+    ),
+    pytest.param({"game": "tally", "players": ["Ann"], "title": 5}, "'title' must be a text", id="title_not_text"),
+    pytest.param(["tally"], "JSON object", id="body_not_object"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_GAMES)
+def test_create_refuses_bad_input_clearly(app: Flask, host: FlaskClient, body: Any, message: str) -> None:
+    response = host.post("/api/games", json=body)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert store(app).games() == []
+
+
+def test_create_needs_the_host(app: Flask, guest: FlaskClient, tally: dict[str, Any]) -> None:
+    for client in (guest, phone(app, tally["player_token"])):
+        response = client.post("/api/games", json={"game": "tally", "players": ["X"]})
+        assert response.status_code == 403
+        assert "only the host" in response.get_json()["error"]
+
+
+def test_host_key_makes_another_device_a_host(app: Flask, guest: FlaskClient) -> None:
+    guest.environ_base["HTTP_X_HOST_KEY"] = store(app).host_key
+    assert guest.post("/api/games", json={"game": "tally", "players": ["X"]}).status_code == 201
+    guest.environ_base["HTTP_X_HOST_KEY"] = "wrong"
+    assert guest.post("/api/games", json={"game": "tally", "players": ["X"]}).status_code == 403
+
+
+def test_loopback_by_a_domain_name_is_not_trusted(host: FlaskClient) -> None:
+    """DNS rebinding: a page at evil.example resolving to 127.0.0.1 must not pose as the laptop."""
+    response = host.post("/api/games", json={"game": "tally", "players": ["X"]}, base_url="http://evil.example:8000")
+    assert response.status_code == 403
+    assert (
+        host.post("/api/games", json={"game": "tally", "players": ["X"]}, base_url="http://[::1]:8000").status_code
+        == 201
+    )
+
+
+def test_trust_loopback_can_be_switched_off(tmp_path: Any) -> None:
+    from web.app import create_app
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "x.db"), "TRUST_LOOPBACK": False})
+    try:
+        assert app.test_client().post("/api/games", json={"game": "tally", "players": ["X"]}).status_code == 403
+    finally:
+        store(app).close()
+
+
+def test_game_snapshot_needs_a_token(app: Flask, guest: FlaskClient, tally: dict[str, Any]) -> None:
+    response = guest.get(f"/api/games/{tally['id']}")
+    assert response.status_code == 403
+    assert "join link" in response.get_json()["error"]
+    viewer = phone(app, tally["viewer_token"]).get(f"/api/games/{tally['id']}").get_json()
+    assert viewer["role"] == "viewer"
+    assert viewer["state"]["totals"] == {"Ann": 0, "Bo": 0}
+    assert "player_token" not in viewer["game"]
+
+
+def test_unknown_game_is_404(host: FlaskClient) -> None:
+    for url in ("/api/games/nope", "/api/games/nope/log", "/api/games/nope/share", "/api/games/" + "x" * 40):
+        response = host.get(url)
+        assert response.status_code == 404
+        assert "no game" in response.get_json()["error"]
+
+
+def test_share_gives_the_join_links_to_the_host_only(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    links = host.get(f"/api/games/{tally['id']}/share").get_json()
+    assert links["player"] == [f"http://localhost/join/{tally['id']}?t={tally['player_token']}"]
+    assert links["viewer"] == [f"http://localhost/join/{tally['id']}?t={tally['viewer_token']}"]
+    app.config["PUBLIC_URLS"] = ["http://192.168.1.10:8000"]
+    assert (
+        host.get(f"/api/games/{tally['id']}/share").get_json()["player"][0].startswith("http://192.168.1.10:8000/join/")
+    )
+    assert phone(app, tally["player_token"]).get(f"/api/games/{tally['id']}/share").status_code == 403
+
+
+# -- events ------------------------------------------------------------------------------------
+def test_player_enters_an_event_and_gets_rulings_and_state(app: Flask, tally: dict[str, Any]) -> None:
+    player = phone(app, tally["player_token"])
+    response = post_event(player, tally["id"], type="add", player="Bo", points=4)
+    assert response.status_code == 201
+    body = response.get_json()
+    assert body["event"]["seq"] == 1 and body["event"]["source"] == "manual"
+    assert body["rulings"][0]["code"] == "out_of_turn"
+    assert body["state"]["totals"] == {"Ann": 0, "Bo": 4}
+    assert events_of(app, tally["id"]) == [body["event"]]
+
+
+def test_viewer_and_stranger_cannot_write(app: Flask, tally: dict[str, Any]) -> None:
+    for client, message in ((phone(app, tally["viewer_token"]), "only players"), (phone(app), "join link")):
+        response = post_event(client, tally["id"], type="add", player="Ann", points=1)
+        assert response.status_code == 403
+        assert message in response.get_json()["error"]
+    assert phone(app, "forged-token").get(f"/api/games/{tally['id']}").status_code == 403
+    assert events_of(app, tally["id"]) == []
+
+
+def test_a_token_for_one_game_does_not_open_another(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    other = new_game(host)
+    assert (
+        post_event(phone(app, tally["player_token"]), other["id"], type="add", player="Ann", points=1).status_code
+        == 403
+    )
+
+
+BAD_EVENTS = [
+    pytest.param({"type": "add", "player": "Zed", "points": 1}, "one of the players", id="unknown_player"),
+    pytest.param({"type": "add", "player": "Ann"}, "'points' is missing", id="missing_field"),
+    pytest.param({"type": "add", "player": "Ann", "points": 12}, "from 0 to 9", id="out_of_range"),
+    pytest.param({"type": "add", "player": "Ann", "points": True}, "whole number", id="bool_for_number"),
+    pytest.param({"type": "jump", "player": "Ann"}, "has no event 'jump'", id="unknown_type"),
+    pytest.param({"player": "Ann", "points": 1}, "no 'type'", id="missing_type"),
+    pytest.param({"type": "", "player": "Ann"}, "non-empty text", id="empty_type"),
+    pytest.param({"type": "add", "seq": 9, "player": "Ann", "points": 1}, "leave out 'seq'", id="client_seq"),
+    pytest.param(
+        {"type": "add", "source": "vision", "player": "Ann", "points": 1}, "leave out 'source'", id="client_source"
+    ),
+    pytest.param({"type": "add", "player": "Ann", "points": 1, "ts": "soon"}, "'ts' must be", id="ts_not_number"),
+    pytest.param(
+        {"type": "add", "player": "Ann", "points": 1, "ts": 10**9}, "too far from the game's clock", id="ts_future"
+    ),
+    pytest.param({"type": "undo", "target": 5}, "no earlier event 5", id="undo_missing_target"),
+    pytest.param({"type": "undo"}, "'target' is missing", id="undo_without_target"),
+    pytest.param({"type": "correct", "target": 1}, "must be the corrected event", id="correct_without_event"),
+    pytest.param(
+        {"type": "correct", "target": 1, "event": {"type": "undo", "target": 1}},
+        "cannot hold another",
+        id="correct_holding_undo",
+    ),
+    pytest.param(
+        {"type": "correct", "target": 1, "event": {"type": "add", "player": "Zed", "points": 1}},
+        "one of the players",
+        id="correction_itself_malformed",
+    ),
+    pytest.param(
+        {"type": "insert", "after": 7, "event": {"type": "add", "player": "Ann", "points": 1}},
+        "no earlier event 7",
+        id="insert_after_missing",
+    ),
+    pytest.param([1, 2], "JSON object", id="body_not_object"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_EVENTS)
+def test_bad_events_are_refused_and_nothing_is_written(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], body: Any, message: str
+) -> None:
+    assert post_event(host, tally["id"], type="add", player="Ann", points=2).status_code == 201
+    before = events_of(app, tally["id"])
+    response = host.post(f"/api/games/{tally['id']}/events", json=body)
+    assert response.status_code == 400, response.get_json()
+    assert message in response.get_json()["error"]
+    assert events_of(app, tally["id"]) == before
+    after = host.get(f"/api/games/{tally['id']}").get_json()["state"]
+    assert (after["seq"], after["totals"]) == (1, {"Ann": 2, "Bo": 0})
+
+
+def test_writes_must_be_json(host: FlaskClient, tally: dict[str, Any]) -> None:
+    url = f"/api/games/{tally['id']}/events"
+    assert host.post(url, data="type=add").status_code == 415
+    response = host.post(url, data="{not json", content_type="application/json")
+    assert (response.status_code, response.get_json()["error"]) == (400, "the request body is not valid JSON")
+
+
+def test_cross_site_writes_are_refused(host: FlaskClient, tally: dict[str, Any]) -> None:
+    url = f"/api/games/{tally['id']}/events"
+    body = {"type": "add", "player": "Ann", "points": 1}
+    assert host.post(url, json=body, headers={"Origin": "http://evil.example"}).status_code == 403
+    assert host.post(url, json=body, headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert host.post(url, json=body, headers={"Origin": "http://localhost"}).status_code == 201
+
+
+def test_an_oversized_event_is_refused(host: FlaskClient, tally: dict[str, Any]) -> None:
+    response = post_event(host, tally["id"], type="add", player="Ann", points=1, note="x" * 20000)
+    assert response.status_code == 413
+
+
+def test_a_phone_press_time_is_kept(host: FlaskClient, tally: dict[str, Any]) -> None:
+    response = post_event(host, tally["id"], type="add", player="Ann", points=1, ts=0)
+    assert response.get_json()["event"]["ts"] == 0
+
+
+def test_undo_and_corrections_are_events_never_rewrites(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    post_event(host, gid, type="add", player="Bo", points=5)
+    undo = post_event(host, gid, type="undo", target=2).get_json()
+    assert undo["state"]["totals"] == {"Ann": 3, "Bo": 0}
+    fix = post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Ann", "points": 7})
+    assert fix.get_json()["state"]["totals"] == {"Ann": 7, "Bo": 0}
+    insert = post_event(host, gid, type="insert", after=1, event={"type": "add", "player": "Bo", "points": 1})
+    assert insert.get_json()["state"]["totals"] == {"Ann": 7, "Bo": 1}
+    redo = post_event(host, gid, type="undo", target=3).get_json()  # undoing the undo restores event 2
+    assert redo["state"]["totals"] == {"Ann": 7, "Bo": 6}
+    stored = events_of(app, gid)
+    assert [e["type"] for e in stored] == ["add", "add", "undo", "correct", "insert", "undo"]
+    assert stored[0]["points"] == 3  # the original is still there, unchanged
+
+
+def test_log_tells_what_each_event_means_now(host: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    post_event(host, gid, type="add", player="Ann", points=5)  # out of turn: a ruling
+    post_event(host, gid, type="undo", target=2)
+    post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Ann", "points": 9})
+    post_event(host, gid, type="insert", after=1, event={"type": "add", "player": "Bo", "points": 2})
+    post_event(host, gid, type="undo", target=4)
+    entries = host.get(f"/api/games/{gid}/log").get_json()["entries"]
+    summary = [(e["event"]["seq"], e["status"], e.get("in_effect"), e["author"]) for e in entries]
+    assert summary == [
+        (1, "counts", None, "host"),
+        (2, "undone", None, "host"),
+        (3, "meta", True, "host"),
+        (4, "meta", False, "host"),
+        (5, "counts", None, "host"),
+        (6, "meta", True, "host"),
+    ]
+    assert entries[4]["now"]["player"] == "Bo"
+
+
+def test_log_marks_corrected_events_with_what_counts(host: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Ann", "points": 4})
+    first = host.get(f"/api/games/{gid}/log").get_json()["entries"][0]
+    assert (first["status"], first["now"]["points"], first["event"]["points"]) == ("corrected", 4, 3)
+
+
+def test_a_referee_bug_is_a_422_and_writes_nothing(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.scorer.toygame import TALLY
+
+    def broken(state: Any, event: Any) -> Any:
+        raise ZeroDivisionError("oops")
+
+    monkeypatch.setattr(TALLY, "apply", broken)
+    response = post_event(host, tally["id"], type="add", player="Ann", points=1)
+    assert response.status_code == 422
+    assert "referee could not handle" in response.get_json()["error"]
+    assert events_of(app, tally["id"]) == []
+
+
+# -- export and import -------------------------------------------------------------------------
+def test_export_log_replays_to_the_same_game(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    post_event(host, gid, type="undo", target=1)
+    post_event(host, gid, type="add", player="Ann", points=9)
+    response = phone(app, tally["viewer_token"]).get(f"/api/games/{gid}/export.jsonl")
+    assert response.status_code == 200
+    assert "attachment" in response.headers["Content-Disposition"]
+    log = parse_log(response.get_data(as_text=True).split("\n"))
+    assert log.header.game == "tally" and len(log.events) == 3
+    from scorer.session import replay
+
+    assert replay(log).score().totals == {"Ann": 9, "Bo": 0}
+
+
+def test_export_csv_has_the_totals_and_defuses_formulas(app: Flask, host: FlaskClient) -> None:
+    created = new_game(host, players=["=HYPERLINK(1)", "Bo"])
+    post_event(host, created["id"], type="add", player="=HYPERLINK(1)", points=3)
+    text = host.get(f"/api/games/{created['id']}/export.csv").get_data(as_text=True)
+    assert "'=HYPERLINK(1),3" in text
+    assert "\r\nBo,0\r\n" in text
+
+
+def test_export_csv_flattens_the_history_rows(app: Flask) -> None:
+    from web.api import history_csv
+
+    text = history_csv(
+        {
+            "history": [{"bids": {"A": 4, "B": 2}, "made": True}, {"bids": {"A": 1, "B": 0}, "made": False}],
+            "totals": {"A": 5},
+        }
+    )
+    lines = text.split("\r\n")
+    assert lines[:3] == ["hand,bids A,bids B,made", "1,4,2,True", "2,1,0,False"]
+    assert lines[4:6] == ["total,score", "A,5"]
+
+
+def test_exports_need_a_token(guest: FlaskClient, tally: dict[str, Any]) -> None:
+    for kind in ("csv", "jsonl"):
+        assert guest.get(f"/api/games/{tally['id']}/export.{kind}").status_code == 403
+
+
+LOG = (
+    '{"format": "tablecall-log", "version": 1, "game": "tally", "players": ["Cy", "Di"], "options": {"target": 5}}\n'
+    '{"seq": 1, "ts": 100, "source": "manual", "type": "add", "player": "Cy", "points": 2}\n'
+    '{"seq": 4, "ts": 900, "source": "vision", "type": "add", "player": "Di", "points": 6}\n'
+)
+
+
+def test_import_makes_a_new_game_with_the_same_events(app: Flask, host: FlaskClient) -> None:
+    response = host.post("/api/import", json={"log": LOG, "title": "Imported"})
+    assert response.status_code == 201
+    gid = response.get_json()["id"]
+    assert [(e["seq"], e["ts"], e["source"]) for e in events_of(app, gid)] == [(1, 100, "manual"), (4, 900, "vision")]
+    state = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert (state["totals"], state["winner"]) == ({"Cy": 2, "Di": 6}, ["Di"])
+    following = post_event(host, gid, type="add", player="Cy", points=1).get_json()["event"]
+    assert following["seq"] == 5 and following["ts"] > 900  # after the imported events
+
+
+BAD_LOGS = [
+    pytest.param({"log": ""}, "text of a game log", id="empty"),
+    pytest.param({"log": 5}, "text of a game log", id="not_text"),
+    pytest.param({}, "text of a game log", id="missing"),
+    pytest.param({"log": "not json"}, "line 1: not valid JSON", id="not_json"),
+    pytest.param({"log": '{"format": "x"}'}, "line 1: the first line must be the log header", id="no_header"),
+    pytest.param({"log": LOG.replace('"tally"', '"chess"')}, "installed games", id="unknown_game"),
+    pytest.param({"log": LOG.replace('"points": 6', '"points": 60')}, "line 3:", id="event_does_not_replay"),
+    pytest.param(
+        {"log": LOG.replace('"seq": 4', '"seq": 1')}, "line 3: seq 1 does not follow seq 1", id="seq_not_rising"
+    ),
+    pytest.param({"log": LOG.replace('"Cy", "Di"', '"Cy", "Cy"')}, "same name", id="duplicate_players"),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), BAD_LOGS)
+def test_import_refuses_a_bad_log_and_writes_nothing(app: Flask, host: FlaskClient, body: Any, message: str) -> None:
+    response = host.post("/api/import", json=body)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert store(app).games() == []
+
+
+def test_import_needs_the_host(app: Flask, tally: dict[str, Any]) -> None:
+    assert phone(app, tally["player_token"]).post("/api/import", json={"log": LOG}).status_code == 403
+
+
+def test_too_large_a_request_is_413(app: Flask, host: FlaskClient) -> None:
+    app.config["MAX_CONTENT_LENGTH"] = 1000
+    response = host.post("/api/import", json={"log": LOG * 20})
+    assert response.status_code == 413
+    assert response.get_json()["error"] == "the request is too large"
+
+
+def test_wrong_method_and_unknown_route_are_json_4xx(host: FlaskClient) -> None:
+    assert host.get("/api/import").status_code == 405
+    assert host.delete("/api/games").status_code == 405
+    response = host.get("/api/nothing")
+    assert (response.status_code, response.get_json()["error"]) == (404, "there is nothing at this address")

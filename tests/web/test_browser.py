@@ -1,0 +1,360 @@
+"""The dashboard in a real headless Chromium (Debian's ``chromium`` + ``chromedriver``, driven by
+Selenium) at a phone-sized viewport, against a real waitress server on loopback.
+
+The laptop browser opens the server as ``127.0.0.1`` (so it is the host); the phone browser opens it
+as ``phone.test`` (Chromium maps that name to 127.0.0.1), which the server does not trust as the host,
+so the phone must join by the link in the QR code like a phone on the Wi-Fi. A screenshot of every
+screen is written to ``artifacts/screens/``.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):  # ./dev test installs them
+    pytest.skip(
+        "Debian's chromium and chromium-driver are not installed (./dev test installs them)", allow_module_level=True
+    )
+
+import waitress  # noqa: E402
+from selenium import webdriver  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.select import Select  # noqa: E402
+from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
+
+from web.app import create_app, hub, store  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENS = ROOT / "artifacts" / "screens"
+PHONE = {"width": 360, "height": 780}
+PLAYERS = ["Alex", "Beth", "Charlie", "<img src=x onerror=alert(1)>"]
+AC, BD = "Alex & Charlie", f"Beth & {PLAYERS[3]}"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("web") / "browser.sqlite3"), "HEARTBEAT_S": 2.0})
+    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
+    port = wsgi.effective_port  # type: ignore[union-attr]
+    app.config["PUBLIC_URLS"] = [f"http://phone.test:{port}"]  # what the QR code points phones at
+    thread = threading.Thread(target=wsgi.run, daemon=True)
+    thread.start()
+    yield {"app": app, "laptop": f"http://127.0.0.1:{port}", "phone": f"http://phone.test:{port}"}
+    hub(app).close_streams()
+    time.sleep(0.2)
+    wsgi.close()
+    thread.join(5)
+    store(app).close()
+
+
+def chromium(width: int, height: int) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--disable-gpu",
+        "--host-resolver-rules=MAP phone.test 127.0.0.1",
+        "--autoplay-policy=no-user-gesture-required",
+    ):
+        options.add_argument(argument)
+    options.add_experimental_option(
+        "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}}
+    )
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    driver.set_page_load_timeout(20)
+    return driver
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[dict[str, WebDriver]]:
+    if SCREENS.exists():
+        shutil.rmtree(SCREENS)
+    SCREENS.mkdir(parents=True)
+    laptop = chromium(PHONE["width"], PHONE["height"])
+    phone = chromium(PHONE["width"], PHONE["height"])
+    yield {"laptop": laptop, "phone": phone}
+    laptop.quit()
+    phone.quit()
+
+
+def shot(driver: WebDriver, name: str) -> None:
+    """A full-page screenshot (the window is stretched to the page's height for it)."""
+    driver.execute_script("window.scrollTo(0, 0)")
+    wide = driver.execute_script("return document.documentElement.scrollWidth")
+    assert wide <= PHONE["width"], f"{name}: the page is {wide} px wide on a {PHONE['width']}-px phone"
+    height = driver.execute_script("return Math.max(document.body.scrollHeight, innerHeight)")
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE["width"], "height": min(int(height), 3000), "deviceScaleFactor": 1, "mobile": True},
+    )
+    time.sleep(0.15)
+    assert driver.save_screenshot(str(SCREENS / f"{name}.png"))
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": PHONE["width"], "height": PHONE["height"], "deviceScaleFactor": 1, "mobile": True},
+    )
+
+
+def wait(driver: WebDriver, until: Callable[[WebDriver], Any], seconds: float = 5, poll: float = 0.05) -> Any:
+    waiter = WebDriverWait(driver, seconds, poll_frequency=poll, ignored_exceptions=[StaleElementReferenceException])
+    return waiter.until(until)
+
+
+def css(driver: WebDriver, selector: str) -> Any:
+    return driver.find_element(By.CSS_SELECTOR, selector)
+
+
+def totals(driver: WebDriver) -> dict[str, str]:
+    result: dict[str, str] = driver.execute_script(  # one read: the table is redrawn as events arrive
+        "return Object.fromEntries([...document.querySelectorAll('#totals tbody tr')]"
+        ".map(r => [r.dataset.name, r.querySelector('td').textContent]))"
+    )
+    return result
+
+
+def tap(driver: WebDriver, selector: str) -> None:
+    """Scroll the element to the middle of the screen (clear of the sticky bar), then tap it."""
+    element = css(driver, selector)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
+    element.click()
+
+
+def tab(driver: WebDriver, name: str) -> None:
+    tap(driver, f'#tabs a[data-tab="{name}"]')
+    wait(driver, lambda d: css(d, f"#tab-{name}").is_displayed())
+
+
+def live(driver: WebDriver) -> None:
+    wait(driver, lambda d: css(d, "#live").get_attribute("data-state") == "open", 10)
+
+
+def no_alert_dialog(driver: WebDriver) -> None:
+    try:
+        driver.switch_to.alert.dismiss()
+    except NoAlertPresentException:
+        return
+    raise AssertionError("a player's name ran as code")
+
+
+def choose(driver: WebDriver, selector: str, value: str) -> None:
+    """Pick an option as a tap would (Selenium's own select clicks can leave Chromium's popup open)."""
+    select = css(driver, selector)
+    assert value in [o.get_attribute("value") for o in Select(select).options], (selector, value)
+    driver.execute_script(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
+        select,
+        value,
+    )
+
+
+def fill_hand(driver: WebDriver, bids: list[int], tricks: list[int], form: str = "#hand-form") -> None:
+    for name, bid, took in zip(PLAYERS, bids, tricks, strict=True):
+        key = json.dumps(name)
+        choose(driver, f'{form} select[data-player={key}][data-field="bid"]', str(bid))
+        if driver.find_elements(By.CSS_SELECTOR, f'{form} select[data-player={key}][data-field="tricks"]'):
+            choose(driver, f'{form} select[data-player={key}][data-field="tricks"]', str(took))
+
+
+def test_a_spades_evening_on_two_browsers(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+
+    # -- the laptop (host) sets up a Spades game -----------------------------------------------
+    laptop.get(server["laptop"] + "/")
+    assert css(laptop, "#role").text == "HOST" if laptop.find_elements(By.ID, "role") else True
+    shot(laptop, "01-home-host")
+    tap(laptop, "#new-game")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#players input"))
+    choose(laptop, "#game", "spades")
+    for field, name in zip(laptop.find_elements(By.CSS_SELECTOR, "#players input"), PLAYERS, strict=True):
+        field.clear()
+        field.send_keys(name)
+    tap(laptop, "#options-box summary")
+    target = css(laptop, "#opt-target")
+    target.clear()
+    target.send_keys("300")
+    shot(laptop, "02-new-game")
+    tap(laptop, "#start")
+    wait(laptop, lambda d: "/g/" in d.current_url)
+    game_id = laptop.current_url.rsplit("/", 1)[1].split("#")[0]
+    live(laptop)
+    assert totals(laptop) == {AC: "0", BD: "0"}
+    no_alert_dialog(laptop)
+    shot(laptop, "03-table-host")
+
+    # -- the laptop shows the QR code; the phone "scans" it ----------------------------------
+    tab(laptop, "share")
+    wait(laptop, lambda d: d.execute_script("return document.getElementById('qr').naturalWidth") > 0)
+    join_link = css(laptop, "#player-link").get_attribute("href")
+    assert join_link.startswith(server["phone"] + f"/join/{game_id}?t=")
+    shot(laptop, "04-share-qr")
+    tab(laptop, "table")
+
+    phone.get(server["phone"] + "/new")  # before joining: not the host, not allowed
+    assert "only the host" in css(phone, "#error-message").text
+    shot(phone, "05-phone-not-allowed")
+    phone.get(join_link)
+    wait(phone, lambda d: d.current_url == server["phone"] + f"/g/{game_id}")
+    assert css(phone, "#role").text.lower() == "player"
+    live(phone)
+    tap(phone, "#join-sound")
+    choose(phone, "#me", "Beth")
+    shot(phone, "06-phone-table")
+
+    # -- the phone enters a whole hand; the laptop's totals change within a second -------------
+    tab(phone, "enter")
+    fill_hand(phone, [4, 3, 2, 2], [4, 3, 3, 3])
+    wait(phone, lambda d: css(d, "#tricks-sum").text == "Tricks: 13 of 13")
+    shot(phone, "07-phone-enter-hand")
+    started = time.monotonic()
+    tap(phone, "#score-hand")
+    wait(laptop, lambda d: totals(d) == {AC: "61", BD: "51"}, seconds=1.0, poll=0.01)
+    assert time.monotonic() - started < 1.0
+    no_alert_dialog(laptop)
+    no_alert_dialog(phone)
+    assert PLAYERS[3] in css(laptop, "#totals").text  # shown as text, never run
+    shot(laptop, "08-laptop-after-hand")
+
+    # -- the phone edits that hand (a correction event); the laptop follows -------------------
+    tab(phone, "history")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#history tr[data-hand="1"]'))
+    shot(phone, "09-phone-history")
+    tap(phone, 'button.edit-hand[data-hand="1"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand-editor #hand-form"))
+    fill_hand(phone, [4, 3, 2, 2], [2, 4, 3, 4], form="#hand-editor #hand-form")
+    shot(phone, "10-phone-edit-hand")
+    tap(phone, "#hand-editor #score-hand")
+    wait(laptop, lambda d: totals(d) == {AC: "-60", BD: "53"}, seconds=2)
+
+    # -- the log shows the correction; undo takes the hand out, and it comes back -------------
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li.corrected[data-seq="1"]'))
+    shot(phone, "11-phone-log")
+    tab(phone, "enter")
+    assert css(phone, "#undo-what").text.startswith("Undo #1")
+    tap(phone, "#undo")
+    wait(laptop, lambda d: totals(d) == {AC: "0", BD: "0"}, seconds=2)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li.undone[data-seq="1"] button.redo'))
+    tap(phone, '#log li.undone[data-seq="1"] button.redo')
+    wait(laptop, lambda d: totals(d) == {AC: "-60", BD: "53"}, seconds=2)
+
+    # -- a ruling becomes a banner on every screen --------------------------------------------
+    tab(phone, "enter")
+    tap(phone, "#raw-box summary")
+    choose(phone, "#raw-type", "hand")
+    fields = {"bids": dict.fromkeys(PLAYERS, 1), "tricks": dict.fromkeys(PLAYERS, 3)}
+    raw = css(phone, "#raw-fields")
+    raw.clear()
+    phone.execute_script("arguments[0].value = arguments[1]", raw, json.dumps(fields))
+    tap(phone, "#raw-send")
+    for driver in (phone, laptop):
+        banner = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="tricks_not_13"]'), 3)
+        assert "not 13" in banner[0].text
+    shot(laptop, "12-laptop-alert-banner")
+    assert totals(laptop) == {AC: "-60", BD: "53"}
+
+    # -- card by card: bids and plays from the phone -------------------------------------------
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#bid-buttons"))
+    bidders = []
+    for bid in ("3", "4", "2", "3"):
+        prompt = wait(
+            phone, lambda d: (t := css(d, "#cards-entry p.big").text).endswith(" bids:") and t not in bidders and t
+        )
+        bidders.append(prompt)
+        tap(phone, f'#bid-buttons button[data-bid="{bid}"]')
+    assert len(set(bidders)) == 4  # each player once, in turn
+    leader = wait(phone, lambda d: (t := css(d, "#cards-entry p.big").text).endswith(" plays:") and t)
+    assert leader.replace(" plays:", " bids:") == bidders[0]  # left of the dealer bids first and leads
+    tap(phone, '#cards-entry button[data-card="AC"]')
+    wait(laptop, lambda d: "On the table" in css(d, "#view").text, seconds=2)
+    shot(phone, "13-phone-card-entry")
+    shot(laptop, "14-laptop-trick")
+
+    # -- exports ------------------------------------------------------------------------------
+    tab(laptop, "history")
+    assert css(laptop, "#export-csv").get_attribute("href").endswith(f"/api/games/{game_id}/export.csv")
+    shot(laptop, "15-laptop-history")
+
+
+def test_a_watch_only_phone_cannot_enter(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    game = store(server["app"]).games()[0]
+    phone.delete_all_cookies()
+    phone.get(server["phone"] + f"/join/{game.id}?t={game.viewer_token}")
+    wait(phone, lambda d: css(d, "#role").text.lower() == "viewer")
+    assert not phone.find_elements(By.CSS_SELECTOR, '#tabs a[data-tab="enter"]')
+    live(phone)
+    shot(phone, "16-phone-watch-only")
+    phone.get(server["phone"] + "/")
+    assert game.title in css(phone, "#games").text
+    phone.delete_all_cookies()
+    phone.get(server["phone"] + f"/g/{game.id}")
+    assert "join link" in css(phone, "#error-message").text
+    laptop.get(server["laptop"] + "/")
+
+
+def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop = browsers["laptop"]
+    header = {"format": "tablecall-log", "version": 1, "game": "spades", "players": ["N", "E", "S", "W"], "options": {}}
+    hand = {
+        "seq": 1,
+        "ts": 1000,
+        "source": "manual",
+        "type": "hand",
+        "bids": {"N": 4, "E": 3, "S": 2, "W": 2},
+        "tricks": {"N": 4, "E": 3, "S": 3, "W": 3},
+    }
+    laptop.get(server["laptop"] + "/import")
+    laptop.execute_script("document.getElementById('log').value = arguments[0]", json.dumps(header) + "\nnot json\n")
+    tap(laptop, "#import")
+    problem = wait(laptop, lambda d: css(d, "#problem").is_displayed() and css(d, "#problem"))
+    assert "line 2: not valid JSON" in problem.text
+    shot(laptop, "17-import-problem")
+    laptop.execute_script(
+        "document.getElementById('log').value = arguments[0]", json.dumps(header) + "\n" + json.dumps(hand) + "\n"
+    )
+    tap(laptop, "#import")
+    wait(laptop, lambda d: "/g/" in d.current_url)
+    wait(laptop, lambda d: totals(d) == {"N & S": "61", "E & W": "51"})
+    shot(laptop, "18-imported-game")
+
+
+def test_the_demo_table_plays_live(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    from web.demo import DemoTable, find_example
+
+    example = find_example()
+    if example is None:
+        pytest.skip("no example log in docs/examples yet")
+    laptop = browsers["laptop"]
+    demo = DemoTable(hub(server["app"]), example, pace=0.3)
+    demo.start()
+    try:
+        assert demo.ready.wait(10)
+        laptop.get(server["laptop"] + f"/g/{demo.game_ids[0]}")
+        live(laptop)
+        seq = laptop.execute_script("return JSON.parse(document.getElementById('boot').textContent).state.seq")
+        wait(laptop, lambda d: d.execute_script("return document.querySelectorAll('#seats .seat').length") == 4)
+        time.sleep(1.0)  # a few demo events arrive while we watch
+        shot(laptop, "19-demo-table")
+        tab(laptop, "log")
+        wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#log li[data-seq]")) > seq + 1)  # live events
+    finally:
+        demo.stop()
+        demo.join(5)

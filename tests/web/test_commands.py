@@ -1,0 +1,110 @@
+"""``tablecall serve``: its options, its refusals, what it prints (addresses, QR code, demo table)."""
+
+from __future__ import annotations
+
+import ipaddress
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.web.server import ROOT, SERVE, call, output, start_server
+from web.cli import build_parser, main
+from web.commands import _is_lan, lan_addresses
+
+
+def test_serve_is_a_subcommand_with_its_options() -> None:
+    args = build_parser().parse_args(["serve", "--lan", "--port", "9000", "--db", "x.db", "--demo"])
+    assert (args.lan, args.port, args.db, args.demo, args.threads, args.host) == (
+        True,
+        9000,
+        Path("x.db"),
+        True,
+        32,
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--port", "70000"], "--port must be from 0 to 65535", id="port_out_of_range"),
+        pytest.param(["--threads", "2"], "--threads must be at least 4", id="too_few_threads"),
+    ],
+)
+def test_serve_refuses_bad_options(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["serve", "--db", str(tmp_path / "x.db"), *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    first, base = start_server(db)
+    port = base.rsplit(":", 1)[1]
+    try:
+        taken = subprocess.run(
+            [sys.executable, "-c", SERVE, "serve", "--db", str(tmp_path / "x.db"), "--port", port],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+    finally:
+        first.kill()
+        first.wait(10)
+    assert taken.returncode == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in taken.stderr
+
+
+def test_serve_says_when_the_database_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "folder.db").mkdir()
+    assert main(["serve", "--db", str(tmp_path / "folder.db")]) == 2
+    assert "cannot open the database" in capsys.readouterr().err
+
+
+def test_lan_addresses_are_never_loopback() -> None:
+    for address in lan_addresses():
+        ip = ipaddress.ip_address(address)
+        assert ip.version == 4 and not ip.is_loopback and not ip.is_link_local
+    assert not _is_lan("127.0.0.1") and not _is_lan("169.254.1.1") and not _is_lan("nonsense")
+    assert _is_lan("192.168.1.20")
+
+
+def test_serve_lan_prints_addresses_host_link_and_a_qr_code(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    first, base = start_server(db)  # make a game, so the QR code has one to point at
+    try:
+        status, created = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})
+        assert status == 201
+    finally:
+        first.kill()
+        first.wait(10)
+    process, base = start_server(db, "--lan", "--host", "127.0.0.1")  # --lan output, still loopback only
+    try:
+        assert call(base, "GET", "/api/games")[1]["games"][0]["id"] == created["id"]
+    finally:
+        process.kill()
+        process.wait(10)
+    text = output(db)
+    assert "Host link for another device" in text and "/host?k=" in text
+    assert f"/join/{created['id']}?t=" in text
+    assert "▀" in text or "▄" in text  # the QR code, drawn in half blocks
+    assert "Phones on the same Wi-Fi can open:" in text or "No network address found" in text
+
+
+def test_serve_demo_without_an_example_still_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "t.sqlite3"
+    process, base = start_server(db, "--demo", "--demo-pace", "0.05")
+    try:
+        status, games = call(base, "GET", "/api/games")
+        assert status == 200
+    finally:
+        process.kill()
+        process.wait(10)
+    text = output(db)
+    if "no example game log found" not in text:  # an example exists: the demo table is live
+        assert "Demo table: http://127.0.0.1:" in text
+        assert games["games"][0]["origin"] == "demo"

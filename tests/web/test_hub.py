@@ -1,0 +1,163 @@
+"""Live games: one write path (referee, then commit, then broadcast), press times, several writers on
+one database, the annotated log, and the demo table."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorer.events import EventError, Source
+from web.demo import DemoTable, find_example
+from web.hub import TS_FUTURE_MS, TS_PAST_MS, Hub
+from web.store import Store
+
+
+class Clock:
+    def __init__(self, now: int = 1_000_000) -> None:
+        self.now = now
+
+    def __call__(self) -> int:
+        return self.now
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Store:
+    store = Store(tmp_path / "t.sqlite3")
+    yield store
+    store.close()
+
+
+def test_event_time_is_the_game_clock(db: Store) -> None:
+    clock = Clock()
+    hub = Hub(db, clock)
+    live = hub.create("tally", ["Ann", "Bo"], {})
+    clock.now += 4321
+    assert hub.append(live.record.id, {"type": "add", "player": "Ann", "points": 1}, "host").event.ts == 4321
+
+
+@pytest.mark.parametrize(
+    ("press", "ok"),
+    [
+        pytest.param(100_000, True, id="now"),
+        pytest.param(100_000 - TS_PAST_MS, True, id="oldest_allowed"),
+        pytest.param(100_000 - TS_PAST_MS - 1, False, id="too_old"),
+        pytest.param(100_000 + TS_FUTURE_MS, True, id="latest_allowed"),
+        pytest.param(100_000 + TS_FUTURE_MS + 1, False, id="from_the_future"),
+    ],
+)
+def test_a_phone_press_time_must_be_near_the_game_clock(db: Store, press: int, ok: bool) -> None:
+    clock = Clock()
+    hub = Hub(db, clock)
+    live = hub.create("tally", ["Ann", "Bo"], {})
+    clock.now += 100_000
+    body = {"type": "add", "player": "Ann", "points": 1}
+    if ok:
+        assert hub.append(live.record.id, body, "player", client_ts=press).event.ts == press
+    else:
+        with pytest.raises(EventError, match="too far"):
+            hub.append(live.record.id, body, "player", client_ts=press)
+        assert db.events(live.record.id) == []
+
+
+def test_two_servers_on_one_database_see_each_others_events(db: Store, tmp_path: Path) -> None:
+    """A second writer (another process on the same file) is caught up with before the next write."""
+    first = Hub(db)
+    other_store = Store(db.path)
+    second = Hub(other_store)
+    gid = first.create("tally", ["Ann", "Bo"], {}).record.id
+    first.append(gid, {"type": "add", "player": "Ann", "points": 1}, "host")
+    assert second.append(gid, {"type": "add", "player": "Bo", "points": 2}, "host").event.seq == 2
+    result = first.append(gid, {"type": "add", "player": "Ann", "points": 3}, "host")
+    assert (result.event.seq, result.state["totals"]) == (3, {"Ann": 4, "Bo": 2})
+    other_store.close()
+
+
+def test_a_failed_commit_leaves_the_live_game_as_stored(db: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    hub = Hub(db)
+    gid = hub.create("tally", ["Ann", "Bo"], {}).record.id
+
+    def disk_full(*args: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(db, "append", disk_full)
+    with pytest.raises(OSError):
+        hub.append(gid, {"type": "add", "player": "Ann", "points": 1}, "host")
+    live = hub.live(gid)
+    assert live is not None and live.session.events == [] and live.session.state.points == (0, 0)
+
+
+def test_the_history_rows_each_event_completed(db: Store) -> None:
+    hub = Hub(db)
+    gid = hub.create("spades", ["A", "B", "C", "D"], {}).record.id
+    hand = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
+    hub.append(gid, hand, "host")
+    hub.append(gid, {"type": "bid", "player": "B", "bid": 3}, "host")  # hand 2, card by card
+    hub.append(gid, {"type": "undo", "target": 2}, "host")
+    hub.append(gid, hand | {"tricks": {"A": 5, "B": 3, "C": 2, "D": 2}}, "host")  # 12 tricks: not scored
+    hub.append(gid, hand, "host")
+    live = hub.live(gid)
+    assert live is not None
+    rows = {e["event"]["seq"]: e.get("row") for e in hub.log_entries(live)}
+    assert rows == {1: 1, 2: None, 3: None, 4: None, 5: 2}
+
+
+def write_log(path: Path, events: int) -> Path:
+    lines = ['{"format": "tablecall-log", "version": 1, "game": "tally", "players": ["Ann", "Bo"], "options": {}}']
+    for seq in range(1, events + 1):
+        lines.append(
+            f'{{"seq": {seq}, "ts": {seq * 100}, "source": "manual", "type": "add", '
+            f'"player": "{"Ann" if seq % 2 else "Bo"}", "points": 1}}'
+        )
+    lines.append(f'{{"seq": {events + 2}, "ts": 0, "source": "manual", "type": "undo", "target": 1}}')
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def wait_for(predicate: Any, seconds: float = 5) -> None:
+    ends = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < ends, "timed out"
+        time.sleep(0.01)
+
+
+def test_demo_table_plays_the_example_and_starts_over(db: Store, tmp_path: Path) -> None:
+    hub = Hub(db)
+    demo = DemoTable(hub, write_log(tmp_path / "tally.jsonl", 3), pace=0.01, pause=0.05)
+    demo.start()
+    try:
+        wait_for(lambda: len(demo.game_ids) >= 2)
+    finally:
+        demo.stop()
+        demo.join(5)
+    first = db.events(demo.game_ids[0])
+    assert [e.type for e in first] == ["add", "add", "add", "undo"]
+    assert first[-1].data["target"] == 1  # the meta event points at the demo game's own numbering
+    record = db.game(demo.game_ids[0])
+    assert record is not None and record.origin == "demo"
+    assert db.authors(demo.game_ids[0]) == {1: "demo", 2: "demo", 3: "demo", 4: "demo"}
+
+
+def test_demo_table_resumes_its_unfinished_game(db: Store, tmp_path: Path) -> None:
+    hub = Hub(db)
+    example = write_log(tmp_path / "tally.jsonl", 6)
+    demo = DemoTable(hub, example, pace=10)
+    live, start = demo.game()
+    assert start == 0
+    hub.append(live.record.id, {"type": "add", "player": "Ann", "points": 1}, "demo", Source.MANUAL)
+    again = DemoTable(Hub(db), example, pace=10)
+    resumed, at = again.game()
+    assert (resumed.record.id, at) == (live.record.id, 1)
+    hub.append(live.record.id, {"type": "add", "player": "Ann", "points": 5}, "host")  # not the example's
+    fresh, at = DemoTable(Hub(db), example, pace=10).game()
+    assert fresh.record.id != live.record.id and at == 0
+
+
+def test_find_example_prefers_spades(tmp_path: Path) -> None:
+    write_log(tmp_path / "tally.jsonl", 1)
+    assert find_example([tmp_path]) == tmp_path / "tally.jsonl"
+    (tmp_path / "spades.jsonl").write_text((tmp_path / "tally.jsonl").read_text().replace('"tally"', '"spades"'))
+    assert find_example([tmp_path]) == tmp_path / "spades.jsonl"
+    assert find_example([tmp_path / "nothing"]) is None

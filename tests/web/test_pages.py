@@ -1,0 +1,162 @@
+"""The HTML screens: who may open which, the join link and its cookie, the QR code, and that names
+are escaped everywhere."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game, phone, post_event
+from web.app import store
+from web.qr import qr_svg, qr_text
+
+EVIL = '<script>alert("x")</script>&"B\'s'
+
+
+def boot_of(html: str) -> Any:
+    match = re.search(r'<script type="application/json" id="boot">(.*?)</script>', html, re.S)
+    assert match, "the page has no boot data"
+    return json.loads(match.group(1))
+
+
+def test_home_for_the_host_lists_every_game(host: FlaskClient, tally: dict[str, Any]) -> None:
+    html = host.get("/").get_data(as_text=True)
+    assert 'id="new-game"' in html and 'id="import-log"' in html
+    assert f"/g/{tally['id']}" in html
+    assert "tablecall serve --lan" in html  # phones cannot join yet: say how
+
+
+def test_home_shows_the_lan_addresses(app: Flask, host: FlaskClient) -> None:
+    app.config["PUBLIC_URLS"] = ["http://192.168.1.10:8000"]
+    assert "http://192.168.1.10:8000" in host.get("/").get_data(as_text=True)
+
+
+def test_home_for_a_phone_shows_only_its_games(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    other = new_game(host)
+    html = phone(app, tally["player_token"]).get("/").get_data(as_text=True)
+    assert f"/g/{tally['id']}" in html and f"/g/{other['id']}" not in html
+    assert 'id="new-game"' not in html
+    assert "Scan the QR code" in phone(app).get("/").get_data(as_text=True)
+
+
+def test_new_game_page_carries_the_specs(host: FlaskClient, guest: FlaskClient) -> None:
+    response = host.get("/new?game=spades")
+    boot = boot_of(response.get_data(as_text=True))
+    assert boot["chosen"] == "spades"
+    assert "spades" in [g["name"] for g in boot["games"]]
+    assert guest.get("/new").status_code == 403
+    assert guest.get("/import").status_code == 403
+    assert host.get("/import").status_code == 200
+
+
+def test_table_page_by_role(app: Flask, host: FlaskClient, guest: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    host_html = host.get(f"/g/{gid}").get_data(as_text=True)
+    assert boot_of(host_html)["role"] == "host"
+    assert 'id="tab-share"' in host_html and 'id="tab-enter"' in host_html
+    assert boot_of(host_html)["share"]["player"][0].endswith(tally["player_token"])
+    player_html = phone(app, tally["player_token"]).get(f"/g/{gid}").get_data(as_text=True)
+    assert 'id="tab-enter"' in player_html and 'id="tab-share"' not in player_html
+    assert tally["player_token"] not in player_html.replace(f"/g/{gid}", "")  # no link to hand on
+    viewer_html = phone(app, tally["viewer_token"]).get(f"/g/{gid}").get_data(as_text=True)
+    assert 'id="tab-enter"' not in viewer_html and boot_of(viewer_html)["share"] is None
+    refused = guest.get(f"/g/{gid}")
+    assert refused.status_code == 403
+    assert "scan the QR code" in refused.get_data(as_text=True)
+    assert host.get("/g/nothing").status_code == 404
+
+
+def test_join_link_sets_a_cookie_and_hides_the_token(app: Flask, tally: dict[str, Any]) -> None:
+    client = phone(app)
+    response = client.get(f"/join/{tally['id']}?t={tally['player_token']}")
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/g/{tally['id']}"
+    cookie = response.headers["Set-Cookie"]
+    assert f"tc_{tally['id']}={tally['player_token']}" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert client.get(f"/g/{tally['id']}").status_code == 200  # the cookie now opens it
+    assert post_event(client, tally["id"], type="add", player="Ann", points=1).status_code == 201
+
+
+@pytest.mark.parametrize("token", ["", "wrong", "x" * 200], ids=["empty", "wrong", "long"])
+def test_a_bad_join_link_is_refused(app: Flask, tally: dict[str, Any], token: str) -> None:
+    response = phone(app).get(f"/join/{tally['id']}?t={token}")
+    assert response.status_code == 403
+    assert "Set-Cookie" not in response.headers
+    assert "not valid for this game" in response.get_data(as_text=True)
+
+
+def test_host_login_by_key(app: Flask) -> None:
+    client = phone(app)
+    assert client.get("/host").status_code == 400
+    assert client.get("/host?k=nope").status_code == 403
+    response = client.get(f"/host?k={store(app).host_key}")
+    assert response.status_code == 303
+    assert client.get("/new").status_code == 200
+
+
+def test_qr_code_holds_the_player_join_link(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    app.config["PUBLIC_URLS"] = ["http://192.168.1.10:8000", "http://10.0.0.7:8000"]
+    link = f"http://10.0.0.7:8000/join/{tally['id']}?t={tally['player_token']}"
+    response = host.get(f"/g/{tally['id']}/qr.svg?at=1")
+    assert response.mimetype == "image/svg+xml"
+    svg = response.get_data(as_text=True)
+    assert svg.startswith("<svg") and svg == qr_svg(link, svg.split("<title>")[1].split("</title>")[0])
+    watch = host.get(f"/g/{tally['id']}/qr.svg?watch=1").get_data(as_text=True)
+    assert watch != svg
+    assert host.get(f"/g/{tally['id']}/qr.svg?at=5").status_code == 400
+    assert phone(app, tally["player_token"]).get(f"/g/{tally['id']}/qr.svg").status_code == 403
+
+
+def test_qr_text_draws_a_code_for_the_terminal() -> None:
+    lines = qr_text("http://192.168.1.10:8000/join/abc?t=xyz").splitlines()
+    assert len(lines) > 10 and len(set(len(line) for line in lines)) == 1
+    assert set("".join(lines)) <= set(" ▀▄█")
+
+
+def test_names_are_escaped_on_every_page(app: Flask, host: FlaskClient) -> None:
+    created = new_game(host, players=[EVIL, "Bo"], title=EVIL)
+    gid = created["id"]
+    post_event(host, gid, type="add", player=EVIL, points=2)
+    for url in ("/", f"/g/{gid}"):
+        html = host.get(url).get_data(as_text=True)
+        assert "<script>alert" not in html, url
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;&amp;&#34;B&#39;s" in html, url
+    boot = host.get(f"/g/{gid}").get_data(as_text=True)
+    assert "\\u003cscript\\u003e" in boot  # tojson escapes < > & inside the JSON block
+    svg = host.get(f"/g/{gid}/qr.svg").get_data(as_text=True)
+    assert "<script" not in svg
+
+
+def test_error_pages_escape_what_they_echo(host: FlaskClient) -> None:
+    html = host.get("/g/%3Cscript%3E").get_data(as_text=True)
+    assert "<script>" not in html
+
+
+def test_security_headers(host: FlaskClient) -> None:
+    headers = host.get("/").headers
+    assert "script-src 'self'" in headers["Content-Security-Policy"]
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_static_files_are_served_locally(host: FlaskClient) -> None:
+    for path in (
+        "style.css",
+        "js/common.js",
+        "js/table.js",
+        "js/alerts.js",
+        "js/new.js",
+        "js/import.js",
+        "js/games/index.js",
+        "js/games/spades.js",
+    ):
+        response = host.get(f"/static/{path}")
+        assert response.status_code == 200, path
+        response.close()
+    html = host.get("/").get_data(as_text=True) + host.get("/new").get_data(as_text=True)
+    assert "http://" not in re.sub(r"<code>.*?</code>", "", html)  # no CDN: every asset is local

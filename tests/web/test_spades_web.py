@@ -1,0 +1,83 @@
+"""Spades through the dashboard's API: a score-only hand, editing it as a correction, the history
+export. Expected points are worked out by hand from the rules (RULES.md, Spades)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.conftest import new_game, phone, post_event
+from web.app import store
+
+PLAYERS = ["Alex", "Beth", "Charlie", "David"]
+AC, BD = "Alex & Charlie", "Beth & David"
+
+
+def hand(bids: list[int], tricks: list[int], blind: list[str] | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {
+        "type": "hand",
+        "bids": dict(zip(PLAYERS, bids, strict=True)),
+        "tricks": dict(zip(PLAYERS, tricks, strict=True)),
+    }
+    if blind:
+        body["blind"] = blind
+    return body
+
+
+def test_a_score_only_hand_then_its_correction(app: Flask, host: FlaskClient) -> None:
+    gid = new_game(host, game="spades", players=PLAYERS)["id"]
+    record = store(app).game(gid)
+    assert record is not None
+    player = phone(app, record.player_token)
+    # bids 4/3/2/2: Alex+Charlie need 6, took 4+3 = 7: 60 + 1 bag; Beth+David need 5, took 6: 50 + 1
+    first = post_event(player, gid, **hand([4, 3, 2, 2], [4, 3, 3, 3])).get_json()
+    assert first["state"]["totals"] == {AC: 61, BD: 51}
+    assert first["state"]["teams"] == {AC: ["Alex", "Charlie"], BD: ["Beth", "David"]}
+    # the tricks were miscounted: Alex 2, Beth 4, Charlie 3, David 4 -> A+C set (5 < 6): -60; B+D 8: 50 + 3
+    fixed = post_event(player, gid, type="correct", target=1, event=hand([4, 3, 2, 2], [2, 4, 3, 4])).get_json()
+    assert fixed["state"]["totals"] == {AC: -60, BD: 53}
+    row = fixed["state"]["history"][0]
+    assert (row["hand"], row["tricks"]["Beth"], row["teams"][BD]["bags"]) == (1, 4, 3)
+    entries = host.get(f"/api/games/{gid}/log").get_json()["entries"]
+    assert [(e["status"], e.get("row")) for e in entries] == [("corrected", 1), ("meta", None)]
+
+
+def test_nil_and_a_refused_hand(app: Flask, host: FlaskClient) -> None:
+    gid = new_game(host, game="spades", players=PLAYERS, options={"target": 200})["id"]
+    # Beth Nil and takes none: +100; David bid 4 took 6: 40 + 2 bags; Alex 3 + Charlie 3 took 7: 60 + 1
+    body = post_event(host, gid, **hand([3, 0, 3, 4], [3, 0, 4, 6])).get_json()
+    assert body["state"]["totals"] == {AC: 61, BD: 142}
+    refused = post_event(host, gid, **hand([3, 3, 3, 3], [3, 3, 3, 3])).get_json()
+    assert [r["code"] for r in refused["rulings"]] == ["tricks_not_13"]
+    assert refused["state"]["totals"] == {AC: 61, BD: 142}
+    assert refused["state"]["alerts"][-1]["code"] == "tricks_not_13"
+
+
+def test_malformed_spades_entries_are_400(host: FlaskClient) -> None:
+    gid = new_game(host, game="spades", players=PLAYERS)["id"]
+    bad = hand([4, 3, 2, 2], [4, 3, 3, 3]) | {"bids": {"Alex": 4}}
+    assert post_event(host, gid, **bad).status_code == 400
+    assert post_event(host, gid, type="bid", player="Alex", bid=14).status_code == 400
+    assert post_event(host, gid, type="play", player="Alex", card="ZZ").status_code == 400
+    assert host.get(f"/api/games/{gid}").get_json()["state"]["seq"] == 0
+
+
+def test_spades_history_exports_as_csv(host: FlaskClient) -> None:
+    gid = new_game(host, game="spades", players=PLAYERS)["id"]
+    post_event(host, gid, **hand([4, 3, 2, 2], [4, 3, 3, 3]))
+    rows = list(csv.reader(io.StringIO(host.get(f"/api/games/{gid}/export.csv").get_data(as_text=True))))
+    first = dict(zip(rows[0], rows[1], strict=True))
+    assert (first["hand"], first["bids Alex"], first["tricks David"], first["dealer"]) == ("1", "4", "3", "Alex")
+    assert (first[f"teams {AC} total"], first[f"teams {BD} bags"]) == ("61", "1")
+    assert [AC, "61"] in rows and [BD, "51"] in rows
+
+
+def test_spades_new_game_form_gets_the_spades_rules(host: FlaskClient) -> None:
+    specs = {g["name"]: g for g in host.get("/api/specs").get_json()["games"]}
+    target = next(o for o in specs["spades"]["options"] if o["name"] == "target")
+    assert (target["default"], target["kind"]) == (500, "int")
+    assert (specs["spades"]["min_players"], specs["spades"]["max_players"]) == (4, 4)

@@ -1,0 +1,288 @@
+"""The JSON API: games, events (undo and corrections are events too), the annotated log, export, import.
+
+Every refusal is a 4xx with ``{"error": "...", "status": N}``; a refused event writes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from scorer.events import EventError, LogError, parse_log
+from scorer.registry import GAME_MODULES, UnknownGame, get_game
+from web.access import AccessDenied, check_write, is_host, require, role_for
+from web.app import hub, store
+from web.hub import RefereeFault
+from web.store import ConflictError, GameRecord
+
+__all__ = ["bp"]
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+MAX_EVENT_BYTES = 16 * 1024
+MAX_NAME = 32
+MAX_TITLE = 80
+
+
+def _record(game_id: str) -> GameRecord:
+    record = store(current_app).game(game_id) if len(game_id) <= 32 else None
+    if record is None:
+        raise AccessDenied(404, f"there is no game {game_id!r}")
+    return record
+
+
+def _object(body: Any, what: str) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise AccessDenied(400, f"{what} must be a JSON object like {{...}}")
+    return body
+
+
+def _text(body: Mapping[str, Any], key: str, limit: int, default: str | None = None) -> str:
+    value = body.get(key, default)
+    if not isinstance(value, str):
+        raise AccessDenied(400, f"'{key}' must be a text")
+    value = value.strip()
+    if len(value) > limit:
+        raise AccessDenied(400, f"'{key}' is too long ({len(value)} characters; at most {limit})")
+    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+        raise AccessDenied(400, f"'{key}' may not hold control characters")
+    return value
+
+
+def clean_players(value: Any) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise AccessDenied(400, "'players' must be a list of names, in seating order")
+    names = [_text({"player": v}, "player", MAX_NAME) for v in value]
+    if any(not n for n in names):
+        raise AccessDenied(400, "every player needs a name")
+    return names
+
+
+def installed_games() -> list[str]:
+    """The games whose referee imports; one that fails to import is logged and left out, so one
+    broken referee cannot take the whole dashboard down."""
+    names = []
+    for name in GAME_MODULES:
+        try:
+            get_game(name)
+        except UnknownGame:
+            continue
+        except Exception:
+            current_app.logger.exception("the %s referee does not load; it is left out", name)
+            continue
+        names.append(name)
+    return names
+
+
+def _game_name(value: Any) -> str:
+    """A registered game's name (the installed ones, and any a plugin or test registered)."""
+    try:
+        if isinstance(value, str):
+            get_game(value)
+            return value
+    except UnknownGame:
+        pass
+    known = ", ".join(installed_games()) or "none installed"
+    raise AccessDenied(400, f"'game' must be one of the installed games ({known}), not {value!r}")
+
+
+# -- games ------------------------------------------------------------------------------------
+@bp.get("/specs")
+def specs() -> Any:
+    """The installed games and their house rules (for the new-game form)."""
+    out = []
+    for name in installed_games():
+        spec = get_game(name).spec
+        out.append({**spec.to_json(), "rules_summary": spec.rules_summary})
+    return jsonify(games=out)
+
+
+@bp.get("/games")
+def games() -> Any:
+    """The games this browser may see: all for the host, those it holds a token for otherwise."""
+    records = store(current_app).games()
+    if not is_host():
+        records = [r for r in records if role_for(r) != "none"]
+    return jsonify(games=[{**r.public(), "role": role_for(r)} for r in records])
+
+
+@bp.post("/games")
+def create_game() -> Any:
+    require(None, "host")
+    body = _object(check_write(), "the new game")
+    game = _game_name(body.get("game"))
+    players = clean_players(body.get("players"))
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise AccessDenied(400, "'options' must be an object of house rules, like {\"target\": 300}")
+    title = _text(body, "title", MAX_TITLE, "")
+    try:
+        live = hub(current_app).create(game, players, options, title)
+    except EventError as exc:
+        raise AccessDenied(400, str(exc)) from None
+    state = hub(current_app).snapshot(live)
+    return jsonify(id=live.record.id, url=url_for("pages.table", game_id=live.record.id), state=state), 201
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Any:
+    record = _record(game_id)
+    role = require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    with live.lock:
+        state = hub(current_app).snapshot(live)
+    return jsonify(game=record.public(), role=role, state=state)
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str) -> Any:
+    """The join links (host only): one for players, one watch-only, on every address phones may use."""
+    record = _record(game_id)
+    require(record, "host")
+    return jsonify(**share_links(record))
+
+
+def share_links(record: GameRecord) -> dict[str, Any]:
+    bases = list(current_app.config["PUBLIC_URLS"]) or [request.host_url.rstrip("/")]
+    path = url_for("pages.join", game_id=record.id)
+    return {
+        "player": [f"{b}{path}?t={record.player_token}" for b in bases],
+        "viewer": [f"{b}{path}?t={record.viewer_token}" for b in bases],
+        "lan": bool(current_app.config["PUBLIC_URLS"]),
+    }
+
+
+# -- events -----------------------------------------------------------------------------------
+@bp.post("/games/<game_id>/events")
+def post_event(game_id: str) -> Any:
+    """One event: ``{"type": "bid", "player": "Beth", "bid": 4}`` (``ts`` optional: the press time).
+
+    ``undo`` ``{"target": N}``, ``correct`` ``{"target": N, "event": {...}}`` and ``insert``
+    ``{"after": N, "event": {...}}`` are how undo and edits of past hands are written.
+    """
+    record = _record(game_id)
+    role = require(record, "player")
+    if (request.content_length or 0) > MAX_EVENT_BYTES:
+        raise AccessDenied(413, f"an event may hold at most {MAX_EVENT_BYTES} bytes")
+    body = _object(check_write(), "an event")
+    for key in ("seq", "source"):
+        if key in body:
+            raise AccessDenied(400, f"leave out '{key}': the server numbers the events and records their source")
+    client_ts = body.pop("ts", None)
+    try:
+        result = hub(current_app).append(game_id, body, author=role, client_ts=client_ts)
+    except EventError as exc:
+        raise AccessDenied(400, str(exc)) from None
+    except ConflictError:
+        raise AccessDenied(409, "another event was written at the same moment; send it again") from None
+    except RefereeFault as exc:
+        raise AccessDenied(422, str(exc)) from None
+    return jsonify(event=result.event.to_json(), rulings=[r.to_json() for r in result.rulings], state=result.state), 201
+
+
+@bp.get("/games/<game_id>/log")
+def game_log(game_id: str) -> Any:
+    """Every logged event and what it means now (counts / undone / corrected / meta), with its rulings."""
+    record = _record(game_id)
+    require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    return jsonify(entries=hub(current_app).log_entries(live))
+
+
+# -- export / import --------------------------------------------------------------------------
+def _download(text: str, mimetype: str, name: str) -> Response:
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@bp.get("/games/<game_id>/export.jsonl")
+def export_log(game_id: str) -> Response:
+    """The game's event log, exactly as ``tablecall replay`` reads it."""
+    from scorer.events import format_log
+
+    record = _record(game_id)
+    require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    with live.lock:
+        text = format_log(live.session.log())
+    return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_cell(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(str(_cell(v)) for v in value)
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value  # a spreadsheet must not run a player's name as a formula
+    return value
+
+
+def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Nested objects become columns named by their path: ``{"teams": {"A": {"total": 5}}}`` -> ``teams A total``."""
+    out: dict[str, Any] = {}
+    for key, value in row.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            out.update(_flatten(value, name + " "))
+        else:
+            out[name] = value
+    return out
+
+
+def history_csv(state: Mapping[str, Any]) -> str:
+    rows = [_flatten(row) for row in state["history"]]
+    columns: list[str] = []
+    for row in rows:
+        columns += [key for key in row if key not in columns]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(["hand", *(_cell(c) for c in columns)])
+    for number, row in enumerate(rows, start=1):
+        writer.writerow([number, *(_cell(row.get(c, "")) for c in columns)])
+    writer.writerow([])
+    writer.writerow(["total", "score"])
+    for name, total in state["totals"].items():
+        writer.writerow([_cell(name), total])
+    return out.getvalue()
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """The per-hand history table and the totals, for a spreadsheet."""
+    record = _record(game_id)
+    require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    with live.lock:
+        state = hub(current_app).snapshot(live)
+    return _download(history_csv(state), "text/csv; charset=utf-8", f"tablecall-{record.game}-{record.id}.csv")
+
+
+@bp.post("/import")
+def import_log() -> Any:
+    """A new game from a whole log: ``{"log": "<JSON Lines text>", "title": "..."}``."""
+    require(None, "host")
+    body = _object(check_write(), "the import")
+    text = body.get("log")
+    if not isinstance(text, str) or not text.strip():
+        raise AccessDenied(400, "'log' must be the text of a game log (JSON Lines: a header, then events)")
+    title = _text(body, "title", MAX_TITLE, "")
+    try:
+        log = parse_log(text.split("\n"))
+        _game_name(log.header.game)
+        clean_players(list(log.header.players))
+        live = hub(current_app).import_log(log, title)
+    except LogError as exc:
+        raise AccessDenied(400, f"line {exc.line}: {exc.reason}") from None
+    except EventError as exc:
+        raise AccessDenied(400, str(exc)) from None
+    return jsonify(id=live.record.id, url=url_for("pages.table", game_id=live.record.id), events=len(log.events)), 201

@@ -1,0 +1,116 @@
+"""The Flask dashboard: ``create_app(test_config=None)`` builds it (Flask's app-factory pattern).
+
+Areas, one blueprint each: :mod:`web.pages` (the HTML screens), :mod:`web.api` (JSON: games,
+events, import/export), :mod:`web.live` (the server-sent-events stream). The store
+(:class:`web.store.Store`) and the live games (:class:`web.hub.Hub`) hang off ``app.extensions``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from web.access import AccessDenied
+from web.hub import Hub
+from web.store import Store
+
+__all__ = ["create_app", "default_db_path", "hub", "store"]
+
+DEFAULTS: dict[str, Any] = {
+    "DATABASE": None,  # None: $TABLECALL_DB, else the user's data directory
+    "SYNCHRONOUS": "FULL",  # see web.store for why
+    "TRUST_LOOPBACK": True,  # a browser on this machine is the host
+    "HEARTBEAT_S": 15.0,  # a ping on every live stream this often
+    "STREAM_MAX_S": 900.0,  # a stream then ends; the browser reconnects and resumes
+    "MAX_STREAMS": 24,  # live streams at once (each holds a server thread)
+    "PUBLIC_URLS": [],  # base URLs phones can reach (``serve --lan``); the QR code uses the first
+    "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,  # the largest request (a log import)
+    "DEMO": False,
+}
+
+
+def default_db_path() -> Path:
+    """``$TABLECALL_DB``, else ``$XDG_DATA_HOME/tablecall/tablecall.sqlite3`` (``~/.local/share``)."""
+    if os.environ.get("TABLECALL_DB"):
+        return Path(os.environ["TABLECALL_DB"]).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base).expanduser() / "tablecall" / "tablecall.sqlite3"
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    app = Flask(__name__)
+    app.config.update(DEFAULTS)
+    if test_config:
+        app.config.update(test_config)
+    if not app.config["DATABASE"]:
+        app.config["DATABASE"] = str(default_db_path())
+    app.json.ensure_ascii = False  # type: ignore[attr-defined]
+    app.json.sort_keys = False  # type: ignore[attr-defined]
+
+    the_store = Store(app.config["DATABASE"], synchronous=app.config["SYNCHRONOUS"])
+    app.extensions["tablecall.store"] = the_store
+    app.extensions["tablecall.host_key"] = the_store.host_key
+    app.extensions["tablecall.hub"] = Hub(the_store, max_streams=app.config["MAX_STREAMS"])
+
+    from web import api, live, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(live.bp)
+    _errors(app)
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "no-referrer")  # join tokens stay out of Referer
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+            "connect-src 'self'; frame-ancestors 'none'",
+        )
+        return response
+
+    return app
+
+
+def _wants_json() -> bool:
+    return request.path.startswith("/api/") or request.path.endswith((".csv", ".jsonl", ".svg"))
+
+
+def _errors(app: Flask) -> None:
+    def page(status: int, message: str) -> Any:
+        if _wants_json():
+            return jsonify(error=message, status=status), status
+        return render_template("error.html", status=status, message=message), status
+
+    @app.errorhandler(AccessDenied)
+    def _denied(exc: AccessDenied) -> Any:
+        return page(exc.status, exc.message)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Any:
+        messages = {
+            404: "there is nothing at this address",
+            405: f"{request.method} is not allowed here",
+            413: "the request is too large",
+        }
+        return page(exc.code or 500, messages.get(exc.code or 500, exc.description or exc.name))
+
+    @app.errorhandler(Exception)
+    def _crash(exc: Exception) -> Any:  # pragma: no cover - a bug; the message says so
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        return page(500, f"tablecall hit a bug ({exc.__class__.__name__}); the server log has the details")
+
+
+def store(app: Flask) -> Store:
+    result: Store = app.extensions["tablecall.store"]
+    return result
+
+
+def hub(app: Flask) -> Hub:
+    result: Hub = app.extensions["tablecall.hub"]
+    return result

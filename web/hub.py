@@ -1,0 +1,348 @@
+"""Live games: one referee session per game in memory, the single path by which events are written,
+and the fan-out of every written event to the live streams (server-sent events) watching that game.
+
+Writing an event: under the game's lock, the referee checks it (a malformed event raises
+:class:`~scorer.events.EventError` and nothing changes), then the store commits it, then every
+subscriber's queue gets one pre-rendered SSE message (``id:`` = the event's ``seq``). A phone is
+told "done" only after the commit, so an acknowledged event is always on disk.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorer.events import EventError, GameEvent, GameLog, Source, parse_event
+from scorer.game import Ruling
+from scorer.registry import get_game
+from scorer.session import Session, effective_events, replay
+from web.store import ConflictError, GameRecord, Store
+
+__all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "Subscriber", "sse"]
+
+log = logging.getLogger(__name__)
+
+#: how far (ms) a phone's own press time may lie behind / ahead of the server's clock
+TS_PAST_MS = 30_000
+TS_FUTURE_MS = 2_000
+RECENT = 12
+ALERTS = 8
+
+
+class RefereeFault(RuntimeError):
+    """The referee raised something other than EventError: a bug, reported without writing anything."""
+
+
+def sse(data: Mapping[str, Any], event: str | None = None, id: int | None = None) -> bytes:
+    """One server-sent-events message."""
+    lines = []
+    if id is not None:
+        lines.append(f"id: {id}")
+    if event:
+        lines.append(f"event: {event}")
+    lines.append("data: " + json.dumps(data, ensure_ascii=False, separators=(",", ":")))
+    return ("\n".join(lines) + "\n\n").encode("utf-8")
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """One live stream's mailbox. A stream too slow to keep up is closed; its phone reconnects."""
+
+    game_id: str
+    queue: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(maxsize=500))
+    closed: bool = False
+
+    def put(self, message: bytes | None) -> None:
+        if self.closed:
+            return
+        try:
+            self.queue.put_nowait(message)
+        except queue.Full:
+            self.closed = True
+
+
+@dataclass
+class LiveGame:
+    record: GameRecord
+    session: Session
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    subscribers: set[Subscriber] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class AppendResult:
+    event: GameEvent
+    rulings: list[Ruling]
+    state: dict[str, Any]
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class Hub:
+    """Every live game of one server."""
+
+    def __init__(self, store: Store, clock: Callable[[], int] = _now_ms, max_streams: int = 24) -> None:
+        self.store = store
+        self.clock = clock
+        self.max_streams = max_streams
+        self._games: dict[str, LiveGame] = {}
+        self._lock = threading.Lock()
+        self._streams = 0
+
+    # -- loading --------------------------------------------------------------------------
+    def live(self, game_id: str) -> LiveGame | None:
+        with self._lock:
+            if game_id in self._games:
+                return self._games[game_id]
+        record = self.store.game(game_id)
+        if record is None:
+            return None
+        live = LiveGame(record, self._replay(record))
+        with self._lock:
+            return self._games.setdefault(game_id, live)
+
+    def _replay(self, record: GameRecord) -> Session:
+        session = Session(record.game, record.players, record.options)
+        for event in self.store.events(record.id):
+            session.append(event)
+        return session
+
+    def _refresh(self, live: LiveGame) -> None:
+        """Catch up with events another process wrote to the same database (``tablecall`` tools)."""
+        if self.store.last_seq(live.record.id) != (live.session.events[-1].seq if live.session.events else 0):
+            live.session = self._replay(live.record)
+
+    # -- creating -------------------------------------------------------------------------
+    def create(
+        self, game: str, players: Sequence[str], options: Mapping[str, Any], title: str = "", origin: str = "new"
+    ) -> LiveGame:
+        """A new game; raises EventError (unknown game, wrong players, bad options)."""
+        session = Session(get_game(game), players, options)
+        now = self.clock()
+        title = title or f"{session.game.spec.title}: {', '.join(session.players)}"
+        record = self.store.create_game(
+            game,
+            session.players,
+            dict(session.header.options),
+            title=title,
+            origin=origin,
+            epoch_ms=now,
+            created_ms=now,
+        )
+        return self._install(record, session)
+
+    def import_log(self, log: GameLog, title: str = "") -> LiveGame:
+        """A new game holding a whole imported log (checked by replaying it first)."""
+        session = replay(log)  # raises LogError naming the line that does not replay
+        now = self.clock()
+        last_ts = log.events[-1].ts if log.events else 0
+        title = title or f"{session.game.spec.title} (imported): {', '.join(session.players)}"
+        record = self.store.create_game(
+            log.header.game,
+            session.players,
+            dict(session.header.options),
+            title=title,
+            origin="import",
+            epoch_ms=now - last_ts - 1000,  # events entered from now on come after the imported ones
+            created_ms=now,
+            events=log.events,
+        )
+        return self._install(record, session)
+
+    def _install(self, record: GameRecord, session: Session) -> LiveGame:
+        live = LiveGame(record, session)
+        with self._lock:
+            self._games[record.id] = live
+        return live
+
+    # -- writing --------------------------------------------------------------------------
+    def game_time(self, live: LiveGame) -> int:
+        return max(0, self.clock() - live.record.epoch_ms)
+
+    def append(
+        self,
+        game_id: str,
+        body: Mapping[str, Any],
+        author: str,
+        source: Source = Source.MANUAL,
+        client_ts: int | None = None,
+    ) -> AppendResult:
+        """Check, store and broadcast one event given as ``{"type": ..., payload...}``.
+
+        Raises EventError for a malformed event (nothing is written), KeyError for an unknown game,
+        ConflictError if another writer got there first, RefereeFault for a referee bug.
+        """
+        live = self.live(game_id)
+        if live is None:
+            raise KeyError(game_id)
+        with live.lock:
+            self._refresh(live)
+            now = self.game_time(live)
+            ts = now if client_ts is None else self._check_ts(client_ts, now)
+            event = parse_event({**body, "seq": live.session.next_seq, "ts": ts, "source": source.value})
+            try:
+                rulings = live.session.append(event)
+            except EventError:
+                raise
+            except Exception as exc:  # a referee bug: report it, write nothing
+                log.exception("the %s referee failed on %s", live.record.game, event.to_line())
+                live.session = self._replay(live.record)
+                raise RefereeFault(f"the {live.record.game} referee could not handle this event ({exc!r})") from exc
+            try:
+                self.store.append(game_id, event, self.clock(), author)
+            except BaseException:
+                live.session = self._replay(live.record)  # the store is the truth: forget what failed
+                raise
+            state = self.snapshot(live)
+            message = sse(
+                {"event": event.to_json(), "rulings": [r.to_json() for r in rulings], "state": state},
+                event="event",
+                id=event.seq,
+            )
+            for subscriber in list(live.subscribers):
+                subscriber.put(message)
+            return AppendResult(event, rulings, state)
+
+    @staticmethod
+    def _check_ts(client_ts: int, now: int) -> int:
+        if isinstance(client_ts, bool) or not isinstance(client_ts, int):
+            raise EventError(f"'ts' must be a whole number of milliseconds, not {client_ts!r}")
+        if not now - TS_PAST_MS <= client_ts <= now + TS_FUTURE_MS:
+            raise EventError(
+                f"'ts' {client_ts} is too far from the game's clock ({now} ms): "
+                "reload the page so that the phone's clock is synchronised again"
+            )
+        return max(0, client_ts)
+
+    # -- reading --------------------------------------------------------------------------
+    def snapshot(self, live: LiveGame) -> dict[str, Any]:
+        """Everything a screen needs to draw the game now (plain JSON)."""
+        session = live.session
+        sheet = session.score().to_json()
+        counting = effective_events(session.events) if session.events else []
+        alerts = [r.to_json() for r in session.rulings if r.severity.value != "info"][-ALERTS:]
+        return {
+            "id": live.record.id,
+            "game": live.record.game,
+            "title": live.record.title,
+            "game_title": session.game.spec.title,
+            "players": list(session.players),
+            "options": dict(session.options),
+            "seq": session.events[-1].seq if session.events else 0,
+            "now": self.game_time(live),
+            "totals": sheet["totals"],
+            "history": sheet["history"],
+            "winner": sheet["winner"],
+            "finished": sheet["finished"],
+            "teams": sheet["teams"],
+            "lower_wins": sheet["lower_wins"],
+            "view": session.view(),
+            "alerts": alerts,
+            "recent": [e.to_json() for e in counting[-RECENT:]],
+            "counting": len(counting),
+        }
+
+    def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:
+        """Every logged event with what it means now: counts, undone, corrected, or a meta event."""
+        with live.lock:
+            events = list(live.session.events)
+            rulings = list(live.session.rulings)
+        ordered = effective_events(events) if events else []
+        counting = {e.seq: e for e in ordered}
+        rows = self._completions(live.session, ordered)
+        authors = self.store.authors(live.record.id)
+        by_seq: dict[int, list[dict[str, Any]]] = {}
+        for ruling in rulings:
+            if ruling.seq is not None:
+                by_seq.setdefault(ruling.seq, []).append(ruling.to_json())
+        undone: set[int] = set()
+        for event in reversed(events):  # as scorer.session decides: an undo counts unless undone itself
+            if event.type == "undo" and event.seq not in undone:
+                undone.add(event.integer("target"))
+        entries = []
+        for event in events:
+            entry: dict[str, Any] = {"event": event.to_json(), "author": authors.get(event.seq), "rulings": []}
+            now = counting.get(event.seq)
+            if event.type in ("undo", "correct"):
+                entry["status"] = "meta"
+                entry["in_effect"] = event.seq not in undone
+            elif now is None:
+                entry["status"] = "undone"
+            elif event.type == "insert" or now != event:
+                entry["status"] = "counts" if event.type == "insert" else "corrected"
+                entry["now"] = now.to_json()
+            else:
+                entry["status"] = "counts"
+            if now is not None:
+                entry["rulings"] = by_seq.get(event.seq, [])
+                entry["row"] = rows.get(event.seq)
+            entries.append(entry)
+        return entries
+
+    @staticmethod
+    def _completions(session: Session, ordered: Sequence[GameEvent]) -> dict[int, int]:
+        """For each counting event after which the history grew: the number of history rows then
+        (so a screen can find the events that made a past hand, to edit them)."""
+        game = session.game
+        state = game.initial_state(session.players, session.options)
+        rows, out = 0, {}
+        for event in ordered:
+            state, _ = game.apply(state, event)
+            count = len(game.score(state).history)
+            if count != rows:
+                out[event.seq] = rows = count
+        return out
+
+    # -- live streams ---------------------------------------------------------------------
+    def subscribe(self, live: LiveGame, last_id: int | None) -> tuple[Subscriber, list[bytes]]:
+        """A new subscriber and the messages that bring it up to date (resuming after ``last_id``)."""
+        with self._lock:
+            if self._streams >= self.max_streams:
+                raise OverflowError("too many live screens are open on this server; close one and retry")
+            self._streams += 1
+        subscriber = Subscriber(live.record.id)
+        with live.lock:
+            live.subscribers.add(subscriber)
+            backlog: list[bytes] = []
+            session = live.session
+            last = session.events[-1].seq if session.events else 0
+            if last_id is not None and 0 <= last_id <= last:
+                for event in session.events:
+                    if event.seq > last_id:
+                        rulings = [r.to_json() for r in session.rulings if r.seq == event.seq]
+                        backlog.append(
+                            sse({"event": event.to_json(), "rulings": rulings}, event="missed", id=event.seq)
+                        )
+            backlog.append(sse(self.snapshot(live), event="state", id=last))
+        return subscriber, backlog
+
+    def unsubscribe(self, live: LiveGame, subscriber: Subscriber) -> None:
+        with live.lock:
+            if subscriber in live.subscribers:
+                live.subscribers.discard(subscriber)
+                with self._lock:
+                    self._streams -= 1
+        subscriber.closed = True
+
+    @property
+    def streams(self) -> int:
+        return self._streams
+
+    def ping(self, live: LiveGame) -> bytes:
+        return sse({"now": self.game_time(live)}, event="ping")
+
+    def close_streams(self) -> None:
+        """Tell every stream to end (server shutdown)."""
+        with self._lock:
+            games = list(self._games.values())
+        for live in games:
+            for subscriber in list(live.subscribers):
+                subscriber.put(None)

@@ -1,0 +1,93 @@
+"""Live updates: one server-sent-events stream per game.
+
+On connect the stream sends the events the browser missed (``event: missed``, when it says where it
+stopped, by the ``Last-Event-ID`` header the browser sends on reconnecting or ``?last=N``), then the
+full state (``event: state``). Then one ``event: event`` message per new event, each with ``id:`` =
+the event's ``seq`` and the new state, and an ``event: ping`` with the game clock every
+``HEARTBEAT_S`` seconds (a phone that hears nothing for two heartbeats reconnects). A stream ends
+after ``STREAM_MAX_S``; the browser reconnects and resumes where it was.
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable, Generator, Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, request
+
+from web.access import AccessDenied, require
+from web.api import _record
+from web.app import hub
+
+__all__ = ["bp"]
+
+bp = Blueprint("live", __name__, url_prefix="/api")
+
+
+def _last_id() -> int | None:
+    raw = request.headers.get("Last-Event-ID") or request.args.get("last")
+    if raw is None or raw == "":
+        return None
+    if not raw.isdigit() or len(raw) > 12:
+        raise AccessDenied(400, f"Last-Event-ID must be an event number, not {raw[:20]!r}")
+    return int(raw)
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str) -> Any:
+    record = _record(game_id)
+    require(record, "viewer")
+    last_id = _last_id()
+    the_hub = hub(current_app)
+    live = the_hub.live(game_id)
+    assert live is not None
+    try:
+        subscriber, backlog = the_hub.subscribe(live, last_id)
+    except OverflowError as exc:
+        raise AccessDenied(503, str(exc)) from None
+    heartbeat = float(current_app.config["HEARTBEAT_S"])
+    lifetime = float(current_app.config["STREAM_MAX_S"])
+
+    def messages() -> Generator[bytes, None, None]:
+        yield f"retry: {int(min(heartbeat, 3) * 1000)}\n\n".encode()
+        yield from backlog
+        ends = time.monotonic() + lifetime
+        while time.monotonic() < ends:
+            try:
+                message = subscriber.queue.get(timeout=min(heartbeat, max(0.0, ends - time.monotonic())))
+            except queue.Empty:
+                yield the_hub.ping(live)
+                continue
+            if message is None:  # the server is shutting down
+                return
+            yield message
+            if subscriber.closed and subscriber.queue.empty():  # fell too far behind: reconnect
+                return
+
+    body = _Closing(messages(), lambda: the_hub.unsubscribe(live, subscriber))
+    response = Response(body, mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache, no-transform"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+class _Closing:
+    """An iterable whose ``close`` always runs (a generator never started would skip its ``finally``)."""
+
+    def __init__(self, inner: Generator[bytes, None, None], on_close: Callable[[], None]) -> None:
+        self.inner = inner
+        self.on_close = on_close
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        return next(self.inner)
+
+    def close(self) -> None:
+        try:
+            self.inner.close()
+        finally:
+            self.on_close()

@@ -1,0 +1,116 @@
+"""The HTML screens: home (games), new game, import, the live table, join by QR link, host login.
+
+Pages are Jinja templates (autoescaped); data reaches the scripts as ``tojson`` in a
+``<script type="application/json">`` block, and the scripts draw text with ``textContent`` only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from scorer.registry import get_game
+from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
+from web.api import _record, installed_games, share_links
+from web.app import hub, store
+from web.qr import qr_svg
+
+__all__ = ["bp"]
+
+bp = Blueprint("pages", __name__)
+
+COOKIE_DAYS = 30
+
+
+@bp.get("/")
+def home() -> str:
+    host = is_host()
+    records = store(current_app).games()
+    games = [(r, role_for(r)) for r in records]
+    if not host:
+        games = [(r, role) for r, role in games if role != "none"]
+    return render_template(
+        "home.html",
+        host=host,
+        games=games,
+        public_urls=current_app.config["PUBLIC_URLS"],
+        demo=current_app.config["DEMO"],
+    )
+
+
+@bp.get("/new")
+def new_game() -> str:
+    require(None, "host")
+    specs = [{**get_game(n).spec.to_json(), "rules_summary": get_game(n).spec.rules_summary} for n in installed_games()]
+    return render_template("new.html", boot={"games": specs, "chosen": request.args.get("game", "")})
+
+
+@bp.get("/import")
+def import_page() -> str:
+    require(None, "host")
+    return render_template("import.html", boot={})
+
+
+@bp.get("/g/<game_id>")
+def table(game_id: str) -> str:
+    record = _record(game_id)
+    role = require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    with live.lock:
+        state = hub(current_app).snapshot(live)
+    spec = live.session.game.spec
+    boot: dict[str, Any] = {
+        "id": record.id,
+        "role": role,
+        "state": state,
+        "spec": {**spec.to_json(), "rules_summary": spec.rules_summary},
+        "share": share_links(record) if role == "host" else None,
+        "heartbeat_s": current_app.config["HEARTBEAT_S"],
+    }
+    return render_template("table.html", record=record, role=role, boot=boot, state=state)
+
+
+@bp.get("/join/<game_id>")
+def join(game_id: str) -> WerkzeugResponse:
+    """The URL in the QR code: keep the token in a cookie, then show the game (without the token)."""
+    record = _record(game_id)
+    token = request.args.get("t", "")
+    if token_role(record, token) == "none":
+        raise AccessDenied(
+            403, "this join link is not valid for this game: scan the QR code on the host's screen again"
+        )
+    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    response.set_cookie(
+        game_cookie(game_id), token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/"
+    )
+    return response
+
+
+@bp.get("/host")
+def host_login() -> WerkzeugResponse:
+    """``/host?k=KEY`` (printed by ``tablecall serve``) makes this browser a host too."""
+    key = request.args.get("k", "")
+    response = redirect(url_for("pages.home"), code=303)
+    if not key:
+        raise AccessDenied(400, "this address needs the host key that 'tablecall serve' printed")
+    if not same_secret(key, current_app.extensions["tablecall.host_key"]):
+        raise AccessDenied(403, "this host key is not valid for this server")
+    response.set_cookie(HOST_COOKIE, key, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/")
+    return response
+
+
+@bp.get("/g/<game_id>/qr.svg")
+def qr(game_id: str) -> Response:
+    """The QR code of the player join link (``?watch=1``: the watch-only link; ``?at=N``: address N)."""
+    record = _record(game_id)
+    require(record, "host")
+    links = share_links(record)["viewer" if request.args.get("watch") else "player"]
+    at = request.args.get("at", "0")
+    if not at.isdigit() or int(at) >= len(links):
+        raise AccessDenied(400, f"'at' must be an address number from 0 to {len(links) - 1}")
+    response = Response(qr_svg(links[int(at)], f"Join {record.title}"), mimetype="image/svg+xml")
+    response.headers["Cache-Control"] = "private, no-store"
+    return response

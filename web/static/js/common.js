@@ -1,0 +1,83 @@
+// Shared helpers: the boot data, a DOM builder that only ever writes text (never HTML), the JSON API.
+
+export function bootData() {
+  const node = document.getElementById('boot');
+  return node ? JSON.parse(node.textContent) : {};
+}
+
+// el('li', {class: 'x', onclick: f}, 'text', child, ...): strings become text nodes.
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') node.addEventListener(key.slice(2), value);
+    else if (key === 'class') node.className = value;
+    else if (key === 'dataset') Object.assign(node.dataset, value);
+    else if (value === true) node.setAttribute(key, '');
+    else node.setAttribute(key, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+export function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+  return node;
+}
+
+export class ApiError extends Error {
+  constructor(message, status) { super(message); this.status = status; }
+}
+
+export async function api(method, url, body) {
+  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers['Content-Type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(url, init);
+  } catch (err) {
+    throw new ApiError('the server cannot be reached: check the Wi-Fi', 0);
+  }
+  let data = null;
+  try { data = await response.json(); } catch (err) { data = null; }
+  if (!response.ok) throw new ApiError((data && data.error) || `the server said ${response.status}`, response.status);
+  return data;
+}
+
+export function showProblem(node, message) {
+  if (!node) return;
+  node.textContent = message || '';
+  node.hidden = !message;
+}
+
+// A value as a person reads it (objects and lists compactly, on one line).
+export function plain(value) {
+  if (value === null || value === undefined) return '—';
+  if (Array.isArray(value)) return value.map(plain).join(', ');
+  if (typeof value === 'object') return Object.entries(value).map(([k, v]) => `${k}: ${plain(v)}`).join('; ');
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  return String(value);
+}
+
+// The fields of an event other than its envelope.
+export function payload(event) {
+  const out = {};
+  for (const [key, value] of Object.entries(event)) {
+    if (!['seq', 'ts', 'source', 'type'].includes(key)) out[key] = value;
+  }
+  return out;
+}
+
+export function describeEvent(event) {
+  const fields = payload(event);
+  const who = typeof fields.player === 'string' ? fields.player : '';
+  delete fields.player;
+  const rest = Object.entries(fields).map(([k, v]) => `${k} ${plain(v)}`).join(', ');
+  return [event.type, who, rest].filter(Boolean).join(' · ');
+}

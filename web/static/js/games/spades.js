@@ -1,0 +1,294 @@
+// Spades: the table (seats, bids, tricks, the trick on the table, contracts and bags), manual entry
+// (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
+// past hand (written as correction events of the events that made it).
+import { api, clear, el, showProblem } from '../common.js';
+
+const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
+const RANKS = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
+const PHASES = { between_hands: 'between hands', bidding: 'bidding', exchange: 'Blind Nil exchange',
+  play: 'playing', game_over: 'game over' };
+
+let mode = 'hand';       // 'hand': a whole hand, score only; 'cards': bids then cards one by one
+let draft = null;        // the score-only form's values, kept across live redraws
+let editing = null;      // {row, events, draft}: a past hand being edited
+
+function card(text) {
+  const suit = text.slice(-1);
+  const symbol = (SUITS.find(([s]) => s === suit) || [suit, suit])[1];
+  return el('span', { class: `cards suit-${suit}` }, `${text.slice(0, -1)}${symbol}`);
+}
+
+function bidText(view, name) {
+  const bid = view.bids[name];
+  if (bid === null || bid === undefined) return '—';
+  if (view.blind_nil.includes(name)) return 'Blind Nil';
+  return bid === 0 ? 'Nil' : String(bid);
+}
+
+function teamOf(players, name) {
+  const seat = players.indexOf(name);
+  return `${players[seat % 2]} & ${players[(seat % 2) + 2]}`;
+}
+
+// -- the table -------------------------------------------------------------------------------
+function view(root, ctx) {
+  const state = ctx.state;
+  const v = state.view;
+  const bits = [`Hand ${v.hand}`, `dealer ${v.dealer}`, PHASES[v.phase] || v.phase];
+  if (v.spades_broken) bits.push('spades broken');
+  root.append(el('p', { class: 'muted', id: 'spades-phase' }, bits.join(' · ')));
+  const seats = el('div', { class: 'seats', id: 'seats' });
+  for (const name of state.players) {
+    seats.append(el('div', { class: `seat${v.turn === name && !state.finished ? ' turn-now' : ''}`, dataset: { player: name } },
+      el('div', { class: 'name' }, name),
+      el('div', { class: 'stat' }, `bid ${bidText(v, name)} · tricks ${v.tricks[name]}`)));
+  }
+  root.append(seats);
+  const teams = el('ul', { class: 'plain', id: 'contracts' });
+  for (const [team, contract] of Object.entries(v.contracts)) {
+    teams.append(el('li', {}, el('strong', {}, team), ` — contract ${contract} · bags ${v.bags[team]}`));
+  }
+  root.append(teams);
+  if (v.trick && v.trick.length) {
+    root.append(el('p', { id: 'trick' }, 'On the table: ',
+      v.trick.map((p) => el('span', {}, `${p.player} `, card(p.card), '  '))));
+  }
+  if (v.last_trick) {
+    root.append(el('p', { class: 'muted' }, `Trick ${v.last_trick.number} won by ${v.last_trick.winner}: `,
+      v.last_trick.cards.map((c) => [card(c), ' '])));
+  }
+  for (const w of v.watch || []) {
+    root.append(el('p', { class: 'muted' }, `Watching ${w.player}: ${w.why} (trick ${w.trick}, ${w.suit})`));
+  }
+}
+
+function turn(state) { return state.view.turn; }
+
+// -- a whole hand, score only ----------------------------------------------------------------
+function emptyDraft(players) {
+  return { bids: Object.fromEntries(players.map((p) => [p, ''])), tricks: Object.fromEntries(players.map((p) => [p, '0'])),
+    blind: [] };
+}
+
+function numberSelect(value, { nil = false, blank = false } = {}) {
+  const select = el('select', {});
+  if (blank) select.append(el('option', { value: '' }, '—'));
+  for (let n = 0; n <= 13; n += 1) select.append(el('option', { value: String(n) }, n === 0 && nil ? 'Nil' : String(n)));
+  select.value = value;
+  return select;
+}
+
+// The per-player form (bids, Blind Nil, tricks). onSubmit gets {bids, tricks, blind}.
+function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
+  const players = ctx.state.players;
+  const form = el('form', { class: 'card', id: bidsOnly ? 'bids-form' : 'hand-form', novalidate: true });
+  const sum = el('p', { class: 'sum', id: 'tricks-sum' });
+  const problem = el('p', { class: 'problem', role: 'alert', hidden: true });
+  const total = () => players.reduce((n, p) => n + Number(values.tricks[p] || 0), 0);
+  const showSum = () => {
+    sum.textContent = `Tricks: ${total()} of 13`;
+    sum.classList.toggle('bad', total() !== 13);
+  };
+  form.append(el('p', { class: 'muted' }, `${teamOf(players, players[0])} against ${teamOf(players, players[1])}`),
+    el('div', { class: 'seat-entry muted' }, el('span', {}, 'player'), el('span', {}, bidsOnly ? 'bid' : 'bid · tricks')));
+  for (const name of players) {
+    const bid = numberSelect(values.bids[name], { nil: true, blank: true });
+    bid.dataset.player = name; bid.dataset.field = 'bid';
+    bid.setAttribute('aria-label', `${name}'s bid`);
+    bid.addEventListener('change', () => { values.bids[name] = bid.value; });
+    const tricks = numberSelect(values.tricks[name]);
+    tricks.dataset.player = name; tricks.dataset.field = 'tricks';
+    tricks.setAttribute('aria-label', `${name}'s tricks`);
+    tricks.addEventListener('change', () => { values.tricks[name] = tricks.value; showSum(); });
+    const blind = el('input', { type: 'checkbox', checked: values.blind.includes(name), dataset: { player: name, field: 'blind' } });
+    blind.addEventListener('change', () => {
+      values.blind = blind.checked ? [...new Set([...values.blind, name])] : values.blind.filter((p) => p !== name);
+      if (blind.checked) { values.bids[name] = '0'; bid.value = '0'; }
+    });
+    form.append(el('div', { class: 'seat-entry' },
+      el('span', { class: 'name' }, name),
+      el('span', { class: 'row' }, bid, bidsOnly ? null : tricks),
+      el('label', { class: 'flags' }, blind, 'Blind Nil')));
+  }
+  if (!bidsOnly) { form.append(sum); showSum(); }
+  form.append(problem, el('button', { type: 'submit', class: 'primary wide', id: bidsOnly ? 'save-bids' : 'score-hand' }, label));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    showProblem(problem, '');
+    const missing = players.filter((p) => values.bids[p] === '');
+    if (missing.length) { showProblem(problem, `Choose a bid for ${missing.join(', ')}.`); return; }
+    if (!bidsOnly && total() !== 13) { showProblem(problem, `The tricks add up to ${total()}, not 13.`); return; }
+    const bids = Object.fromEntries(players.map((p) => [p, Number(values.bids[p])]));
+    const tricks = Object.fromEntries(players.map((p) => [p, Number(values.tricks[p])]));
+    const blind = players.filter((p) => values.blind.includes(p) && bids[p] === 0);
+    try { await onSubmit({ bids, tricks, blind }); } catch (err) { showProblem(problem, err.message); }
+  });
+  return form;
+}
+
+// -- bids, then cards one by one --------------------------------------------------------------
+function cardsEntry(root, ctx) {
+  const v = ctx.state.view;
+  const who = v.turn;
+  const box = el('div', { class: 'card', id: 'cards-entry' });
+  if (ctx.state.finished) { box.append(el('p', {}, 'The game is over.')); root.append(box); return; }
+  if ((v.phase === 'bidding' || v.phase === 'between_hands') && who) {
+    box.append(el('p', { class: 'big' }, `${who} bids:`));
+    const buttons = el('div', { class: 'row', id: 'bid-buttons' });
+    for (let n = 0; n <= 13; n += 1) {
+      buttons.append(el('button', { type: 'button', dataset: { bid: n },
+        onclick: () => ctx.send({ type: 'bid', player: who, bid: n }).catch(() => {}) }, n === 0 ? 'Nil' : String(n)));
+    }
+    buttons.append(el('button', { type: 'button', dataset: { bid: 'blind' },
+      onclick: () => ctx.send({ type: 'bid', player: who, bid: 0, blind: true }).catch(() => {}) }, 'Blind Nil'));
+    box.append(buttons);
+  } else if (v.phase === 'exchange') {
+    for (const name of v.exchange_pending) {
+      const input = el('input', { placeholder: 'e.g. 2C 5H 9D', autocomplete: 'off', 'aria-label': `${name}'s cards` });
+      box.append(el('div', { class: 'field' }, `${name} passes:`, input,
+        el('button', { type: 'button', onclick: () => ctx.send({ type: 'exchange', player: name,
+          cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) }).catch(() => {}) }, 'Pass')));
+    }
+  } else if (v.phase === 'play' && who) {
+    box.append(el('p', { class: 'big' }, `${who} plays:`));
+    const legal = v.legal ? new Set(v.legal) : null;
+    const onTable = new Set((v.trick || []).map((p) => p.card));
+    for (const [suit, symbol] of SUITS) {
+      const row = el('div', { class: 'card-row' });
+      for (const rank of RANKS) {
+        const text = `${rank}${suit}`;
+        if ((legal && !legal.has(text)) || onTable.has(text)) continue;
+        row.append(el('button', { type: 'button', class: `suit-${suit}`, dataset: { card: text },
+          onclick: () => ctx.send({ type: 'play', player: who, card: text }).catch(() => {}) }, `${rank}${symbol}`));
+      }
+      if (row.children.length) box.append(row);
+    }
+    box.append(el('button', { type: 'button', class: 'wide', id: 'claim',
+      onclick: () => ctx.send({ type: 'claim', player: who }).catch(() => {}) }, `${who} claims the rest`));
+  } else {
+    box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
+  }
+  root.append(box);
+}
+
+function entry(root, ctx) {
+  if (!draft) draft = emptyDraft(ctx.state.players);
+  const switcher = el('div', { class: 'row', id: 'entry-mode' },
+    el('button', { type: 'button', class: mode === 'hand' ? 'primary' : '', dataset: { mode: 'hand' },
+      onclick: () => { mode = 'hand'; clear(root); entry(root, ctx); } }, 'Whole hand'),
+    el('button', { type: 'button', class: mode === 'cards' ? 'primary' : '', dataset: { mode: 'cards' },
+      onclick: () => { mode = 'cards'; clear(root); entry(root, ctx); } }, 'Bids & cards'));
+  root.append(switcher);
+  if (mode === 'cards') { cardsEntry(root, ctx); return; }
+  const v = ctx.state.view;
+  if (ctx.state.finished) { root.append(el('p', { class: 'card' }, 'The game is over. Undo or edit a hand to go on.')); return; }
+  if (v.phase !== 'between_hands' && v.phase !== 'bidding') {
+    root.append(el('p', { class: 'card muted' }, `Hand ${v.hand} is being played card by card: use "Bids & cards".`));
+    return;
+  }
+  root.append(el('h2', {}, `Hand ${v.hand} (dealer ${v.dealer})`));
+  root.append(handForm(ctx, draft, 'Score the hand', async (hand) => {
+    await ctx.send({ type: 'hand', ...hand }, ctx.problem());
+    draft = emptyDraft(ctx.state.players);
+    clear(root); entry(root, ctx);
+  }));
+}
+
+// -- history, and editing a past hand ---------------------------------------------------------
+function history(table, ctx) {
+  const state = ctx.state;
+  const teams = Object.keys(state.totals);
+  const rows = state.history || [];
+  if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No hand finished yet.')); }
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'bids · tricks'),
+    teams.map((t) => el('th', {}, t)), ctx.canWrite ? el('th', {}, '') : null)));
+  const body = el('tbody');
+  rows.forEach((row, i) => {
+    const lines = state.players.map((p) => {
+      const bid = row.blind_nil.includes(p) ? 'BN' : row.bids[p] === 0 ? 'Nil' : row.bids[p];
+      return el('div', {}, `${p} ${bid} · ${row.tricks[p]}`);
+    });
+    body.append(el('tr', { dataset: { hand: row.hand } },
+      el('td', { class: 'num' }, String(row.hand)),
+      el('td', {}, lines, el('div', { class: 'muted' }, `dealer ${row.dealer}${row.entry === 'cards' ? ' · played' : ''}`)),
+      teams.map((t) => {
+        const s = row.teams[t];
+        return el('td', { class: 'num' }, el('strong', {}, String(s.total)),
+          el('div', { class: 'muted' }, `${s.points >= 0 ? '+' : ''}${s.points}${s.made ? '' : ' set'} · bags ${s.bag_count}`));
+      }),
+      ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-hand', dataset: { hand: i + 1 },
+        onclick: () => editHand(table, ctx, i + 1) }, 'Edit')) : null));
+  });
+  table.append(body);
+  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, editorFor(table, ctx)))));
+}
+
+// The events that made history row `number`: those after the previous completed row, up to this one.
+function eventsOfRow(entries, number) {
+  const counting = entries.filter((e) => e.status !== 'meta' && e.status !== 'undone');
+  const end = counting.findIndex((e) => e.row === number);
+  if (end < 0) return [];
+  let start = end;
+  while (start > 0 && !counting[start - 1].row) start -= 1;
+  return counting.slice(start, end + 1).map((e) => ({ seq: e.event.seq, event: e.now || e.event }));
+}
+
+async function editHand(table, ctx, number) {
+  const { entries } = await api('GET', `/api/games/${ctx.state.id}/log`);
+  const events = eventsOfRow(entries, number);
+  const row = ctx.state.history[number - 1];
+  const values = {
+    bids: Object.fromEntries(ctx.state.players.map((p) => [p, String(row.bids[p])])),
+    tricks: Object.fromEntries(ctx.state.players.map((p) => [p, String(row.tricks[p])])),
+    blind: [...row.blind_nil],
+  };
+  editing = { number, events, values, entry: row.entry };
+  clear(table); history(table, ctx);
+  table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
+}
+
+function editorFor(table, ctx) {
+  const { number, events, values } = editing;
+  const close = () => { editing = null; clear(table); history(table, ctx); };
+  const box = el('div', { id: 'hand-editor' });
+  box.append(el('h2', {}, `Edit hand ${number}`));
+  const handEvent = events.find((e) => e.event.type === 'hand');
+  const bidEvents = events.filter((e) => e.event.type === 'bid');
+  let form;
+  if (handEvent) {
+    form = handForm(ctx, values, 'Save the corrected hand', async (hand) => {
+      await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } });
+      close();
+    });
+  } else if (bidEvents.length) {
+    box.append(el('p', { class: 'muted' }, 'This hand was played card by card: its tricks come from the plays (edit those in the Log). The bids can be corrected here.'));
+    form = handForm(ctx, values, 'Save the corrected bids', async (hand) => {
+      for (const { seq, event } of bidEvents) {
+        const bid = hand.bids[event.player];
+        const blind = hand.blind.includes(event.player);
+        if (bid !== event.bid || blind !== Boolean(event.blind)) {
+          const fixed = { type: 'bid', player: event.player, bid };
+          if (blind) fixed.blind = true;
+          await ctx.send({ type: 'correct', target: seq, event: fixed });
+        }
+      }
+      close();
+    }, { bidsOnly: true });
+  } else {
+    form = el('p', { class: 'problem' }, 'The events of this hand cannot be found; edit them in the Log.');
+  }
+  box.append(form, el('button', { type: 'button', id: 'cancel-edit', onclick: close }, 'Cancel'));
+  return box;
+}
+
+function describe(event) {
+  if (event.type === 'hand') {
+    const names = Object.keys(event.bids || {});
+    return `hand · ${names.map((p) => `${p} ${(event.blind || []).includes(p) ? 'BN' : event.bids[p] === 0 ? 'Nil' : event.bids[p]}/${(event.tricks || {})[p]}`).join(', ')}`;
+  }
+  if (event.type === 'bid') return `bid · ${event.player} ${event.blind ? 'Blind Nil' : event.bid === 0 ? 'Nil' : event.bid}`;
+  if (event.type === 'play') return `play · ${event.player} ${event.card}`;
+  return null;
+}
+
+export default { view, entry, history, describe, turn };

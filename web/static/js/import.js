@@ -1,0 +1,22 @@
+// Import a game log (a file or pasted text); it becomes a new game.
+import { api, showProblem } from './common.js';
+
+const problem = document.getElementById('problem');
+const text = document.getElementById('log');
+
+document.getElementById('file').addEventListener('change', async (e) => {
+  const file = e.target.files[0];
+  if (file) text.value = await file.text();
+});
+
+document.getElementById('import-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  showProblem(problem, '');
+  if (!text.value.trim()) { showProblem(problem, 'Choose a log file or paste one.'); return; }
+  try {
+    const result = await api('POST', '/api/import', { log: text.value, title: document.getElementById('title').value });
+    window.location.assign(result.url);
+  } catch (err) {
+    showProblem(problem, err.message);
+  }
+});

@@ -1,0 +1,103 @@
+// New game: the game, its players in seating order, an optional title, and the house rules
+// (built from each game's spec: true/false, whole numbers, choices).
+import { api, bootData, clear, el, showProblem } from './common.js';
+
+const B = bootData();
+const games = B.games || [];
+const select = document.getElementById('game');
+const players = document.getElementById('players');
+const options = document.getElementById('options');
+const problem = document.getElementById('problem');
+
+function spec() { return games.find((g) => g.name === select.value); }
+
+function human(name) { return name.replaceAll('_', ' '); }
+
+function playerInput(i, value = '') {
+  return el('label', { class: 'field inline' }, `${i + 1}.`,
+    el('input', { name: 'player', value, maxlength: 32, autocomplete: 'off', placeholder: `Player ${i + 1}`,
+      'aria-label': `Player ${i + 1}` }));
+}
+
+function names() { return [...players.querySelectorAll('input')].map((i) => i.value.trim()); }
+
+function setPlayers(count) {
+  const keep = names();
+  clear(players);
+  for (let i = 0; i < count; i += 1) players.append(playerInput(i, keep[i] || ''));
+  const s = spec();
+  document.getElementById('add-player').disabled = count >= s.max_players;
+  document.getElementById('remove-player').disabled = count <= s.min_players;
+}
+
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.kind === 'bool') {
+    input = el('input', { type: 'checkbox', id, checked: option.default === true });
+  } else if (option.kind === 'int') {
+    input = el('input', { type: 'number', id, value: option.default, min: option.low, max: option.high, step: 1,
+      inputmode: 'numeric' });
+  } else {
+    input = el('select', { id }, option.choices.map((c) => el('option', { value: JSON.stringify(c),
+      selected: c === option.default }, String(c))));
+  }
+  input.dataset.option = option.name;
+  return el('div', { class: 'field' }, el('label', { for: id }, human(option.name)), input,
+    el('div', { class: 'muted' }, option.help));
+}
+
+function chosenOptions() {
+  const out = {};
+  for (const option of spec().options) {
+    const input = options.querySelector(`[data-option="${option.name}"]`);
+    let value;
+    if (option.kind === 'bool') value = input.checked;
+    else if (option.kind === 'int') {
+      if (!/^-?\d+$/.test(input.value.trim())) throw new Error(`${human(option.name)} must be a whole number`);
+      value = Number(input.value);
+    } else value = JSON.parse(input.value);
+    if (value !== option.default) out[option.name] = value;
+  }
+  return out;
+}
+
+function showGame() {
+  const s = spec();
+  document.getElementById('game-summary').textContent = s.rules_summary || `${s.min_players}–${s.max_players} players`;
+  document.getElementById('teams-hint').textContent = s.teams
+    ? 'Partners sit opposite each other: players 1 & 3 play against players 2 & 4.' : '';
+  const want = Math.min(s.max_players, Math.max(s.min_players, names().length || 4));
+  setPlayers(want);
+  clear(options);
+  for (const option of s.options) options.append(optionField(option));
+  document.getElementById('options-box').hidden = !s.options.length;
+}
+
+for (const g of games) select.append(el('option', { value: g.name }, g.title));
+if (!games.length) showProblem(problem, 'No game is installed.');
+select.value = games.some((g) => g.name === B.chosen) ? B.chosen : (games.find((g) => g.name === 'spades') || games[0] || {}).name;
+select.addEventListener('change', showGame);
+document.getElementById('add-player').addEventListener('click', () => setPlayers(names().length + 1));
+document.getElementById('remove-player').addEventListener('click', () => setPlayers(names().length - 1));
+if (games.length) showGame();
+
+document.getElementById('new-game-form').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  showProblem(problem, '');
+  const list = names();
+  if (list.some((n) => !n)) { showProblem(problem, 'Every player needs a name.'); return; }
+  let chosen;
+  try { chosen = chosenOptions(); } catch (err) { showProblem(problem, err.message); return; }
+  const button = document.getElementById('start');
+  button.disabled = true;
+  try {
+    const result = await api('POST', '/api/games', {
+      game: select.value, players: list, options: chosen, title: document.getElementById('title').value,
+    });
+    window.location.assign(result.url);
+  } catch (err) {
+    showProblem(problem, err.message);
+    button.disabled = false;
+  }
+});

@@ -1,0 +1,372 @@
+// The live table: draws the game from its state, keeps a live stream open (resuming where it
+// stopped), and lets players enter events, undo, and edit any past event (as correction events).
+import { api, bootData, clear, describeEvent, el, payload, plain, showProblem } from './common.js';
+import { announce, join, setMe } from './alerts.js';
+import { screens } from './games/index.js';
+
+const B = bootData();
+const gameId = B.id;
+const role = B.role;
+const canWrite = role === 'player' || role === 'host';
+const screen = screens[B.state.game] || null;
+let state = B.state;
+let lastId = state.seq;
+let offset = null;   // the game clock minus performance.now(), from the server's messages
+let source = null;
+let lastHeard = Date.now();
+const heartbeatMs = Math.max(1000, (B.heartbeat_s || 15) * 1000);
+
+// -- the game clock (so a press time can be sent, e.g. who called Snap first) ----------------
+function syncClock(now) {
+  if (typeof now !== 'number') return;
+  const estimate = now - performance.now();   // late messages underestimate: keep the largest
+  if (offset === null || estimate > offset) offset = estimate;
+}
+export function gameNow() { return offset === null ? null : Math.max(0, Math.round(performance.now() + offset)); }
+syncClock(state.now);
+
+// -- writing ---------------------------------------------------------------------------------
+async function send(body, problemNode) {
+  showProblem(problemNode, '');
+  try {
+    const result = await api('POST', `/api/games/${gameId}/events`, body);
+    apply(result.state);
+    announce(result.rulings);
+    if (activeTab() === 'log') loadLog();
+    return result;
+  } catch (err) {
+    showProblem(problemNode || document.getElementById('entry-problem'), err.message);
+    throw err;
+  }
+}
+
+const ctx = {
+  get state() { return state; },
+  spec: B.spec,
+  role,
+  canWrite,
+  send,
+  gameNow,
+  problem: () => document.getElementById('entry-problem'),
+};
+
+// -- drawing ---------------------------------------------------------------------------------
+function leaderOf(totals, lowerWins) {
+  const values = Object.values(totals);
+  if (!values.length || values.every((v) => v === values[0])) return null;
+  return lowerWins ? Math.min(...values) : Math.max(...values);
+}
+
+function drawTotals() {
+  const body = document.querySelector('#totals tbody');
+  clear(body);
+  const best = leaderOf(state.totals, state.lower_wins);
+  for (const [name, total] of Object.entries(state.totals)) {
+    const members = state.teams && state.teams[name] && state.teams[name].join(' & ') !== name ? state.teams[name] : null;
+    body.append(el('tr', { class: total === best ? 'leader' : '', dataset: { name } },
+      el('th', { scope: 'row' }, name, members ? el('span', { class: 'members' }, members.join(' & ')) : null),
+      el('td', { class: 'num' }, String(total))));
+  }
+  document.getElementById('better').textContent = state.lower_wins ? 'lower is better' : 'higher is better';
+  const winner = document.getElementById('winner');
+  winner.hidden = !state.winner;
+  winner.textContent = state.winner ? `Winner: ${state.winner.join(' & ')}` : '';
+}
+
+function turnOf(view) {
+  for (const key of ['turn', 'to_play', 'to_act', 'whose_turn', 'next_player', 'leader']) {
+    if (view && typeof view[key] === 'string' && state.players.includes(view[key])) return view[key];
+  }
+  return null;
+}
+
+function drawGeneric(root) {
+  const list = el('dl');
+  for (const [key, value] of Object.entries(state.view || {})) {
+    list.append(el('dt', {}, key.replaceAll('_', ' ')), el('dd', {}, plain(value)));
+  }
+  root.append(list);
+}
+
+function drawTable() {
+  drawTotals();
+  const turn = (screen && screen.turn) ? screen.turn(state) : turnOf(state.view);
+  const turnNode = clear(document.getElementById('turn'));
+  if (turn && !state.finished) turnNode.append('Turn: ', el('strong', {}, turn));
+  const view = clear(document.getElementById('view'));
+  if (screen && screen.view) screen.view(view, ctx); else drawGeneric(view);
+  const alerts = clear(document.getElementById('alerts'));
+  for (const ruling of [...(state.alerts || [])].reverse()) {
+    alerts.append(el('li', {}, el('span', { class: `sev ${ruling.severity}` }, ruling.severity),
+      ruling.player ? `${ruling.player}: ` : '', ruling.message));
+  }
+  if (!state.alerts || !state.alerts.length) alerts.append(el('li', { class: 'muted' }, 'none'));
+}
+
+function historyColumns(rows) {
+  const columns = [];
+  for (const row of rows) {
+    for (const [key, value] of Object.entries(row)) {
+      const flat = value && typeof value === 'object' && !Array.isArray(value)
+        && Object.values(value).every((v) => v === null || typeof v !== 'object');
+      const names = flat ? Object.keys(value).map((k) => [key, k]) : [[key, null]];
+      for (const name of names) if (!columns.some((c) => c[0] === name[0] && c[1] === name[1])) columns.push(name);
+    }
+  }
+  return columns;
+}
+
+function drawHistory() {
+  const table = clear(document.getElementById('history'));
+  if (screen && screen.history) { screen.history(table, ctx); return; }
+  const rows = state.history || [];
+  if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No hand finished yet.')); return; }
+  const columns = historyColumns(rows);
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'),
+    columns.map(([key, sub]) => el('th', {}, sub ? `${key} ${sub}` : key)))));
+  const body = el('tbody');
+  rows.forEach((row, i) => {
+    body.append(el('tr', {}, el('td', { class: 'num' }, String(i + 1)), columns.map(([key, sub]) => {
+      const value = sub ? (row[key] || {})[sub] : row[key];
+      return el('td', { class: typeof value === 'number' ? 'num' : '' }, value === undefined ? '' : plain(value));
+    })));
+  });
+  table.append(body);
+}
+
+function drawEntry() {
+  if (!canWrite) return;
+  const entry = clear(document.getElementById('entry'));
+  if (screen && screen.entry) screen.entry(entry, ctx);
+  const last = (state.recent || [])[state.recent.length - 1];
+  const undo = document.getElementById('undo');
+  undo.disabled = !last;
+  document.getElementById('undo-what').textContent = last ? `Undo #${last.seq}: ${describe(last)}` : 'Nothing to undo.';
+}
+
+function describe(event) { return (screen && screen.describe && screen.describe(event, state)) || describeEvent(event); }
+
+function draw() {
+  drawTable();
+  drawHistory();
+  drawEntry();
+}
+
+function apply(next) {
+  if (!next || next.seq < state.seq) return;   // an older answer arriving after a newer message
+  const entryFocused = document.activeElement && document.getElementById('entry')?.contains(document.activeElement);
+  state = next;
+  lastId = Math.max(lastId, next.seq);
+  syncClock(next.now);
+  if (entryFocused && screen && screen.keepEntry) { drawTable(); drawHistory(); return; }
+  draw();
+}
+
+// -- the live stream -------------------------------------------------------------------------
+function setLive(what) { document.getElementById('live').dataset.state = what; }
+
+function heard() { lastHeard = Date.now(); }
+
+function connect() {
+  if (source) source.close();
+  setLive('connecting');
+  source = new EventSource(`/api/games/${gameId}/stream?last=${lastId}`);
+  source.addEventListener('open', () => { setLive('open'); heard(); });
+  source.addEventListener('error', () => setLive(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting'));
+  source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data)); });
+  source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true }); });
+  source.addEventListener('event', (e) => {
+    heard();
+    const message = JSON.parse(e.data);
+    apply(message.state);
+    announce(message.rulings);
+    if (activeTab() === 'log') loadLog();
+  });
+  source.addEventListener('ping', (e) => { heard(); syncClock(JSON.parse(e.data).now); });
+}
+
+// A phone back from sleep (or a stream that went silent) reconnects and re-syncs.
+setInterval(() => {
+  if (Date.now() - lastHeard > heartbeatMs * 2.5 || (source && source.readyState === EventSource.CLOSED)) {
+    offset = null;
+    heard();
+    connect();
+  }
+}, Math.min(5000, heartbeatMs));
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState !== 'visible') return;
+  if (Date.now() - lastHeard > heartbeatMs) { offset = null; heard(); connect(); }
+});
+
+// -- tabs --------------------------------------------------------------------------------------
+function activeTab() { return (location.hash || '#table').slice(1); }
+function showTab() {
+  let name = activeTab();
+  if (!document.getElementById(`tab-${name}`)) name = 'table';
+  for (const tab of document.querySelectorAll('.tab')) tab.hidden = tab.id !== `tab-${name}`;
+  for (const link of document.querySelectorAll('#tabs a')) link.classList.toggle('active', link.dataset.tab === name);
+  if (name === 'log') loadLog();
+}
+window.addEventListener('hashchange', showTab);
+
+// -- the log: every event, with edit / undo / insert ---------------------------------------
+let editing = null;
+
+async function loadLog() {
+  const list = document.getElementById('log');
+  let entries;
+  try {
+    entries = (await api('GET', `/api/games/${gameId}/log`)).entries;
+  } catch (err) {
+    clear(list).append(el('li', { class: 'problem' }, err.message));
+    return;
+  }
+  clear(list);
+  if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
+  for (const entry of [...entries].reverse()) list.append(logItem(entry));
+}
+
+function logItem(entry) {
+  const event = entry.event;
+  const shown = entry.now || event;
+  let text;
+  if (event.type === 'undo') text = `undo #${event.target}`;
+  else if (event.type === 'correct') text = `edit #${event.target} → ${describe({ ...event.event, seq: event.target })}`;
+  else if (event.type === 'insert') text = `insert after #${event.after}: ${describe(shown)}`;
+  else text = describe(shown);
+  const acts = el('div', { class: 'acts' });
+  if (canWrite && entry.status !== 'meta' && entry.status !== 'undone') {
+    const base = event.type === 'insert' ? shown : shown;
+    acts.append(
+      el('button', { type: 'button', class: 'edit', onclick: () => openEditor('correct', event.seq, base) }, 'Edit'),
+      el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) }, 'Undo'),
+      el('button', { type: 'button', class: 'insert', onclick: () => openEditor('insert', event.seq, null) }, 'Insert after'));
+  }
+  if (canWrite && entry.status === 'undone') {
+    acts.append(el('button', { type: 'button', class: 'redo', onclick: () => restore(event.seq) }, 'Restore'));
+  }
+  if (canWrite && entry.status === 'meta' && entry.in_effect) {
+    acts.append(el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) },
+      event.type === 'undo' ? `Restore #${event.target}` : 'Undo this edit'));
+  }
+  const rulings = (entry.rulings || []).filter((r) => r.severity !== 'info');
+  return el('li', { class: entry.status, dataset: { seq: event.seq } },
+    el('span', { class: 'seq' }, `#${event.seq}`),
+    el('span', { class: 'what' }, text, el('span', { class: 'status' }, entry.status === 'counts' ? '' : entry.status),
+      rulings.length ? el('span', { class: 'muted' }, ' — ' + rulings.map((r) => r.message).join('; ')) : null),
+    acts.children.length ? acts : null);
+}
+
+async function undoEvent(seq) {
+  try { await send({ type: 'undo', target: seq }); } catch (err) { /* shown */ }
+}
+
+async function restore(seq) {   // undo the undo that took this event out
+  const entries = (await api('GET', `/api/games/${gameId}/log`)).entries;
+  const undo = entries.filter((e) => e.event.type === 'undo' && e.event.target === seq && e.in_effect).pop();
+  if (undo) await undoEvent(undo.event.seq);
+}
+
+function eventTypes() { return [...(B.spec.event_types || [])]; }
+
+function fillTypes(select, chosen) {
+  clear(select);
+  for (const type of eventTypes()) select.append(el('option', { value: type, selected: type === chosen }, type));
+}
+
+function openEditor(kind, seq, event) {
+  editing = { kind, seq };
+  const form = document.getElementById('edit-form');
+  document.getElementById('edit-title').textContent = kind === 'correct' ? `Edit event #${seq}` : `Insert an event after #${seq}`;
+  fillTypes(document.getElementById('edit-type'), event ? event.type : eventTypes()[0]);
+  document.getElementById('edit-fields').value = JSON.stringify(event ? payload(event) : {}, null, 1);
+  showProblem(document.getElementById('edit-problem'), '');
+  const special = clear(document.getElementById('edit-special'));
+  if (screen && screen.editor) screen.editor(special, ctx, { kind, seq, event, done: closeEditor });
+  form.hidden = false;
+  form.scrollIntoView({ block: 'nearest' });
+}
+
+function closeEditor() {
+  editing = null;
+  document.getElementById('edit-form').hidden = true;
+}
+
+function readFields(textarea, problem) {
+  let fields;
+  try { fields = JSON.parse(textarea.value || '{}'); } catch (err) {
+    showProblem(problem, `the fields are not valid JSON: ${err.message}`);
+    return null;
+  }
+  if (!fields || typeof fields !== 'object' || Array.isArray(fields)) {
+    showProblem(problem, 'the fields must be a JSON object like {"player": "Beth"}');
+    return null;
+  }
+  return fields;
+}
+
+function wireWriting() {
+  if (!canWrite) return;
+  document.getElementById('undo').addEventListener('click', () => {
+    const last = (state.recent || [])[state.recent.length - 1];
+    if (last) undoEvent(last.seq);
+  });
+  const rawType = document.getElementById('raw-type');
+  clear(rawType);
+  for (const type of [...eventTypes(), 'undo', 'correct', 'insert']) rawType.append(el('option', { value: type }, type));
+  document.getElementById('raw-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const problem = document.getElementById('entry-problem');
+    const fields = readFields(document.getElementById('raw-fields'), problem);
+    if (!fields) return;
+    try { await send({ ...fields, type: rawType.value }, problem); } catch (err) { /* shown */ }
+  });
+  document.getElementById('edit-cancel').addEventListener('click', closeEditor);
+  document.getElementById('edit-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    if (!editing) return;
+    const problem = document.getElementById('edit-problem');
+    const fields = readFields(document.getElementById('edit-fields'), problem);
+    if (!fields) return;
+    const inner = { ...fields, type: document.getElementById('edit-type').value };
+    const body = editing.kind === 'correct'
+      ? { type: 'correct', target: editing.seq, event: inner }
+      : { type: 'insert', after: editing.seq, event: inner };
+    try { await send(body, problem); closeEditor(); } catch (err) { /* shown */ }
+  });
+}
+
+// -- joining (sound) and sharing -------------------------------------------------------------
+function wireJoin() {
+  const box = document.getElementById('join-box');
+  const me = document.getElementById('me');
+  const key = `tablecall:${gameId}:me`;
+  me.value = localStorage.getItem(key) || '';
+  setMe(me.value);
+  me.addEventListener('change', () => { localStorage.setItem(key, me.value); setMe(me.value); });
+  document.getElementById('join-sound').addEventListener('click', () => {
+    join();
+    box.classList.add('joined');
+    document.getElementById('join-state').textContent = 'Sound and alerts on.';
+  });
+}
+
+function wireShare() {
+  if (!B.share) return;
+  const player = document.getElementById('player-link');
+  const viewer = document.getElementById('viewer-link');
+  player.textContent = B.share.player[0];
+  player.href = B.share.player[0];
+  viewer.textContent = B.share.viewer[0];
+  viewer.href = B.share.viewer[0];
+  document.getElementById('share-lan').textContent = B.share.lan
+    ? 'Phones on the same Wi-Fi scan this code to join as players.'
+    : 'Only this computer can open these links: restart with "tablecall serve --lan" so phones can join.';
+}
+
+wireJoin();
+wireShare();
+wireWriting();
+showTab();
+draw();
+connect();
