@@ -181,13 +181,13 @@ class GameEvent:
         raise self._missing(key, "one of the players: " + ", ".join(players))
 
     def card(self, key: str = "card") -> Card:
-        return self._parse(key, parse_card, "a card like 'AS' or '10H'")
+        return self.parsed(key, parse_card, "a card like 'AS' or '10H'")
 
     def face(self, key: str = "card") -> Face:
-        return self._parse(key, parse_face, "a card like 'AS' or a joker 'JK'")
+        return self.parsed(key, parse_face, "a card like 'AS' or a joker 'JK'")
 
     def physical(self, key: str = "card") -> PhysicalCard:
-        return self._parse(key, parse_physical, "a card like 'AS' or 'AS/2'")
+        return self.parsed(key, parse_physical, "a card like 'AS' or 'AS/2'")
 
     def cards(self, key: str = "cards") -> tuple[Card, ...]:
         return tuple(self._parse_list(key, parse_card, "a list of cards like ['AS', '10H']"))
@@ -198,7 +198,8 @@ class GameEvent:
             raise self._missing(key, "a list")
         return list(value)
 
-    def _parse(self, key: str, parse: Callable[[str], T], wanted: str) -> T:
+    def parsed(self, key: str, parse: Callable[[str], T], wanted: str) -> T:
+        """The text under ``key`` read by ``parse`` (e.g. a Ten card); ``wanted`` names it in errors."""
         value = self.data.get(key)
         if not isinstance(value, str):
             raise self._missing(key, wanted)
