@@ -185,6 +185,22 @@ def post_event(game_id: str) -> Any:
     return jsonify(event=result.event.to_json(), rulings=[r.to_json() for r in result.rulings], state=result.state), 201
 
 
+@bp.get("/games/<game_id>/clock")
+def clock(game_id: str) -> Any:
+    """The game clock now (ms), for a phone measuring its offset at join: ``{"now": N}``.
+
+    The phone times the round trip with its own clock and keeps the sample with the shortest one
+    (``web/static/js/clock.js``); press times it sends as ``ts`` are its clock plus that offset.
+    """
+    record = _record(game_id)
+    require(record, "viewer")
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    response = jsonify(now=hub(current_app).game_time(live))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str) -> Any:
     """Every logged event and what it means now (counts / undone / corrected / meta), with its rulings."""

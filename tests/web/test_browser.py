@@ -10,10 +10,8 @@ screen is written to ``artifacts/screens/``.
 from __future__ import annotations
 
 import json
-import shutil
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,140 +25,45 @@ if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):  # ./dev test installs the
         "Debian's chromium and chromium-driver are not installed (./dev test installs them)", allow_module_level=True
     )
 
-import waitress  # noqa: E402
-from selenium import webdriver  # noqa: E402
-from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.support.select import Select  # noqa: E402
-from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
-from web.app import create_app, hub, store  # noqa: E402
+from tests.web.browser_kit import (  # noqa: E402
+    PHONE,
+    SCREENS,
+    choose,
+    chromium,
+    css,
+    live,
+    no_alert_dialog,
+    serve,
+    shot,
+    tab,
+    tap,
+    totals,
+    wait,
+)
+from web.app import hub, store  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
-SCREENS = ROOT / "artifacts" / "screens"
-PHONE = {"width": 360, "height": 780}
 PLAYERS = ["Alex", "Beth", "Charlie", "<img src=x onerror=alert(1)>"]
 AC, BD = "Alex & Charlie", f"Beth & {PLAYERS[3]}"
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    app = create_app({"DATABASE": str(tmp_path_factory.mktemp("web") / "browser.sqlite3"), "HEARTBEAT_S": 2.0})
-    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=16)
-    port = wsgi.effective_port  # type: ignore[union-attr]
-    app.config["PUBLIC_URLS"] = [f"http://phone.test:{port}"]  # what the QR code points phones at
-    thread = threading.Thread(target=wsgi.run, daemon=True)
-    thread.start()
-    yield {"app": app, "laptop": f"http://127.0.0.1:{port}", "phone": f"http://phone.test:{port}"}
-    hub(app).close_streams()
-    time.sleep(0.2)
-    wsgi.close()
-    thread.join(5)
-    store(app).close()
-
-
-def chromium(width: int, height: int) -> WebDriver:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-dev-shm-usage",
-        "--disable-gpu",
-        "--host-resolver-rules=MAP phone.test 127.0.0.1",
-        "--autoplay-policy=no-user-gesture-required",
-    ):
-        options.add_argument(argument)
-    options.add_experimental_option(
-        "mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}}
-    )
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    driver.set_page_load_timeout(20)
-    return driver
+    yield from serve(tmp_path_factory.mktemp("web") / "browser.sqlite3")
 
 
 @pytest.fixture(scope="module")
 def browsers() -> Iterator[dict[str, WebDriver]]:
-    if SCREENS.exists():
-        shutil.rmtree(SCREENS)
-    SCREENS.mkdir(parents=True)
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    for old in SCREENS.glob("[0-9][0-9]-*.png"):  # this module's screenshots (the game screens have their own)
+        old.unlink()
     laptop = chromium(PHONE["width"], PHONE["height"])
     phone = chromium(PHONE["width"], PHONE["height"])
     yield {"laptop": laptop, "phone": phone}
     laptop.quit()
     phone.quit()
-
-
-def shot(driver: WebDriver, name: str) -> None:
-    """A full-page screenshot (the window is stretched to the page's height for it)."""
-    driver.execute_script("window.scrollTo(0, 0)")
-    wide = driver.execute_script("return document.documentElement.scrollWidth")
-    assert wide <= PHONE["width"], f"{name}: the page is {wide} px wide on a {PHONE['width']}-px phone"
-    height = driver.execute_script("return Math.max(document.body.scrollHeight, innerHeight)")
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE["width"], "height": min(int(height), 3000), "deviceScaleFactor": 1, "mobile": True},
-    )
-    time.sleep(0.15)
-    assert driver.save_screenshot(str(SCREENS / f"{name}.png"))
-    driver.execute_cdp_cmd(
-        "Emulation.setDeviceMetricsOverride",
-        {"width": PHONE["width"], "height": PHONE["height"], "deviceScaleFactor": 1, "mobile": True},
-    )
-
-
-def wait(driver: WebDriver, until: Callable[[WebDriver], Any], seconds: float = 5, poll: float = 0.05) -> Any:
-    waiter = WebDriverWait(driver, seconds, poll_frequency=poll, ignored_exceptions=[StaleElementReferenceException])
-    return waiter.until(until)
-
-
-def css(driver: WebDriver, selector: str) -> Any:
-    return driver.find_element(By.CSS_SELECTOR, selector)
-
-
-def totals(driver: WebDriver) -> dict[str, str]:
-    result: dict[str, str] = driver.execute_script(  # one read: the table is redrawn as events arrive
-        "return Object.fromEntries([...document.querySelectorAll('#totals tbody tr')]"
-        ".map(r => [r.dataset.name, r.querySelector('td').textContent]))"
-    )
-    return result
-
-
-def tap(driver: WebDriver, selector: str) -> None:
-    """Scroll the element to the middle of the screen (clear of the sticky bar), then tap it."""
-    element = css(driver, selector)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.click()
-
-
-def tab(driver: WebDriver, name: str) -> None:
-    tap(driver, f'#tabs a[data-tab="{name}"]')
-    wait(driver, lambda d: css(d, f"#tab-{name}").is_displayed())
-
-
-def live(driver: WebDriver) -> None:
-    wait(driver, lambda d: css(d, "#live").get_attribute("data-state") == "open", 10)
-
-
-def no_alert_dialog(driver: WebDriver) -> None:
-    try:
-        driver.switch_to.alert.dismiss()
-    except NoAlertPresentException:
-        return
-    raise AssertionError("a player's name ran as code")
-
-
-def choose(driver: WebDriver, selector: str, value: str) -> None:
-    """Pick an option as a tap would (Selenium's own select clicks can leave Chromium's popup open)."""
-    select = css(driver, selector)
-    assert value in [o.get_attribute("value") for o in Select(select).options], (selector, value)
-    driver.execute_script(
-        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
-        select,
-        value,
-    )
 
 
 def fill_hand(driver: WebDriver, bids: list[int], tricks: list[int], form: str = "#hand-form") -> None:

@@ -2,6 +2,7 @@
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
 import { api, bootData, clear, describeEvent, el, payload, plain, showProblem } from './common.js';
 import { announce, join, setMe } from './alerts.js';
+import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
 
 const B = bootData();
@@ -11,19 +12,12 @@ const canWrite = role === 'player' || role === 'host';
 const screen = screens[B.state.game] || null;
 let state = B.state;
 let lastId = state.seq;
-let offset = null;   // the game clock minus performance.now(), from the server's messages
 let source = null;
 let lastHeard = Date.now();
 const heartbeatMs = Math.max(1000, (B.heartbeat_s || 15) * 1000);
 
-// -- the game clock (so a press time can be sent, e.g. who called Snap first) ----------------
-function syncClock(now) {
-  if (typeof now !== 'number') return;
-  const estimate = now - performance.now();   // late messages underestimate: keep the largest
-  if (offset === null || estimate > offset) offset = estimate;
-}
-export function gameNow() { return offset === null ? null : Math.max(0, Math.round(performance.now() + offset)); }
-syncClock(state.now);
+// -- the game clock (press times, e.g. who called Snap first): see clock.js ------------------
+startClock(gameId, state.now);
 
 // -- writing ---------------------------------------------------------------------------------
 async function send(body, problemNode) {
@@ -47,6 +41,10 @@ const ctx = {
   canWrite,
   send,
   gameNow,
+  syncClock,
+  clockInfo,
+  get me() { return document.getElementById('me')?.value || ''; },
+  redraw: () => draw(),
   problem: () => document.getElementById('entry-problem'),
 };
 
@@ -147,17 +145,24 @@ function drawEntry() {
 function describe(event) { return (screen && screen.describe && screen.describe(event, state)) || describeEvent(event); }
 
 function draw() {
+  drawn = true;
   drawTable();
   drawHistory();
   drawEntry();
 }
 
+let drawn = false;   // the screen has been drawn from some state
+
 function apply(next) {
   if (!next || next.seq < state.seq) return;   // an older answer arriving after a newer message
   const entryFocused = document.activeElement && document.getElementById('entry')?.contains(document.activeElement);
+  const same = next.seq === state.seq && next.counting === state.counting;
   state = next;
   lastId = Math.max(lastId, next.seq);
-  syncClock(next.now);
+  heardClock(next.now);
+  // The same event heard twice (the writer's own answer, then the live stream): nothing to redraw,
+  // and redrawing would replace the buttons under a finger that is about to tap the next one.
+  if (same && drawn) return;
   if (entryFocused && screen && screen.keepEntry) { drawTable(); drawHistory(); return; }
   draw();
 }
@@ -182,20 +187,20 @@ function connect() {
     announce(message.rulings);
     if (activeTab() === 'log') loadLog();
   });
-  source.addEventListener('ping', (e) => { heard(); syncClock(JSON.parse(e.data).now); });
+  source.addEventListener('ping', (e) => { heard(); heardClock(JSON.parse(e.data).now); });
 }
 
 // A phone back from sleep (or a stream that went silent) reconnects and re-syncs.
 setInterval(() => {
   if (Date.now() - lastHeard > heartbeatMs * 2.5 || (source && source.readyState === EventSource.CLOSED)) {
-    offset = null;
+    clockStale();
     heard();
     connect();
   }
 }, Math.min(5000, heartbeatMs));
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState !== 'visible') return;
-  if (Date.now() - lastHeard > heartbeatMs) { offset = null; heard(); connect(); }
+  if (Date.now() - lastHeard > heartbeatMs) { clockStale(); heard(); connect(); }
 });
 
 // -- tabs --------------------------------------------------------------------------------------
@@ -343,9 +348,10 @@ function wireJoin() {
   const key = `tablecall:${gameId}:me`;
   me.value = localStorage.getItem(key) || '';
   setMe(me.value);
-  me.addEventListener('change', () => { localStorage.setItem(key, me.value); setMe(me.value); });
+  me.addEventListener('change', () => { localStorage.setItem(key, me.value); setMe(me.value); draw(); });
   document.getElementById('join-sound').addEventListener('click', () => {
     join();
+    syncClock();   // joining measures the phone's clock against the server's (press times)
     box.classList.add('joined');
     document.getElementById('join-state').textContent = 'Sound and alerts on.';
   });

@@ -1,6 +1,11 @@
 // Game-specific screens. A screen may provide: view(root, ctx) for the table, entry(root, ctx) for
-// manual entry, history(table, ctx), describe(event, state), editor(root, ctx, edit), turn(state).
+// manual entry, history(table, ctx), describe(event, state), editor(root, ctx, edit), turn(state),
+// and keepEntry (truthy: a live update while the entry has the focus redraws only the table).
 // Games without one get the generic table and the "any event" form.
+import push from './push.js';
+import snap from './snap.js';
 import spades from './spades.js';
+import spit from './spit.js';
+import ten from './ten.js';
 
-export const screens = { spades };
+export const screens = { push, snap, spades, spit, ten };

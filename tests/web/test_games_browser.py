@@ -1,0 +1,392 @@
+"""The game screens (Snap, Spit, Ten, Push) in real headless Chromium at 360 x 780, against a real
+waitress server: a Snap buzzer race between two phones, where the earlier press wins although its
+message arrives later, and one entry flow per other game. Screenshots go to ``artifacts/screens/``
+(``snap-*``, ``spit-*``, ``ten-*``, ``push-*``).
+
+The laptop opens the server as ``127.0.0.1`` (the host); the phone as ``phone.test`` and joins with
+the player link, like a phone on the Wi-Fi.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):  # ./dev test installs them
+    pytest.skip(
+        "Debian's chromium and chromium-driver are not installed (./dev test installs them)", allow_module_level=True
+    )
+
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+
+from tests.web.browser_kit import (  # noqa: E402
+    SCREENS,
+    choose,
+    chromium,
+    css,
+    live,
+    no_alert_dialog,
+    script_errors,
+    serve,
+    shot,
+    tab,
+    tap,
+    totals,
+    type_into,
+    wait,
+)
+from tests.web.server import call  # noqa: E402
+from web.app import hub, store  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    yield from serve(tmp_path_factory.mktemp("games") / "games.sqlite3")
+
+
+@pytest.fixture(scope="module")
+def browsers() -> Iterator[dict[str, WebDriver]]:
+    SCREENS.mkdir(parents=True, exist_ok=True)  # each test writes its own screenshots over the last run's
+    laptop, phone = chromium(), chromium()
+    yield {"laptop": laptop, "phone": phone}
+    laptop.quit()
+    phone.quit()
+
+
+@contextmanager
+def slow_link(server: dict[str, Any], host: str, until: Callable[[], bool], limit: float = 3.0) -> Iterator[None]:
+    """Slow Wi-Fi: what is sent to the server addressed as ``host`` is held on the way until
+    ``until()`` (or ``limit`` seconds), so it arrives after whatever that waits for."""
+    app = server["app"]
+    inner = app.wsgi_app
+
+    def delayed(environ: dict[str, Any], start_response: Any) -> Any:
+        if environ["REQUEST_METHOD"] == "POST" and environ.get("HTTP_HOST", "").startswith(host + ":"):
+            ends = time.monotonic() + limit
+            while not until() and time.monotonic() < ends:
+                time.sleep(0.02)
+        return inner(environ, start_response)
+
+    app.wsgi_app = delayed
+    try:
+        yield
+    finally:
+        app.wsgi_app = inner
+
+
+def new_game(server: dict[str, Any], game: str, players: list[str], **options: Any) -> str:
+    status, body = call(server["laptop"], "POST", "/api/games", {"game": game, "players": players, "options": options})
+    assert status == 201, body
+    return str(body["id"])
+
+
+def join(server: dict[str, Any], phone: WebDriver, game_id: str) -> None:
+    """The phone follows the player link of the QR code."""
+    status, links = call(server["laptop"], "GET", f"/api/games/{game_id}/share")
+    assert status == 200, links
+    phone.get(links["player"][0])
+    wait(phone, lambda d: d.current_url == server["phone"] + f"/g/{game_id}")
+    assert css(phone, "#role").text.lower() == "player"
+    live(phone)
+
+
+def open_as_host(server: dict[str, Any], laptop: WebDriver, game_id: str) -> None:
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+
+
+def events(server: dict[str, Any], game_id: str) -> list[dict[str, Any]]:
+    return [e.to_json() for e in store(server["app"]).events(game_id)]
+
+
+def rulings(server: dict[str, Any], game_id: str) -> list[tuple[str, str | None]]:
+    live_game = hub(server["app"]).live(game_id)
+    assert live_game is not None
+    return [(r.code, r.player) for r in live_game.session.rulings]
+
+
+def clean(*drivers: WebDriver) -> None:
+    for driver in drivers:
+        no_alert_dialog(driver)
+        assert script_errors(driver) == []
+
+
+def text(driver: WebDriver, selector: str) -> str:
+    """An element's text, shown or not (another tab's)."""
+    return str(driver.execute_script("return document.querySelector(arguments[0])?.textContent || ''", selector))
+
+
+def settled(driver: WebDriver, selector: str, expected: str) -> None:
+    """Wait until this screen shows the answer to its own last tap (as a person would look first)."""
+    wait(driver, lambda d: text(d, selector).startswith(expected), 3)
+    time.sleep(0.15)  # the same event then comes back on the live stream and is drawn once more
+
+
+def key(name: str) -> str:
+    return json.dumps(name)
+
+
+# -- Snap: the buzzer race ----------------------------------------------------------------------
+def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    choose(laptop, "#me", "Alex")  # the laptop is Alex's buzzer, the phone Beth's
+    choose(phone, "#me", "Beth")
+
+    tab(laptop, "enter")
+    tap(laptop, "#deal")  # Alex deals: Beth turns first
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#flip-cards"))
+    tap(laptop, '#flip-cards button[data-card="8S"]')  # Beth turns up 8S
+    wait(laptop, lambda d: "Alex turns up" in css(d, "#flip-entry h2").text)
+    tap(laptop, '#flip-cards button[data-card="8H"]')  # Alex turns up 8H: a match
+    for driver in (laptop, phone):
+        wait(driver, lambda d: "Match: Alex & Beth" in text(d, "#view"), 3)
+    tab(phone, "enter")
+    for driver in (laptop, phone):
+        wait(driver, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+    assert css(phone, "#buzzer .buzz").get_attribute("data-player") == "Beth"  # this phone's own button first
+    shot(phone, "snap-01-buzzer")
+
+    # Alex's phone is on slow Wi-Fi: its press reaches the server only after Beth's
+    def beth_called() -> bool:
+        return any(e["type"] == "call" and e["player"] == "Beth" for e in events(server, gid))
+
+    with slow_link(server, "127.0.0.1", until=beth_called):
+        tap(laptop, '#buzzer .buzz[data-player="Alex"][data-kind="snap"]')
+        time.sleep(0.4)
+        tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pending-calls li"), 2)
+        shot(phone, "snap-02-waiting-to-settle")
+        wait(phone, lambda d: any(e["type"] == "resolve" for e in events(server, gid)), 6)
+    calls = [e for e in events(server, gid) if e["type"] == "call"]
+    assert [c["player"] for c in calls] == ["Beth", "Alex"]  # Beth's arrived first ...
+    alex, beth = calls[1], calls[0]
+    assert 250 <= beth["ts"] - alex["ts"] <= 3000  # ... but Alex pressed first, by 0.4 s and a tap
+    assert ("snap_won", "Alex") in rulings(server, gid)
+    assert ("snap_won", "Beth") not in rulings(server, gid)
+    for driver in (laptop, phone):
+        wait(driver, lambda d: totals(d) == {"Alex": "27", "Beth": "25"}, 3)
+    assert "Alex: Snap! pressed at" in css(laptop, "#press-note").text
+    tab(laptop, "log")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f'#log li[data-seq="{alex["seq"]}"]'))
+    assert f"Alex Snap! at {alex['ts']} ms" in css(laptop, f'#log li[data-seq="{alex["seq"]}"]').text
+    tab(laptop, "table")
+    shot(laptop, "snap-03-race-won")
+    clean(laptop, phone)
+
+
+# -- Spit: layouts, the opening Spit!, plays, a foul, turning up, a move -------------------------
+BO = "Bo <img src=x onerror=alert(1)>"
+
+
+def slot(name: str, stock: int) -> str:
+    return f'.stock button.slot[data-player={key(name)}][data-stock="{stock}"]'
+
+
+def test_spit_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", BO])
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    alex_form, bo_form = '.layout-form[data-player="Alex"]', f".layout-form[data-player={key(BO)}]"
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, bo_form))
+    assert "15 laid out, 11 spit cards (holds 26)" in css(phone, alex_form).text
+    type_into(phone, f"{alex_form} input[type=text]", "3s 4s 5s 6s 7s")
+    shot(phone, "spit-01-layout")
+    tap(phone, f'{alex_form} button[data-act="layout"]')
+    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, alex_form))
+    type_into(phone, f"{bo_form} input[type=text]", "10H JD AD 5C 6D")
+    tap(phone, f'{bo_form} button[data-act="layout"]')
+
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#spit-form"))  # the opening Spit!
+    type_into(phone, '#spit-form input[data-player="Alex"]', "2c")
+    type_into(phone, f"#spit-form input[data-player={key(BO)}]", "9D")
+    tap(phone, "#send-spit")
+
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#legal-plays button[data-card="3S"]'))
+    tap(phone, '#legal-plays button[data-player="Alex"][data-card="3S"]')  # one tap: a play that fits
+    wait(laptop, lambda d: text(d, "#spit-piles").startswith("pile 13♠"), 3)
+    settled(phone, "#spit-targets", "pile 13♠")
+
+    tap(phone, slot("Alex", 1))  # pick Alex's 4S, then the pile it went onto
+    wait(phone, lambda d: "4♠ goes onto" in text(d, "#entry"))
+    shot(phone, "spit-02-picked")
+    tap(phone, '#spit-targets button[data-pile="0"]')
+    wait(laptop, lambda d: text(d, "#spit-piles").startswith("pile 14♠"), 3)
+    settled(phone, "#spit-targets", "pile 14♠")
+
+    tap(phone, slot("Alex", 1))  # its face-down card is turned up: JS
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#reveal-box"))
+    shot(phone, "spit-03-reveal")
+    tap(phone, '#reveal-box button[data-card="JS"]')
+    wait(phone, lambda d: css(d, slot("Alex", 1)).get_attribute("data-card") == "JS")
+
+    tap(phone, slot("Alex", 2))  # 5S moves into the empty space 1 (left of it), uncovering a card
+    tap(phone, slot("Alex", 0))
+    wait(phone, lambda d: css(d, slot("Alex", 0)).get_attribute("data-card") == "5S")
+    assert css(phone, slot("Alex", 2)).get_attribute("data-card") == ""  # face down now: to turn up
+
+    tap(phone, slot(BO, 4))  # Bo's 6D onto pile 1 (4S on top): the referee calls it
+    tap(phone, '#spit-targets button[data-pile="0"]')
+    for driver in (phone, laptop):
+        banner = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="illegal_play"]'), 3)
+        assert BO in banner[0].text
+    shot(laptop, "spit-04-foul")
+    assert totals(laptop) == {"Alex": "23", BO: "24"}  # 26 - spit card - 3S - 4S; 26 - spit card - 6D
+    assert "6♦ on pile 1 (illegal play)" in text(laptop, "#spit-fouls")
+    kinds = [e["type"] for e in events(server, gid)]
+    assert kinds == ["layout", "layout", "spit", "play", "play", "reveal", "move", "play"]
+
+    tap(phone, "#open-spit")  # a Spit! with a card that is face up on the table: refused, and said so
+    type_into(phone, '#spit-form input[data-player="Alex"]', "3S")
+    tap(phone, "#send-spit")
+    problem = wait(phone, lambda d: css(d, "#spit-problem").is_displayed() and css(d, "#spit-problem"), 3)
+    assert "3S" in problem.text
+    shot(phone, "spit-05-refused")
+    assert len(events(server, gid)) == len(kinds)
+    tab(phone, "log")
+    wait(phone, lambda d: "Alex moved stock 3 to the empty space 1" in text(d, "#log"))
+    clean(laptop, phone)
+
+
+# -- Ten: draws, a prize, an auction, a buy paid with a bust token -------------------------------
+def step(driver: WebDriver, server: dict[str, Any], game_id: str, selector: str) -> None:
+    """Tap, then wait until this screen has drawn the answer (the event it wrote is the last one)."""
+    before = len(events(server, game_id))
+    tap(driver, selector)
+    wait(driver, lambda d: len(events(server, game_id)) == before + 1, 3)
+    seq = events(server, game_id)[-1]["seq"]
+    wait(driver, lambda d: text(d, "#undo-what").startswith(f"Undo #{seq}:"), 3)
+
+
+def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    for card in ("G1", "G2", "$1", "G3"):
+        step(phone, server, gid, f'#ten-draw button[data-card="{card}"]')
+    assert "total 5" in text(laptop, "#tableau")  # 1 + 2 - 1 + 3
+    shot(phone, "ten-01-draw")
+    step(phone, server, gid, '#stop-buttons button[data-prize="numbers"]')  # Alex takes G1 G2 G3; Beth gains 1
+    step(phone, server, gid, "#pass-buy")
+    step(phone, server, gid, '#ten-draw button[data-card="B7"]')
+    step(phone, server, gid, '#ten-draw button[data-card="*#"]')  # a wild: auction, Alex bids first
+    wait(phone, lambda d: "Alex bids for" in text(d, "#auction-entry h2"))
+    shot(phone, "ten-02-auction")
+    step(phone, server, gid, '#bid-buttons button[data-bid="1"]')
+    wait(phone, lambda d: "Beth bids for" in text(d, "#auction-entry h2"))
+    step(phone, server, gid, '#bid-buttons button[data-bid="2"]')  # Beth wins the wild for 2 tokens
+    step(phone, server, gid, '#ten-draw button[data-card="B6"]')  # 7 + 6 = 13: bust, B7 B6 to the market
+    for card in ("$2", "G4"):
+        step(phone, server, gid, f'#ten-draw button[data-card="{card}"]')
+    step(phone, server, gid, '#stop-buttons button[data-prize="numbers"]')  # Alex takes G4; Beth gains 2
+    step(phone, server, gid, "#pass-buy")
+    step(phone, server, gid, '#ten-draw button[data-card="B8"]')
+    step(phone, server, gid, '#stop-buttons button[data-prize="numbers"]')  # Beth takes B8 and may buy
+    tap(phone, '#market-buttons button[data-card="B7"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#buy"))
+    tap(phone, "#pay-box summary")
+    type_into(phone, "#pay-tokens", "4")
+    type_into(phone, "#pay-bust", "1")  # 4 + 3 = 7
+    shot(phone, "ten-03-buy")
+    step(phone, server, gid, "#buy")
+    last = events(server, gid)[-1]
+    assert (last["type"], last["card"], last["pay"]) == ("buy", "B7", {"tokens": 4, "bust_tokens": 1})
+    # Alex: G1-G4, a run of 4 = 4 points, 5 tokens. Beth: B7 B8 and the full wild as B9 (or B6): 3 points;
+    # tokens 5 + 1 - 2 + 2 - 4 = 2, the bust token spent.
+    wait(laptop, lambda d: totals(d) == {"Alex": "4", "Beth": "3"}, 3)
+    beth = text(laptop, '.ten-players .seat[data-player="Beth"]')
+    assert "3 pts" in beth and "2 tokens · 0 bust" in beth and "B7 B8 *#" in beth
+    tab(laptop, "history")
+    rows = laptop.find_elements(By.CSS_SELECTOR, "#history tbody tr")
+    assert len(rows) == 4  # Alex, Beth (bust), Alex, Beth
+    assert "bust (total)" in rows[1].text and "auction *# to Beth for 2" in rows[1].text
+    assert "bought B7" in rows[3].text
+    shot(laptop, "ten-04-history")
+    tab(laptop, "table")
+    clean(laptop, phone)
+
+
+# -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------
+def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    assert css(phone, "#push-dealer").get_attribute("value") == "Alex"
+    type_into(phone, "#push-upcard", "6d")
+    shot(phone, "push-01-deal")
+    step(phone, server, gid, "#deal")
+    step(phone, server, gid, '#draw-buttons button[data-act="push"]')  # Beth pushes the 6D (and a stock card) left
+    step(phone, server, gid, '#draw-buttons button[data-act="stock"]')
+    type_into(phone, "#discard-card", "10s")
+    step(phone, server, gid, "#send-discard")
+    wait(phone, lambda d: "Charlie (turn)" in text(d, "#push-actor"))
+    step(phone, server, gid, '#draw-buttons button[data-act="take"]')  # Charlie takes the 10S
+
+    type_into(phone, '#meld-form input[aria-label="Meld 1: cards"]', "10S 10H JK")
+    tap(phone, "#add-meld")
+    type_into(phone, '#meld-form input[aria-label="Meld 2: cards"]', "6D 6S")
+    tap(phone, "#meld-form fieldset:nth-of-type(2) .pad-box summary")  # the card pad: 6, then clubs
+    tap(phone, '#meld-form fieldset:nth-of-type(2) button.pad[data-rank="6"]')
+    tap(phone, '#meld-form fieldset:nth-of-type(2) button.pad[data-suit="C"]')
+    assert css(phone, '#meld-form input[aria-label="Meld 2: cards"]').get_attribute("value") == "6D 6S 6C"
+    shot(phone, "push-02-meld")
+    step(phone, server, gid, "#send-meld")
+    last = events(server, gid)[-1]
+    assert last["melds"] == [
+        {"kind": "set", "cards": ["10S", "10H", "JK"]},
+        {"kind": "set", "cards": ["6D", "6S", "6C"]},
+    ]
+    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#push-melds li")) == 2, 3)
+    assert "=10" in text(laptop, '#push-melds li[data-meld="1"]')  # the joker stands for a 10
+    type_into(phone, "#discard-card", "4H")
+    step(phone, server, gid, "#send-discard")
+    shot(laptop, "push-03-table")
+
+    # the deal is stopped here and the hands are counted (an early end: an alert, and it scores)
+    hands = {
+        "Alex": "KC KS KD 3C 3D 9H",  # 30 + 10 + 5 = 45
+        "Beth": "QH QD 7C 7S AH 5D",  # 20 + 10 + 15 + 5 = 50
+        "Charlie": "5C 9S",  # 10
+        "David": "4D 8S 8C JH 2H AS",  # 5 + 10 + 10 + 20 + 15 = 60
+    }
+    tap(phone, "#end-deal summary")
+    for name, cards in hands.items():
+        type_into(phone, f'#hands-form input[data-player="{name}"]', cards)
+    step(phone, server, gid, "#send-hands")
+    for driver in (phone, laptop):
+        wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="deal_end_early"]'), 3)
+    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "55", "Beth & David": "110"}, 3)
+    codes = [code for code, _ in rulings(server, gid)]
+    assert "cards_unaccounted" not in codes and "out_of_turn" not in codes  # the screen wrote for the right players
+
+    # History: edit deal 1 (Alex held the AH, not the 9H): a correction of its deal_end
+    tab(phone, "history")
+    tap(phone, 'button.edit-deal[data-deal="1"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-editor #hands-form"))
+    assert css(phone, '#deal-editor input[data-player="Alex"]').get_attribute("value") == hands["Alex"]
+    type_into(phone, '#deal-editor input[data-player="Alex"]', "KC KS KD 3C 3D AH")  # 30 + 10 + 15 = 55
+    shot(phone, "push-04-edit-deal")
+    tap(phone, "#deal-editor #send-hands")
+    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "65", "Beth & David": "110"}, 3)
+    fixed = events(server, gid)[-1]
+    assert fixed["type"] == "correct" and fixed["event"]["hands"]["Alex"][-1] == "AH"
+    clean(laptop, phone)

@@ -1,0 +1,70 @@
+// The game clock on a phone, for press times (who called Snap first): the phone's own clock,
+// Date.now(), plus an offset measured against the server when the page joins the game.
+//
+// Measuring (NTP's idea, on GET /api/games/<id>/clock): note t0 = Date.now(), ask the server for
+// the game clock `now`, note t1 = Date.now(). The answer was made somewhere inside the round trip,
+// so offset = now + (t1 - t0) / 2 - t1, wrong by at most half the round trip. Of SAMPLES tries the
+// one with the shortest round trip is kept. It is measured again when the live stream reconnects,
+// when the phone comes back from sleep, every RESYNC_MS, and whenever a server message proves the
+// offset too small (a message stamped `now` that arrives at t says offset >= now - t).
+import { api } from './common.js';
+
+const SAMPLES = 5;
+const RESYNC_MS = 5 * 60 * 1000;
+const SLACK_MS = 250;   // how far a server message may contradict the offset before measuring again
+
+let gameId = null;
+let offset = null;      // game clock minus Date.now()
+let rtt = null;         // the round trip of the sample kept
+let measuring = null;   // the measurement in progress (a promise)
+let measuredAt = 0;
+
+export function startClock(id, serverNow) {
+  gameId = id;
+  if (typeof serverNow === 'number') offset = serverNow - Date.now();   // a first guess: the page's own data
+  setInterval(() => { if (Date.now() - measuredAt > RESYNC_MS) syncClock(); }, 30_000);
+  return syncClock();
+}
+
+// Measure the offset now (SAMPLES round trips); resolves with {offset, rtt} or null if unreachable.
+export function syncClock() {
+  if (!gameId) return Promise.resolve(null);
+  if (measuring) return measuring;
+  const run = (async () => {
+    let best = null;
+    for (let i = 0; i < SAMPLES; i += 1) {
+      const t0 = Date.now();
+      let answer;
+      try { answer = await api('GET', `/api/games/${gameId}/clock`); } catch (err) { continue; }
+      const t1 = Date.now();
+      if (!answer || typeof answer.now !== 'number') continue;
+      const sample = { rtt: t1 - t0, offset: answer.now + (t1 - t0) / 2 - t1 };
+      if (!best || sample.rtt < best.rtt) best = sample;
+    }
+    if (best) {
+      offset = Math.round(best.offset);
+      rtt = best.rtt;
+      measuredAt = Date.now();
+      document.documentElement.dataset.clock = 'synced';
+      document.dispatchEvent(new CustomEvent('tablecall:clock', { detail: { offset, rtt } }));
+    }
+    return best ? { offset, rtt } : null;
+  })();
+  measuring = run.finally(() => { measuring = null; });
+  return measuring;
+}
+
+// A server message stamped with the game clock: if it arrived "before it was sent", measure again.
+export function heardClock(serverNow) {
+  if (typeof serverNow !== 'number') return;
+  if (offset === null) { offset = serverNow - Date.now(); return; }
+  if (serverNow - Date.now() > offset + SLACK_MS) syncClock();
+}
+
+// Forget the offset's freshness (the phone slept, the stream reconnected): measure again.
+export function clockStale() { measuredAt = 0; syncClock(); }
+
+// The game clock now (ms), or null before anything was heard from the server.
+export function gameNow() { return offset === null ? null : Math.max(0, Math.round(Date.now() + offset)); }
+
+export function clockInfo() { return { offset, rtt, synced: measuredAt > 0 }; }

@@ -1,0 +1,365 @@
+// Push: the table (the deal and its requirement, whose turn and what is awaited, the discard and the
+// stock, each hand, the melds) and manual entry, step by step: the deal, burying a wild upcard,
+// taking the discard or pushing, drawing from the stock, melds (sets and runs, with what the wilds
+// stand for), lay-offs, swaps, the discard, and the cards left in the hands when a deal ends. A whole
+// deal can also be scored from the hands alone, and the history edits a past deal's hands (a
+// `correct` event of its `deal_end`).
+import { api, clear, el, showProblem } from '../common.js';
+import { cardField, cardSpan, pretty, readCards, typing } from './cards.js';
+
+const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
+
+let actor = null;       // who the play entry is for (whose turn it is, unless another player is chosen)
+let actorTurn = null;   // the turn when actor was set: a new turn follows the new player
+let melds = null;       // the meld builder's rows: [{kind, cards, wilds}]
+let editing = null;     // {number, seq, event}: a past deal's hands being corrected
+
+function problem() { return document.getElementById('push-problem'); }
+
+async function send(ctx, body, after = null) {
+  try {
+    await ctx.send(body, problem());
+    if (after) after();
+    ctx.redraw();
+    return true;
+  } catch (err) { return false; }
+}
+
+function leftOf(players, name) { return players[(players.indexOf(name) + 1) % players.length]; }
+
+// "JK=5H, 2C=7S" -> {"JK": "5H", "2C": "7S"} (null when empty)
+export function readWilds(text) {
+  const out = {};
+  for (const pair of String(text || '').split(/[\s,;]+/).filter(Boolean)) {
+    const [wild, stands] = pair.split('=');
+    if (!wild || !stands) throw new Error(`write what a wild stands for as JK=5H, not "${pair}"`);
+    out[readCards(wild)[0]] = readCards(stands)[0];
+  }
+  return Object.keys(out).length ? out : null;
+}
+
+// -- the table ------------------------------------------------------------------------------------
+function view(root, ctx) {
+  const v = ctx.state.view;
+  const bits = [];
+  if (v.phase === 'waiting') bits.push(`next: deal ${v.deal + 1} of 5`);
+  else if (v.deal) bits.push(`deal ${v.deal} of 5 (${v.cards_dealt} cards)`);
+  if (v.requirement && v.phase !== 'waiting') bits.push(`first meld: ${v.requirement}`);
+  if (v.dealer) bits.push(`dealer ${v.dealer}`);
+  root.append(el('p', { class: 'muted', id: 'push-deal' }, bits.join(' · ')));
+  root.append(el('p', { class: 'big', id: 'push-awaiting' }, `Waiting for ${v.awaiting}`));
+  if (v.phase === 'play' || v.phase === 'counting') {
+    root.append(el('p', { id: 'push-piles' }, 'Discard: ', v.discard.length ? cardSpan(v.discard[v.discard.length - 1], 'big-card') : '—',
+      el('span', { class: 'muted' }, ` · ${v.discard.length} in the pile · stock ${v.stock}`)));
+    const hands = el('div', { class: 'seats', id: 'push-hands' });
+    for (const name of ctx.state.players) {
+      const h = v.hands[name];
+      hands.append(el('div', { class: `seat${v.turn === name ? ' turn-now' : ''}`, dataset: { player: name } },
+        el('div', { class: 'name' }, name, h.laid ? ' ✓' : ''),
+        el('div', { class: 'stat' }, `${h.count} card${h.count === 1 ? '' : 's'}${h.laid ? ' · laid' : ''}`),
+        h.known.length ? el('div', { class: 'stat' }, h.known.map((c) => [cardSpan(c), ' '])) : null));
+    }
+    root.append(hands);
+  }
+  if (v.melds.length) root.append(meldList(v));
+  if (v.pending_wild) {
+    const p = v.pending_wild;
+    root.append(el('p', { class: 'call-out' }, `${p.player} must put the ${pretty(p.wild)} (from meld #${p.meld}) into another meld now.`));
+  }
+}
+
+function meldList(v) {
+  return el('ol', { class: 'plain melds', id: 'push-melds' }, v.melds.map((m) => el('li', { dataset: { meld: m.number } },
+    el('span', { class: 'muted' }, `#${m.number} ${m.owner} ${m.kind} `),
+    m.cards.map((c, i) => [cardSpan(c), m.stands_for[i] !== c ? el('span', { class: 'muted' }, `=${pretty(m.stands_for[i])}`) : null, ' ']))));
+}
+
+// -- entry ----------------------------------------------------------------------------------------
+function dealForm(ctx) {
+  const v = ctx.state.view;
+  const players = ctx.state.players;
+  const number = v.deal + 1;
+  const dealer = el('select', { id: 'push-dealer', 'aria-label': 'dealer' });
+  for (const name of players) dealer.append(el('option', { value: name }, name));
+  dealer.value = v.dealer ? leftOf(players, v.dealer) : players[0];
+  const upcard = el('input', { type: 'text', id: 'push-upcard', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. 6D', 'aria-label': 'upcard' });
+  const form = el('form', { class: 'card', id: 'deal-form', novalidate: true },
+    el('h2', {}, `Deal ${number}: ${DEAL_SIZES[number]} cards each`),
+    el('label', { class: 'field inline' }, 'Dealer', dealer), el('label', { class: 'field inline' }, 'Upcard', upcard),
+    el('button', { type: 'submit', class: 'primary wide', id: 'deal' }, `Start deal ${number}`));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const [card] = readCards(upcard.value);
+    if (!card) { showProblem(problem(), 'Type the upcard, like 6D (JK for a joker).'); return; }
+    send(ctx, { type: 'deal', dealer: dealer.value, upcard: card });
+  });
+  return form;
+}
+
+// The cards left in each hand (the end of a live deal, a score-only deal, or a correction).
+// `values` ({name: [cards]}) and `out` are the starting point; `keep` (an object), if given, gets
+// what is typed as it is typed, so that a redraw (another phone's event) does not lose it.
+function handsForm(ctx, { title, button, values = {}, out = '', keep = null, onSubmit }) {
+  const players = ctx.state.players;
+  const form = el('form', { class: 'card', id: 'hands-form', novalidate: true }, el('h2', {}, title));
+  const outSelect = el('select', { id: 'push-out', 'aria-label': 'who went out' }, el('option', { value: '' }, 'nobody (the stock ran out)'),
+    players.map((n) => el('option', { value: n }, n)));
+  outSelect.value = out || '';
+  if (keep) outSelect.addEventListener('change', () => { keep.out = outSelect.value; });
+  form.append(el('label', { class: 'field inline' }, 'Went out', outSelect));
+  const fields = {};
+  for (const name of players) {
+    fields[name] = cardField({ label: `${name}'s cards left`, value: (values[name] || []).join(' '), placeholder: 'none', jokers: true });
+    fields[name].input.dataset.player = name;
+    if (keep) fields[name].input.addEventListener('input', () => { keep.values[name] = fields[name].cards(); });
+    form.append(fields[name].node);
+  }
+  form.append(el('button', { type: 'submit', class: 'primary wide', id: 'send-hands' }, button));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const hands = {};
+    for (const name of players) {
+      if (name === outSelect.value) { hands[name] = []; continue; }
+      hands[name] = fields[name].cards();
+    }
+    const body = { type: 'deal_end', hands };
+    if (outSelect.value) body.out = outSelect.value;
+    onSubmit(body);
+  });
+  return form;
+}
+
+function drawStep(ctx, box, who) {
+  const v = ctx.state.view;
+  const top = v.discard[v.discard.length - 1];
+  const row = el('div', { class: 'row', id: 'draw-buttons' });
+  if (v.step === 'draw' && top) {
+    row.append(el('button', { type: 'button', class: 'primary', dataset: { act: 'take' },
+      onclick: () => send(ctx, { type: 'draw', player: who, from: 'discard' }) }, 'Take the ', cardSpan(top)),
+    el('button', { type: 'button', dataset: { act: 'push' }, onclick: () => send(ctx, { type: 'push', player: who }) }, 'Push it left'));
+  }
+  row.append(el('button', { type: 'button', class: v.step === 'stock' || !top ? 'primary' : '', dataset: { act: 'stock' },
+    onclick: () => send(ctx, { type: 'draw', player: who, from: 'stock' }) }, 'Draw from the stock'));
+  box.append(row);
+}
+
+function meldBuilder(ctx, who) {
+  if (!melds) melds = [{ kind: 'set', cards: '', wilds: '' }];
+  const form = el('form', { class: 'card', id: 'meld-form', novalidate: true }, el('h2', {}, `${who} melds`));
+  const rows = melds.map((m, i) => {
+    const kind = el('select', { 'aria-label': `meld ${i + 1} kind`, dataset: { meld: i } },
+      el('option', { value: 'set' }, 'set'), el('option', { value: 'run' }, 'run'));
+    kind.value = m.kind;
+    kind.addEventListener('change', () => { m.kind = kind.value; });
+    const cards = cardField({ label: `Meld ${i + 1}: cards`, value: m.cards, jokers: true });
+    cards.input.dataset.meld = i;
+    cards.input.addEventListener('input', () => { m.cards = cards.input.value; });
+    const wilds = el('input', { type: 'text', value: m.wilds, placeholder: 'e.g. JK=8S (optional)', autocomplete: 'off',
+      autocapitalize: 'characters', 'aria-label': `meld ${i + 1} wilds`, dataset: { meld: i } });
+    wilds.addEventListener('input', () => { m.wilds = wilds.value; });
+    form.append(el('fieldset', {}, el('legend', {}, `Meld ${i + 1}`), kind, cards.node,
+      el('label', { class: 'field' }, 'Wilds stand for', wilds)));
+    return { kind, cards, wilds };
+  });
+  form.append(el('div', { class: 'row' },
+    el('button', { type: 'button', id: 'add-meld', onclick: () => { melds.push({ kind: 'set', cards: '', wilds: '' }); ctx.redraw(); } }, '+ another meld'),
+    melds.length > 1 ? el('button', { type: 'button', onclick: () => { melds.pop(); ctx.redraw(); } }, '− last') : null),
+  el('button', { type: 'submit', class: 'primary wide', id: 'send-meld' }, 'Lay the melds'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    let list;
+    try {
+      list = rows.map((r, i) => {
+        const cards = r.cards.cards();
+        if (cards.length < 3) throw new Error(`meld ${i + 1} needs at least 3 cards`);
+        const wilds = readWilds(r.wilds.value);
+        return { kind: r.kind.value, cards, ...(wilds ? { wilds } : {}) };
+      });
+    } catch (err) { showProblem(problem(), err.message); return; }
+    send(ctx, { type: 'meld', player: who, melds: list }, () => { melds = null; });
+  });
+  return form;
+}
+
+function meldSelect(v, id) {
+  const select = el('select', { id, 'aria-label': 'meld' });
+  for (const m of v.melds) select.append(el('option', { value: String(m.number) }, `#${m.number} ${m.owner} ${m.kind} ${m.cards.map(pretty).join(' ')}`));
+  return select;
+}
+
+function layoffForm(ctx, who) {
+  const v = ctx.state.view;
+  const meld = meldSelect(v, 'layoff-meld');
+  if (v.pending_wild && v.pending_wild.player === who) meld.value = String(v.melds.find((m) => m.number !== v.pending_wild.meld)?.number || '');
+  const cards = cardField({ label: 'Cards', jokers: true, value: v.pending_wild && v.pending_wild.player === who ? v.pending_wild.wild : '' });
+  const wilds = el('input', { type: 'text', placeholder: 'e.g. JK=9S (optional)', autocomplete: 'off', 'aria-label': 'wilds' });
+  const form = el('form', { class: 'card', id: 'layoff-form', novalidate: true }, el('h2', {}, `${who} lays off`),
+    el('label', { class: 'field' }, 'On meld', meld), cards.node, el('label', { class: 'field' }, 'Wilds stand for', wilds),
+    el('button', { type: 'submit', class: 'wide', id: 'send-layoff' }, 'Lay off'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    let declared;
+    try { declared = readWilds(wilds.value); } catch (err) { showProblem(problem(), err.message); return; }
+    const list = cards.cards();
+    if (!list.length) { showProblem(problem(), 'Type the cards laid off.'); return; }
+    send(ctx, { type: 'layoff', player: who, meld: Number(meld.value), cards: list, ...(declared ? { wilds: declared } : {}) });
+  });
+  return form;
+}
+
+function swapForm(ctx, who) {
+  const v = ctx.state.view;
+  const meld = meldSelect(v, 'swap-meld');
+  const card = el('input', { type: 'text', placeholder: 'natural card, e.g. 8S', autocomplete: 'off', 'aria-label': 'natural card' });
+  const wild = el('input', { type: 'text', placeholder: 'the wild, e.g. JK', autocomplete: 'off', 'aria-label': 'wild' });
+  const form = el('form', { class: 'card', id: 'swap-form', novalidate: true }, el('h2', {}, `${who} swaps a wild`),
+    el('label', { class: 'field' }, 'In meld', meld), el('div', { class: 'row' }, card, wild),
+    el('button', { type: 'submit', class: 'wide', id: 'send-swap' }, 'Swap'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const [natural] = readCards(card.value);
+    const [freed] = readCards(wild.value);
+    if (!natural || !freed) { showProblem(problem(), 'Type the natural card and the wild it replaces.'); return; }
+    send(ctx, { type: 'swap', player: who, meld: Number(meld.value), card: natural, wild: freed });
+  });
+  return form;
+}
+
+function discardForm(ctx, who) {
+  const v = ctx.state.view;
+  const known = v.hands[who] ? v.hands[who].known : [];
+  const input = el('input', { type: 'text', id: 'discard-card', placeholder: 'e.g. 9H', autocomplete: 'off', autocapitalize: 'characters', 'aria-label': 'card discarded' });
+  const form = el('form', { class: 'card', id: 'discard-form', novalidate: true }, el('h2', {}, `${who} discards`));
+  if (known.length) {
+    form.append(el('div', { class: 'row' }, [...new Set(known)].map((c) => el('button', { type: 'button', dataset: { card: c },
+      onclick: () => send(ctx, { type: 'discard', player: who, card: c }) }, cardSpan(c)))));
+  }
+  form.append(el('div', { class: 'row' }, input, el('button', { type: 'submit', class: 'primary', id: 'send-discard' }, 'Discard')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const [card] = readCards(input.value);
+    if (!card) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
+    send(ctx, { type: 'discard', player: who, card });
+  });
+  return form;
+}
+
+function playEntry(root, ctx) {
+  const v = ctx.state.view;
+  const players = ctx.state.players;
+  if (!actor || !players.includes(actor) || actorTurn !== v.turn) { actor = v.turn; actorTurn = v.turn; }
+  const who = actor;
+  const choose = el('div', { class: 'row', id: 'push-actor' }, players.map((name) => el('button', { type: 'button',
+    class: name === who ? 'primary' : '', dataset: { player: name }, onclick: () => { actor = name; ctx.redraw(); } },
+  name === v.turn ? `${name} (turn)` : name)));
+  root.append(el('p', { class: 'muted' }, 'Entering for:'), choose);
+  if (v.step === 'bury') {
+    const card = el('input', { type: 'text', id: 'new-upcard', placeholder: 'e.g. 9C', autocomplete: 'off', 'aria-label': 'new upcard' });
+    const form = el('form', { class: 'card', id: 'upcard-form', novalidate: true },
+      el('h2', {}, `The upcard ${pretty(v.discard[v.discard.length - 1])} is wild: bury it and turn`), el('div', { class: 'row' }, card,
+        el('button', { type: 'submit', class: 'primary' }, 'Turned')));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const [c] = readCards(card.value);
+      if (c) send(ctx, { type: 'upcard', card: c });
+    });
+    root.append(form);
+  }
+  const drawBox = el('div', { class: 'card', id: 'push-draw' }, el('h2', {}, `${who} draws`));
+  drawStep(ctx, drawBox, who);
+  if (v.step !== 'play' || who !== v.turn) root.append(drawBox);
+  root.append(meldBuilder(ctx, who));
+  if (v.melds.length) root.append(layoffForm(ctx, who), swapForm(ctx, who));
+  root.append(discardForm(ctx, who));
+  if (v.step === 'play' && who === v.turn) root.append(el('details', { class: 'card' }, el('summary', {}, 'Draw again (recorded as a foul)'), drawBox));
+}
+
+function entry(root, ctx) {
+  const v = ctx.state.view;
+  root.append(el('p', { class: 'problem', id: 'push-problem', role: 'alert', hidden: true }));
+  if (v.phase === 'over') { root.append(el('p', { class: 'card' }, 'The game is over (five deals). Edit a deal in the History to change it.')); return; }
+  root.append(el('p', { class: 'big' }, `Waiting for ${v.awaiting}`));
+  if (v.phase === 'waiting') {
+    root.append(dealForm(ctx));
+    root.append(el('details', { class: 'card', id: 'score-only' }, el('summary', {}, `Score deal ${v.deal + 1} from the hands only`),
+      handsForm(ctx, { title: `Deal ${v.deal + 1}: cards left`, button: 'Score the deal', onSubmit: (body) => send(ctx, body) })));
+    return;
+  }
+  if (v.phase === 'counting' || v.phase === 'play') {
+    if (v.phase === 'play') playEntry(root, ctx);
+    const values = {};
+    for (const name of ctx.state.players) {
+      const h = v.hands[name];
+      if (h.known.length === h.count) values[name] = h.known;
+    }
+    const form = handsForm(ctx, { title: v.phase === 'counting' ? `Deal ${v.deal} is over: the cards left` : `End deal ${v.deal} now`,
+      button: 'Score the deal', values, out: v.out || '', onSubmit: (body) => send(ctx, body, () => { actor = null; }) });
+    root.append(v.phase === 'counting' ? form : el('details', { class: 'card', id: 'end-deal' }, el('summary', {}, 'End this deal now (cards left)'), form));
+  }
+}
+
+// -- history: one row per deal, each with an Edit of its hands -------------------------------------
+function history(table, ctx) {
+  const state = ctx.state;
+  const teams = Object.keys(state.totals);
+  const rows = state.history || [];
+  if (!rows.length) table.append(el('caption', { class: 'muted' }, 'No deal scored yet.'));
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'hands'), teams.map((t) => el('th', {}, t)),
+    ctx.canWrite ? el('th', {}, '') : null)));
+  const body = el('tbody');
+  rows.forEach((row, i) => {
+    body.append(el('tr', { dataset: { deal: row.deal } }, el('td', { class: 'num' }, String(row.deal)),
+      el('td', {}, state.players.map((p) => el('div', {}, `${p} ${row.hands[p] === null ? '—' : row.hands[p]}${row.out === p ? ' (out)' : ''}`))),
+      teams.map((t) => el('td', { class: 'num' }, el('strong', {}, String(row.totals[t])), el('div', { class: 'muted' }, `+${row.points[t]}`))),
+      ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-deal', dataset: { deal: i + 1 },
+        onclick: () => editDeal(table, ctx, i + 1) }, 'Edit')) : null));
+  });
+  table.append(body);
+  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, dealEditor(table, ctx)))));
+}
+
+async function editDeal(table, ctx, number) {
+  let entries;
+  try { ({ entries } = await api('GET', `/api/games/${ctx.state.id}/log`)); } catch (err) { return; }
+  const end = entries.find((e) => e.row === number && e.status !== 'undone' && (e.now || e.event).type === 'deal_end');
+  const event = end ? end.now || end.event : null;
+  editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out: (event && event.out) || '' };
+  clear(table);
+  history(table, ctx);
+  table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
+}
+
+function dealEditor(table, ctx) {
+  const close = () => { editing = null; clear(table); history(table, ctx); };
+  const box = el('div', { id: 'deal-editor' });
+  if (!editing.event) {
+    box.append(el('p', { class: 'problem' }, `The end of deal ${editing.number} cannot be found; edit it in the Log.`));
+  } else {
+    const { seq, number } = editing;
+    box.append(handsForm(ctx, { title: `Edit deal ${number}: cards left`, button: 'Save the corrected deal', values: editing.values,
+      out: editing.out, keep: editing, onSubmit: async (fixed) => {
+        try { await ctx.send({ type: 'correct', target: seq, event: fixed }, box.querySelector('.problem')); close(); } catch (err) { /* shown */ }
+      } }));
+    box.append(el('p', { class: 'problem', role: 'alert', hidden: true }));
+  }
+  box.append(el('button', { type: 'button', class: 'wide', onclick: close }, 'Cancel'));
+  return box;
+}
+
+function describe(event) {
+  const p = event.player || '';
+  switch (event.type) {
+    case 'deal': return `${event.dealer || 'the next dealer'} deals, upcard ${pretty(event.upcard)}`;
+    case 'upcard': return `wild upcard buried, ${pretty(event.card)} turned`;
+    case 'draw': return `${p} draws from the ${event.from}${event.card ? ` (${pretty(event.card)})` : ''}`;
+    case 'push': return `${p} pushes`;
+    case 'meld': return `${p} melds ${(event.melds || []).map((m) => `${m.kind} ${(m.cards || []).map(pretty).join(' ')}`).join(' + ')}`;
+    case 'layoff': return `${p} lays off ${(event.cards || []).map(pretty).join(' ')} on #${event.meld}`;
+    case 'swap': return `${p} swaps ${pretty(event.card)} for ${pretty(event.wild)} in #${event.meld}`;
+    case 'discard': return `${p} discards ${pretty(event.card)}`;
+    case 'deal_end': return `deal over${event.out ? `: ${event.out} went out` : ''}`;
+    default: return null;
+  }
+}
+
+export default { view, entry, history, describe, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };

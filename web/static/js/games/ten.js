@@ -1,0 +1,235 @@
+// Ten: the table (the prompt, the tableau and its running total, the market, the auction, each
+// player's tokens, cards and best runs) and manual entry: cards drawn, stopping with a prize, the
+// auction of a wild (bids and passes), buys from the market (paid in tokens, or as the player says:
+// tokens, bust tokens worth 3, collected cards worth 1), the end of the draw pile, and a score-only
+// final count. The turn-by-turn history has one row per turn.
+import { el, showProblem } from '../common.js';
+import { typing } from './cards.js';
+
+const COLOURS = [['R', 'red'], ['B', 'blue'], ['O', 'orange'], ['G', 'green']];
+const OUTCOMES = { numbers: 'took the numbers', currency: 'took the currency', bust_numbers: 'bust (total)',
+  bust_currency: 'bust (currency)', none: 'nothing to take' };
+
+let chosen = null;   // the market card chosen to buy
+
+// "R7" -> a span coloured red; "*#" rainbow; "$3" currency.
+export function tenCard(text) {
+  const head = String(text || '').charAt(0);
+  const kind = head === '*' ? 'star' : head === '$' ? 'cur' : head;
+  return el('span', { class: `ten ten-${kind}` }, String(text));
+}
+
+function tenRow(cards) { return cards.length ? cards.map((c) => [tenCard(c), ' ']) : el('span', { class: 'muted' }, 'none'); }
+
+function problem() { return document.getElementById('ten-problem'); }
+
+async function send(ctx, body) {
+  try {
+    await ctx.send(body, problem());
+    chosen = null;
+    ctx.redraw();
+  } catch (err) { /* shown */ }
+}
+
+// -- the table ------------------------------------------------------------------------------------
+function view(root, ctx) {
+  const v = ctx.state.view;
+  root.append(el('p', { class: 'big', id: 'ten-prompt' }, v.prompt));
+  root.append(el('p', { class: 'muted' }, `${v.deck_left} cards left to draw${v.ending ? ' · the game is ending' : ''} · supply ${v.supply.tokens} tokens`));
+  const rt = v.running_total;
+  root.append(el('div', { class: 'card', id: 'tableau' }, el('div', { class: 'row' }, el('strong', {}, `${v.active}'s tableau`),
+    el('span', { class: `total${rt.total >= 8 ? ' hot' : ''}` }, `total ${rt.total}`),
+    el('span', { class: 'muted' }, `numbers ${rt.numbers} · currency ${rt.currency}`)), el('div', { class: 'ten-cards' }, tenRow(v.tableau))));
+  if (v.auction) {
+    const a = v.auction;
+    root.append(el('p', { class: 'call-out', id: 'ten-auction' }, 'Auction: ', tenCard(a.card),
+      a.high_bidder ? ` · best bid ${a.high_bid} by ${a.high_bidder}` : ' · no bid yet', ` · ${a.next} to bid`));
+  }
+  root.append(el('p', { id: 'ten-market' }, el('strong', {}, 'Market: '), tenRow(v.market)));
+  const list = el('div', { class: 'ten-players' });
+  for (const name of ctx.state.players) {
+    const p = v.players[name];
+    const runs = Object.entries(p.runs || {}).map(([colour, r]) => `${colour} ${r.run[0]}–${r.run[1]} (${r.points})`).join(' · ');
+    list.append(el('div', { class: `seat${name === v.active && v.phase !== 'over' ? ' turn-now' : ''}`, dataset: { player: name } },
+      el('div', { class: 'row' }, el('span', { class: 'name' }, name), el('span', { class: 'muted' }, `place ${p.place} · ${p.points} pts`)),
+      el('div', { class: 'stat' }, `${p.tokens} tokens · ${p.bust_tokens} bust`),
+      el('div', { class: 'ten-cards' }, tenRow(p.cards)),
+      runs ? el('div', { class: 'stat' }, runs) : null));
+  }
+  root.append(list);
+}
+
+// -- entry ----------------------------------------------------------------------------------------
+function drawGrid(ctx) {
+  const box = el('div', { class: 'ten-grid', id: 'ten-draw' });
+  const button = (card) => el('button', { type: 'button', dataset: { card }, onclick: () => send(ctx, { type: 'draw', card }) }, tenCard(card));
+  for (const [c] of COLOURS) box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`${c}${n}`)), button(`${c}#`));
+  box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`*${n}`)), button('*#'));
+  box.append(...[1, 2, 3, 4, 5].map((n) => button(`$${n}`)));
+  return box;
+}
+
+// The optional "how it is paid": empty means currency tokens only.
+function payForm() {
+  const tokens = el('input', { type: 'number', min: 0, inputmode: 'numeric', id: 'pay-tokens', 'aria-label': 'currency tokens' });
+  const bust = el('input', { type: 'number', min: 0, inputmode: 'numeric', id: 'pay-bust', 'aria-label': 'bust tokens' });
+  const cards = el('input', { type: 'text', id: 'pay-cards', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 B2', 'aria-label': 'collected cards' });
+  const node = el('details', { class: 'pay-box', id: 'pay-box' }, el('summary', {}, 'Paid another way (bust tokens, cards)…'),
+    el('label', { class: 'field inline' }, 'Tokens', tokens), el('label', { class: 'field inline' }, 'Bust tokens (3 each)', bust),
+    el('label', { class: 'field' }, 'Collected cards (1 each)', cards));
+  const read = () => {
+    const pay = {};
+    for (const [key, input] of [['tokens', tokens], ['bust_tokens', bust]]) {
+      if (input.value === '') continue;
+      const n = Number(input.value);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${key.replace('_', ' ')}: a whole number, 0 or more`);
+      pay[key] = n;
+    }
+    const list = cards.value.toUpperCase().split(/[\s,;]+/).filter(Boolean);
+    if (list.length) pay.cards = list;
+    return Object.keys(pay).length ? pay : null;
+  };
+  return { node, read };
+}
+
+function auctionEntry(root, ctx) {
+  const v = ctx.state.view;
+  const a = v.auction;
+  const bidder = a.next;
+  const p = v.players[bidder];
+  const means = p.tokens + 3 * p.bust_tokens + p.cards.length;
+  const pay = payForm();
+  const low = a.high_bid === null ? 1 : a.high_bid + 1;
+  const bids = el('div', { class: 'row', id: 'bid-buttons' });
+  for (let n = low; n <= Math.max(low, Math.min(means, low + 11)); n += 1) {
+    bids.append(el('button', { type: 'button', dataset: { bid: n }, onclick: () => {
+      let payment;
+      try { payment = pay.read(); } catch (err) { showProblem(problem(), err.message); return; }
+      send(ctx, { type: 'auction_bid', player: bidder, bid: n, ...(payment ? { pay: payment } : {}) });
+    } }, String(n)));
+  }
+  root.append(el('div', { class: 'card', id: 'auction-entry' }, el('h2', {}, `${bidder} bids for `, tenCard(a.card)),
+    el('p', { class: 'muted' }, `${bidder} can pay up to ${means} (${p.tokens} tokens, ${p.bust_tokens} bust, ${p.cards.length} cards)`),
+    bids, pay.node,
+    el('button', { type: 'button', class: 'wide', id: 'auction-pass', onclick: () => send(ctx, { type: 'auction_pass', player: bidder }) }, `${bidder} passes`)));
+}
+
+function price(card) { const n = Number(card.slice(1)); return Number.isInteger(n) ? n : 0; }
+
+function buyEntry(root, ctx) {
+  const v = ctx.state.view;
+  const buyer = v.phase === 'buy' ? v.active : v.last_buys[0];
+  if (chosen && !v.market.includes(chosen)) chosen = null;
+  const pay = payForm();
+  const market = el('div', { class: 'row', id: 'market-buttons' });
+  for (const card of [...new Set(v.market)]) {
+    market.append(el('button', { type: 'button', class: chosen === card ? 'primary' : '', dataset: { card },
+      onclick: () => { chosen = chosen === card ? null : card; ctx.redraw(); } }, tenCard(card), ` · ${price(card)}`));
+  }
+  const box = el('div', { class: 'card', id: 'buy-entry' }, el('h2', {}, `${buyer} may buy one card`),
+    v.market.length ? market : el('p', { class: 'muted' }, 'The market is empty.'));
+  if (chosen) {
+    box.append(pay.node, el('button', { type: 'button', class: 'primary wide', id: 'buy', onclick: () => {
+      let payment;
+      try { payment = pay.read(); } catch (err) { showProblem(problem(), err.message); return; }
+      send(ctx, { type: 'buy', player: buyer, card: chosen, ...(payment ? { pay: payment } : {}) });
+    } }, `${buyer} buys ${chosen} for ${price(chosen)}`));
+  }
+  box.append(el('button', { type: 'button', class: 'wide', id: 'pass-buy', onclick: () => send(ctx, { type: 'pass_buy', player: buyer }) }, `${buyer} does not buy`));
+  root.append(box);
+}
+
+function finalForm(ctx) {
+  const form = el('form', { id: 'ten-final', novalidate: true });
+  const rows = {};
+  for (const name of ctx.state.players) {
+    rows[name] = {
+      cards: el('input', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 R2 R3 *#', 'aria-label': `${name}'s cards`, dataset: { player: name, field: 'cards' } }),
+      tokens: el('input', { type: 'number', min: 0, inputmode: 'numeric', value: '0', 'aria-label': `${name}'s tokens`, dataset: { player: name, field: 'tokens' } }),
+      bust: el('input', { type: 'number', min: 0, inputmode: 'numeric', value: '0', 'aria-label': `${name}'s bust tokens`, dataset: { player: name, field: 'bust' } }),
+    };
+    form.append(el('fieldset', {}, el('legend', {}, name), el('label', { class: 'field' }, 'Collected cards', rows[name].cards),
+      el('div', { class: 'row' }, el('label', { class: 'field inline' }, 'Tokens', rows[name].tokens),
+        el('label', { class: 'field inline' }, 'Bust', rows[name].bust))));
+  }
+  form.append(el('button', { type: 'submit', class: 'primary wide', id: 'send-final' }, 'Score the collections'));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const players = {};
+    for (const [name, r] of Object.entries(rows)) {
+      const tokens = Number(r.tokens.value || 0);
+      const bust = Number(r.bust.value || 0);
+      if (!Number.isInteger(tokens) || tokens < 0 || !Number.isInteger(bust) || bust < 0) {
+        showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
+        return;
+      }
+      players[name] = { cards: r.cards.value.toUpperCase().split(/[\s,;]+/).filter(Boolean), tokens, bust_tokens: bust };
+    }
+    send(ctx, { type: 'final', players });
+  });
+  return el('details', { class: 'card', id: 'final-box' }, el('summary', {}, 'Score only: enter each player\'s final collection'), form);
+}
+
+function entry(root, ctx) {
+  const v = ctx.state.view;
+  root.append(el('p', { class: 'problem', id: 'ten-problem', role: 'alert', hidden: true }));
+  if (v.phase === 'over') {
+    root.append(el('p', { class: 'card' }, 'The game is over. Undo an event to go on.'));
+    return;
+  }
+  root.append(el('p', { class: 'big' }, v.prompt));
+  if (v.phase === 'auction' && v.auction) auctionEntry(root, ctx);
+  else if (v.phase === 'buy' || v.phase === 'final_buy') buyEntry(root, ctx);
+  else {
+    const stop = el('div', { class: 'row', id: 'stop-buttons' },
+      el('button', { type: 'button', class: 'primary', dataset: { prize: 'numbers' }, onclick: () => send(ctx, { type: 'stop', prize: 'numbers' }) }, 'Stop: take the numbers'),
+      el('button', { type: 'button', dataset: { prize: 'currency' }, onclick: () => send(ctx, { type: 'stop', prize: 'currency' }) }, 'Stop: take the currency'));
+    const rt = v.running_total;
+    root.append(el('div', { class: 'card', id: 'draw-entry' },
+      el('p', { class: 'muted' }, 'Tableau: ', tenRow(v.tableau), ` · total ${rt.total} · currency ${rt.currency}`),
+      el('h2', {}, v.ending ? `${v.active} takes a prize` : `${v.active} drew:`), v.ending ? null : drawGrid(ctx), stop));
+    if (!v.ending) {
+      root.append(el('details', { class: 'card' }, el('summary', {}, 'The draw pile ran out?'),
+        el('button', { type: 'button', class: 'wide', id: 'ten-end', onclick: () => send(ctx, { type: 'end' }) },
+          'The draw pile is finished (this turn is the last)')));
+    }
+  }
+  if (!ctx.state.counting) root.append(finalForm(ctx));
+}
+
+// -- history: one row per turn (and last buy), then the final count ------------------------------
+function history(table, ctx) {
+  const rows = ctx.state.history || [];
+  if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No turn finished yet.')); return; }
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'player'), el('th', {}, 'drawn · outcome'))));
+  const body = el('tbody');
+  rows.forEach((row, i) => {
+    if (row.count === 'final') {
+      body.append(el('tr', { class: 'final' }, el('td', {}, ''), el('td', {}, 'final'),
+        el('td', {}, ctx.state.players.map((n) => el('div', {}, `${n}: ${row.points[n]} pts, ${row.tokens[n]} tokens, ${row.cards[n]} cards`)))));
+      return;
+    }
+    const auctions = (row.auctions || []).map((a) => el('div', { class: 'muted' }, 'auction ', tenCard(a.card), a.winner ? ` to ${a.winner} for ${a.price}` : ' unsold'));
+    body.append(el('tr', { dataset: { turn: i + 1 } }, el('td', { class: 'num' }, String(row.turn || i + 1)), el('td', {}, row.player),
+      el('td', {}, row.drawn && row.drawn.length ? tenRow(row.drawn) : '', el('div', {}, OUTCOMES[row.outcome] || row.outcome || ''),
+        row.bought ? el('div', {}, 'bought ', tenCard(row.bought)) : null, auctions)));
+  });
+  table.append(body);
+}
+
+function describe(event) {
+  switch (event.type) {
+    case 'draw': return `drew ${event.card}${event.player ? ` (${event.player})` : ''}`;
+    case 'stop': return `stop: takes the ${event.prize}`;
+    case 'auction_bid': return `${event.player} bids ${event.bid}`;
+    case 'auction_pass': return `${event.player} passes`;
+    case 'buy': return `${event.player} buys ${event.card}`;
+    case 'pass_buy': return `${event.player} does not buy`;
+    case 'end': return 'the draw pile is finished';
+    case 'final': return 'final collections (score only)';
+    default: return null;
+  }
+}
+
+export default { view, entry, history, describe, turn: (state) => (state.view.phase === 'over' ? null : state.view.active),
+  get keepEntry() { return typing(); } };
