@@ -1,0 +1,94 @@
+"""Card faces: design registry split, procedural faces, corner-index search, artwork rendering (if installed)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cv2")
+
+from vision import cardart
+from vision.cardart import CARDS, DESIGNS, designs, find_corner_index
+from vision.procedural import procedural_face, style
+
+HELD_OUT = {"gnome:anglo_poker", "gnome:bellot", "gnome:paris", "npm:svg-cards"}
+
+
+def test_held_out_designs_never_train() -> None:
+    train = {d.name for d in designs("train")}
+    held = {d.name for d in designs("heldout")}
+    assert held >= HELD_OUT
+    assert not train & held
+    assert not any("react-playing-cards" in name or "svg-cards" in name for name in train)
+    assert len({d.name for d in DESIGNS}) == len(DESIGNS)
+
+
+def test_card_names_follow_scorer_notation() -> None:
+    from scorer.cards import parse_face
+
+    assert len(CARDS) == 53
+    assert all(str(parse_face(name)) in (name, "JOKER") for name in CARDS)
+
+
+@pytest.mark.parametrize("card", ["AS", "10H", "QD", "7C", "JK"])
+def test_procedural_faces_are_deterministic_and_boxes_hold_the_ink(card: str) -> None:
+    a, b = procedural_face(5, card), procedural_face.__wrapped__(5, card)
+    assert np.array_equal(a.image, b.image) and a.indices == b.indices
+    h, w = a.image.shape[:2]
+    assert h == cardart.FACE_HEIGHT and len(a.indices) in (2, 4)
+    for x1, y1, x2, y2 in a.indices:
+        assert 0 <= x1 < x2 <= w and 0 <= y1 < y2 <= h
+        box = a.image[int(y1) : int(y2), int(x1) : int(x2), :3].astype(int)
+        paper = np.array(a.image[h // 2, 2, :3], int)
+        assert (np.abs(box - paper).sum(axis=2) > 90).mean() > 0.05  # the index is drawn there
+
+
+def test_designs_differ() -> None:
+    faces = [procedural_face(seed, "KH").image for seed in range(4)]
+    assert any(f.shape != faces[0].shape or not np.array_equal(f, faces[0]) for f in faces[1:])
+
+
+def test_corner_index_search_finds_a_drawn_index() -> None:
+    # artwork-like procedural designs: no frame, rank and suit close together (as printed decks have them)
+    seeds = [s for s in range(60) if (st := style(s)).border == 0 and st.gap < 0.12 and not st.side][:5]
+    assert seeds
+    for seed in seeds:
+        face = procedural_face(seed, "9S")
+        found = find_corner_index(face.image)
+        assert found is not None, seed
+        assert cardart._iou(found, face.indices[0]) > 0.7, seed
+
+
+def test_corner_index_search_ignores_a_blank_card() -> None:
+    blank = np.full((400, 280, 4), 255, np.uint8)
+    assert find_corner_index(blank) is None
+
+
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+def test_a_gnome_theme_renders_with_indices(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    try:
+        cardart._gnome_file("tango")
+    except cardart.ArtError:
+        pytest.skip("needs gnome-cards-data")
+    monkeypatch.setenv("TABLECALL_DATA", str(tmp_path))
+    folder = cardart.prepare(cardart.design("gnome:tango"))
+    assert (folder / "index.json").exists()
+    cardart._load_design.cache_clear()
+    try:
+        faces = cardart._load_design("gnome:tango")
+        assert set(CARDS[:-1]) <= set(faces)
+        for name in CARDS[:-1]:
+            assert faces[name].indices, name
+            assert faces[name].image.shape[0] == cardart.FACE_HEIGHT
+    finally:
+        cardart._load_design.cache_clear()
+
+
+def test_unknown_design_and_card_are_refused() -> None:
+    with pytest.raises(cardart.ArtError, match="no card design"):
+        cardart.design("gnome:nope")
+    with pytest.raises(cardart.ArtError, match="not a card name"):
+        cardart.face("proc:1", "1X")

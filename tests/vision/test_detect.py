@@ -1,0 +1,77 @@
+"""The run-time reader's pieces: letterbox, NMS, crops, corner pairing; plus the shipped model if present."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cv2")
+
+from vision.crops import crop_box, cut
+from vision.detect import MODELS, letterbox, nms, pair_corners
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("shape", "expected"), [((720, 1280), (384, 640)), ((504, 378), (640, 480)), ((100, 100), (640, 640))]
+)
+def test_letterbox_keeps_aspect_and_pads_to_the_stride(shape: tuple[int, int], expected: tuple[int, int]) -> None:
+    image = np.zeros((*shape, 3), np.uint8)
+    batch, r, _ = letterbox(image, 640)
+    assert batch.shape == (1, 3, *expected) and batch.dtype == np.float32
+    assert r == pytest.approx(640 / max(shape))
+    square, _, _ = letterbox(image, 640, square=True)
+    assert square.shape == (1, 3, 640, 640)
+
+
+def test_nms_drops_overlaps_and_keeps_the_best() -> None:
+    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
+    scores = np.array([0.5, 0.9, 0.7], np.float32)
+    assert nms(boxes, scores, 0.5) == [1, 2]
+
+
+def test_crop_box_is_square_around_the_index_and_cut_pads_outside() -> None:
+    x1, y1, x2, y2 = crop_box((10, 20, 30, 60), None, 1.5)
+    assert x2 - x1 == pytest.approx(60) and y2 - y1 == pytest.approx(60)
+    assert ((x1 + x2) / 2, (y1 + y2) / 2) == (20, 40)
+    image = np.full((50, 50, 3), 200, np.uint8)
+    assert cut(image, (-20, -20, 30, 30), 64).shape == (64, 64, 3)
+
+
+def test_pairing_joins_two_corners_of_one_card() -> None:
+    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (150, 200, 170, 240))]
+    cards = pair_corners(found)
+    assert len(cards) == 1
+    assert cards[0].box == (10, 10, 170, 240) and cards[0].confidence == 0.9
+
+
+def test_pairing_keeps_far_copies_and_other_cards_apart() -> None:
+    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (1500, 900, 1520, 940)), ("KS", 0.7, (40, 10, 60, 50))]
+    cards = pair_corners(found)
+    assert sorted(c.card for c in cards) == ["KS", "QH", "QH"]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_shipped_model_reads_a_rendered_scene_without_torch() -> None:
+    pytest.importorskip("openvino")
+    code = (
+        "import sys, json\n"
+        "from vision.synth import render_scene, DesignPool\n"
+        "from vision.detect import load_detector\n"
+        "scene = render_scene(3, DesignPool((), proc_share=1.0), size=(1280, 720))\n"
+        "reader = load_detector()\n"
+        "cards = reader(scene.image[:, :, ::-1].copy())\n"
+        "print(json.dumps({'torch': 'torch' in sys.modules, 'n': len(cards), 'truth': len(scene.labels)}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120, check=True
+    )
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["torch"] is False
+    assert result["truth"] == 0 or result["n"] > 0

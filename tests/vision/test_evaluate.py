@@ -1,0 +1,80 @@
+"""The measurements: held-out scenes and rank-only photos scored against a stand-in reader."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from vision import evaluate  # noqa: E402
+from vision.cardart import CARDS  # noqa: E402
+from vision.dataset import write_dataset  # noqa: E402
+from vision.detect import Card  # noqa: E402
+from vision.synth import DesignPool  # noqa: E402
+
+
+class Scripted:
+    """A stand-in reader that answers from a script, whatever the image."""
+
+    backend = "scripted"
+
+    def __init__(self, answers: list[list[str]]) -> None:
+        self.answers = list(answers)
+
+    def read(self, image: np.ndarray) -> list[Card]:
+        return [Card(name, 0.9, (0, 0, 1, 1)) for name in self.answers.pop(0)]
+
+
+@pytest.fixture(scope="module")
+def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("heldout")
+    write_dataset(out, scenes=3, seed=6, pool=DesignPool((), proc_share=1.0), heldout=True, progress=False)
+    return out / "scenes"
+
+
+def _truths(scenes: Path) -> list[list[str]]:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    return [sorted({lab["card_id"]: lab["card"] for lab in m["labels"]}.values()) for m in metas]
+
+
+def test_reading_every_labelled_card_scores_one(scenes: Path) -> None:
+    truths = _truths(scenes)
+    result = evaluate.heldout(scenes, Scripted(truths))  # type: ignore[arg-type]
+    assert result["precision"] == result["recall"] == 1.0
+    assert result["true"] == sum(len(t) for t in truths)
+
+
+def test_missing_and_invented_cards_lower_recall_and_precision(scenes: Path) -> None:
+    truths = _truths(scenes)
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    absent = [next(c for c in CARDS if c not in {card["card"] for card in m["cards"]}) for m in metas]
+    answers = [[*t[1:], a, a] for t, a in zip(truths, absent, strict=True)]  # one missed, one invented twice
+    result = evaluate.heldout(scenes, Scripted(answers))  # type: ignore[arg-type]
+    n = sum(len(t) for t in truths)
+    assert result["recall"] == pytest.approx((n - 3) / n, abs=1e-4)
+    assert result["precision"] == pytest.approx((n - 3) / (n - 3 + 6), abs=1e-4)
+
+
+def test_naming_a_covered_card_counts_neither_way(scenes: Path) -> None:
+    truths = _truths(scenes)
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    covered = [
+        [c["card"] for c in m["cards"] if c["card"] and c["card"] not in t] for m, t in zip(metas, truths, strict=True)
+    ]
+    answers = [t + c for t, c in zip(truths, covered, strict=True)]
+    result = evaluate.heldout(scenes, Scripted(answers))  # type: ignore[arg-type]
+    assert result["precision"] == result["recall"] == 1.0
+
+
+def test_pinochle_scores_ranks_only(tmp_path: Path) -> None:
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels-yolo").mkdir()
+    (tmp_path / "labels-yolo" / "classes.txt").write_text("nine\nten\njack\nqueen\nking\nace\n")
+    cv2.imwrite(str(tmp_path / "images" / "a.jpg"), np.zeros((40, 30, 3), np.uint8))
+    (tmp_path / "labels-yolo" / "a.txt").write_text("4 0.5 0.5 0.2 0.2\n1 0.3 0.3 0.2 0.2\n")
+    result = evaluate.pinochle(tmp_path, Scripted([["KS", "2H"]]))  # type: ignore[arg-type]
+    assert (result["recall"], result["precision"]) == (0.5, 0.5)

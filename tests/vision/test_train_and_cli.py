@@ -1,0 +1,159 @@
+"""The recipe end to end on a tiny rendered set (a few steps, then ONNX + OpenVINO export), and the CLI.
+
+One module-scoped fixture trains once (about a minute on two cores); the ``tablecall detect`` tests then run
+the exported models through OpenVINO and ONNX Runtime: any image size, grayscale, unreadable files, --save.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+pytest.importorskip("ultralytics")
+pytest.importorskip("openvino")
+pytest.importorskip("onnxruntime")
+
+from vision import train  # noqa: E402
+from vision.dataset import write_dataset  # noqa: E402
+from vision.synth import DesignPool  # noqa: E402
+from web.cli import main  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+# torch's ONNX exporter and Ultralytics warn about their own deprecations; those are not ours to fix
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::FutureWarning"),
+    pytest.mark.filterwarnings("ignore::UserWarning"),
+]
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    base = tmp_path_factory.mktemp("recipe")
+    write_dataset(base / "data", scenes=8, seed=3, pool=DesignPool((), proc_share=1.0), progress=False)
+    recipe = train.Recipe(
+        data=base / "data",
+        detector=train.detector_config(epochs=1, imgsz=160, batch=4),
+        classifier=train.classifier_config(epochs=1, imgsz=32, batch=32),
+        models=base / "models",
+        runs=base / "runs",
+        device="cpu",
+    )
+    written = train.run(recipe)
+    assert set(written) == {"classifier", "detector"}
+    return base / "models"
+
+
+def test_training_exports_onnx_openvino_and_the_class_order(trained: Path) -> None:
+    import yaml
+
+    for stem in (train.DETECTOR, train.CLASSIFIER):
+        assert (trained / f"{stem}.onnx").stat().st_size > 100_000
+        assert (trained / f"{stem}_openvino" / f"{stem}.xml").exists()
+        assert (trained / f"{stem}_openvino" / f"{stem}.bin").exists()
+    meta = yaml.safe_load((trained / "data.yaml").read_text())
+    assert meta["detector"]["names"] == ["index"]
+    assert "bg" in meta["classifier"]["names"] and "QH" in meta["classifier"]["names"]
+    assert len(meta["classifier"]["names"]) == len(set(meta["classifier"]["names"]))
+
+
+def test_resuming_a_finished_stage_trains_nothing(trained: Path) -> None:
+    runs = trained.parent / "runs"
+    last = runs / train.CLASSIFIER / "weights" / "last.pt"
+    assert last.exists() and train._finished(last)
+    before = last.stat().st_mtime_ns
+    config = train.classifier_config(epochs=1, imgsz=32, batch=32)
+    best = train.train_stage("classifier", trained.parent / "data" / "classify", config, "cpu", resume=True, runs=runs)
+    assert best == runs / train.CLASSIFIER / "weights" / "best.pt"
+    assert last.stat().st_mtime_ns == before
+
+
+@pytest.fixture
+def images(tmp_path: Path) -> dict[str, Path]:
+    rng = np.random.default_rng(0)
+    colour = rng.integers(0, 255, (300, 500, 3), dtype=np.uint8)
+    paths = {"colour": tmp_path / "table.jpg", "gray": tmp_path / "gray.png", "bad": tmp_path / "broken.jpg"}
+    cv2.imwrite(str(paths["colour"]), colour)
+    cv2.imwrite(str(paths["gray"]), cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY))
+    paths["bad"].write_bytes(b"not an image")
+    return paths
+
+
+@pytest.mark.parametrize("backend", ["openvino", "onnxruntime"])
+def test_detect_prints_json_per_image_and_reports_unreadable(
+    trained: Path, images: dict[str, Path], tmp_path: Path, backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    save = tmp_path / "annotated"
+    args = ["detect", str(images["colour"]), str(images["bad"]), str(images["gray"]), str(tmp_path / "missing.png")]
+    status = main(
+        [
+            *args,
+            "--json",
+            "--models",
+            str(trained),
+            "--backend",
+            backend,
+            "--save",
+            str(save),
+            "--conf",
+            "0.001",
+            "--min-card",
+            "0",
+        ]
+    )
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert "broken.jpg" in err and "missing.png" in err
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["image"] for line in lines] == [str(images["colour"]), str(images["gray"])]
+    for line in lines:
+        for card in line["cards"]:
+            x1, y1, x2, y2 = card["box"]
+            assert 0 <= x1 <= x2 <= 500 and 0 <= y1 <= y2 <= 300
+            assert 0 <= card["confidence"] <= 1 and isinstance(card["card"], str)
+    assert sorted(p.name for p in save.iterdir()) == ["gray.jpg", "table.jpg"]
+
+
+def test_detect_all_readable_exits_zero(
+    trained: Path, images: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["detect", str(images["colour"]), "--models", str(trained)]) == 0
+    assert str(images["colour"]) in capsys.readouterr().out
+
+
+def test_detect_does_not_import_torch(trained: Path, images: dict[str, Path]) -> None:
+    code = (
+        "import sys\nfrom web.cli import main\n"
+        f"status = main(['detect', {str(images['colour'])!r}, '--json', '--models', {str(trained)!r}])\n"
+        "assert 'torch' not in sys.modules and 'ultralytics' not in sys.modules, 'torch was imported'\n"
+        "sys.exit(status)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True, timeout=120)
+
+
+def test_detect_without_models_says_so(
+    tmp_path: Path, images: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["detect", str(images["colour"]), "--models", str(tmp_path)]) == 2
+    assert "data.yaml" in capsys.readouterr().err
+
+
+def test_synth_and_train_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["synth", str(tmp_path / "set"), "--scenes", "2", "--workers", "1", "--proc-share", "1"]) == 0
+    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["scenes"] == 2
+    assert main(["train", "--data", str(tmp_path / "nowhere")]) == 2
+    assert "tablecall synth" in capsys.readouterr().err
+
+
+def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
+    runs = trained.parent / "runs"
+    config = train.classifier_config(epochs=1, imgsz=32, batch=32)
+    best = train.train_stage("classifier", trained.parent / "data" / "classify", config, "cpu", runs=runs, warm=True)
+    assert (runs / f"{train.CLASSIFIER}-start.pt").exists()
+    assert best.exists() and train._finished(runs / train.CLASSIFIER / "weights" / "last.pt")

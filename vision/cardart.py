@@ -1,0 +1,379 @@
+"""Card faces for the scene renderer: a registry of artwork designs, face rendering and a cache.
+
+A *design* is one deck's artwork.  Three sources:
+
+* ``gnome:<theme>``: the Debian package ``gnome-cards-data`` (AisleRiot's SVG sprite sheets, ids such as
+  ``spade_1`` or ``heart_king``), rendered with ``rsvg-convert -z ZOOM -i ID``;
+* ``npm:<package>``: SVG decks from npm installed under ``data/npm`` (one SVG per card, or a sprite sheet);
+  both usable ones (``svg-cards``, ``@heruka_urgyen/react-playing-cards``) are held out.  ``cardsJS`` is not on
+  the npm registry (404), and ``deck-of-cards``' faces carry no rank index, so neither is used;
+* ``proc:<seed>``: a procedural design of ours (:mod:`vision.procedural`): many fonts, suit shapes, index
+  sizes and layouts, drawn on demand and never cached.
+
+Third-party artwork stays out of git: faces are rendered once into ``data/faces/<design>/`` (gitignored), one
+PNG per face plus ``index.json`` with the corner-index boxes found on each face.  ``DESIGNS`` says which designs
+train and which are held out for evaluation (never used in training).
+
+Cards are named as in :mod:`scorer.cards`: ``AS``, ``10H``, ``QD``, ``JK`` (joker).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JK"
+CARDS = (*(f"{rank}{suit}" for suit in SUITS for rank in RANKS), JOKER)
+FACE_HEIGHT = 400  # pixels; scenes draw cards at most ~360 px tall
+
+ROOT = Path(__file__).resolve().parent.parent
+GNOME_DIRS = (Path("/usr/share/aisleriot/cards"), Path("/usr/share/gnome-games-common/cards"))
+
+
+def data_dir() -> Path:
+    """Where generated and third-party data live (gitignored); ``TABLECALL_DATA`` overrides."""
+    return Path(os.environ.get("TABLECALL_DATA", ROOT / "data"))
+
+
+class ArtError(RuntimeError):
+    """Card artwork is missing or cannot be rendered; the message says how to install it."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """One deck's artwork: ``name`` is ``source:key``; ``split`` is ``train`` or ``heldout``."""
+
+    name: str
+    split: str
+    note: str = ""
+
+    @property
+    def source(self) -> str:
+        return self.name.split(":", 1)[0]
+
+    @property
+    def key(self) -> str:
+        return self.name.split(":", 1)[1]
+
+
+@dataclass(frozen=True)
+class Face:
+    """A rendered card face: RGBA pixels and the corner-index boxes ``(x1, y1, x2, y2)`` on it."""
+
+    card: str
+    design: str
+    image: np.ndarray  # H x W x 4, uint8, RGBA
+    indices: tuple[tuple[float, float, float, float], ...]
+
+
+# English indices (A K Q J) only: themes printed with French (R D V), German (K D B) or Russian (К Д В Т)
+# letters would teach the classifier that "D" is a queen; ``tango_nuevo`` prints the rank alone (its suit sits in
+# another corner).  Checked by eye on the contact sheet of faces with their index boxes.
+_GNOME_TRAIN = (
+    "anglo",
+    "anglo_bitmap",
+    "anglo_modern",
+    "anglo_modern_4_color",
+    "atlasnye",
+    "gnomangelo",
+    "gnomangelo_bitmap",
+    "neoclassical",
+    "neoclassical_4_color",
+    "ornamental",
+    "plastic",
+    "simplistic",
+    "tango",
+)
+_GNOME_HELDOUT = ("anglo_poker", "bellot", "paris")
+DESIGNS: tuple[Design, ...] = (
+    *(Design(f"gnome:{theme}", "train") for theme in _GNOME_TRAIN),
+    *(Design(f"gnome:{theme}", "heldout") for theme in _GNOME_HELDOUT),
+    Design("npm:svg-cards", "heldout"),
+    *(Design(f"npm:react-playing-cards/{v}", "heldout") for v in ("2color", "4color", "2color-bf", "4color-bf")),
+)
+
+
+def designs(split: str | None = None, sources: Iterable[str] = ("gnome", "npm")) -> tuple[Design, ...]:
+    """The registered artwork designs of one split (``train``/``heldout``/None for all)."""
+    wanted = set(sources)
+    return tuple(d for d in DESIGNS if (split is None or d.split == split) and d.source in wanted)
+
+
+def design(name: str) -> Design:
+    """The registered design called ``name`` (procedural ``proc:N`` designs always train)."""
+    if name.startswith("proc:"):
+        return Design(name, "train")
+    for candidate in DESIGNS:
+        if candidate.name == name:
+            return candidate
+    raise ArtError(f"no card design called {name!r}; known: {', '.join(d.name for d in DESIGNS)}")
+
+
+# -- sources ---------------------------------------------------------------------------------------
+_GNOME_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
+_GNOME_SUIT = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
+
+
+def _sprite_ids(card: str) -> tuple[str, ...]:
+    if card == JOKER:
+        return ("joker_black", "joker_red", "joker")
+    rank, suit = card[:-1], card[-1]
+    return (f"{_GNOME_SUIT[suit]}_{_GNOME_RANK.get(rank, rank)}",)
+
+
+def _gnome_file(theme: str) -> Path:
+    for folder in GNOME_DIRS:
+        for suffix in (".svgz", ".svg"):
+            if (folder / f"{theme}{suffix}").exists():
+                return folder / f"{theme}{suffix}"
+    raise ArtError(f"GNOME card theme {theme!r} not found: apt-get install gnome-cards-data (see ./dev vision)")
+
+
+def _npm_root() -> Path:
+    return data_dir() / "npm" / "node_modules"
+
+
+def _npm_file_faces(key: str) -> dict[str, Path]:
+    """Card -> SVG file for the one-file-per-card npm decks."""
+    root = _npm_root()
+    if key.startswith("react-playing-cards/"):
+        folder = root / "@heruka_urgyen" / "react-playing-cards" / "src" / "images" / key.split("/", 1)[1]
+        names = {"10": "T"}
+        faces = {card: folder / f"{names.get(card[:-1], card[:-1])}{card[-1]}.svg" for card in CARDS[:-1]}
+        faces[JOKER] = folder / "2J.svg"
+    else:
+        return {}
+    missing = [str(p) for p in faces.values() if not p.exists()]
+    if missing:
+        raise ArtError(f"npm deck {key!r} is missing {missing[0]}: run ./dev vision (npm install into data/npm)")
+    return faces
+
+
+def _rsvg(args: list[str]) -> np.ndarray:
+    """Run rsvg-convert, return its PNG as RGBA pixels."""
+    if not shutil.which("rsvg-convert"):
+        raise ArtError("rsvg-convert not found: apt-get install librsvg2-bin (see ./dev vision)")
+    done = subprocess.run(["rsvg-convert", "-f", "png", *args], capture_output=True, timeout=300, check=False)
+    if done.returncode != 0:
+        raise ArtError(f"rsvg-convert {' '.join(args)} failed: {done.stderr.decode(errors='replace')[:200]}")
+    image = cv2.imdecode(np.frombuffer(done.stdout, np.uint8), cv2.IMREAD_UNCHANGED)
+    if image is None or image.ndim != 3 or image.shape[2] != 4:
+        raise ArtError(f"rsvg-convert {' '.join(args)} gave no RGBA image")
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+
+
+def _crop_alpha(image: np.ndarray) -> np.ndarray:
+    """Crop to the opaque part: sprite ids render with invisible neighbours around the card."""
+    ys, xs = np.nonzero(image[:, :, 3] > 8)
+    if len(xs) == 0:
+        raise ArtError("rendered an empty card face")
+    return image[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
+
+
+def _to_height(image: np.ndarray, height: int = FACE_HEIGHT) -> np.ndarray:
+    width = max(1, round(image.shape[1] * height / image.shape[0]))
+    return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+
+
+def _render_sprite_faces(svg: Path) -> dict[str, np.ndarray]:
+    """Every card of a sprite sheet, each scaled so that the card back is FACE_HEIGHT tall."""
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = Path(tmp) / "deck.svg"
+        raw = svg.read_bytes()
+        plain.write_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+        back = _crop_alpha(_rsvg(["-z", "1", "-i", "back", str(plain)]))
+        zoom = 1.25 * FACE_HEIGHT / back.shape[0]  # render a little larger, then shrink (antialiasing)
+        aspect = back.shape[1] / back.shape[0]
+        faces = {}
+        for card in CARDS:
+            for sprite in _sprite_ids(card):
+                try:
+                    image = _crop_alpha(_rsvg(["-z", f"{zoom:.5f}", "-i", sprite, str(plain)]))
+                except ArtError:
+                    continue
+                if abs(image.shape[1] / image.shape[0] - aspect) < 0.05 * aspect:
+                    faces[card] = _to_height(image)
+                    break
+    return faces
+
+
+def _render_file_faces(files: dict[str, Path]) -> dict[str, np.ndarray]:
+    """One SVG per card: the SVG's canvas is the card (no alpha crop: the ink may not reach the edges)."""
+    return {card: _to_height(_rsvg(["-h", str(FACE_HEIGHT * 5 // 4), str(p)])) for card, p in files.items()}
+
+
+def _render_design(item: Design) -> dict[str, np.ndarray]:
+    if item.source == "gnome":
+        return _render_sprite_faces(_gnome_file(item.key))
+    if item.key == "svg-cards":
+        path = _npm_root() / "svg-cards" / "svg-cards.svg"
+        if not path.exists():
+            raise ArtError(f"{path} missing: run ./dev vision (npm install into data/npm)")
+        return _render_sprite_faces(path)
+    return _render_file_faces(_npm_file_faces(item.key))
+
+
+# -- corner indices --------------------------------------------------------------------------------
+Box = tuple[float, float, float, float]
+
+
+def find_corner_index(face: np.ndarray) -> Box | None:
+    """The box of the index (rank over suit) nearest the top-left corner of an RGBA face, or None.
+
+    Ink is whatever differs from the card's paper colour; the index is the cluster of small ink blobs that
+    starts near the corner, grown blob by blob while the next blob is close.  Card outlines and pictures
+    (blobs touching the search window's edges or spanning most of it) are left out.
+    """
+    h, w = face.shape[:2]
+    win_w, win_h = int(0.30 * w), int(0.34 * h)
+    window = face[:win_h, :win_w].astype(np.int16)
+    paper = np.median(face[int(0.4 * h) : int(0.6 * h), int(0.02 * w) : int(0.06 * w), :3], axis=(0, 1))
+    ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    blobs = []
+    for x, y, bw, bh, area in stats[1:count]:
+        touches = x + bw >= win_w - 1 or y + bh >= win_h - 1 or x <= 0 or y <= 0
+        if touches or area < 0.0002 * h * h or bw > 0.6 * win_w or bh > 0.6 * win_h:
+            continue
+        blobs.append((float(x), float(y), float(x + bw), float(y + bh)))
+    near = [b for b in blobs if b[0] < 0.14 * w and b[1] < 0.12 * h]
+    if not near:
+        return None
+    box = min(near, key=lambda b: b[0] + b[1])
+    gap = 0.03 * h
+    grown = True
+    while grown:
+        grown = False
+        for b in blobs:
+            inside = b[0] >= box[0] and b[1] >= box[1] and b[2] <= box[2] and b[3] <= box[3]
+            close = b[0] < box[2] + gap and b[2] > box[0] - gap and b[1] < box[3] + gap and b[3] > box[1] - gap
+            if close and not inside:
+                box = (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
+                grown = True
+    if box[2] - box[0] > 0.25 * w or box[3] - box[1] > 0.32 * h or box[3] - box[1] < 0.05 * h:
+        return None
+    return box
+
+
+def corner_indices(face: np.ndarray) -> tuple[Box, ...]:
+    """Index boxes in all four corners (the card turned or mirrored so each corner is the top-left)."""
+    h, w = face.shape[:2]
+    boxes: list[Box] = []
+    views = (
+        (face, lambda b: b),
+        (face[::-1, ::-1], lambda b: (w - b[2], h - b[3], w - b[0], h - b[1])),
+        (face[:, ::-1], lambda b: (w - b[2], b[1], w - b[0], b[3])),
+        (face[::-1, :], lambda b: (b[0], h - b[3], b[2], h - b[1])),
+    )
+    for number, (view, back) in enumerate(views):
+        found = find_corner_index(np.ascontiguousarray(view))
+        if found is None:
+            continue
+        if number >= 2 and boxes:  # a mirrored corner counts only if it looks like the first index found
+            first = boxes[0]
+            ratio = (found[2] - found[0]) * (found[3] - found[1]) / ((first[2] - first[0]) * (first[3] - first[1]))
+            if not 0.6 < ratio < 1.6:
+                continue
+        boxes.append(back(found))
+    return tuple(boxes)
+
+
+def _median_box(boxes: list[Box]) -> Box:
+    arr = np.array(boxes)
+    return tuple(float(v) for v in np.median(arr, axis=0))  # type: ignore[return-value]
+
+
+def _fix_outliers(index: dict[str, list[Box]], size: tuple[int, int]) -> dict[str, list[Box]]:
+    """Cards whose top-left index was not found or looks unlike the design's usual one get the usual box."""
+    h, w = size
+    firsts = [boxes[0] for card, boxes in index.items() if boxes and card != JOKER]
+    if not firsts:
+        return index
+    usual = _median_box(firsts)
+    rotated = (w - usual[2], h - usual[3], w - usual[0], h - usual[1])
+    fixed = {}
+    for card, boxes in index.items():
+        if card == JOKER and not boxes:
+            fixed[card] = []  # a joker without a found index stays unlabelled rather than guessed
+        elif not boxes or _iou(boxes[0], usual) < 0.3:
+            fixed[card] = [usual, rotated]
+        else:
+            fixed[card] = boxes
+    return fixed
+
+
+def _iou(a: Box, b: Box) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+# -- cache -----------------------------------------------------------------------------------------
+def _cache_dir(item: Design) -> Path:
+    return data_dir() / "faces" / item.name.replace(":", "_").replace("/", "_")
+
+
+def prepare(item: Design, force: bool = False) -> Path:
+    """Render ``item``'s faces into the cache (once) and return the cache folder."""
+    folder = _cache_dir(item)
+    if (folder / "index.json").exists() and not force:
+        return folder
+    faces = _render_design(item)
+    missing = [card for card in CARDS[:-1] if card not in faces]
+    if missing:
+        raise ArtError(f"design {item.name} lacks faces for {', '.join(missing[:5])}")
+    folder.mkdir(parents=True, exist_ok=True)
+    index = {card: list(corner_indices(image)) for card, image in faces.items()}
+    some = next(iter(faces.values()))
+    index = _fix_outliers(index, some.shape[:2])
+    for card, image in faces.items():
+        cv2.imwrite(str(folder / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))
+    (folder / "index.json").write_text(json.dumps(index, indent=1))
+    return folder
+
+
+@cache
+def _load_design(name: str) -> dict[str, Face]:
+    folder = prepare(design(name))
+    index = json.loads((folder / "index.json").read_text())
+    faces = {}
+    for card, boxes in index.items():
+        image = cv2.imread(str(folder / f"{card}.png"), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise ArtError(f"{folder / card}.png is unreadable: delete {folder} and render again")
+        faces[card] = Face(card, name, cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA), tuple(tuple(b) for b in boxes))
+    return faces
+
+
+def face(design_name: str, card: str) -> Face:
+    """The face of ``card`` in design ``design_name`` (artwork from the cache, procedural drawn now)."""
+    if card not in CARDS:
+        raise ArtError(f"{card!r} is not a card name (AS, 10H, QD, JK …)")
+    if design_name.startswith("proc:"):
+        from vision.procedural import procedural_face
+
+        return procedural_face(int(design_name.split(":", 1)[1]), card)
+    faces = _load_design(design_name)
+    if card not in faces:
+        raise ArtError(f"design {design_name} has no face for {card}")
+    return faces[card]
+
+
+def has_card(design_name: str, card: str) -> bool:
+    """Whether the design can draw ``card`` (a few artwork decks have no joker)."""
+    return design_name.startswith("proc:") or card in _load_design(design_name)

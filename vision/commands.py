@@ -1,0 +1,194 @@
+"""``tablecall synth``, ``tablecall train``, ``tablecall detect`` and ``tablecall evaluate``.
+
+Heavy imports happen inside each ``run``: ``tablecall detect`` never imports PyTorch or Ultralytics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from web.cli import command, fail
+
+EXIT_UNREADABLE = 2
+
+
+# -- synth -----------------------------------------------------------------------------------------
+def _synth_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("out", type=Path, help="folder to write (detect/, classify/, contact_sheet.png)")
+    parser.add_argument("--scenes", type=int, default=1000, help="number of scenes (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="seed: same seed, same data")
+    parser.add_argument("--start", type=int, default=0, help="first scene number (to add to a set)")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--heldout", action="store_true", help="held-out designs, whole scenes for evaluation")
+    parser.add_argument("--proc-share", type=float, default=0.6, help="share of decks drawn procedurally (0.6)")
+    parser.add_argument(
+        "--face-designs", type=int, default=0, help="extra designs whose faces give classifier crops (~106 each)"
+    )
+
+
+def run_synth(args: argparse.Namespace) -> int:
+    from vision.cardart import ArtError
+    from vision.dataset import default_pool, write_dataset
+
+    if args.scenes < 1:
+        return fail("--scenes must be at least 1")
+    try:
+        totals = write_dataset(
+            args.out,
+            args.scenes,
+            args.seed,
+            args.workers,
+            args.heldout,
+            default_pool(args.heldout, args.proc_share),
+            start=args.start,
+        )
+    except ArtError as exc:
+        return fail(str(exc))
+    print(json.dumps({"out": str(args.out), **totals}))
+    return 0
+
+
+run_synth.arguments = _synth_arguments  # type: ignore[attr-defined]
+command("synth", "render synthetic table scenes into detector and classifier training data")(run_synth)
+
+
+# -- train -----------------------------------------------------------------------------------------
+def _train_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", type=Path, default=Path("data/synth"), help="what tablecall synth wrote")
+    parser.add_argument("--stage", choices=("both", "detector", "classifier"), default="both")
+    parser.add_argument("--device", default="auto", help="auto (GPU 0 if any), cpu, 0, 0,1 …")
+    parser.add_argument("--det-epochs", type=int, default=30)
+    parser.add_argument("--det-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
+    parser.add_argument("--det-imgsz", type=int, default=416)
+    parser.add_argument("--det-batch", type=int, default=32)
+    parser.add_argument("--cls-epochs", type=int, default=20)
+    parser.add_argument("--cls-minutes", type=float, default=None)
+    parser.add_argument("--cls-batch", type=int, default=256)
+    parser.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
+    parser.add_argument("--no-bf16", action="store_true", help="train in float32 on CPU")
+    parser.add_argument("--resume", action="store_true", help="continue an interrupted run (each stage's last.pt)")
+    parser.add_argument("--warm", action="store_true", help="start each stage from its previous best.pt")
+    parser.add_argument("--no-export", action="store_true")
+    parser.add_argument("--fraction", type=float, default=1.0, help="use this share of the training images")
+    parser.add_argument("--models", type=Path, default=None, help="where exports go (default models/)")
+    parser.add_argument("--runs", type=Path, default=None, help="Ultralytics runs folder (default runs/vision)")
+
+
+def run_train(args: argparse.Namespace) -> int:
+    from vision import train
+
+    if not args.data.exists():
+        return fail(f"{args.data}: no such folder; write training data first: tablecall synth {args.data}")
+    recipe = train.Recipe(
+        data=args.data,
+        stages=("classifier", "detector") if args.stage == "both" else (args.stage,),
+        detector=train.detector_config(args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch),
+        classifier=train.classifier_config(args.cls_epochs, args.cls_minutes, batch=args.cls_batch),
+        device=args.device,
+        threads=args.threads,
+        resume=args.resume,
+        export=not args.no_export,
+        models=args.models or train.MODELS,
+        runs=args.runs or train.RUNS,
+        bf16=not args.no_bf16,
+        fraction=args.fraction,
+        warm=args.warm,
+    )
+    try:
+        written = train.run(recipe)
+    except FileNotFoundError as exc:
+        return fail(str(exc))
+    print(json.dumps(written, indent=2))
+    return 0
+
+
+run_train.arguments = _train_arguments  # type: ignore[attr-defined]
+command("train", "train the corner-index detector and the card classifier, export ONNX + OpenVINO")(run_train)
+
+
+# -- detect ----------------------------------------------------------------------------------------
+def _detect_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", type=Path, nargs="+", metavar="IMAGE", help="JPEG/PNG files, any size")
+    parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    parser.add_argument("--save", type=Path, default=None, metavar="DIR", help="write annotated copies here")
+    parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
+    parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
+    parser.add_argument("--conf", type=float, default=0.25, help="index detection threshold (0.25)")
+    parser.add_argument("--min-card", type=float, default=0.5, help="card reading threshold (0.5)")
+
+
+def run_detect(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.detect import MODELS, CardReader, ModelError, annotate
+
+    try:
+        reader = CardReader(args.models or MODELS, args.backend, conf=args.conf, min_card=args.min_card)
+    except ModelError as exc:
+        return fail(str(exc))
+    if args.save:
+        args.save.mkdir(parents=True, exist_ok=True)
+    unreadable = 0
+    used: set[str] = set()
+    for path in args.images:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if image is None:
+            unreadable += 1
+            print(f"tablecall: {path}: cannot read it as an image (skipped)", file=sys.stderr)
+            continue
+        cards = reader.read(image)
+        if args.json:
+            print(json.dumps({"image": str(path), "cards": [c.to_json() for c in cards]}), flush=True)
+        else:
+            listed = ", ".join(f"{c.card} {c.confidence:.2f}" for c in cards) or "no cards"
+            print(f"{path}: {listed}", flush=True)
+        if args.save:
+            name = path.stem
+            while name in used:
+                name += "_"
+            used.add(name)
+            cv2.imwrite(str(args.save / f"{name}.jpg"), annotate(image, cards))
+    return EXIT_UNREADABLE if unreadable else 0
+
+
+run_detect.arguments = _detect_arguments  # type: ignore[attr-defined]
+command("detect", "read the playing cards in images (prints JSON lines with --json)")(run_detect)
+
+
+# -- evaluate --------------------------------------------------------------------------------------
+def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--heldout", type=Path, default=None, help="folder of held-out scenes (synth --heldout)/scenes")
+    parser.add_argument("--pinochle", type=Path, default=None, help="the real pinochle photos folder")
+    parser.add_argument("--latency", action="store_true", help="median ms per 1280x720 frame")
+    parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
+    parser.add_argument("--models", type=Path, default=None)
+    parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from vision import evaluate
+    from vision.detect import MODELS, CardReader, ModelError
+
+    try:
+        reader = CardReader(args.models or MODELS, args.backend)
+    except ModelError as exc:
+        return fail(str(exc))
+    report: dict[str, object] = {"backend": reader.backend}
+    if args.heldout:
+        report["heldout"] = evaluate.heldout(args.heldout, reader, args.limit)
+    if args.pinochle:
+        report["pinochle"] = evaluate.pinochle(args.pinochle, reader, args.limit)
+    if args.latency:
+        from vision.synth import DesignPool, render_scene
+
+        frame = render_scene(7, DesignPool((), proc_share=1.0), size=(1280, 720)).image[:, :, ::-1]
+        report["latency"] = evaluate.latency(reader, frame.copy())
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+run_evaluate.arguments = _evaluate_arguments  # type: ignore[attr-defined]
+command("evaluate", "measure the card reader: held-out scenes, real photos, latency")(run_evaluate)

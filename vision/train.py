@@ -1,0 +1,316 @@
+"""Training recipe for the two-stage card reader, and export to ONNX and OpenVINO.
+
+Stage 1 (``detector``): YOLOv8n from scratch, one class ``index`` (a corner index: rank over suit), trained at
+416 px on 416 px tiles of scenes already downscaled to the run-time 640 px frame, so tiles train cheaply at the
+pixel scale the detector meets later.  Stage 2 (``classifier``): the yolov8n-cls network from scratch on 64 px
+crops around each index, 54 classes (52 cards, ``JK``, ``bg`` for whatever is not an index).
+
+This machine: offline (no pretrained weights, no downloads: ``YOLO_OFFLINE``), two cores (``torch`` set to two
+threads in a callback; Ultralytics leaves it at one), bf16 autocast on CPU (Ultralytics allows bf16 only on CUDA:
+:func:`_enable_cpu_bf16` lifts that; 3-4x faster here).  On a GPU the same recipe runs with Ultralytics' AMP.
+Runs are resumable (``resume=True`` continues ``last.pt``); ``minutes`` caps a stage's wall time (Ultralytics'
+``time``: the schedule is re-fitted to the budget after the first epoch).
+
+Heavy imports (torch, ultralytics) stay inside functions: importing this module is cheap.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vision.cardart import ROOT
+
+MODELS = ROOT / "models"
+RUNS = ROOT / "runs" / "vision"
+DETECTOR = "index-detector"
+CLASSIFIER = "card-classifier"
+
+
+@dataclass
+class StageConfig:
+    """One stage's Ultralytics settings (anything in ``extra`` is passed through)."""
+
+    epochs: int
+    imgsz: int
+    batch: int
+    minutes: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def detector_config(epochs: int = 30, minutes: float | None = None, imgsz: int = 416, batch: int = 32) -> StageConfig:
+    extra = {
+        "optimizer": "AdamW",
+        "lr0": 0.002,
+        "cos_lr": True,
+        "warmup_epochs": 1,
+        "mosaic": 1.0,
+        "close_mosaic": max(1, epochs // 10),
+        "scale": 0.35,  # zoom 0.65-1.35: the scenes already vary card size
+        "degrees": 0.0,  # scenes are already rotated; rotating boxes would only loosen them
+        "fliplr": 0.0,  # a mirrored index does not exist
+        "translate": 0.1,
+        "hsv_h": 0.01,
+    }
+    return StageConfig(epochs, imgsz, batch, minutes, extra)
+
+
+def classifier_config(epochs: int = 20, minutes: float | None = None, imgsz: int = 64, batch: int = 256) -> StageConfig:
+    extra = {
+        "optimizer": "AdamW",
+        "lr0": 0.002,
+        "cos_lr": True,
+        "warmup_epochs": 1,
+        "fliplr": 0.0,
+        "flipud": 0.0,
+        "scale": 0.15,  # RandomResizedCrop keeps 85-100 % of the crop: never cut the rank away
+        "erasing": 0.1,
+        "auto_augment": "",  # RandAugment's solarize/posterize blur red and black; plain colour jitter instead
+        "hsv_h": 0.01,
+        "dropout": 0.1,
+    }
+    return StageConfig(epochs, imgsz, batch, minutes, extra)
+
+
+def configure_offline() -> None:
+    """Ultralytics settings for a machine without network: no downloads, no sync, a local config folder."""
+    config = ROOT / ".yolo"
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "False")
+    os.environ.setdefault("YOLO_CONFIG_DIR", str(config))
+    fonts = Path(os.environ["YOLO_CONFIG_DIR"]) / "Ultralytics"
+    fonts.mkdir(parents=True, exist_ok=True)
+    for name in ("Arial.ttf", "Arial.Unicode.ttf"):  # plots want these; never download them
+        target = fonts / name
+        source = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+        if not target.exists() and source.exists():
+            shutil.copyfile(source, target)
+    from ultralytics.utils import SETTINGS
+
+    SETTINGS.update({"sync": False})
+
+
+def _enable_cpu_bf16() -> None:
+    """Let Ultralytics' training loop autocast to bfloat16 on the CPU (it only allows CUDA)."""
+    import torch
+    import ultralytics.engine.trainer as trainer
+
+    original = trainer.autocast
+    if getattr(original, "_tablecall", False):
+        return
+
+    def autocast(enabled: Any, device: str = "cuda") -> Any:
+        if device == "cpu" and enabled is torch.bfloat16:
+            return torch.autocast("cpu", dtype=torch.bfloat16)
+        return original(enabled, device)
+
+    autocast._tablecall = True  # type: ignore[attr-defined]
+    trainer.autocast = autocast
+
+
+def pick_device(device: str = "auto") -> str:
+    import torch
+
+    if device == "auto":
+        return "0" if torch.cuda.is_available() else "cpu"
+    return device
+
+
+def train_stage(
+    stage: str,
+    data: Path,
+    config: StageConfig,
+    device: str = "auto",
+    threads: int = 2,
+    resume: bool = False,
+    runs: Path = RUNS,
+    bf16: bool = True,
+    fraction: float = 1.0,
+    warm: bool = False,
+) -> Path:
+    """Train one stage (``detector`` or ``classifier``) and return its best weights.
+
+    ``resume`` continues an interrupted run (same schedule); ``warm`` starts a new run from the stage's last
+    best weights (a new schedule, possibly new data): how training is spread over several sessions.
+    """
+    configure_offline()
+    import torch
+    from ultralytics import YOLO
+
+    device = pick_device(device)
+    name = DETECTOR if stage == "detector" else CLASSIFIER
+    last = runs / name / "weights" / "last.pt"
+    on_cpu = device == "cpu"
+    if on_cpu:
+        torch.set_num_threads(threads)
+    best = runs / name / "weights" / "best.pt"
+    if resume and last.exists() and _finished(last):
+        return best if best.exists() else last  # this stage ended before the interruption: nothing to resume
+    if resume and last.exists():
+        model = YOLO(str(last))
+    elif warm and best.exists():
+        start = runs / f"{name}-start.pt"
+        shutil.copyfile(best, start)
+        model = YOLO(str(start))
+        resume = False
+    else:
+        model = YOLO(
+            "yolov8n.yaml" if stage == "detector" else "yolov8n-cls.yaml",
+            task="detect" if stage == "detector" else "classify",
+        )
+        resume = False
+    if on_cpu:
+        model.add_callback("on_pretrain_routine_start", lambda _: torch.set_num_threads(threads))
+        model.add_callback("on_train_start", lambda _: torch.set_num_threads(threads))
+    amp: Any = True
+    if on_cpu and bf16:
+        _enable_cpu_bf16()
+        amp = "bf16"
+    elif on_cpu:
+        amp = False
+    elif bf16 and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        amp = "bf16"  # also skips Ultralytics' AMP check, which wants to download a model
+    args = {
+        "data": str(data),
+        "epochs": config.epochs,
+        "imgsz": config.imgsz,
+        "batch": config.batch,
+        "device": device,
+        "project": str(runs.resolve()),
+        "name": name,
+        "exist_ok": True,
+        "pretrained": False,
+        "amp": amp,
+        "plots": False,
+        "workers": 0 if on_cpu else 8,
+        "seed": 0,
+        "deterministic": False,
+        "patience": 1000,
+        "verbose": True,
+        "fraction": fraction,
+        **config.extra,
+    }
+    if config.minutes:
+        args["time"] = config.minutes / 60
+    if resume:
+        model.train(resume=True, **{k: args[k] for k in ("device", "workers", "amp")})
+    else:
+        model.train(**args)
+    return best if best.exists() else last
+
+
+def _finished(checkpoint: Path) -> bool:
+    """Ultralytics marks a checkpoint of a completed run with epoch -1 (and drops the optimizer)."""
+    import torch
+
+    return int(torch.load(checkpoint, map_location="cpu", weights_only=False).get("epoch", -1)) == -1
+
+
+def export(weights: Path, stage: str, models: Path = MODELS, imgsz: int | None = None) -> dict[str, str]:
+    """Export trained weights to ONNX (dynamic shapes) and OpenVINO (FP16 weights) under ``models/``."""
+    configure_offline()
+    from ultralytics import YOLO
+
+    name = DETECTOR if stage == "detector" else CLASSIFIER
+    size = imgsz or (640 if stage == "detector" else 64)
+    models.mkdir(parents=True, exist_ok=True)
+    onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=size, dynamic=True, simplify=True, device="cpu"))
+    shutil.copyfile(onnx, models / f"{name}.onnx")
+    ov_dir = Path(YOLO(str(weights)).export(format="openvino", imgsz=size, dynamic=True, half=True, device="cpu"))
+    target = models / f"{name}_openvino"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for item in ov_dir.iterdir():
+        suffix = item.suffix if item.suffix in (".xml", ".bin") else ""
+        shutil.copyfile(item, target / (f"{name}{suffix}" if suffix else item.name))
+    return {"onnx": str(models / f"{name}.onnx"), "openvino": str(target / f"{name}.xml")}
+
+
+def class_names(weights: Path) -> list[str]:
+    configure_offline()
+    from ultralytics import YOLO
+
+    names = YOLO(str(weights)).names
+    return [names[i] for i in sorted(names)]
+
+
+def write_data_yaml(
+    models: Path, detector: list[str] | None, classifier: list[str] | None, notes: dict[str, Any]
+) -> Path:
+    """``models/data.yaml``: the class order of each stage and the input sizes the runtime needs."""
+    path = models / "data.yaml"
+    current: dict[str, Any] = {}
+    if path.exists():
+        import yaml
+
+        current = yaml.safe_load(path.read_text()) or {}
+    if detector is not None:
+        current["detector"] = {"file": DETECTOR, "names": detector, "imgsz": 640, "stride": 32}
+    if classifier is not None:
+        current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": 64, "crop_margin": 1.3}
+    current.setdefault("training", {}).update(notes)
+    import yaml
+
+    path.write_text(
+        "# written by `tablecall train`; the runtime (vision/detect.py) reads it\n"
+        + yaml.safe_dump(current, sort_keys=False)
+    )
+    return path
+
+
+@dataclass
+class Recipe:
+    """A whole run: which stages, their settings, where the data and the outputs are."""
+
+    data: Path
+    stages: tuple[str, ...] = ("classifier", "detector")
+    detector: StageConfig = field(default_factory=detector_config)
+    classifier: StageConfig = field(default_factory=classifier_config)
+    device: str = "auto"
+    threads: int = 2
+    resume: bool = False
+    export: bool = True
+    models: Path = MODELS
+    runs: Path = RUNS
+    bf16: bool = True
+    fraction: float = 1.0
+    warm: bool = False
+
+
+def run(recipe: Recipe) -> dict[str, Any]:
+    """Train the chosen stages in order, export each, record the class order; returns what was written."""
+    written: dict[str, Any] = {}
+    for stage in recipe.stages:
+        config = recipe.detector if stage == "detector" else recipe.classifier
+        data = recipe.data / ("detect/data.yaml" if stage == "detector" else "classify")
+        if not data.exists():
+            raise FileNotFoundError(f"{data} does not exist: write the data first (tablecall synth {recipe.data})")
+        best = train_stage(
+            stage,
+            data,
+            config,
+            recipe.device,
+            recipe.threads,
+            recipe.resume,
+            recipe.runs,
+            recipe.bf16,
+            recipe.fraction,
+            recipe.warm,
+        )
+        written[stage] = {"weights": str(best)}
+        if recipe.export:
+            written[stage].update(export(best, stage, recipe.models))
+            names = class_names(best)
+            write_data_yaml(
+                recipe.models,
+                names if stage == "detector" else None,
+                names if stage == "classifier" else None,
+                {stage: {"data": str(recipe.data), **asdict(config)}},
+            )
+    if recipe.export:
+        (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))
+    return written
