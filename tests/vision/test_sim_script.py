@@ -1,0 +1,321 @@
+"""The simulator's script: demo logs, what lies where after each event, the timeline and its timing rules."""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorer.events import EventError, GameEvent, GameLog, LogHeader, Source, format_log, parse_log
+from scorer.session import Session, replay
+from vision.sim import DEMOS, SimError, Timing, demo_log
+from vision.sim.script import _Builder, build
+from vision.sim.tables import Item
+from vision.sim.timeline import HandPath, Timeline
+from vision.zones import default_layout
+
+
+def _log(name: str) -> GameLog:
+    return parse_log(demo_log(name).read_text(encoding="utf-8"))
+
+
+def _timeline(log: GameLog, seed: int = 0) -> Timeline:
+    return build(log, default_layout(log.header.game, len(log.header.players)), seed)
+
+
+# -- the demo logs ---------------------------------------------------------------------------------------
+DEMO_RULINGS = {
+    "snap": {"match", "snap_won", "false_call", "snap_pot_formed", "snap_pot_won"},
+    "spit": {"round_ready", "round_over", "round_result"},
+    "spades": {"must_follow_suit", "hand_scored"},
+    "push": {"went_out", "deal_scored"},
+}
+
+
+@pytest.mark.parametrize("name", DEMOS)
+def test_demo_logs_replay_through_the_referee(name: str) -> None:
+    log = _log(name)
+    session = replay(log)
+    codes = {r.code for r in session.rulings}
+    assert DEMO_RULINGS[name] <= codes, f"{name} demo lacks {DEMO_RULINGS[name] - codes}"
+    assert parse_log(format_log(log)).events == log.events
+
+
+def test_spit_demo_has_an_illegal_play_taken_back() -> None:
+    log = _log("spit")
+    illegal = next(e for e in log.events if e.type == "play" and _rulings_of(log, e.seq) & {"illegal_play"})
+    undo = next(e for e in log.events if e.type == "undo")
+    assert undo.data["target"] == illegal.seq
+
+
+def _rulings_of(log: GameLog, seq: int) -> set[str]:
+    session = Session(log.header.game, log.header.players, log.header.options)
+    for event in log.events:
+        rulings = session.append(event)
+        if event.seq == seq:
+            return {r.code for r in rulings}
+    return set()
+
+
+def test_spades_demo_is_a_whole_hand() -> None:
+    summary = replay(_log("spades")).summary()
+    assert len(summary["history"]) == 1 and sum(summary["history"][0]["tricks"].values()) == 13
+
+
+# -- card events: every card a log puts face up on the table gets a landing in the timeline ----------------
+REFUSED = {"invalid_meld", "requirement_not_met", "before_requirement", "invalid_layoff"}
+
+
+def card_events(log: GameLog) -> list[tuple[int, str | None, str]]:
+    """(seq, card, zone) for each card an event puts face up, read from the events (not from the simulator);
+    the referee is asked only whether a Spit round has one pile and whether a Push meld was refused."""
+    players = list(log.header.players)
+    session = Session(log.header.game, players, log.header.options)
+    out: list[tuple[int, str | None, str]] = []
+    meld_owner: dict[int, int] = {}
+    for e in log.events:
+        single = log.header.game == "spit" and session.view()["single_pile"]
+        refused = {r.code for r in session.append(e)} & REFUSED
+        d, seat = e.data, players.index(e.data["player"]) if "player" in e.data else None
+        game = log.header.game
+        if game == "snap" and e.type == "flip":
+            out.append((e.seq, d["card"], f"face_up/{seat}"))
+        elif game == "spades" and e.type == "play":
+            out.append((e.seq, d["card"], f"trick/{seat}"))
+        elif game == "spit" and e.type == "layout":
+            out += [(e.seq, top, f"stock/{seat}/{k}") for k, top in enumerate(d.get("tops", [])) if top]
+        elif game == "spit" and e.type == "reveal":
+            out.append((e.seq, d["card"], f"stock/{seat}/{d['stock']}"))
+        elif game == "spit" and e.type == "play":
+            out.append((e.seq, d["card"], f"spit/{d['pile']}"))
+        elif game == "spit" and e.type == "move":
+            out.append((e.seq, d.get("card"), f"stock/{seat}/{d['to']}"))
+        elif game == "spit" and e.type == "spit":
+            piles = d.get("piles", {})
+            own = {name: 0 if single else players.index(name) for name in d["cards"]}
+            out += [(e.seq, card, f"spit/{piles.get(name, own[name])}") for name, card in d["cards"].items()]
+        elif game == "push" and e.type == "deal":
+            meld_owner.clear()
+            out.append((e.seq, d["upcard"], "discard"))
+        elif game == "push" and e.type in ("discard", "upcard"):
+            out.append((e.seq, d["card"], "discard"))
+        elif game == "push" and e.type == "meld" and not refused:
+            for meld in d["melds"]:
+                meld_owner[len(meld_owner) + 1] = seat
+                out += [(e.seq, card, f"melds/{seat}") for card in meld["cards"]]
+        elif game == "push" and e.type == "layoff" and not refused:
+            out += [(e.seq, card, f"melds/{meld_owner[d['meld']]}") for card in d["cards"]]
+    return out
+
+
+@pytest.mark.parametrize("name", DEMOS)
+def test_every_card_put_down_is_expected_in_its_zone_within_the_video(name: str) -> None:
+    log = _log(name)
+    timeline = _timeline(log)
+    landed = {(x.seq, x.card, x.zone): x.landed for x in timeline.expects}
+    for seq, card, zone in card_events(log):
+        matches = [t for (s, c, z), t in landed.items() if s == seq and z == zone and (card is None or c == card)]
+        assert matches, f"event {seq}: {card} never lands in {zone}"
+        assert 0 < min(matches) < timeline.duration
+    times = [e["t_ms"] for e in timeline.events]
+    assert times == sorted(times) and len(times) == len(log.events)
+
+
+class CheckedBuilder(_Builder):
+    """After every event the table drawn must hold what the referee says lies there."""
+
+    def event(self, event: GameEvent, t: float) -> float:
+        start = super().event(event, t)
+        target = self.table.places(self.session, self.rendered())
+        drawn = self.rendered()
+        for place in set(target) | set(drawn):
+            want, have = target.get(place, []), drawn.get(place, [])
+            assert len(want) == len(have) and all(a.same(b) for a, b in zip(want, have, strict=True)), (
+                f"after event {event.seq} ({event.type}) {place} holds {have}, the referee says {want}"
+            )
+        return start
+
+
+def _check_timeline(log: GameLog, seed: int = 0) -> Timeline:
+    layout = default_layout(log.header.game, len(log.header.players))
+    timeline = CheckedBuilder(log, layout, Timing(), seed, 1.0).run()
+    for hand in timeline.hands:  # a hand does one thing at a time: its keys never go back in time
+        times = [t for t, _ in hand.keys]
+        assert times == sorted(times)
+    for track in timeline.tracks:  # a card does one thing at a time too
+        for a, b in itertools.pairwise(track.segments):
+            assert a.end <= b.start + 1e-6
+    return timeline
+
+
+@pytest.mark.parametrize("name", DEMOS)
+def test_the_table_follows_the_referee_event_by_event(name: str) -> None:
+    timeline = _check_timeline(_log(name))
+    zones = set(timeline.layout.names)
+    assert all(seg.place is None or seg.place[0] in zones for t in timeline.tracks for seg in t.segments)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHER_LOGS = sorted(
+    p
+    for pattern in ("docs/examples/*.jsonl", "tests/golden/*/*.jsonl")
+    for p in ROOT.glob(pattern)
+    if p.parent.name in DEMOS or p.stem in DEMOS
+)
+
+
+@pytest.mark.parametrize("path", OTHER_LOGS, ids=[str(p.relative_to(ROOT)) for p in OTHER_LOGS])
+def test_the_simulator_follows_every_example_and_golden_log(path: Path) -> None:
+    """The referees' own example and golden logs (corrections, one-pile rounds, refused melds …) all render."""
+    log = parse_log(path.read_text(encoding="utf-8"))
+    timeline = _check_timeline(log)
+    landed = {(x.seq, x.card, x.zone) for x in timeline.expects}
+    for seq, card, zone in card_events(log):
+        assert any(s == seq and z == zone and card in (None, c) for s, c, z in landed), f"event {seq}: {card} in {zone}"
+
+
+def test_a_refused_spades_play_lies_down_then_goes_back_to_the_hand() -> None:
+    log = _log("spades")
+    refused = next(e for e in log.events if "must_follow_suit" in _rulings_of(log, e.seq))
+    timeline = _timeline(log)
+    expect = next(x for x in timeline.expects if x.seq == refused.seq)
+    track = timeline.tracks[expect.obj]
+    assert [s.place for s in track.segments] == [(f"trick/{log.header.players.index(refused.data['player'])}", 0), None]
+    assert track.segments[1].start - track.segments[0].end >= Timing().look
+
+
+def test_a_completed_trick_is_gathered_face_down_to_the_winners_pile() -> None:
+    timeline = _timeline(_log("spades"))
+    gathered = [t for t in timeline.tracks if len(t.segments) >= 2 and t.segments[1].place]
+    assert len(gathered) == 52  # every card played (the refused one went back to the hand)
+    assert all(t.segments[1].place[0] in ("won/0", "won/1") and not t.segments[1].dst.up for t in gathered)
+
+
+def test_a_spit_reveal_turns_the_card_where_it_lies() -> None:
+    log = _log("spit")
+    reveal = next(e for e in log.events if e.type == "reveal")
+    timeline = _timeline(log)
+    expect = next(x for x in timeline.expects if x.seq == reveal.seq)
+    segments = timeline.tracks[expect.obj].segments
+    turn = next(i for i, s in enumerate(segments) if s.end == expect.landed)
+    before, after = segments[turn - 1].dst, segments[turn].dst
+    assert (before.x, before.y, before.up) == (after.x, after.y, False) and after.up
+
+
+def test_a_card_landing_on_a_pile_shows_the_one_below_at_the_edge() -> None:
+    timeline = _timeline(_log("snap"))
+    piles: dict[object, list[tuple[float, float, float]]] = {}
+    for track in timeline.tracks:
+        first = track.segments[0]
+        piles.setdefault(first.place, []).append((first.dst.x, first.dst.y, first.dst.angle))
+    for poses in piles.values():
+        for a, b in itertools.pairwise(poses):
+            assert a != b  # each card lands a little off the last one, turned a little
+            assert abs(a[0] - b[0]) < 15 and abs(a[1] - b[1]) < 15
+
+
+def test_the_same_seed_gives_the_same_timeline_and_another_seed_another() -> None:
+    log = _log("snap")
+    a, b, c = _timeline(log, 3), _timeline(log, 3), _timeline(log, 4)
+    assert [t.segments for t in a.tracks] == [t.segments for t in b.tracks]
+    assert [h.keys for h in a.hands] == [h.keys for h in b.hands]
+    assert [t.segments for t in a.tracks] != [t.segments for t in c.tracks]
+
+
+def test_a_requested_duration_shortens_the_pauses() -> None:
+    log = _log("push")
+    layout = default_layout("push", 4)
+    natural = build(log, layout)
+    fitted = build(log, layout, duration=natural.duration * 0.9)
+    assert fitted.duration <= natural.duration * 0.9
+    assert len(fitted.expects) == len(natural.expects)
+    with pytest.raises(SimError, match=r"this game needs at least \d+ s of video"):
+        build(log, layout, duration=5000)
+
+
+def test_the_layout_must_fit_the_log() -> None:
+    with pytest.raises(SimError, match="the layout is for snap with 2 players, the log is snap with 3"):
+        build(_log("snap"), default_layout("snap", 2))
+
+
+def test_a_busy_hand_cannot_start_something_else() -> None:
+    hand = HandPath(0, (0.0, 900.0), (0.0, 1200.0))
+    hand.go(100, 400, (500.0, 350.0))
+    assert hand.at(250) != (0.0, 900.0) and hand.at(400) == (500.0, 350.0)
+    with pytest.raises(SimError, match="busy until 400 ms"):
+        hand.go(300, 500, (0.0, 900.0))
+    assert not hand.trip(200, 100, 100, (1.0, 1.0))
+    hand.go(400, 600, (0.0, 900.0))
+    assert hand.busy() == [(100, 600)] and hand.shown(300) and not hand.shown(700)
+
+
+# -- random Snap games --------------------------------------------------------------------------------
+CARDS = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+
+
+def _random_snap(draw: Any) -> GameLog:
+    """A Snap log of accepted events: flips by whoever's turn it is (or not), calls, resolves."""
+    players = ("Ann", "Ben", "Cy", "Di")[: draw(st.integers(2, 4))]
+    options = {
+        "false_call_penalty": draw(st.sampled_from(["card_to_turner", "card_to_each", "pile_to_pot"])),
+        "call_style": draw(st.sampled_from(["voice", "slap"])),
+    }
+    session = Session("snap", players, options)
+    ts = 0
+
+    def send(type_: str, **data: Any) -> None:
+        nonlocal ts
+        ts += draw(st.sampled_from([20, 60, 300, 900, 1500]))
+        with contextlib.suppress(EventError):
+            session.append(GameEvent(session.next_seq, ts, Source.VISION, type_, data))
+
+    send("deal", dealer=players[-1])
+    unseen = list(CARDS)
+    for _ in range(draw(st.integers(4, 26))):
+        action = draw(st.sampled_from(["flip", "flip", "flip", "call", "resolve"]))
+        if session.view()["matches"] and draw(st.booleans()):
+            action = "call"  # someone sees the match
+        if action == "flip":
+            view = session.view()
+            player = view["turn"] if draw(st.booleans()) or not view["turn"] else draw(st.sampled_from(players))
+            card = draw(st.sampled_from(unseen))
+            before = len(session.events)
+            send("flip", player=player, card=card)
+            if len(session.events) > before:
+                unseen.remove(card)
+        elif action == "call":
+            kind = "slap" if options["call_style"] == "slap" else draw(st.sampled_from(["snap", "snap_pot"]))
+            send("call", player=draw(st.sampled_from(players)), kind=kind)
+        else:
+            send("resolve")
+    return GameLog(LogHeader("snap", players, options), tuple(session.events))
+
+
+random_snap = st.composite(_random_snap)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_snap(), st.integers(0, 1000))
+def test_random_snap_games_keep_the_table_and_the_referee_in_step(log: GameLog, seed: int) -> None:
+    timeline = _check_timeline(log, seed)
+    flips = [(e.seq, e.data["card"]) for e in log.events if e.type == "flip"]
+    expected = {(x.seq, x.card) for x in timeline.expects}
+    assert set(flips) <= expected
+    assert all(x.landed < timeline.duration for x in timeline.expects)
+
+
+def test_items_compare_as_the_camera_sees_them() -> None:
+    assert Item("7H", True).same(Item("7H", True)) and not Item("7H", True).same(Item("7H", False))
+    assert Item(None, False).same(Item("7H", False)) and not Item(None, False).same(Item("7H", True))
+    assert not Item("7H", True).same(Item("7D", True))
+
+
+def test_demo_names_are_checked() -> None:
+    with pytest.raises(SimError, match="no demo called 'poker'"):
+        demo_log("poker")
+    assert all(Path(demo_log(name)).is_file() for name in DEMOS)

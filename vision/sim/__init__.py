@@ -1,0 +1,50 @@
+"""The table simulator: a game log rendered as the video a webcam over the table would take, with ground truth.
+
+``tablecall simulate LOG.jsonl -o game.mp4`` (:mod:`vision.sim.command`) or :func:`simulate`. The parts:
+:mod:`~vision.sim.tables` (what lies where, read from the referee), :mod:`~vision.sim.script` (builds the
+:mod:`~vision.sim.timeline` of table actions), :mod:`~vision.sim.camera` (camera placement, light, sensor),
+:mod:`~vision.sim.scene` (drawing), :mod:`~vision.sim.render` (frames, video file, ground truth).
+``docs/simulator.md`` explains it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from scorer.events import parse_log
+from vision.cardart import data_dir
+from vision.sim.render import Options, Simulation, pick_design, simulate, truth_path
+from vision.sim.timeline import SimError, Timing
+
+__all__ = ["DEMOS", "Options", "SimError", "Simulation", "Timing", "demo_log", "demo_video", "simulate", "truth_path"]
+
+DEMO_DIR = Path(__file__).resolve().parent / "demos"
+#: the scripted demo games: a short Snap game with matches and a Snap Pot, a Spit round with an illegal play
+#: (taken back by an undo), a Spades hand with a refused play, and the end of a Push deal.
+DEMOS = ("snap", "spit", "spades", "push")
+
+
+def demo_log(name: str) -> Path:
+    """The path of demo ``name`` (one of :data:`DEMOS`)."""
+    if name not in DEMOS:
+        raise SimError(f"no demo called {name!r} (demos: {', '.join(DEMOS)})")
+    return DEMO_DIR / f"{name}.jsonl"
+
+
+def demo_video(
+    name: str, folder: Path | None = None, size: tuple[int, int] = (1280, 720), fps: float = 15.0, seed: int = 0
+) -> Path:
+    """Demo ``name`` as a video with markers and its ground truth, rendered once into ``folder`` (default
+    ``data/sim/``) and reused while newer than the demo log: what a live table can play when no camera is given.
+    The cards are a held-out design when one is installed, so the detector sees art it never trained on."""
+    log = demo_log(name)
+    out = (folder or data_dir() / "sim") / f"{name}-{size[0]}x{size[1]}-{fps:g}fps-{seed}.mp4"
+    if out.exists() and truth_path(out).exists() and out.stat().st_mtime >= log.stat().st_mtime:
+        return out
+    try:
+        design = pick_design(seed, "heldout")
+    except SimError:
+        design = None
+    options = Options(size=size, fps=fps, seed=seed, design=design, markers=True)
+    simulate(parse_log(log.read_text(encoding="utf-8")), out, options)
+    return out
