@@ -119,7 +119,7 @@ def _load_plugins() -> None:
     """Import the modules that add subcommands (``serve``, ``detect``, …) when present."""
     import importlib
 
-    for module in ("web.commands", "vision.commands"):
+    for module in ("web.commands", "vision.commands", "vision.live_commands", "vision.sim.command"):
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

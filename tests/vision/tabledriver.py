@@ -1,0 +1,158 @@
+"""Drive a game's observer from what lies on the table, without pictures.
+
+:class:`Driver` holds a live :class:`Session` (what the camera and the phones build), a :class:`Tracker` and
+the game's observer. :meth:`Driver.show` puts a table (zone -> cards) in front of the "camera" for some frames
+as sightings; the observer's proposals go into the session through a :class:`SessionLink`, like the live
+pipeline does. :func:`play_through_camera` replays a whole log: the events a camera can see are *not* sent;
+instead the table the referee describes after them (:mod:`vision.sim.tables`, the simulator's own answer to
+"what lies where") is shown, and the observer must produce them. The other events come from the "phones".
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from scorer.events import GameEvent, GameLog, Source
+from scorer.game import Ruling
+from scorer.session import Session
+from vision.links import SessionLink, VisionEvent
+from vision.observers import observer_for
+from vision.track import SPREAD_KINDS, Sighting, Tracker, TrackSettings, Update, deck_for, spread_zones
+from vision.zones import Layout, Zone, default_layout
+
+CAMERA = {
+    "snap": {"flip"},
+    "spades": {"play"},
+    "spit": {"play", "reveal", "move", "spit"},
+    "push": {"meld", "layoff", "deal_end"},
+}
+SPREAD = SPREAD_KINDS
+Table = Mapping[str, Sequence[str | tuple[str, float]]]
+
+
+def along(zone: Zone, offset: float) -> tuple[float, float]:
+    """The point ``offset`` mm from the zone's centre along its near edge."""
+    (x0, y0), (x1, y1) = zone.polygon[0], zone.polygon[1]
+    length = math.hypot(x1 - x0, y1 - y0)
+    cx, cy = zone.centre
+    return cx + (x1 - x0) / length * offset, cy + (y1 - y0) / length * offset
+
+
+class Driver:
+    def __init__(
+        self,
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any] | None = None,
+        settings: TrackSettings | None = None,
+    ) -> None:
+        self.session = Session(game, players, options)
+        self.layout: Layout = default_layout(game, len(players))
+        self.tracker = Tracker(settings or TrackSettings(), deck_for(game), spread_zones(self.layout))
+        self.observer = observer_for(game, self.layout, players)
+        self.link = SessionLink(self.session)
+        self.ts = 0
+        self.step = 10  # ms between frames
+        self.sent: list[tuple[int, dict[str, Any], list[Ruling]]] = []
+        self.updates: list[Update] = []
+        self.seqmap: dict[int, int] = {}
+
+    def manual(self, type: str, ts: int | None = None, **data: Any) -> list[Ruling]:
+        event = GameEvent(self.session.next_seq, self.ts if ts is None else ts, Source.MANUAL, type, data)
+        return self.session.append(event)
+
+    def sightings(self, table: Table) -> list[Sighting]:
+        out = []
+        for name, cards in table.items():
+            zone = self.layout.zone(name)
+            for i, item in enumerate(cards):
+                card, offset = (item, 0.0) if isinstance(item, str) else item
+                if zone.kind not in SPREAD and isinstance(item, str):
+                    offset = 4.0 * i  # a pile: each card a little off the one below
+                out.append(Sighting(card, along(zone, offset), 0.9, name))
+        return out
+
+    def show(
+        self, table: Table, frames: int = 8, frozen: Sequence[str] = (), step: int | None = None
+    ) -> list[tuple[int, dict[str, Any], list[Ruling]]]:
+        """Show ``table`` for ``frames`` frames (``step`` ms apart); the events the camera sent meanwhile."""
+        sent = []
+        step = self.step if step is None else step
+        seen = self.sightings(table)
+        for _ in range(frames):
+            update = self.tracker.update(seen, frozen, self.ts)
+            self.updates.append(update)
+            for proposal in self.observer.observe(update, self.link.view()):
+                event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)
+                seq, rulings = self.link.append(event)
+                sent.append((seq, proposal.body(), rulings))
+            self.ts += step
+        self.sent += sent
+        return sent
+
+
+def visible(game: str, places: Mapping[tuple[str, int], Sequence[Any]], layout: Layout) -> dict[str, list[Any]]:
+    """The face-up cards a camera sees in the simulator's table: a pile's top, every card of a spread zone."""
+    out: dict[str, list[Any]] = {}
+    for (zone, group), items in places.items():
+        kind = layout.zone(zone).kind
+        up = [item.card for item in items if item.up and item.card]
+        if kind in SPREAD:
+            out.setdefault(zone, []).extend((c, -230.0 + 130 * group + 22 * i) for i, c in enumerate(up))
+        elif items and items[-1].up and items[-1].card:
+            out.setdefault(zone, []).append(items[-1].card)
+    return out
+
+
+def play_through_camera(log: GameLog, frames: int = 8) -> tuple[Driver, Session]:
+    """Replay ``log``: camera events from the table the simulator shows, the others (undo and corrections
+    included) from the phones. Returns the driver (its session is the live game; ``driver.seqmap`` maps the
+    log's seqs to the live game's) and the original game replayed for comparison."""
+    from vision.sim.tables import table_for
+
+    game, players = log.header.game, log.header.players
+    truth = Session(game, players, log.header.options)
+    driver = Driver(game, players, log.header.options)
+    shown = table_for(game)
+    rendered: dict[Any, Any] = {}
+    for event in log.events:
+        driver.ts = max(driver.ts, event.ts)
+        if event.type in CAMERA[game]:
+            landing = shown.intents(event, truth) or _lands(event)
+            if landing:  # the card lies there a moment before the referee's consequences (a trick, a round end)
+                before = {
+                    k: [i for i in v if i not in {item for _, item in landing}]
+                    for k, v in shown.places(truth, rendered).items()
+                }
+                for place, item in landing:
+                    before.setdefault(place, []).append(item)
+                driver.show(visible(game, before, driver.layout), frames)
+            truth.append(event)
+            rendered = shown.places(truth, rendered)
+            sent = driver.show(visible(game, rendered, driver.layout), frames)
+            if not landing and sent:
+                driver.seqmap[event.seq] = sent[-1][0]
+            elif landing and driver.sent:
+                driver.seqmap[event.seq] = driver.sent[-1][0]
+            continue
+        truth.append(event)
+        data = dict(event.data)
+        for key in ("target", "after"):
+            if key in data:
+                data[key] = driver.seqmap.get(int(data[key]), 0)
+        driver.manual(event.type, event.ts, **data)
+        driver.seqmap[event.seq] = driver.session.events[-1].seq
+        rendered = shown.places(truth, rendered)
+        driver.show(visible(game, rendered, driver.layout), frames)
+    return driver, truth
+
+
+def _lands(event: GameEvent) -> list[tuple[tuple[str, int], Any]]:
+    """Spit: a played card lands on its spit pile (the simulator's table already shows the round's end)."""
+    from vision.sim.tables import Item
+
+    if event.type == "play" and "pile" in event.data and "card" in event.data:
+        return [((f"spit/{int(event.data['pile'])}", 0), Item(str(event.data["card"]), True))]
+    return []

@@ -1,0 +1,181 @@
+"""Calibration from rendered ArUco images and from clicked corners; the drift check; the table config (TOML)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.tablesim import Script, camera, project
+from vision.calibrate import Calibration, CalibrationError, DriftWatch, find_markers, from_corners, from_markers
+from vision.tableconfig import ConfigError, TableConfig, default_config, load_config, save_config
+from vision.track import TrackSettings
+from vision.zones import default_layout
+
+LAYOUT = default_layout("spades", 4)
+SPOTS = [(500.0, 350.0), (60.0, 60.0), (940.0, 640.0), (120.0, 600.0)]
+
+
+def picture(nudge: tuple[float, float] = (0.0, 0.0), markers: bool = True, hide: tuple[int, ...] = ()) -> np.ndarray:
+    layout = replace(LAYOUT, markers=tuple(m for m in LAYOUT.markers if m.id not in hide))
+    return Script(layout, matrix=camera(nudge=nudge), markers=markers).frame(0)
+
+
+def test_markers_give_the_table_plane_within_two_mm() -> None:
+    calibration = from_markers(picture(), LAYOUT)
+    assert calibration.method == "aruco" and calibration.markers == (0, 1, 2, 3)
+    assert calibration.error_mm < 2
+    seen = calibration.to_table(project(camera(), SPOTS))
+    assert np.abs(seen - np.array(SPOTS)).max() < 2.0
+    back = calibration.to_image(SPOTS)
+    assert np.abs(back - project(camera(), SPOTS)).max() < 2.0
+
+
+def test_three_markers_are_enough() -> None:
+    calibration = from_markers(picture(hide=(2,)), LAYOUT)
+    assert calibration.markers == (0, 1, 3)
+    assert np.abs(calibration.to_table(project(camera(), SPOTS)) - np.array(SPOTS)).max() < 5.0
+
+
+@pytest.mark.parametrize(
+    "hide, message",
+    [
+        pytest.param((0, 1, 2, 3), "found 0 of the table's corner markers", id="no_markers_in_view"),
+        pytest.param((1, 2), "missing: 1, 2", id="two_markers_are_too_few"),
+    ],
+)
+def test_missing_markers_say_what_to_do(hide: tuple[int, ...], message: str) -> None:
+    with pytest.raises(CalibrationError, match=message) as error:
+        from_markers(picture(hide=hide), LAYOUT)
+    assert "whole play area in view" in str(error.value)
+
+
+def test_markers_in_the_wrong_corners_are_refused() -> None:
+    swapped = replace(LAYOUT.markers[0], id=2), replace(LAYOUT.markers[2], id=0)
+    layout = replace(LAYOUT, markers=(swapped[0], LAYOUT.markers[1], swapped[1], LAYOUT.markers[3]))
+    image = Script(layout).frame(0)
+    with pytest.raises(CalibrationError, match="disagree"):
+        from_markers(image, LAYOUT)
+
+
+def test_a_layout_without_markers_needs_clicked_corners() -> None:
+    with pytest.raises(CalibrationError, match="click the four corners"):
+        from_markers(picture(), replace(LAYOUT, markers=()))
+
+
+def test_four_clicked_corners_give_the_table_plane() -> None:
+    w, h = LAYOUT.table
+    corners = project(camera(), [(0, 0), (w, 0), (w, h), (0, h)])
+    calibration = from_corners(corners.tolist(), LAYOUT, (960, 540))
+    assert calibration.method == "corners" and len(calibration.corners) == 4
+    assert np.abs(calibration.to_table(project(camera(), SPOTS)) - np.array(SPOTS)).max() < 0.01
+
+
+@pytest.mark.parametrize(
+    "points, message",
+    [
+        pytest.param([[1, 1], [2, 2], [3, 3]], "exactly four corners", id="three_corners"),
+        pytest.param([[100, 100], [800, 100], [100, 500], [800, 500]], "go round the play area", id="crossed_order"),
+        pytest.param([[100, 100], [2000, 100], [800, 500], [100, 500]], "inside the 960x540", id="outside_the_image"),
+        pytest.param([[100, 100], [800, 100], [800, 500], [100, 500]][::-1], "go round", id="anticlockwise"),
+    ],
+)
+def test_bad_clicked_corners_are_refused(points: list[list[float]], message: str) -> None:
+    with pytest.raises(CalibrationError, match=message):
+        from_corners(points, LAYOUT, (960, 540))
+
+
+def test_a_calibration_for_another_frame_size_scales() -> None:
+    calibration = from_markers(picture(), LAYOUT)
+    half = calibration.scaled((480, 270))
+    assert np.abs(half.to_table(project(camera(), SPOTS) / 2) - np.array(SPOTS)).max() < 2.0
+
+
+# -- the drift check -----------------------------------------------------------------------------------------
+def test_drift_watch_with_markers_notices_a_bumped_camera() -> None:
+    watch = DriftWatch(from_markers(picture(), LAYOUT), LAYOUT)
+    assert watch.check(picture()).moved is False
+    drift = watch.check(picture(nudge=(25.0, 10.0)))
+    assert drift.moved is True and "has moved" in drift.message and drift.shift > 12
+    assert watch.check(picture(markers=False)).moved is None
+
+
+def test_drift_watch_without_markers_compares_the_picture() -> None:
+    w, h = LAYOUT.table
+    corners = project(camera(), [(0, 0), (w, 0), (w, h), (0, h)])
+    calibration = from_corners(corners.tolist(), LAYOUT, (960, 540))
+    watch = DriftWatch(calibration, LAYOUT, reference=picture())
+    assert watch.check(picture()).moved is False
+    drift = watch.check(picture(nudge=(30.0, 0.0)))
+    assert drift.moved is True and drift.shift == pytest.approx(30, abs=4)
+
+
+def test_find_markers_on_an_empty_picture() -> None:
+    assert find_markers(np.zeros((100, 100, 3), np.uint8)) == {}
+
+
+# -- the table config -----------------------------------------------------------------------------------------
+def test_config_round_trips_through_toml(tmp_path: Path) -> None:
+    calibration = from_markers(picture(), LAYOUT)
+    config = TableConfig(LAYOUT, calibration, TrackSettings(appear_frames=4, occlusion=0.1), "rtsp://phone:8554/cam")
+    path = save_config(tmp_path / "table.toml", config)
+    again = load_config(path)
+    assert again.layout == LAYOUT and again.tracking == config.tracking and again.source == config.source
+    assert again.calibration is not None
+    assert np.allclose(again.calibration.homography, calibration.homography)
+    assert again.calibration.markers == calibration.markers and again.calibration.image_size == (960, 540)
+
+
+def test_a_fresh_config_has_no_calibration(tmp_path: Path) -> None:
+    path = save_config(tmp_path / "t.toml", default_config("snap", 3))
+    config = load_config(path)
+    assert config.calibration is None and config.layout.players == 3 and "[calibration]" not in path.read_text()
+
+
+@pytest.mark.parametrize(
+    "edit, message",
+    [
+        pytest.param(lambda t: "game = ", "not valid TOML", id="bad_toml"),
+        pytest.param(lambda t: 'game = "snap"', "a layout needs", id="no_layout"),
+        pytest.param(lambda t: t.replace("appear_frames = 3", "appear_frames = 0"), "appear_frames", id="bad_tracking"),
+        pytest.param(lambda t: t + "blink = 3\n", "no setting 'blink'", id="unknown_tracking_setting"),
+        pytest.param(
+            lambda t: t.replace("[tracking]", '[calibration]\nmethod = "aruco"\n[tracking]'),
+            "needs method, image_size",
+            id="calibration_incomplete",
+        ),
+        pytest.param(
+            lambda t: t.replace(
+                "[tracking]",
+                "[calibration]\nmethod = 'x'\nimage_size = [1, 1]\nhomography = [[0,0,0],[0,0,0],[0,0,1]]\n[tracking]",
+            ),
+            "not invertible",
+            id="calibration_singular",
+        ),
+        pytest.param(lambda t: "source = [1]\n" + t, "'source' must be", id="source_not_text"),
+    ],
+)
+def test_bad_config_files_are_refused_with_the_file_named(tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "table.toml"
+    path.write_text(edit(default_config("snap", 2).to_toml()))
+    with pytest.raises(ConfigError, match=message) as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_a_missing_config_says_how_to_make_one(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="tablecall calibrate writes one"):
+        load_config(tmp_path / "nope.toml")
+
+
+def test_default_config_for_an_unknown_game() -> None:
+    with pytest.raises(ConfigError, match="no default layout"):
+        default_config("poker", 4)
+
+
+def test_calibration_json_round_trip() -> None:
+    calibration = from_corners([[100, 50], [860, 50], [900, 500], [60, 500]], LAYOUT, (960, 540))
+    again = Calibration.from_json(calibration.to_json())
+    assert np.allclose(again.homography, calibration.homography) and again.corners == calibration.corners

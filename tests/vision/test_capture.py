@@ -1,0 +1,198 @@
+"""Capture: a real video file written by OpenCV, a folder of images, a bad URL with backoff, an unplugged camera
+that comes back, unreadable files; always the newest frame."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.capture import Capture, Reader, Source, SourceError
+
+
+def write_video(path: Path, frames: int, fps: float = 10.0, size: tuple[int, int] = (160, 120)) -> Path:
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), fps, size)
+    assert writer.isOpened()
+    for i in range(frames):
+        image = np.full((size[1], size[0], 3), 0, np.uint8)
+        cv2.putText(image, str(i), (10, 80), cv2.FONT_HERSHEY_SIMPLEX, 2, (255, 255, 255), 3)
+        image[0:10, 0:10] = (i * 7) % 256  # a patch whose level says the frame number
+        writer.write(image)
+    writer.release()
+    return path
+
+
+def level(image: np.ndarray) -> int:
+    return round(float(image[2:8, 2:8].mean()) / 7)
+
+
+def wait_for(capture: Capture, state: str, timeout: float = 5.0) -> None:
+    ends = time.monotonic() + timeout
+    while capture.status.state != state and time.monotonic() < ends:
+        time.sleep(0.01)
+    assert capture.status.state == state, capture.status
+
+
+@pytest.mark.parametrize(
+    "spec, kind",
+    [
+        pytest.param("0", "camera", id="a_number_is_a_webcam"),
+        pytest.param(2, "camera", id="an_int_is_a_webcam"),
+        pytest.param("rtsp://192.168.1.7:8554/cam", "stream", id="rtsp_is_a_stream"),
+        pytest.param("http://phone.local:8080/video.mjpg", "stream", id="http_mjpeg_is_a_stream"),
+        pytest.param("game.mp4", "file", id="anything_else_is_a_file"),
+    ],
+)
+def test_source_spec(spec: str | int, kind: str) -> None:
+    assert Source.parse(spec).kind == kind
+
+
+def test_source_folder_and_empty_spec(tmp_path: Path) -> None:
+    assert Source.parse(str(tmp_path)).kind == "folder"
+    with pytest.raises(SourceError, match="no video source given"):
+        Source.parse("  ")
+
+
+def test_every_frame_of_a_video_file_in_order(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "game.mp4", 12)
+    capture = Capture(str(path), lossless=True).start()
+    frames = list(capture.frames(timeout=5))
+    assert [f.index for f in frames] == list(range(12))
+    assert [level(f.image) for f in frames] == list(range(12))
+    assert [f.pos_ms for f in frames] == [100 * i for i in range(12)]
+    assert frames[0].size == (160, 120)
+    wait_for(capture, "ended")
+    assert "12 frames" in capture.status.message and capture.status.frames == 12
+
+
+def test_a_slow_consumer_gets_the_newest_frame_and_never_falls_behind(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "fast.mp4", 30, fps=50.0)  # 0.6 s in real time
+    capture = Capture(str(path)).start()
+    got = []
+    while (frame := capture.next(timeout=2)) is not None:
+        got.append(frame)
+        time.sleep(0.1)  # a slow pipeline
+    indices = [f.index for f in got]
+    assert indices == sorted(set(indices)) and len(indices) < 15 and indices[-1] >= 25
+    for frame in got:  # each frame taken was due no later than when it was taken (it was the newest)
+        assert level(frame.image) == frame.index % 37
+    assert capture.status.state == "ended"
+
+
+def test_frames_of_a_file_are_due_in_real_time(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "rt.mp4", 6, fps=20.0)
+    capture = Capture(str(path)).start()
+    frames = list(capture.frames(timeout=2))
+    walls = [f.wall_ms for f in frames]
+    assert [b - a for a, b in itertools.pairwise(walls)] == [50] * (len(walls) - 1)
+
+
+def test_a_folder_of_images_skips_an_unreadable_one(tmp_path: Path) -> None:
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((40, 60, 3), i * 7, np.uint8))
+    (tmp_path / "002b.png").write_bytes(b"not a png at all")
+    (tmp_path / "notes.txt").write_text("ignored")
+    capture = Capture(Source.parse(str(tmp_path), fps=5.0), lossless=True).start()
+    frames = list(capture.frames(timeout=5))
+    assert [level(f.image) for f in frames] == [0, 1, 2, 3]
+    assert [f.pos_ms for f in frames] == [0, 200, 400, 600]
+    wait_for(capture, "ended")
+
+
+def test_an_empty_folder_fails_with_a_message(tmp_path: Path) -> None:
+    capture = Capture(str(tmp_path)).start()
+    wait_for(capture, "failed")
+    assert "has no images" in capture.status.message and capture.next(0.1) is None
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        pytest.param(lambda p: p / "missing.mp4", "no such file", id="missing_file"),
+        pytest.param(
+            lambda p: (p / "junk.mp4", (p / "junk.mp4").write_bytes(b"\0junk" * 500))[0],
+            "cannot",
+            id="unreadable_video",
+        ),
+        pytest.param(lambda p: p, "has no images", id="a_folder_without_images"),
+    ],
+)
+def test_an_unreadable_source_is_reported_once(tmp_path: Path, make, message: str) -> None:  # type: ignore[no-untyped-def]
+    capture = Capture(str(make(tmp_path))).start()
+    wait_for(capture, "failed")
+    assert message in capture.status.message and capture.attempts == 1
+    assert capture.next(0.1) is None
+
+
+def test_a_bad_stream_url_is_retried_with_backoff() -> None:
+    capture = Capture("http://127.0.0.1:9/video.mjpg", backoff=(0.05, 0.2)).start()
+    try:
+        wait_for(capture, "lost")
+        time.sleep(0.6)
+        status = capture.status
+        assert "cannot be opened" in status.message and "trying again" in status.message
+        assert 2 <= capture.attempts <= 8  # 0.05, 0.1, 0.2, 0.2 ...: retrying, backing off, not spinning
+        assert capture.next(0.05) is None
+    finally:
+        capture.stop()
+    assert capture.status.state == "stopped"
+
+
+def test_an_unplugged_camera_says_so() -> None:
+    capture = Capture("7", backoff=(0.05, 0.1)).start()
+    try:
+        wait_for(capture, "lost")
+        assert "camera 7 cannot be opened: is it plugged in" in capture.status.message
+    finally:
+        capture.stop()
+
+
+class FlakyCamera(Reader):
+    """A camera that gives ``frames`` pictures (numbered by their pixels, across cameras), then fails (unplugged)."""
+
+    shot = 0
+
+    def __init__(self, frames: int) -> None:
+        self.left = frames
+        self.fps = 0.0
+
+    def read(self) -> np.ndarray | None:
+        if self.left <= 0:
+            raise SourceError("camera 0 stopped sending pictures")
+        self.left -= 1
+        time.sleep(0.005)
+        FlakyCamera.shot += 1
+        return np.full((8, 8, 3), FlakyCamera.shot - 1, np.uint8)
+
+
+def test_a_camera_that_comes_back_is_reopened_and_frames_go_on() -> None:
+    plan: list[object] = [
+        FlakyCamera(3),
+        SourceError("camera 0 cannot be opened: is it plugged in?"),
+        FlakyCamera(1000),
+    ]
+
+    def opener(source: Source) -> Reader:
+        step = plan.pop(0) if plan else FlakyCamera(1000)
+        if isinstance(step, Exception):
+            raise step
+        assert isinstance(step, Reader)
+        return step
+
+    FlakyCamera.shot = 0
+    capture = Capture(Source("camera", "0"), lossless=True, backoff=(0.02, 0.05), opener=opener).start()
+    try:
+        indices, shots = [], []
+        while len(indices) < 10:
+            frame = capture.next(timeout=2)
+            assert frame is not None, capture.status
+            indices.append(frame.index)
+            shots.append(int(frame.image[0, 0, 0]))
+        assert indices == shots == list(range(10))  # the 3 frames before the failure, then the new ones: none lost
+        assert capture.attempts == 3 and capture.status.state == "running" and capture.status.retries == 2
+    finally:
+        capture.stop()

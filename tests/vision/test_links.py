@@ -1,0 +1,102 @@
+"""The links from the live table to a game: a local Session, and the dashboard's hub (the real ``web.hub``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+
+from scorer.events import EventError, GameEvent, Source
+from scorer.session import Session
+from vision.links import HubLink, SessionLink, VisionEvent
+from vision.live import LiveTable
+from vision.tableconfig import ConfigError, load_config
+from web.app import create_app, hub, store
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3"), "HEARTBEAT_S": 0.05})
+    yield app
+    store(app).close()
+
+
+def flip(card: str, player: str = "Alex", wall_ms: int = 0) -> VisionEvent:
+    return VisionEvent({"type": "flip", "player": player, "card": card}, wall_ms, 0, 7, f"{card} turned")
+
+
+def test_hub_link_appends_camera_events_through_the_single_write_path(app: Flask) -> None:
+    the_hub = hub(app)
+    live = the_hub.create("snap", ["Alex", "Beth"], {})
+    the_hub.append(live.record.id, {"type": "deal", "dealer": "Beth"}, author="host")
+    link = HubLink(the_hub, live.record.id)
+    assert link.game == "snap" and link.players == ("Alex", "Beth") and link.view()["phase"] == "play"
+    subscriber, _ = the_hub.subscribe(live, None)
+    now = live.record.epoch_ms + the_hub.game_time(live)
+    seq, rulings = link.append(flip("5S", wall_ms=now - 150))
+    stored = store(app).events(live.record.id)[-1]
+    assert (seq, stored.type, stored.source, stored.data["card"]) == (2, "flip", Source.VISION, "5S")
+    assert the_hub.game_time(live) - 2000 <= stored.ts <= the_hub.game_time(live)  # the frame's time, on the game clock
+    assert store(app).authors(live.record.id)[2] == "camera" and rulings == []
+    assert b'"source":"vision"' in subscriber.queue.get(timeout=1)
+    assert link.view()["piles"][0]["top"] == "5S"
+    the_hub.append(live.record.id, {"type": "undo", "target": seq}, author="Beth")  # rejected from a phone
+    assert link.view()["piles"][0]["top"] is None
+
+
+def test_hub_link_keeps_old_frame_times_within_what_the_hub_accepts(app: Flask) -> None:
+    the_hub = hub(app)
+    live = the_hub.create("snap", ["Alex", "Beth"], {})
+    the_hub.append(live.record.id, {"type": "deal", "dealer": "Beth"}, author="host")
+    link = HubLink(the_hub, live.record.id)
+    link.append(flip("5S", wall_ms=live.record.epoch_ms - 60_000))  # a card held back for a minute
+    assert store(app).events(live.record.id)[-1].ts >= the_hub.game_time(live) - HubLink.MAX_AGE_MS - 1000
+
+
+def test_hub_link_refusals_raise_and_write_nothing(app: Flask) -> None:
+    the_hub = hub(app)
+    live = the_hub.create("snap", ["Alex", "Beth"], {})
+    link = HubLink(the_hub, live.record.id)
+    with pytest.raises(EventError):
+        link.append(flip("ZZ"))
+    assert store(app).events(live.record.id) == []
+    with pytest.raises(KeyError, match="no game"):
+        HubLink(the_hub, "nope")
+
+
+def test_session_link_times_events_by_video_time() -> None:
+    session = Session("snap", ["Alex", "Beth"])
+    session.append(GameEvent(1, 0, Source.MANUAL, "deal", {"dealer": "Beth"}))
+    link = SessionLink(session, offset_ms=500)
+    seq, _ = link.append(VisionEvent({"type": "flip", "player": "Alex", "card": "5S"}, 99_999, 1200, 3, "5S"))
+    assert seq == 2 and session.events[-1].ts == 1700 and session.events[-1].source is Source.VISION
+    assert link.game == "snap" and link.players == ("Alex", "Beth")
+
+
+def test_a_live_table_for_a_dashboard_game_end_to_end(app: Flask, tmp_path: Path) -> None:
+    """A scripted Snap video referees a game of the real hub: calibrated, the flips stored as camera events and
+    broadcast to a phone's stream with the match alert, and the calibration saved in the new table config."""
+    from tests.vision.test_live import snap_script
+
+    the_hub = hub(app)
+    live = the_hub.create("snap", ["Alex", "Beth"], {})
+    the_hub.append(live.record.id, {"type": "deal", "dealer": "Beth"}, author="host")
+    subscriber, _ = the_hub.subscribe(live, None)
+    script = snap_script()
+    video = script.write(tmp_path / "table.mp4", 70)
+    config = tmp_path / "table.toml"
+    table = LiveTable.for_hub(the_hub, live.record.id, str(video), config, detector=script.oracle(), lossless=True)
+    table.start()
+    assert table.wait(60)
+    stored = [e for e in store(app).events(live.record.id) if e.source is Source.VISION]
+    assert [e.data["card"] for e in stored] == ["5S", "7D", "7H"]
+    messages = []
+    while not subscriber.queue.empty():
+        messages.append(subscriber.queue.get_nowait())
+    assert len(messages) == 3 and b'"code":"match"' in messages[-1]
+    assert load_config(config).calibration is not None
+    with pytest.raises(ConfigError, match="table for snap with 2 players; this game is spades"):
+        other = the_hub.create("spades", ["A", "B", "C", "D"], {})
+        LiveTable.for_hub(the_hub, other.record.id, str(video), config, detector=None)

@@ -1,0 +1,315 @@
+"""The stable table state: hysteresis, buried pile cards, moves, occlusion freeze and the impossible-table flags,
+all with synthetic sightings (no pictures)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.detections import Detection, Detections
+from vision.track import Sighting, Tracker, TrackSettings, deck_for, sightings
+from vision.zones import default_layout
+
+LAYOUT = default_layout("snap", 2)
+PILE0 = LAYOUT.zone("face_up/0").centre
+PILE1 = LAYOUT.zone("face_up/1").centre
+POT = LAYOUT.zone("pot").centre
+SETTINGS = TrackSettings(appear_frames=3, leave_frames=4, flag_frames=3)
+
+
+def seen(card: str, where: tuple[float, float], zone: str, dx: float = 0.0) -> Sighting:
+    return Sighting(card, (where[0] + dx, where[1]), 0.9, zone)
+
+
+def tracker(game: str = "snap") -> Tracker:
+    return Tracker(SETTINGS, deck_for(game))
+
+
+def run(t: Tracker, frames: list[list[Sighting]], frozen: list[set[str]] | None = None, start: int = 0) -> list:
+    updates = []
+    for i, frame in enumerate(frames):
+        updates.append(t.update(frame, (frozen[i] if frozen else set()), ts=(start + i) * 100))
+    return updates
+
+
+def changes(updates: list) -> list[tuple[str, str, str]]:
+    return [(c.kind, c.card.card, c.card.zone) for u in updates for c in u.changes]
+
+
+# -- hysteresis ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "frames, expected",
+    [
+        pytest.param(2, [], id="appear_needs_appear_frames"),
+        pytest.param(3, [("appear", "AS", "face_up/0")], id="appear_after_appear_frames"),
+    ],
+)
+def test_a_card_appears_only_after_it_held(frames: int, expected: list) -> None:
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * frames)
+    assert changes(ups) == expected
+
+
+def test_appear_time_is_the_first_frame_it_was_seen() -> None:
+    t = tracker()
+    ups = run(
+        t, [[], [seen("AS", PILE0, "face_up/0")], [seen("AS", PILE0, "face_up/0")], [seen("AS", PILE0, "face_up/0")]]
+    )
+    (change,) = [c for u in ups for c in u.changes]
+    assert change.ts == 100 and ups[-1].state.names("face_up/0") == ("AS",)
+
+
+def test_one_missed_frame_is_forgiven_while_appearing() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = run(t, [a, [], a, a])
+    assert changes(ups) == [("appear", "AS", "face_up/0")]
+
+
+def test_two_missed_frames_start_over() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    assert changes(run(t, [a, a, [], [], a, a])) == []
+
+
+@pytest.mark.parametrize(
+    "missing, left",
+    [pytest.param(3, False, id="short_flicker_keeps_the_card"), pytest.param(4, True, id="leave_after_leave_frames")],
+)
+def test_a_card_leaves_only_after_it_was_gone_long_enough(missing: int, left: bool) -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = run(t, [a] * 3 + [[]] * missing + [a])
+    assert (("leave", "AS", "face_up/0") in changes(ups)) is left
+    assert ups[-1].state.names("face_up/0") == (() if left else ("AS",))
+
+
+def test_leave_time_is_the_first_frame_it_was_missing() -> None:
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[]] * 4)
+    leave = [c for u in ups for c in u.changes if c.kind == "leave"]
+    assert [c.ts for c in leave] == [300]
+
+
+def test_weak_detections_are_ignored() -> None:
+    layout = default_layout("snap", 2)
+    image_to_table = np.eye(3)
+    det = Detections.from_records([Detection("AS", 0.3, (490, 590, 510, 610))])
+    assert sightings(det, image_to_table, layout, SETTINGS) == []
+
+
+# -- piles, moves ---------------------------------------------------------------------------------------------
+def test_a_card_under_a_later_card_is_buried_not_gone() -> None:
+    t = tracker()
+    a, b = seen("AS", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=6)
+    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 10)
+    assert changes(ups) == [("appear", "AS", "face_up/0"), ("appear", "KD", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("AS", "KD")
+    assert ups[-1].state.top("face_up/0").card == "KD"
+
+
+def test_a_pile_taken_away_leaves_with_its_buried_cards() -> None:
+    t = tracker()
+    a, b = seen("AS", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=6)
+    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 5 + [[]] * 4)
+    left = [(c.card.card, c.ts) for u in ups for c in u.changes if c.kind == "leave"]
+    assert sorted(left) == [("AS", 1100), ("KD", 1100)]
+    assert ups[-1].state.cards == ()
+
+
+def test_a_card_sliding_in_counts_from_its_first_frame_but_appears_once_still() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = run(t, [a] * 5 + [a] * 2, [{"face_up/0"}] * 5 + [set()] * 2)
+    assert [changes([u]) for u in ups] == [[]] * 6 + [[("appear", "AS", "face_up/0")]]
+    assert ups[-1].changes[0].ts == 0  # when it was first seen there
+
+
+def test_a_card_held_over_a_zone_for_a_still_moment_does_not_appear() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = run(t, [a] * 8, [{"face_up/0"}] * 3 + [set()] + [{"face_up/0"}] * 3 + [set()])
+    assert changes(ups) == []
+
+
+def test_a_card_that_changes_zone_is_one_move() -> None:
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[]] + [[seen("AS", POT, "pot")]] * 3)
+    moved = [c for c in ups[-1].changes]
+    assert [(c.kind, c.card.zone, c.moved_from, c.to) for c in moved] == [
+        ("leave", "face_up/0", None, "pot"),
+        ("appear", "pot", "face_up/0", None),
+    ]
+    assert ups[-1].state.where("AS")[0].zone == "pot"
+
+
+def test_a_card_nudged_within_its_zone_is_no_change() -> None:
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[seen("AS", PILE0, "face_up/0", dx=30)]] * 8)
+    assert changes(ups) == [("appear", "AS", "face_up/0")]
+
+
+def test_cards_outside_every_zone_are_in_transit() -> None:
+    t = tracker()
+    ups = run(t, [[Sighting("AS", (10.0, 10.0), 0.9, None)]] * 5)
+    assert changes(ups) == [] and ups[-1].state.cards == ()
+
+
+# -- occlusion freeze ---------------------------------------------------------------------------------------------
+def test_a_covered_zone_does_not_lose_its_cards() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    frozen = [set()] * 3 + [{"face_up/0"}] * 20 + [set()]
+    ups = run(t, [a] * 3 + [[]] * 20 + [a], frozen)
+    assert changes(ups) == [("appear", "AS", "face_up/0")]
+    assert ups[10].frozen == ("face_up/0",)
+
+
+def test_a_covered_zone_does_not_gain_cards() -> None:
+    """Cards held in a hand over a zone are seen, but the zone is frozen: no appearance."""
+    t = tracker()
+    held = [seen("7H", PILE1, "face_up/1")]
+    ups = run(t, [held] * 10, [{"face_up/1"}] * 10)
+    assert changes(ups) == []
+
+
+def test_other_zones_go_on_while_one_is_covered() -> None:
+    t = tracker()
+    frames = [[seen("7H", PILE1, "face_up/1")]] * 3
+    ups = run(t, frames, [{"face_up/0"}] * 3)
+    assert changes(ups) == [("appear", "7H", "face_up/1")]
+
+
+def test_a_card_leaving_a_covered_zone_waits_for_the_zone_to_clear() -> None:
+    """The hand picks the card up: it leaves only after the hand is gone and the card is still missing."""
+    t = tracker()
+    frames = [[seen("AS", PILE0, "face_up/0")]] * 3 + [[]] * 10
+    frozen = [set()] * 3 + [{"face_up/0"}] * 6 + [set()] * 4
+    ups = run(t, frames, frozen)
+    leave = [c for u in ups for c in u.changes if c.kind == "leave"]
+    assert [c.ts for c in leave] == [900] and ups[-1].state.cards == ()
+
+
+# -- the impossible table -------------------------------------------------------------------------------------------
+def test_the_same_card_in_two_places_is_flagged_not_acted_on() -> None:
+    t = tracker()
+    a0, a1 = seen("AS", PILE0, "face_up/0"), seen("AS", PILE1, "face_up/1")
+    ups = run(t, [[a0]] * 3 + [[a0, a1]] * 6)
+    assert changes(ups) == [("appear", "AS", "face_up/0")]
+    assert [f.code for f in ups[-1].flags] == ["duplicate_card"]
+    assert ups[-1].flags[0].zones == ("face_up/0", "face_up/1")
+    assert ups[-1].state.names("face_up/1") == ()
+    cleared = run(t, [[a0]] * 3, start=9)
+    assert cleared[-1].flags == () and changes(cleared) == []
+
+
+def test_a_duplicate_must_persist_to_be_flagged() -> None:
+    t = tracker()
+    a0, a1 = seen("AS", PILE0, "face_up/0"), seen("AS", PILE1, "face_up/1")
+    ups = run(t, [[a0]] * 3 + [[a0, a1]] * 3)
+    assert all(u.flags == () for u in ups)
+
+
+def test_a_card_the_game_does_not_use_is_flagged_and_ignored() -> None:
+    t = tracker("snap")
+    ups = run(t, [[seen("JK", PILE0, "face_up/0")]] * 4)
+    assert changes(ups) == []
+    assert [f.code for f in ups[-1].flags] == ["unknown_card"]
+    assert run(t, [[]], start=4)[-1].flags == ()
+
+
+def test_two_copies_in_a_two_deck_game_are_fine_a_third_is_flagged() -> None:
+    layout = default_layout("push", 4)
+    t = Tracker(SETTINGS, deck_for("push"))
+    zone = layout.zone("melds/0")
+    (x, y) = zone.centre
+    copies = [Sighting("7H", (x + dx, y), 0.9, "melds/0") for dx in (-150.0, 0.0, 150.0)]
+    ups = run(t, [copies[:2]] * 3 + [copies] * 6)
+    assert changes(ups) == [("appear", "7H", "melds/0"), ("appear", "7H", "melds/0")]
+    assert [f.code for f in ups[-1].flags] == ["duplicate_card"] and "only 2" in ups[-1].flags[0].message
+
+
+def test_a_copy_under_a_hand_may_be_on_its_way_no_flag() -> None:
+    t = tracker()
+    a0, a1 = seen("AS", PILE0, "face_up/0"), seen("AS", POT, "pot")
+    ups = run(t, [[a0]] * 3 + [[a1]] * 6, [set()] * 3 + [{"face_up/0"}] * 6)
+    assert all(u.flags == () for u in ups) and changes(ups) == [("appear", "AS", "face_up/0")]
+    ups = run(t, [[a1]] * 2, start=9)
+    assert changes(ups) == [("leave", "AS", "face_up/0"), ("appear", "AS", "pot")]
+
+
+# -- sightings -------------------------------------------------------------------------------------------------------
+def test_two_indices_of_one_card_are_one_sighting_at_their_middle() -> None:
+    layout = default_layout("snap", 2)
+    x, y = layout.zone("pot").centre
+    det = Detections.from_records(
+        [
+            Detection("QH", 0.9, (x - 30, y - 42, x - 20, y - 30)),
+            Detection("QH", 0.8, (x + 20, y + 30, x + 30, y + 42)),
+        ]
+    )
+    (one,) = sightings(det, np.eye(3), layout, SETTINGS)
+    assert one.card == "QH" and one.zone == "pot" and one.point == pytest.approx((x, y)) and one.confidence == 0.9
+
+
+def test_sightings_are_projected_to_the_table() -> None:
+    layout = default_layout("snap", 2)
+    scale = np.diag([0.5, 0.5, 1.0])  # image px -> table mm: half
+    x, y = layout.zone("face_up/1").centre
+    det = Detections.from_records([Detection("2C", 0.95, (2 * x - 5, 2 * y - 5, 2 * x + 5, 2 * y + 5))])
+    (one,) = sightings(det, scale, layout, SETTINGS)
+    assert one.point == pytest.approx((x, y)) and one.zone == "face_up/1"
+
+
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        pytest.param("appear_frames", 0, id="appear_frames_at_least_1"),
+        pytest.param("leave_frames", 1.5, id="leave_frames_whole"),
+        pytest.param("min_confidence", 2, id="confidence_at_most_1"),
+        pytest.param("occlusion", -0.1, id="occlusion_a_fraction"),
+        pytest.param("motion_hold", True, id="motion_hold_not_bool"),
+    ],
+)
+def test_bad_settings_are_refused(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        TrackSettings(**{field: value})  # type: ignore[arg-type]
+
+
+# -- properties ----------------------------------------------------------------------------------------------------
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=1, max_size=60))
+def test_flicker_shorter_than_the_thresholds_never_changes_a_stable_card(pattern: list[bool]) -> None:
+    """A stable card missing for fewer than leave_frames frames at a time never leaves, and a spurious card
+    seen for fewer than appear_frames frames (with gaps of two) never appears."""
+    t = tracker()
+    a = seen("AS", PILE0, "face_up/0")
+    run(t, [[a]] * 3)
+    gap = 0
+    for i, present in enumerate(pattern):
+        gap = 0 if present else gap + 1
+        if gap >= SETTINGS.leave_frames:
+            gap, present = 0, True
+        ghost = [seen("KD", PILE1, "face_up/1")] if i % 4 < 2 else []
+        u = t.update([a, *ghost] if present else ghost, (), ts=1000 + i)
+        assert u.changes == () and u.state.names("face_up/0") == ("AS",) and u.state.names("face_up/1") == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sampled_from(["AS", "KD", "7H", "2C", "QS"]), min_size=1, max_size=5, unique=True), st.integers(0, 4)
+)
+def test_every_card_seen_long_enough_appears_once_and_leaves_once(cards: list[str], lag: int) -> None:
+    t = tracker()
+    zones = ["face_up/0", "face_up/1", "pot"]
+    spots = {"face_up/0": PILE0, "face_up/1": PILE1, "pot": POT}
+    frames = []
+    for k, card in enumerate(cards):
+        zone = zones[k % 3]
+        frames += [[seen(card, spots[zone], zone, dx=k * 2)]] * (3 + lag) + [[]] * 4
+    ups = run(t, frames)
+    kinds = changes(ups)
+    assert [c for c in kinds if c[0] == "appear"] == [("appear", c, zones[k % 3]) for k, c in enumerate(cards)]
+    assert sorted(c[1] for c in kinds if c[0] == "leave") == sorted(cards)

@@ -1,0 +1,342 @@
+"""Frames from a camera, a video file, a stream URL or a folder of images: always the newest one.
+
+:class:`Capture` reads its source on its own thread and keeps only the latest frame, so whoever processes
+frames never falls behind: a slow consumer simply skips frames (``lossless=True`` instead makes the reader wait
+for the consumer, so every frame of a file is processed: for tests and offline runs). Each :class:`Frame` has
+its number, ``pos_ms`` (time in the video, or since the stream started) and ``wall_ms`` (the wall clock when it
+was captured; for files: when it is shown in real time).
+
+A camera or stream that fails is reported (:attr:`Capture.status`: ``lost`` with a message a person can act
+on) and reopened with exponential backoff until it comes back; a video file or folder that cannot be read is
+reported once (``failed``); the end of a file is ``ended``. The :class:`Source` spec is parsed from text:
+
+* ``0``, ``1``, ...: a webcam index;
+* ``rtsp://``, ``http://``, ``https://`` ...: a stream (RTSP, HTTP MJPEG from a phone camera app);
+* a folder: its images in name order (``.jpg .jpeg .png .bmp .webp``), at ``fps`` frames a second;
+* anything else: a video file.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "open_reader"]
+
+log = logging.getLogger(__name__)
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
+
+
+class SourceError(ValueError):
+    """A source that cannot be opened or read; the message says what to check."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    image: np.ndarray  # BGR, uint8
+    index: int  # 0, 1, 2, ... in the order read (frames skipped by a slow consumer still count)
+    pos_ms: int  # time in the video, or since the stream was opened
+    wall_ms: int  # wall-clock time of capture (files: when the frame is due in real time)
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return int(self.image.shape[1]), int(self.image.shape[0])
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where frames come from: ``kind`` is ``camera``, ``stream``, ``folder`` or ``file``."""
+
+    kind: str
+    target: str
+    fps: float = 0.0  # folders: frames a second (0: 2 fps); files: 0 means the file's own rate
+
+    @classmethod
+    def parse(cls, spec: str | int, fps: float = 0.0) -> Source:
+        text = str(spec).strip()
+        if not text:
+            raise SourceError("no video source given: a camera number (0), a video file, a folder or a URL")
+        if text.isdigit():
+            return cls("camera", text, fps)
+        if text.lower().startswith(STREAM_PREFIXES):
+            return cls("stream", text, fps)
+        if Path(text).is_dir():
+            return cls("folder", text, fps)
+        return cls("file", text, fps)
+
+    @property
+    def live(self) -> bool:
+        """A camera or stream: lost when it fails, reopened when it comes back."""
+        return self.kind in ("camera", "stream")
+
+    def describe(self) -> str:
+        return {"camera": f"camera {self.target}", "stream": f"stream {self.target}"}.get(
+            self.kind, f"{self.kind} {self.target}"
+        )
+
+
+@dataclass(frozen=True)
+class CaptureStatus:
+    """``state``: ``starting``, ``running``, ``lost`` (reconnecting), ``failed``, ``ended`` or ``stopped``."""
+
+    state: str
+    message: str
+    source: str
+    frames: int = 0
+    retries: int = 0
+    since: float = 0.0  # wall time (s) of the last state change
+
+    @property
+    def ok(self) -> bool:
+        return self.state == "running"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "message": self.message,
+            "source": self.source,
+            "frames": self.frames,
+            "retries": self.retries,
+        }
+
+
+class Reader:
+    """One opened source: ``read()`` gives the next image, or None at the end; raises SourceError on failure."""
+
+    fps: float = 0.0
+
+    def read(self) -> np.ndarray | None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class _VideoReader(Reader):
+    def __init__(self, source: Source, timeout_ms: int) -> None:
+        self.source = source
+        if source.kind == "camera":
+            self.cap = cv2.VideoCapture(int(source.target))
+            self.cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
+        elif source.kind == "stream":
+            params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, timeout_ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, timeout_ms]
+            self.cap = cv2.VideoCapture(source.target, cv2.CAP_FFMPEG, params)
+        else:
+            path = Path(source.target)
+            if not path.exists():
+                raise SourceError(f"video file {source.target}: no such file")
+            if not path.is_file():
+                raise SourceError(f"{source.target}: not a video file")
+            self.cap = cv2.VideoCapture(str(path))
+        if not self.cap.isOpened():
+            self.cap.release()
+            raise SourceError(_cannot_open(source))
+        rate = float(self.cap.get(cv2.CAP_PROP_FPS) or 0.0)
+        self.fps = source.fps or (rate if 1 <= rate <= 240 else 0.0)
+        self.first = True
+
+    def read(self) -> np.ndarray | None:
+        ok, image = self.cap.read()
+        if not ok or image is None:
+            if self.source.kind == "file":
+                if self.first:
+                    raise SourceError(f"video file {self.source.target}: OpenCV opened it but cannot decode a frame")
+                return None
+            raise SourceError(f"{self.source.describe()} stopped sending pictures")
+        self.first = False
+        return np.asarray(image)
+
+    def close(self) -> None:
+        self.cap.release()
+
+
+def _cannot_open(source: Source) -> str:
+    if source.kind == "camera":
+        return f"camera {source.target} cannot be opened: is it plugged in, and not in use by another program?"
+    if source.kind == "stream":
+        return (
+            f"stream {source.target} cannot be opened: is the phone's camera app running, on the same Wi-Fi, "
+            "and is the address right?"
+        )
+    return f"video file {source.target} cannot be read: not a video OpenCV can decode"
+
+
+class _FolderReader(Reader):
+    def __init__(self, source: Source) -> None:
+        folder = Path(source.target)
+        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        if not self.files:
+            raise SourceError(f"folder {folder} has no images ({', '.join(IMAGE_SUFFIXES)})")
+        self.fps = source.fps or 2.0
+        self._next = 0
+
+    def read(self) -> np.ndarray | None:
+        while self._next < len(self.files):
+            path = self.files[self._next]
+            self._next += 1
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is not None:
+                return np.asarray(image)
+            log.warning("skipping %s: not an image OpenCV can read", path)
+        return None
+
+
+def open_reader(source: Source, timeout_ms: int = 4000) -> Reader:
+    """Open ``source``; raises SourceError with a message a person can act on."""
+    if source.kind == "folder":
+        return _FolderReader(source)
+    return _VideoReader(source, timeout_ms)
+
+
+class Capture:
+    """Reads ``source`` on a thread; :meth:`next` gives the newest frame (see the module docstring)."""
+
+    def __init__(
+        self,
+        source: Source | str | int,
+        *,
+        lossless: bool = False,
+        realtime: bool = True,
+        backoff: tuple[float, float] = (0.5, 8.0),
+        opener: Callable[[Source], Reader] | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.source = source if isinstance(source, Source) else Source.parse(source)
+        self.lossless, self.realtime = lossless, realtime and not lossless
+        self.backoff = backoff
+        self.opener = opener or open_reader
+        self.clock = clock
+        self._cond = threading.Condition()
+        self._latest: Frame | None = None
+        self._taken = -1
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._index = 0  # the next frame's number
+        self._status = CaptureStatus("starting", f"opening {self.source.describe()}", self.source.describe())
+        self.attempts = 0
+
+    # -- consumer side ------------------------------------------------------------------------------------
+    @property
+    def status(self) -> CaptureStatus:
+        with self._cond:
+            return self._status
+
+    def start(self) -> Capture:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"capture {self.source.describe()}", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        if self.status.state not in ("failed", "ended"):
+            self._set("stopped", "capture stopped")
+
+    def next(self, timeout: float = 1.0) -> Frame | None:
+        """The newest frame not yet taken (waits up to ``timeout`` s); None if there is none (see :attr:`status`)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while self._latest is None or self._latest.index <= self._taken:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._status.state in ("failed", "ended", "stopped"):
+                    return None
+                self._cond.wait(left)
+            frame = self._latest
+            self._taken = frame.index
+            self._cond.notify_all()
+            return frame
+
+    def frames(self, timeout: float = 5.0) -> Iterator[Frame]:
+        """Every frame :meth:`next` gives, until the source ends, fails, stops, or is silent for ``timeout`` s."""
+        while (frame := self.next(timeout)) is not None:
+            yield frame
+
+    # -- reader thread ------------------------------------------------------------------------------------
+    def _set(self, state: str, message: str) -> None:
+        with self._cond:
+            old = self._status
+            if (old.state, old.message) != (state, message):
+                level = logging.WARNING if state in ("lost", "failed") else logging.INFO
+                log.log(level, "%s: %s", self.source.describe(), message)
+            since = old.since if old.state == state else self.clock()
+            self._status = CaptureStatus(
+                state, message, old.source, old.frames, self.attempts - 1 if self.attempts else 0, since
+            )
+            self._cond.notify_all()
+
+    def _run(self) -> None:
+        delay = self.backoff[0]
+        while not self._stop.is_set():
+            self.attempts += 1
+            before = self._index
+            try:
+                reader = self.opener(self.source)
+                try:
+                    ended = self._pump(reader)
+                finally:
+                    reader.close()
+            except SourceError as exc:
+                if not self.source.live:
+                    self._set("failed", str(exc))
+                    return
+                if self._index > before:  # it worked for a while: start the backoff afresh
+                    delay = self.backoff[0]
+                self._set("lost", f"{exc} (trying again in {delay:.1f} s)")
+                if self._stop.wait(delay):
+                    break
+                delay = min(delay * 2, self.backoff[1])
+                continue
+            if ended:
+                self._set("ended", f"the end of {self.source.describe()} ({self._index} frames)")
+                return
+        self._set("stopped", "capture stopped")
+
+    def _pump(self, reader: Reader) -> bool:
+        """Read until the end (True), a stop (False) or a failure (raises). Frame numbers go on across reopens."""
+        opened = self.clock()
+        first = True
+        period = 1.0 / reader.fps if reader.fps else 0.0
+        count = 0
+        while not self._stop.is_set():
+            image = reader.read()
+            if image is None:
+                return True
+            if first:
+                self._set("running", f"receiving {image.shape[1]}x{image.shape[0]} pictures")
+                first = False
+            if self.source.live or not period:
+                wall = self.clock()
+                pos = (wall - opened) * 1000
+            else:
+                pos = count * period * 1000
+                wall = opened + count * period
+                if self.realtime and (wait := wall - self.clock()) > 0 and self._stop.wait(wait):
+                    return False
+            self._publish(Frame(image, self._index, round(pos), round(wall * 1000)))
+            self._index += 1
+            count += 1
+        return False
+
+    def _publish(self, frame: Frame) -> None:
+        with self._cond:
+            if self.lossless:
+                while self._latest is not None and self._latest.index > self._taken and not self._stop.is_set():
+                    self._cond.wait(0.5)
+            self._latest = frame
+            s = self._status
+            self._status = CaptureStatus(s.state, s.message, s.source, s.frames + 1, s.retries, s.since)
+            self._cond.notify_all()

@@ -1,0 +1,124 @@
+"""How the live table reaches a game: a :class:`GameLink` gives the referee's view and appends camera events.
+
+* :class:`SessionLink`: a :class:`scorer.session.Session` in this process (tests, ``tablecall live``).
+* :class:`HubLink`: a game of the dashboard's hub (``web.hub.Hub``, used duck-typed: this module imports
+  nothing from ``web``). Events go through ``hub.append(..., source=Source.VISION, client_ts=...)``, the same
+  single write path as the phones' events, so they are stored, broadcast and can be undone from a phone.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from scorer.events import GameEvent, Source
+from scorer.game import Ruling
+from scorer.session import Session
+
+__all__ = ["GameLink", "HubLink", "SessionLink", "VisionEvent"]
+
+Json = Any
+
+
+@dataclass(frozen=True)
+class VisionEvent:
+    """An event the camera sends: ``body`` is ``{"type": ..., payload}``; ``wall_ms`` the wall-clock time of the
+    frame that showed it, ``pos_ms`` the same moment in the video (or since the stream opened)."""
+
+    body: Mapping[str, Json]
+    wall_ms: int
+    pos_ms: int
+    frame: int
+    reason: str
+
+
+class GameLink(Protocol):
+    """What the live table needs from a game."""
+
+    @property
+    def game(self) -> str: ...
+
+    @property
+    def players(self) -> tuple[str, ...]: ...
+
+    def view(self) -> Mapping[str, Json]:
+        """The referee's current view (``Game.view(state)``)."""
+        ...
+
+    def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:
+        """Append the event (source ``vision``); its ``seq`` and rulings. Raises EventError if refused."""
+        ...
+
+
+class SessionLink:
+    """A local :class:`Session`; event times are ``pos_ms + offset_ms`` (video time by default)."""
+
+    def __init__(self, session: Session, offset_ms: int = 0) -> None:
+        self.session = session
+        self.offset_ms = offset_ms
+        self._lock = threading.Lock()
+
+    @property
+    def game(self) -> str:
+        return self.session.game.spec.name
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return tuple(self.session.players)
+
+    def view(self) -> Mapping[str, Json]:
+        with self._lock:
+            return self.session.view()
+
+    def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:
+        body = dict(event.body)
+        with self._lock:
+            seq = self.session.next_seq
+            ts = max(0, event.pos_ms + self.offset_ms)
+            game_event = GameEvent(seq, ts, Source.VISION, str(body.pop("type")), body)
+            return seq, self.session.append(game_event)
+
+
+class HubLink:
+    """A live game of the dashboard: ``HubLink(hub, game_id)`` (see :mod:`web.hub`)."""
+
+    #: the hub refuses press times more than 30 s old; a card the observer held back longer is sent as "now - this"
+    MAX_AGE_MS = 20_000
+
+    def __init__(self, hub: Any, game_id: str, author: str = "camera") -> None:
+        self.hub, self.game_id, self.author = hub, game_id, author
+        self._cache: tuple[int, int, Mapping[str, Json]] | None = None
+        live = self._live()
+        self._game, self._players = str(live.record.game), tuple(live.record.players)
+
+    def _live(self) -> Any:
+        live = self.hub.live(self.game_id)
+        if live is None:
+            raise KeyError(f"no game {self.game_id!r} on this server")
+        return live
+
+    @property
+    def game(self) -> str:
+        return self._game
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        return self._players
+
+    def view(self) -> Mapping[str, Json]:
+        live = self._live()
+        session = live.session
+        key = (id(session), len(session.events))
+        if self._cache is None or self._cache[:2] != key:
+            with live.lock:
+                self._cache = (*key, session.view())
+        return self._cache[2]
+
+    def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:
+        live = self._live()
+        now = int(self.hub.game_time(live))
+        ts = min(max(event.wall_ms - int(live.record.epoch_ms), now - self.MAX_AGE_MS, 0), now)
+        result = self.hub.append(self.game_id, dict(event.body), self.author, Source.VISION, ts)
+        return int(result.event.seq), list(result.rulings)

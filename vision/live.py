@@ -1,0 +1,426 @@
+"""The live table: camera -> calibration -> detections -> stable table -> observer -> events, on its own thread.
+
+``LiveTable(source, link, config)`` is what the dashboard starts (see ``docs/live.md``)::
+
+    table = LiveTable.for_hub(hub, game_id, "0", "table.toml")   # = LiveTable(source, HubLink(hub, game_id), config)
+    table.start()                 # returns at once; capture and processing run on daemon threads
+    table.status()                # plain JSON for the dashboard: camera, calibration, detector, flags, events
+    table.mjpeg()                 # the annotated camera view as multipart JPEG chunks (an MJPEG response body)
+    table.snapshot()              # one JPEG of it (the fallback)
+    table.set_corners(points)     # the four corners clicked on the camera view (saved to the config)
+    table.set_zones(zones)        # zones edited on the dashboard (saved)
+    table.stop()
+
+``on_event(event, seq, rulings)`` is called after each camera event the game accepted, ``on_frame(frame)``
+before each frame is processed (both on the pipeline thread; keep them short).
+
+Nothing here blocks the web server: the pipeline thread only calls ``link.append`` (a short write under the
+game's lock). Each frame: the newest frame is taken (older ones are skipped); without a calibration the corner
+markers are looked for (every ``recheck_s``), with one the calibration is re-checked that often; then the
+detector, :func:`vision.track.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand covers),
+:class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
+A lost camera, a failed video, a missing calibration or detector are shown in the status and the camera view
+and logged; no frame means no change, so nothing is lost or invented while the camera is away.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorer.events import EventError
+from vision import annotate
+from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
+from vision.capture import Capture, Frame, Source
+from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
+from vision.links import GameLink, HubLink, SessionLink, VisionEvent
+from vision.observers import Observer, observer_for
+from vision.occlusion import MotionMeter
+from vision.tableconfig import ConfigError, TableConfig, default_config, load_config, save_config
+from vision.track import Tracker, Update, deck_for, sightings, spread_zones
+from vision.zones import Layout, LayoutError, Zone
+
+__all__ = ["GameLink", "HubLink", "LiveTable", "SessionLink", "VisionEvent"]
+
+log = logging.getLogger(__name__)
+
+Json = Any
+AUTO = "auto"
+
+
+class LiveTable:
+    """The pipeline for one table and one game (see the module docstring)."""
+
+    def __init__(
+        self,
+        source: Source | str | int | Capture,
+        link: GameLink,
+        config: TableConfig,
+        *,
+        detector: Detector | str | None = AUTO,
+        config_path: str | os.PathLike[str] | None = None,
+        lossless: bool = False,
+        recheck_s: float = 2.0,
+        on_event: Callable[[VisionEvent, int, list[Any]], None] | None = None,
+        on_frame: Callable[[Frame], None] | None = None,
+    ) -> None:
+        self.capture = source if isinstance(source, Capture) else Capture(source, lossless=lossless)
+        self.link, self.config, self.config_path = link, config, config_path
+        self.recheck_s, self.on_event, self.on_frame = recheck_s, on_event, on_frame
+        if config.layout.game != link.game or config.layout.players != len(link.players):
+            raise ValueError(
+                f"the table config is for {config.layout.game} with {config.layout.players} players; "
+                f"the game is {link.game} with {len(link.players)}"
+            )
+        self.detector: Detector | None = None
+        self.detector_message = "no card detector given"
+        if detector == AUTO:
+            try:
+                self.detector = load_detector()
+                self.detector_message = "card detector ready"
+            except DetectorUnavailable as exc:
+                self.detector_message = f"no card detector: {exc}"
+                log.warning("%s", self.detector_message)
+        elif detector is not None and not isinstance(detector, str):
+            self.detector, self.detector_message = detector, "card detector ready"
+        self._lock = threading.Lock()
+        self._frame_ready = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._events: deque[dict[str, Json]] = deque(maxlen=12)
+        self._alerts: deque[str] = deque(maxlen=4)
+        self._last: tuple[Frame, Detections | None, Update | None] | None = None
+        self._jpeg: tuple[int, bytes] | None = None
+        self._fps = 0.0
+        self._busy_ms = 0.0
+        self._next_check = 0.0
+        self._moved = 0
+        self._flagged: set[str] = set()
+        self.sent: list[VisionEvent] = []
+        self._install(config)
+
+    @classmethod
+    def for_hub(
+        cls,
+        hub: Any,
+        game_id: str,
+        source: Source | str | int | Capture,
+        config_path: str | os.PathLike[str] | None = None,
+        **options: Any,
+    ) -> LiveTable:
+        """A live table for game ``game_id`` of the dashboard's hub: the config at ``config_path`` (a new one from
+        the game's default zones when there is no file yet; it is written once calibrated). Raises ConfigError
+        (a bad file, or one made for another game) and KeyError (no such game)."""
+        link = HubLink(hub, game_id)
+        path = None if config_path is None else Path(config_path)
+        if path is not None and path.exists():
+            config = load_config(path)
+            if config.layout.game != link.game or config.layout.players != len(link.players):
+                raise ConfigError(
+                    f"{path} is a table for {config.layout.game} with {config.layout.players} players; this game is "
+                    f"{link.game} with {len(link.players)}: use another --table file"
+                )
+        else:
+            config = default_config(link.game, len(link.players))
+        return cls(source, link, config, config_path=path, **options)
+
+    # -- set-up --------------------------------------------------------------------------------------------
+    def _install(self, config: TableConfig, fresh: bool = True) -> None:
+        """(Re)build what depends on the config: tracker and observer (when ``fresh``: new zones), the motion
+        meter and the drift watch (a new calibration keeps the stable table: it is in table coordinates)."""
+        self.config = config
+        if fresh:
+            self.tracker = Tracker(config.tracking, deck_for(config.layout.game), spread_zones(config.layout))
+            self.observer: Observer = observer_for(config.layout.game, config.layout, self.link.players)
+        self._calibration_state = "ok" if config.calibration else "missing"
+        self._calibration_message = (
+            f"calibrated ({config.calibration.method})"
+            if config.calibration
+            else "not calibrated: show the four corner markers to the camera, or click the table's corners"
+        )
+        self.motion = MotionMeter(config.calibration, config.layout, config.tracking) if config.calibration else None
+        self.drift = DriftWatch(config.calibration, config.layout) if config.calibration else None
+
+    def _calibrated(self, calibration: Calibration, message: str) -> None:
+        config = self.config.with_calibration(calibration)
+        with self._lock:
+            self._install(config, fresh=False)
+            self._calibration_message = message
+        log.info("%s", message)
+        if self.config_path is not None:
+            save_config(self.config_path, config)
+
+    def set_corners(self, points: Sequence[Sequence[float]]) -> Calibration:
+        """Calibrate from the four corners clicked on the camera view; raises CalibrationError."""
+        last = self._last
+        size = last[0].size if last else (self.config.calibration.image_size if self.config.calibration else None)
+        if size is None:
+            raise CalibrationError("no camera picture yet: wait for the camera view, then click the corners")
+        calibration = from_corners(points, self.config.layout, size)
+        self._calibrated(calibration, "calibrated from the clicked corners")
+        return calibration
+
+    def set_zones(self, zones: Sequence[Mapping[str, Json]]) -> Layout:
+        """Replace the zones (edited on the dashboard); raises LayoutError. The stable table starts afresh."""
+        new = tuple(Zone.from_json(dict(z)) for z in zones)
+        if not new:
+            raise LayoutError("a table needs at least one zone")
+        layout = replace(self.config.layout, zones=new)
+        config = replace(self.config, layout=layout)
+        with self._lock:
+            self._install(config)
+        if self.config_path is not None:
+            save_config(self.config_path, config)
+        return layout
+
+    # -- running -------------------------------------------------------------------------------------------
+    def start(self) -> LiveTable:
+        if self._thread is None:
+            self.capture.start()
+            self._thread = threading.Thread(target=self._run, name="tablecall live table", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self.capture.stop(timeout)
+        if self._thread is not None:
+            self._thread.join(timeout)
+        with self._frame_ready:
+            self._frame_ready.notify_all()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until the source has ended (a file) or the table is stopped; True if it has."""
+        if self._thread is None:
+            return True
+        self._thread.join(timeout)
+        return not self._thread.is_alive()
+
+    def _run(self) -> None:
+        previous = None
+        while not self._stop.is_set():
+            frame = self.capture.next(timeout=0.5)
+            if frame is None:
+                if self.capture.status.state in ("failed", "ended", "stopped"):
+                    break
+                if self.motion is not None:
+                    self.motion.reset()  # a gap: the next frame is no evidence of motion
+                self._publish_blank()
+                continue
+            started = time.perf_counter()
+            try:
+                self._process(frame)
+            except Exception:  # a bug must not kill the camera for the rest of the evening
+                log.exception("the live table could not process frame %d", frame.index)
+            self._busy_ms = (time.perf_counter() - started) * 1000
+            if previous is not None and frame.wall_ms > previous:
+                rate = 1000 / (frame.wall_ms - previous)
+                self._fps = 0.8 * self._fps + 0.2 * rate if self._fps else rate
+            previous = frame.wall_ms
+        self._publish_blank()
+
+    def _process(self, frame: Frame) -> None:
+        if self.on_frame is not None:
+            self.on_frame(frame)
+        with self._lock:
+            config, tracker, observer, motion = self.config, self.tracker, self.observer, self.motion
+        now = time.monotonic()
+        if now >= self._next_check:
+            self._next_check = now + self.recheck_s
+            self._check_calibration(frame)
+            with self._lock:
+                config, tracker, observer, motion = self.config, self.tracker, self.observer, self.motion
+        if config.calibration is None or self._calibration_state != "ok" or motion is None:
+            self._show(frame, None, None)
+            return
+        calibration = config.calibration.scaled(frame.size)
+        detections = self._detect(frame)
+        frozen = motion.update(frame.image)
+        seen = sightings(detections, calibration.homography, config.layout, config.tracking) if detections else []
+        update = tracker.update(seen, frozen, frame.wall_ms)
+        for flag in update.flags:
+            if flag.message not in self._flagged:
+                log.warning("impossible table: %s", flag.message)
+        self._flagged = {f.message for f in update.flags}
+        if detections is not None:
+            self._observe(observer, update, frame)
+        self._show(frame, detections, update)
+
+    def _detect(self, frame: Frame) -> Detections | None:
+        """The detector's cards in ``frame``, validated; None (and a message) when its output is unusable."""
+        if self.detector is None:
+            return None
+        try:
+            detections = adapt(self.detector(frame.image))
+        except DetectionError as exc:
+            message = f"the card detector gave unusable output: {exc}"
+            if message != self.detector_message:
+                log.error("%s", message)
+            self.detector_message = message
+            return None
+        self.detector_message = "card detector ready"
+        return detections
+
+    def _check_calibration(self, frame: Frame) -> None:
+        calibration = self.config.calibration
+        if calibration is None or self._calibration_state == "moved":
+            try:
+                found = from_markers(frame.image, self.config.layout)
+            except CalibrationError as exc:
+                note = str(exc) if calibration is None else f"the camera has moved: {exc}"
+                if note != self._calibration_message:
+                    log.warning("calibration: %s", note)
+                self._calibration_message = note
+                return
+            self._calibrated(found, f"calibrated from {len(found.markers)} markers ({found.error_mm:.1f} mm)")
+            return
+        assert self.drift is not None
+        drift = self.drift.check(frame.image)
+        self._moved = self._moved + 1 if drift.moved else 0
+        if self._moved >= 2:  # twice in a row: not a hand over a marker
+            self._calibration_state, self._calibration_message = "moved", drift.message
+            log.warning("calibration: %s", drift.message)
+            self._check_calibration(frame)
+
+    def _observe(self, observer: Observer, update: Update, frame: Frame) -> None:
+        try:
+            view = self.link.view()
+            proposals = observer.observe(update, view)
+        except Exception:
+            log.exception("the %s observer failed", self.link.game)
+            return
+        offset = frame.wall_ms - frame.pos_ms
+        for proposal in proposals:
+            event = VisionEvent(proposal.body(), proposal.ts, proposal.ts - offset, frame.index, proposal.reason)
+            try:
+                seq, rulings = self.link.append(event)
+            except EventError as exc:
+                observer.refused(proposal, view)
+                log.warning("the referee refused the camera's %s: %s", proposal.type, exc)
+                self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
+                continue
+            except Exception as exc:  # the store or the referee failed: say so, try again with the next frame
+                observer.refused(proposal, None)
+                log.exception("could not append the camera's %s", proposal.type)
+                self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": repr(exc)})
+                continue
+            self.sent.append(event)
+            self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
+            for ruling in rulings:
+                if getattr(ruling.severity, "value", "info") != "info":
+                    self._alerts.append(ruling.message)
+            if self.on_event is not None:
+                self.on_event(event, seq, rulings)
+
+    # -- the camera view -----------------------------------------------------------------------------------
+    def _status_lines(self) -> list[str]:
+        camera = self.capture.status
+        lines = [f"camera: {camera.message}" if not camera.ok else f"{camera.source}: {self._fps:.1f} fps"]
+        if self._calibration_state != "ok" or self.config.calibration is None:
+            lines.append(self._calibration_message)
+        if self.detector is None or self.detector_message != "card detector ready":
+            lines.append(self.detector_message)
+        return lines
+
+    def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
+        with self._frame_ready:
+            self._last = (frame, detections, update)
+            self._frame_ready.notify_all()
+
+    def _publish_blank(self) -> None:
+        with self._frame_ready:
+            self._frame_ready.notify_all()
+
+    def annotated(self) -> np.ndarray:
+        """The current camera view with everything drawn over it (or a picture saying why there is none)."""
+        last = self._last
+        if last is None or not self.capture.status.ok:
+            return annotate.placeholder(["no camera picture", *self._status_lines()])
+        frame, detections, update = last
+        flags = update.flags if update else ()
+        alerts = [*self._alerts, *self.observer.notes[-2:]]
+        config = self.config
+        lines = self._status_lines()
+        return annotate.draw(frame.image, config.calibration, config.layout, detections, update, flags, alerts, lines)
+
+    def snapshot(self, quality: int = 80) -> bytes:
+        """The camera view as one JPEG (cached per frame)."""
+        last = self._last
+        key = last[0].index if last and self.capture.status.ok else -1
+        cached = self._jpeg
+        if cached is not None and cached[0] == key and key >= 0:
+            return cached[1]
+        ok, data = cv2.imencode(".jpg", self.annotated(), [cv2.IMWRITE_JPEG_QUALITY, quality])
+        if not ok:  # pragma: no cover - OpenCV always encodes a BGR uint8 image
+            raise RuntimeError("could not encode the camera view as JPEG")
+        self._jpeg = (key, data.tobytes())
+        return self._jpeg[1]
+
+    def mjpeg(self, boundary: str = "frame", max_fps: float = 10.0, timeout: float = 2.0) -> Iterator[bytes]:
+        """Multipart JPEG chunks for ``multipart/x-mixed-replace; boundary=<boundary>``, until :meth:`stop`."""
+        shown = -2
+        while not self._stop.is_set():
+            started = time.monotonic()
+            with self._frame_ready:
+                last = self._last
+                if last is not None and last[0].index == shown and self.capture.status.ok:
+                    self._frame_ready.wait(timeout)
+            last = self._last
+            shown = last[0].index if last else -1
+            jpeg = self.snapshot()
+            yield (
+                b"--"
+                + boundary.encode()
+                + b"\r\nContent-Type: image/jpeg\r\nContent-Length: "
+                + str(len(jpeg)).encode()
+            )
+            yield b"\r\n\r\n" + jpeg + b"\r\n"
+            rest = 1 / max_fps - (time.monotonic() - started)
+            if rest > 0:
+                self._stop.wait(rest)
+
+    # -- status --------------------------------------------------------------------------------------------
+    def status(self) -> dict[str, Json]:
+        """Everything the dashboard shows about the camera, as plain JSON."""
+        last = self._last
+        update = last[2] if last else None
+        calibration = self.config.calibration
+        return {
+            "camera": self.capture.status.to_json(),
+            "calibration": {
+                "state": self._calibration_state,
+                "message": self._calibration_message,
+                "method": calibration.method if calibration else None,
+                "error_mm": calibration.error_mm if calibration else None,
+            },
+            "detector": {"ready": self.detector_message == "card detector ready", "message": self.detector_message},
+            "fps": round(self._fps, 2),
+            "busy_ms": round(self._busy_ms, 1),
+            "frame": last[0].index if last else None,
+            "frozen": list(update.frozen) if update else [],
+            "flags": [f.to_json() for f in update.flags] if update else [],
+            "table": update.state.to_json() if update else {},
+            "notes": list(self.observer.notes[-5:]),
+            "alerts": list(self._alerts),
+            "events": list(self._events),
+            "layout": self.config.layout.to_json(),
+            "corners_image": self._corners_image(),
+        }
+
+    def _corners_image(self) -> list[list[float]] | None:
+        """Where the play area's corners lie in the camera image (for the dashboard to draw and drag)."""
+        calibration = self.config.calibration
+        if calibration is None:
+            return None
+        w, h = self.config.layout.table
+        return [[float(x), float(y)] for x, y in calibration.to_image([(0, 0), (w, 0), (w, h), (0, h)])]

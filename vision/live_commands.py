@@ -1,0 +1,212 @@
+"""Subcommands of the live table: ``tablecall markers``, ``tablecall calibrate`` and ``tablecall live``.
+
+Registered through :func:`web.cli.command`; heavy imports (OpenCV) happen inside each ``run`` function.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from pathlib import Path
+
+from web.cli import command, fail
+
+__all__ = ["run_calibrate", "run_live", "run_markers"]
+
+
+# -- markers ----------------------------------------------------------------------------------------------
+def _markers_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "-o",
+        "--out",
+        type=Path,
+        default=Path("tablecall-markers.pdf"),
+        help="where to write the sheet: .pdf (vector, true size) or .png (default tablecall-markers.pdf)",
+    )
+    parser.add_argument(
+        "--size", type=float, default=60.0, help="marker width in mm (20-90; default 60, as the layouts)"
+    )
+    parser.add_argument("--dpi", type=int, default=300, help="resolution of a .png sheet (default 300)")
+
+
+def run_markers(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.markers import marker_sheet_pdf, marker_sheet_png
+
+    out: Path = args.out
+    suffix = out.suffix.lower()
+    if suffix not in (".pdf", ".png"):
+        return fail(f"{out}: write the sheet as .pdf or .png")
+    if not 50 <= args.dpi <= 1200:
+        return fail("--dpi must be from 50 to 1200")
+    try:
+        if suffix == ".pdf":
+            data = marker_sheet_pdf(args.size)
+        else:
+            _, buffer = cv2.imencode(".png", marker_sheet_png(args.size, args.dpi))
+            data = buffer.tobytes()
+        out.write_bytes(data)
+    except ValueError as exc:
+        return fail(str(exc))
+    except OSError as exc:
+        return fail(f"{out}: cannot write it ({exc.strerror or exc})")
+    print(f"tablecall: wrote {out}: print it at 100 % and lay the four markers at the play area's corners")
+    return 0
+
+
+run_markers.arguments = _markers_arguments  # type: ignore[attr-defined]
+command("markers", "write the printable sheet of the four table-corner markers")(run_markers)
+
+
+# -- calibrate --------------------------------------------------------------------------------------------
+def _calibrate_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="camera number, video file, stream URL, image folder, or one image file")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=Path("tablecall-table.toml"),
+        help="the table config to write (default tablecall-table.toml)",
+    )
+    parser.add_argument("--game", help="the game, for a new config's default zones (snap, spit, spades, push, ten)")
+    parser.add_argument("--players", type=int, help="the number of players, for a new config")
+    parser.add_argument(
+        "--corners",
+        help="the play area's corners in the image instead of markers: "
+        "'x,y x,y x,y x,y' far-left, far-right, near-right, near-left",
+    )
+    parser.add_argument("--save", type=Path, help="also write the annotated camera view (JPEG/PNG) here")
+
+
+def _grab(source: str) -> tuple[object, str | None]:
+    """One picture from ``source`` (an image file is read directly); (None, why) if there is none."""
+    import cv2
+
+    from vision.capture import Capture, Source
+
+    if Path(source).is_file() and Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp"):
+        image = cv2.imread(source, cv2.IMREAD_COLOR)
+        return (image, None) if image is not None else (None, f"{source}: not an image OpenCV can read")
+    capture = Capture(Source.parse(source), lossless=True, backoff=(0.5, 1.0)).start()
+    try:
+        frame = capture.next(timeout=8.0)
+        return (frame.image, None) if frame else (None, capture.status.message)
+    finally:
+        capture.stop()
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision import annotate
+    from vision.calibrate import CalibrationError, from_corners, from_markers
+    from vision.tableconfig import ConfigError, default_config, load_config, save_config
+
+    try:
+        if args.config.exists():
+            config = load_config(args.config)
+        elif args.game and args.players:
+            config = default_config(args.game, args.players)
+        else:
+            return fail(f"{args.config}: no table config yet: give --game and --players to start one")
+    except ConfigError as exc:
+        return fail(str(exc))
+    image, why = _grab(args.source)
+    if image is None:
+        return fail(f"no picture to calibrate from: {why}")
+    h, w = image.shape[:2]  # type: ignore[attr-defined]
+    try:
+        if args.corners:
+            points = [[float(v) for v in p.split(",")] for p in args.corners.split()]
+            calibration = from_corners(points, config.layout, (w, h))
+        else:
+            calibration = from_markers(image, config.layout)  # type: ignore[arg-type]
+    except (CalibrationError, ValueError) as exc:
+        return fail(f"cannot calibrate: {exc}")
+    config = config.with_calibration(calibration)
+    save_config(args.config, config)
+    if args.save:
+        view = annotate.draw(image, calibration, config.layout)  # type: ignore[arg-type]
+        if not cv2.imwrite(str(args.save), view):
+            return fail(f"{args.save}: cannot write the camera view there")
+    how = f"{len(calibration.markers)} markers, {calibration.error_mm:.1f} mm" if calibration.markers else "corners"
+    print(f"tablecall: calibrated {w}x{h} ({how}); saved {args.config}")
+    return 0
+
+
+run_calibrate.arguments = _calibrate_arguments  # type: ignore[attr-defined]
+command("calibrate", "find the table in the camera picture and save it in the table config")(run_calibrate)
+
+
+# -- live -------------------------------------------------------------------------------------------------
+def _live_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", help="camera number, video file, stream URL or image folder")
+    parser.add_argument("--config", type=Path, required=True, help="the table config (tablecall calibrate writes it)")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        required=True,
+        help="a game log to start from: its header (game, players, options) and the events entered "
+        "by hand so far (the deal, bids, ...)",
+    )
+    parser.add_argument("--out", type=Path, help="write the whole log (given + camera events) here at the end")
+    parser.add_argument("--every-frame", action="store_true", help="process every frame of a file (not real time)")
+    parser.add_argument("--models", help="the detector's weights folder (default models/)")
+
+
+def run_live(args: argparse.Namespace) -> int:
+    from scorer.events import EventError, LogError, format_log, parse_log
+    from scorer.session import replay
+    from vision.detections import DetectorUnavailable, load_detector
+    from vision.live import LiveTable, SessionLink
+    from vision.tableconfig import ConfigError, load_config
+
+    logging.basicConfig(level=logging.INFO, format="tablecall: %(message)s")
+    try:
+        config = load_config(args.config)
+        session = replay(parse_log(args.log.read_text(encoding="utf-8")))
+        detector = load_detector(args.models)
+    except (ConfigError, DetectorUnavailable) as exc:
+        return fail(str(exc))
+    except LogError as exc:
+        return fail(f"{args.log}:{exc.line}: {exc.reason}")
+    except (OSError, EventError) as exc:
+        return fail(f"{args.log}: {exc}")
+    offset = session.events[-1].ts if session.events else 0
+
+    def show(event: object, seq: int, rulings: list[object]) -> None:
+        line = {"seq": seq, **getattr(event, "body", {}), "why": getattr(event, "reason", "")}
+        line["rulings"] = [getattr(r, "code", "") for r in rulings]
+        print(json.dumps(line, ensure_ascii=False), flush=True)
+
+    try:
+        table = LiveTable(
+            args.source,
+            SessionLink(session, offset),
+            config,
+            detector=detector,
+            lossless=args.every_frame,
+            on_event=show,
+        )
+    except ValueError as exc:
+        return fail(str(exc))
+    table.start()
+    try:
+        table.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.stop()
+    status = table.capture.status
+    if status.state == "failed":
+        return fail(status.message)
+    if args.out:
+        args.out.write_text(format_log(session.log()), encoding="utf-8")
+    print(json.dumps({"camera_events": len(table.sent), "totals": session.summary()["totals"]}), file=sys.stderr)
+    return 0
+
+
+run_live.arguments = _live_arguments  # type: ignore[attr-defined]
+command("live", "follow a game from a camera or a video and referee it (without the dashboard)")(run_live)

@@ -1,0 +1,131 @@
+"""Observers: per game, stable table changes become the same events a phone would send.
+
+An observer reads each :class:`vision.track.Update` together with the referee's current ``view`` (the game's
+own ``view(state)``, plain JSON) and proposes events (:class:`Proposal`). It never applies them: the live
+pipeline appends them to the game with ``source: "vision"``, and the referee judges them like any other
+event. A player rejects a wrong one from the phone with an ``undo`` (or ``correct``) of it.
+
+Rules every observer keeps:
+
+* **At most one event per card sighting.** A stable card (:attr:`vision.track.TableCard.id`) proposes at most
+  one event, so an event a player rejected is not sent again; a card that leaves and comes back is a new
+  sighting but is checked against the referee first (a card the referee already has there is no event).
+* **The referee is the memory.** An observer keeps no copy of the game; it compares the stable table with
+  the referee's view, so manual entries from the phones and camera events mix freely.
+* **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
+  was entered), its cards may be proposed again once the referee's view has changed, not before.
+* **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
+  phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.track import TableCard, Update
+from vision.zones import Layout, Zone
+
+__all__ = ["OBSERVERS", "Observer", "Proposal", "observer_for"]
+
+Json = Any
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """An event the camera proposes: ``type`` and payload as the game's vocabulary has them; ``ts`` is the
+    time (tracker clock, ms) of the frame that showed it; ``cards`` the stable cards it is based on."""
+
+    type: str
+    data: Mapping[str, Json]
+    ts: int
+    reason: str
+    cards: tuple[int, ...] = ()
+
+    def body(self) -> dict[str, Json]:
+        """The event as the web API and ``Session`` take it (without seq/ts/source)."""
+        return {"type": self.type, **dict(self.data)}
+
+
+@dataclass
+class Observer:
+    """The common part: seats, zones, notes, and the sightings already used."""
+
+    layout: Layout
+    players: tuple[str, ...]
+    done: set[int] = field(default_factory=set)
+    notes: list[str] = field(default_factory=list)
+    held: dict[int, str] = field(default_factory=dict)  # card id -> the referee's view when it was refused
+
+    game = ""
+
+    def __post_init__(self) -> None:
+        self.players = tuple(self.players)
+        if self.layout.players != len(self.players):
+            raise ValueError(f"the table layout is for {self.layout.players} players, the game has {len(self.players)}")
+
+    def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
+        raise NotImplementedError
+
+    # -- helpers -------------------------------------------------------------------------------------------
+    def zones(self, kind: str) -> list[Zone]:
+        return [z for z in self.layout.zones if z.kind == kind]
+
+    def owner(self, zone: str) -> str | None:
+        seat = self.layout.zone(zone).owner
+        return None if seat is None or seat >= len(self.players) else self.players[seat]
+
+    def note(self, text: str) -> None:
+        """Something the camera saw but cannot turn into an event (shown on the dashboard)."""
+        if text not in self.notes:
+            self.notes.append(text)
+            del self.notes[:-20]
+
+    def use(self, *cards: TableCard) -> None:
+        self.done.update(c.id for c in cards)
+
+    def skip(self, card: TableCard, view: Mapping[str, Json]) -> bool:
+        """Whether ``card`` is no news: already used, or refused while the referee's view stays the same."""
+        if card.id in self.done:
+            return True
+        if card.id in self.held:
+            if self.held[card.id] == _fingerprint(view):
+                return True
+            del self.held[card.id]
+        return False
+
+    def refused(self, proposal: Proposal, view: Mapping[str, Json] | None) -> None:
+        """``proposal`` was not appended: its cards may try again once the referee's ``view`` changes (None: the
+        write failed, not the referee: try again at once)."""
+        for card in proposal.cards:
+            self.done.discard(card)
+            if view is not None:
+                self.held[card] = _fingerprint(view)
+
+
+def _fingerprint(view: Mapping[str, Json]) -> str:
+    return json.dumps(view, sort_keys=True, default=str)
+
+
+def _registry() -> dict[str, type[Observer]]:
+    from vision.observers.push import PushObserver
+    from vision.observers.snap import SnapObserver
+    from vision.observers.spades import SpadesObserver
+    from vision.observers.spit import SpitObserver
+
+    return {cls.game: cls for cls in (SnapObserver, SpitObserver, SpadesObserver, PushObserver)}
+
+
+OBSERVERS = ("snap", "spit", "spades", "push")
+
+
+def observer_for(game: str, layout: Layout, players: Sequence[str]) -> Observer:
+    """The observer of ``game``; ValueError for a game the camera does not follow (yet)."""
+    classes = _registry()
+    if game not in classes:
+        raise ValueError(f"the camera does not follow {game!r} games yet (it follows: {', '.join(OBSERVERS)})")
+    if layout.game != game:
+        raise ValueError(f"the table layout is for {layout.game}, the game is {game}")
+    return classes[game](layout, tuple(players))

@@ -1,0 +1,183 @@
+"""Push: cards laid in a player's meld strip (``melds/<seat>``) become ``meld`` and ``layoff`` events while the
+deal is played, and the hands laid down after it become the ``deal_end`` event.
+
+* New cards (not yet in one of the referee's melds, not yet reported) are grouped by distance: cards within
+  ``join_mm`` of each other are one group. A group touching the cards of exactly one referee meld is a
+  ``layoff`` onto that meld by the player in turn; a group touching none is a new meld of the strip's owner
+  (``set`` when its natural cards share a rank, else ``run``); all new melds of one player go in one ``meld``
+  event (a first meld must make the deal's requirement at once). The referee judges them.
+* A player lays down several cards one after another, so nothing is sent until the strip has been still
+  for ``settle_ms``; a lay-off is the player's who was in turn when its card landed.
+* When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
+  their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
+  and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``.
+
+Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
+into a hand the camera cannot see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.observers import Observer, Proposal
+from vision.track import TableCard, Update
+from vision.zones import Layout
+
+__all__ = ["PushObserver", "meld_kind"]
+
+Json = Any
+
+
+def _is_wild(card: str) -> bool:
+    return card == "JK" or card[:-1] == "2"
+
+
+def meld_kind(cards: Sequence[str]) -> str:
+    """``set`` when the natural cards share one rank, else ``run``."""
+    ranks = {c[:-1] for c in cards if not _is_wild(c)}
+    return "set" if len(ranks) <= 1 else "run"
+
+
+@dataclass
+class PushObserver(Observer):
+    game = "push"
+    join_mm: float = 80.0
+    settle_ms: int = 1000
+    _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
+
+    def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
+        phase = view.get("phase")
+        turn = view.get("turn")
+        if isinstance(turn, str) and (not self._turns or self._turns[-1][1] != turn):
+            self._turns.append((update.ts, turn))
+            del self._turns[:-16]
+        if phase not in ("play", "counting"):
+            return []
+        new: dict[int, list[TableCard]] = {}
+        old: dict[int, list[tuple[TableCard, int]]] = {}
+        for zone in self.zones("melds"):
+            if zone.owner is None or zone.owner >= len(self.players):
+                continue
+            cards = update.state.in_zone(zone.name)
+            placed, fresh = self._split(cards, self.players[zone.owner], view)
+            old[zone.owner], new[zone.owner] = placed, fresh
+            if zone.name in update.frozen or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms):
+                return []  # someone is still laying cards down
+        if phase == "counting":
+            end = self._deal_end(new, view, update.ts)
+            return [end] if end else []
+        out = []
+        for seat, fresh in new.items():
+            out += self._melds(seat, fresh, old, view)
+        return out
+
+    def _split(
+        self, cards: Sequence[TableCard], owner: str, view: Mapping[str, Json]
+    ) -> tuple[list[tuple[TableCard, int]], list[TableCard]]:
+        """The zone's cards that belong to the referee's melds of ``owner`` (with the meld number), and the new ones."""
+        wanted: list[tuple[str, int]] = [
+            (c, int(m["number"]))
+            for m in view.get("melds") or []
+            if m.get("owner") == owner
+            for c in m.get("cards") or []
+        ]
+        placed, fresh = [], []
+        for card in cards:
+            spot = next((i for i, (name, _) in enumerate(wanted) if name == card.card.split("/")[0]), None)
+            if spot is not None:
+                placed.append((card, wanted.pop(spot)[1]))
+            elif not self.skip(card, view):
+                fresh.append(card)
+        return placed, fresh
+
+    def _groups(self, cards: Sequence[TableCard]) -> list[list[TableCard]]:
+        """Cards within ``join_mm`` of each other, group by group from the zone owner's left."""
+        groups: list[list[TableCard]] = []
+        for card in cards:
+            near = [g for g in groups if any(math.dist(card.point, o.point) <= self.join_mm for o in g)]
+            merged = [card] + [c for g in near for c in g]
+            groups = [g for g in groups if g not in near] + [merged]
+        return sorted(groups, key=lambda g: min(_along(c, self.layout) for c in g))
+
+    def _turn_at(self, ts: int, fallback: str) -> str:
+        """Who was in turn at ``ts`` (a card laid off is the player's in turn when it landed)."""
+        return next((name for since, name in reversed(self._turns) if since <= ts), fallback)
+
+    def _melds(
+        self,
+        seat: int,
+        fresh: list[TableCard],
+        old: Mapping[int, list[tuple[TableCard, int]]],
+        view: Mapping[str, Json],
+    ) -> list[Proposal]:
+        if not fresh:
+            return []
+        placed = [pair for pairs in old.values() for pair in pairs]
+        melds, layoffs = [], []
+        for group in self._groups(fresh):
+            touching = {n for card, n in placed if any(math.dist(card.point, g.point) <= self.join_mm for g in group)}
+            if len(touching) > 1:
+                self.note(
+                    f"{', '.join(c.card for c in group)} touch melds {sorted(touching)}: enter the lay-off by hand"
+                )
+                self.use(*group)
+            elif touching:
+                layoffs.append((touching.pop(), group))
+            else:
+                melds.append(group)
+        out = []
+        ts = max(c.since for c in fresh)
+        if melds:
+            body = [{"kind": meld_kind([c.card for c in g]), "cards": _names(g, self.layout)} for g in melds]
+            cards = tuple(c.id for g in melds for c in g)
+            self.done.update(cards)
+            text = "; ".join(" ".join(m["cards"]) for m in body)
+            out.append(
+                Proposal(
+                    "meld",
+                    {"player": self.players[seat], "melds": body},
+                    ts,
+                    f"{self.players[seat]} melded {text}",
+                    cards,
+                )
+            )
+        for number, group in layoffs:
+            self.use(*group)
+            turn = self._turn_at(min(c.since for c in group), str(view.get("turn") or self.players[seat]))
+            names = _names(group, self.layout)
+            data = {"player": turn, "meld": number, "cards": names}
+            reason = f"{turn} laid off {' '.join(names)} on meld {number}"
+            out.append(Proposal("layoff", data, ts, reason, tuple(c.id for c in group)))
+        return out
+
+    def _deal_end(self, new: Mapping[int, list[TableCard]], view: Mapping[str, Json], now: int) -> Proposal | None:
+        hands = view.get("hands") or {}
+        out = view.get("out")
+        needed = [n for s, n in enumerate(self.players) if out is None or s % 2 != self.players.index(out) % 2]
+        shown = {self.players[s]: cards for s, cards in new.items() if cards}
+        complete = all(len(shown.get(n, [])) == int((hands.get(n) or {}).get("count") or 0) for n in needed)
+        latest = max((c.since for cards in shown.values() for c in cards), default=None)
+        if latest is None or (not complete and now - latest < 3 * self.settle_ms):
+            return None
+        data: dict[str, Json] = {"hands": {n: _names(cards, self.layout) for n, cards in shown.items()}}
+        if out:
+            data["out"] = out
+        ids = tuple(c.id for cards in shown.values() for c in cards)
+        self.done.update(ids)
+        counts = ", ".join(f"{n} {len(c)}" for n, c in shown.items())
+        return Proposal("deal_end", data, latest, f"hands shown at the end of the deal: {counts}", ids)
+
+
+def _along(card: TableCard, layout: Layout) -> float:
+    """How far right the card lies as its zone's owner sees it."""
+    (x0, y0), (x1, y1) = layout.zone(card.zone).polygon[:2]
+    return (card.point[0] - x0) * (x1 - x0) + (card.point[1] - y0) * (y1 - y0)
+
+
+def _names(cards: Sequence[TableCard], layout: Layout) -> list[str]:
+    """Card names in the order they lie, left to right as the zone's owner sees them."""
+    return [c.card for c in sorted(cards, key=lambda c: _along(c, layout))]

@@ -1,0 +1,141 @@
+"""Spit: stock tops and spit piles become ``reveal``, ``move``, ``play`` and ``spit`` events.
+
+Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) and ``spit/<0-1>``.
+
+* A card on a spit pile that the referee shows as a face-up stock top is a ``play`` from that pile; the referee
+  judges it (an ``illegal_play`` foul when it does not fit). A card that was never seen face up, while the
+  table is stalled or waiting for the opening Spit!, is a spit card: the cards turned on both piles within
+  ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards).
+  During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
+* A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
+  another of the player's piles appearing on an empty space is a ``move``.
+* Stalls ("nobody can play") and round ends are found by the referee (its ``spit_call``/``round_over``
+  alerts). Layouts (face-down counts), slaps and round ends are entered on the phones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.observers import Observer, Proposal
+from vision.track import TableCard, Update
+
+__all__ = ["SpitObserver"]
+
+Json = Any
+
+
+@dataclass
+class SpitObserver(Observer):
+    game = "spit"
+    gather_ms: int = 1500
+    _spit: dict[int, TableCard] = field(default_factory=dict)
+
+    def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
+        out: list[Proposal] = []
+        tops = [(z, update.state.top(z.name)) for z in self.layout.zones if z.kind in ("stock", "spit")]
+        for zone, top in sorted(
+            ((z, t) for z, t in tops if t is not None and not self.skip(t, view)), key=lambda zt: zt[1].since
+        ):
+            proposal = (
+                self._stock(top, zone.owner, zone.slot, view)
+                if zone.kind == "stock"
+                else self._pile(top, zone.slot, view)
+            )
+            if proposal is not None:
+                out.append(proposal)
+        spit = self._flush(update.ts, view)
+        return out + ([spit] if spit else [])
+
+    # -- stock piles ---------------------------------------------------------------------------------------
+    def _stock(self, top: TableCard, seat: int | None, slot: int | None, view: Mapping[str, Json]) -> Proposal | None:
+        if seat is None or slot is None or seat >= len(self.players):
+            return None
+        name = self.players[seat]
+        side = (view.get("players") or {}).get(name) or {}
+        stock = side.get("stock") or []
+        if not side.get("laid_out") or len(stock) <= slot:
+            self.note(f"{top.card} on {name}'s stock pile {slot + 1}: waiting for {name}'s layout")
+            return None
+        self.use(top)
+        if stock[slot].get("top") == top.card:
+            return None
+        source = next((k for k, pile in enumerate(stock) if pile.get("top") == top.card and k != slot), None)
+        if source is not None:
+            data = {"player": name, "from": source, "to": slot}
+            return Proposal("move", data, top.since, f"{name} moved {top.card} to stock pile {slot + 1}", (top.id,))
+        if stock[slot].get("top") is None and int(stock[slot].get("down") or 0) > 0:
+            data = {"player": name, "stock": slot, "card": top.card}
+            return Proposal("reveal", data, top.since, f"{name} turned up {top.card}", (top.id,))
+        self.note(f"{top.card} on {name}'s stock pile {slot + 1} is not explained: enter it by hand")
+        return None
+
+    # -- spit piles ----------------------------------------------------------------------------------------
+    def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json]) -> Proposal | None:
+        if pile is None:
+            return None
+        piles = view.get("spit_piles") or []
+        if pile < len(piles) and piles[pile].get("top") == top.card:
+            self.use(top)
+            return None
+        players = view.get("players") or {}
+        for name, side in players.items():
+            for slot, stock in enumerate(side.get("stock") or []):
+                if stock.get("top") == top.card:
+                    self.use(top)
+                    data = {"player": name, "card": top.card, "pile": pile, "from": slot}
+                    return Proposal(
+                        "play", data, top.since, f"{name} played {top.card} on spit pile {pile + 1}", (top.id,)
+                    )
+        phase = view.get("phase")
+        if phase == "start" or (phase == "play" and view.get("stalled")):
+            if pile not in self._spit:
+                self._spit[pile] = top
+            return None
+        self.use(top)
+        if phase == "play":
+            return self._turned_and_played(top, pile, players)
+        self.note(f"{top.card} on spit pile {pile + 1} is not explained ({phase}): enter it by hand")
+        return None
+
+    def _turned_and_played(self, top: TableCard, pile: int, players: Mapping[str, Json]) -> Proposal | None:
+        hidden = [
+            (name, slot)
+            for name, side in players.items()
+            for slot, s in enumerate(side.get("stock") or [])
+            if s.get("top") is None and int(s.get("down") or 0) > 0
+        ]
+        if len(hidden) != 1:
+            self.note(f"{top.card} on spit pile {pile + 1}: whose card was it? enter the play by hand")
+            return None
+        name, slot = hidden[0]
+        data = {"player": name, "card": top.card, "pile": pile, "from": slot}
+        return Proposal("play", data, top.since, f"{name} turned and played {top.card}", (top.id,))
+
+    def _flush(self, now: int, view: Mapping[str, Json]) -> Proposal | None:
+        """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up)."""
+        if not self._spit:
+            return None
+        players = view.get("players") or {}
+        holders = [name for name, side in players.items() if int(side.get("spit_cards") or 0) > 0]
+        first = min(c.since for c in self._spit.values())
+        opening = view.get("phase") == "start"  # the opening Spit! needs everyone's card: wait for them
+        if len(self._spit) < max(1, len(holders)) and (opening or now - first < self.gather_ms):
+            return None
+        cards: dict[str, str] = {}
+        piles: dict[str, int] = {}
+        for pile, card in sorted(self._spit.items()):
+            name = holders[0] if len(holders) == 1 else self.players[pile] if pile < len(self.players) else None
+            if name is None or name in cards:
+                self.note(f"{card.card} on spit pile {pile + 1}: whose spit card was it? enter it by hand")
+                continue
+            cards[name], piles[name] = card.card, pile
+        used = tuple(c.id for c in self._spit.values())
+        self.done.update(used)
+        self._spit.clear()
+        if not cards:
+            return None
+        said = ", ".join(f"{n}: {c}" for n, c in cards.items())
+        return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)

@@ -1,0 +1,393 @@
+"""Stable table state: per-frame card sightings in, cards that really lie in each zone out.
+
+Small single-purpose steps, as in supervision's tools:
+
+1. :func:`sightings`: detections projected onto the table plane (mm), the two corner indices of one card merged,
+   each assigned to the layout zone that holds it (cards outside every zone are in transit: ignored).
+2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
+   in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
+   nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
+   covered by a later card of the same pile is *buried*: it need not be seen (it leaves with the pile); not so
+   in ``spread`` zones (melds), whose cards lie side by side. A card seen arriving in a new zone while it is
+   missing from its old one has **moved** (one leave and one appear in the same update).
+3. **Occlusion freeze**: zones covered by a hand or arm (given per frame as ``frozen``, see
+   :mod:`vision.occlusion`) are frozen: nothing in them appears or leaves, and a card missing there is not
+   counted missing. Cards seen in a frozen zone (one sliding in) count towards ``appear_frames`` but a card
+   appears only once ``still_frames`` frames without motion followed: a card held in a moving hand never does.
+4. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
+   card than the deck holds (the same card in two places in a one-deck game), raises a :class:`Flag` and is
+   not acted on: the table keeps its last good state until the picture makes sense again.
+
+An :class:`Update` (the new :class:`TableState`, its :class:`Change` s, the active flags) is frozen data;
+:class:`Tracker` holds the only mutable state, like a tracker object in supervision.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scorer.cards import push_deck, standard_deck
+from vision.detections import Detections
+from vision.zones import Layout, Point
+
+__all__ = [
+    "SPREAD_KINDS",
+    "Change",
+    "Flag",
+    "Sighting",
+    "TableCard",
+    "TableState",
+    "TrackSettings",
+    "Tracker",
+    "Update",
+    "deck_for",
+    "sightings",
+    "spread_zones",
+]
+
+
+@dataclass(frozen=True)
+class TrackSettings:
+    """Tuning of the stable state (all in frames, millimetres or fractions); stored in ``[tracking]``."""
+
+    appear_frames: int = 3  # seen this many frames in a row before a card counts as there ...
+    still_frames: int = 2  # ... the last ones with nothing moving in its zone
+    leave_frames: int = 6  # missing this many (unfrozen) frames before a card counts as gone
+    flag_frames: int = 3  # an impossible table must persist this long to be flagged
+    min_confidence: float = 0.5  # weaker detections are ignored
+    match_mm: float = 40.0  # a sighting this close to a tracked copy of the same card is that copy
+    merge_mm: float = 100.0  # indices of the same card this close together are one card
+    bury_mm: float = 95.0  # a card this close under a later card of the same zone is covered by it
+    occlusion: float = 0.04  # a zone with this fraction of its area in motion is frozen
+    motion_hold: int = 0  # frames a zone stays frozen after the motion stopped
+    motion_level: float = 22.0  # grey-level change (0-255, light-normalised) that counts as motion
+
+    def __post_init__(self) -> None:
+        for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 300:
+                raise ValueError(f"{name} must be a whole number of frames from 1 to 300, not {value!r}")
+        if (
+            isinstance(self.motion_hold, bool)
+            or not isinstance(self.motion_hold, int)
+            or not 0 <= self.motion_hold <= 300
+        ):
+            raise ValueError(f"motion_hold must be a whole number of frames from 0 to 300, not {self.motion_hold!r}")
+        for name, low, high in (
+            ("min_confidence", 0, 1),
+            ("occlusion", 0, 1),
+            ("motion_level", 1, 255),
+            ("match_mm", 1, 1000),
+            ("merge_mm", 0, 1000),
+            ("bury_mm", 0, 1000),
+        ):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+                raise ValueError(f"{name} must be a number from {low} to {high}, not {value!r}")
+
+
+#: zone kinds whose cards lie side by side, each in view (the others are piles: the top hides the cards below)
+SPREAD_KINDS = frozenset({"melds", "tableau", "market", "area"})
+
+
+def spread_zones(layout: Layout) -> frozenset[str]:
+    return frozenset(z.name for z in layout.zones if z.kind in SPREAD_KINDS)
+
+
+def deck_for(game: str) -> Mapping[str, int] | None:
+    """How many copies of each card the game uses (None: no check, e.g. Ten's own deck)."""
+    if game in ("snap", "spit", "spades"):
+        return {str(c): 1 for c in standard_deck()}
+    if game == "push":
+        return dict(Counter(str(p.face) for p in push_deck()))
+    return None
+
+
+# -- 1. sightings ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Sighting:
+    """A card seen in one frame at ``point`` (table mm), inside ``zone`` (None: outside every zone)."""
+
+    card: str
+    point: Point
+    confidence: float
+    zone: str | None
+
+
+def sightings(detections: Detections, to_table: np.ndarray, layout: Layout, settings: TrackSettings) -> list[Sighting]:
+    """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography."""
+    kept = detections.with_confidence(settings.min_confidence)
+    if not len(kept):
+        return []
+    anchors = kept.anchor
+    ones = np.hstack([anchors, np.ones((len(anchors), 1))]) @ np.asarray(to_table).T
+    points = ones[:, :2] / ones[:, 2:3]
+    groups: list[list[int]] = []
+    for i in np.argsort(-kept.confidence):
+        for group in groups:
+            if kept.card[group[0]] == kept.card[i] and math.dist(points[group[0]], points[i]) <= settings.merge_mm:
+                group.append(int(i))
+                break
+        else:
+            groups.append([int(i)])
+    out = []
+    for group in groups:
+        x, y = points[group].mean(axis=0)
+        zone = layout.zone_at((float(x), float(y)))
+        out.append(
+            Sighting(
+                kept.card[group[0]],
+                (float(x), float(y)),
+                float(kept.confidence[group].max()),
+                zone.name if zone else None,
+            )
+        )
+    return out
+
+
+# -- 2. the stable state ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TableCard:
+    """A card that lies in a zone: ``since`` is the time (ms) of the first frame it was seen there."""
+
+    card: str
+    zone: str
+    point: Point
+    since: int
+    id: int
+
+
+@dataclass(frozen=True)
+class TableState:
+    """The stable table: every card, grouped by zone in the order they arrived (a pile's top is last)."""
+
+    cards: tuple[TableCard, ...] = ()
+
+    def in_zone(self, zone: str) -> tuple[TableCard, ...]:
+        return tuple(c for c in self.cards if c.zone == zone)
+
+    def top(self, zone: str) -> TableCard | None:
+        found = self.in_zone(zone)
+        return found[-1] if found else None
+
+    def where(self, card: str) -> tuple[TableCard, ...]:
+        return tuple(c for c in self.cards if c.card == card)
+
+    def names(self, zone: str) -> tuple[str, ...]:
+        return tuple(c.card for c in self.in_zone(zone))
+
+    def to_json(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for c in self.cards:
+            out.setdefault(c.zone, []).append(c.card)
+        return out
+
+
+@dataclass(frozen=True)
+class Change:
+    """A card that appeared in or left a zone; ``ts`` is when it happened (first frame seen / first missed).
+    A move is a leave (``to`` the new zone) and an appear (``moved_from`` the old zone) in one update."""
+
+    kind: str  # "appear" | "leave"
+    card: TableCard
+    ts: int
+    moved_from: str | None = None
+    to: str | None = None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """An impossible table, not acted on: ``code`` is ``duplicate_card`` or ``unknown_card``."""
+
+    code: str
+    message: str
+    card: str
+    zones: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, object]:
+        return {"code": self.code, "message": self.message, "card": self.card, "zones": list(self.zones)}
+
+
+@dataclass(frozen=True)
+class Update:
+    ts: int
+    state: TableState
+    changes: tuple[Change, ...] = ()
+    flags: tuple[Flag, ...] = ()
+    frozen: tuple[str, ...] = ()
+
+
+@dataclass
+class _Track:
+    id: int
+    card: str
+    zone: str
+    point: Point
+    first_ts: int
+    seen: int = 1
+    still: int = 0  # frames seen in a row in an unfrozen zone (nothing moving over it)
+    missed: int = 0
+    missed_ts: int = 0
+    stable: bool = False
+    order: int = 0
+    blocked: int = 0
+
+    def as_card(self) -> TableCard:
+        return TableCard(
+            self.card, self.zone, (round(self.point[0], 1), round(self.point[1], 1)), self.first_ts, self.id
+        )
+
+
+@dataclass
+class Tracker:
+    """Turns a stream of per-frame sightings into the stable table (see the module docstring)."""
+
+    settings: TrackSettings = field(default_factory=TrackSettings)
+    deck: Mapping[str, int] | None = None
+    spread: frozenset[str] = frozenset()  # zones whose cards lie side by side (melds): nothing is buried there
+    _tracks: dict[int, _Track] = field(default_factory=dict)
+    _next: int = 1
+    _order: int = 0
+    _unknown: Counter[str] = field(default_factory=Counter)
+    state: TableState = field(default_factory=TableState)
+    _unknown_now: dict[str, str | None] = field(default_factory=dict)
+
+    def update(self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0) -> Update:
+        frozen = frozenset(frozen)
+        self._unknown_now = {}
+        usable = [s for s in seen if self._usable(s) and s.zone is not None]
+        matched = self._associate(usable, frozen, ts)
+        for track in list(self._tracks.values()):
+            if track.id not in matched and track.zone not in frozen:
+                self._miss(track, ts)
+        changes = self._promote(frozen) + self._bury_and_leave()
+        self.state = TableState(tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order))))
+        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)))
+
+    # -- steps -------------------------------------------------------------------------------------------
+    def _usable(self, s: Sighting) -> bool:
+        if self.deck is None or s.card in self.deck:
+            return True
+        if s.card not in self._unknown_now:
+            self._unknown[s.card] += 1
+            self._unknown_now[s.card] = s.zone
+        return False
+
+    def _copies(self, card: str) -> int:
+        return 10**6 if self.deck is None else self.deck.get(card, 0)
+
+    def _associate(self, seen: Sequence[Sighting], frozen: frozenset[str], ts: int) -> set[int]:
+        pairs = []
+        for i, s in enumerate(seen):
+            for t in self._tracks.values():
+                if t.card == s.card and t.zone == s.zone:
+                    d = math.dist(t.point, s.point)
+                    if d <= self.settings.match_mm or self._copies(s.card) == 1:
+                        pairs.append((not t.stable, d, i, t.id))
+        matched: set[int] = set()
+        used: set[int] = set()
+        for _, _, i, tid in sorted(pairs):
+            if i in used or tid in matched:
+                continue
+            used.add(i)
+            matched.add(tid)
+            t, s = self._tracks[tid], seen[i]
+            t.point = ((t.point[0] + s.point[0]) / 2, (t.point[1] + s.point[1]) / 2)
+            if t.missed and not t.stable:
+                t.seen += 1  # a one-frame gap is forgiven
+            elif t.missed:
+                t.seen = 1
+            else:
+                t.seen += 1
+            t.still = 0 if t.zone in frozen else t.still + 1
+            t.missed = 0
+        for i, s in enumerate(seen):
+            if i not in used and s.zone is not None:
+                track = _Track(self._next, s.card, s.zone, s.point, ts, still=int(s.zone not in frozen))
+                self._tracks[track.id] = track
+                matched.add(track.id)
+                self._next += 1
+        return matched
+
+    def _miss(self, track: _Track, ts: int) -> None:
+        if track.missed == 0:
+            track.missed_ts = ts
+        track.missed += 1
+        if not track.stable and track.missed >= 2:
+            del self._tracks[track.id]
+
+    def _stable(self) -> list[_Track]:
+        return [t for t in self._tracks.values() if t.stable]
+
+    def _promote(self, frozen: frozenset[str]) -> list[Change]:
+        changes: list[Change] = []
+        ready = [
+            t
+            for t in self._tracks.values()
+            if not t.stable
+            and not t.missed
+            and t.seen >= self.settings.appear_frames
+            and t.still >= self.settings.still_frames
+        ]
+        for track in sorted(ready, key=lambda t: (t.first_ts, t.id)):
+            others = [t for t in self._stable() if t.card == track.card]
+            moved_from = None
+            if len(others) >= self._copies(track.card):
+                gone = [o for o in others if o.missed and o.zone != track.zone]
+                if not gone:
+                    if not any(o.zone in frozen for o in others):  # a covered copy may be on its way here
+                        track.blocked += 1
+                    continue
+                old = max(gone, key=lambda o: o.missed)
+                del self._tracks[old.id]
+                moved_from = old.zone
+                changes.append(Change("leave", old.as_card(), old.missed_ts, to=track.zone))
+            self._order += 1
+            track.stable, track.order, track.blocked = True, self._order, 0
+            changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from))
+        return changes
+
+    def _bury_and_leave(self) -> list[Change]:
+        stable = self._stable()
+        changes = []
+        for t in stable:
+            if t.missed and self._is_buried(t, stable):
+                t.missed = 0
+        for t in sorted(stable, key=lambda t: t.order):
+            if t.missed >= self.settings.leave_frames:
+                del self._tracks[t.id]
+                changes.append(Change("leave", t.as_card(), t.missed_ts))
+        return changes
+
+    def _is_buried(self, t: _Track, stable: Sequence[_Track]) -> bool:
+        if t.zone in self.spread:
+            return False
+        return any(
+            u.zone == t.zone
+            and u.order > t.order
+            and not u.missed
+            and math.dist(u.point, t.point) <= self.settings.bury_mm
+            for u in stable
+        )
+
+    def _flags(self) -> tuple[Flag, ...]:
+        flags = []
+        for t in sorted(self._tracks.values(), key=lambda t: t.id):
+            if not t.stable and t.blocked >= self.settings.flag_frames:
+                where = sorted({o.zone for o in self._stable() if o.card == t.card} | {t.zone})
+                copies = self._copies(t.card)
+                has = "only one" if copies == 1 else f"only {copies}"
+                message = f"{t.card} is seen in {' and '.join(where)}: the game has {has}; ignored until cleared up"
+                flags.append(Flag("duplicate_card", message, t.card, tuple(where)))
+        self._unknown = Counter({c: n for c, n in self._unknown.items() if c in self._unknown_now})
+        for card, count in sorted(self._unknown.items()):
+            if count >= self.settings.flag_frames:
+                zone = self._unknown_now[card]
+                message = f"{card} is not a card of this game: ignored"
+                flags.append(Flag("unknown_card", message, card, (zone,) if zone else ()))
+        return tuple(flags)
