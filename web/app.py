@@ -1,15 +1,17 @@
 """The Flask dashboard: ``create_app(test_config=None)`` builds it (Flask's app-factory pattern).
 
 Areas, one blueprint each: :mod:`web.pages` (the HTML screens), :mod:`web.api` (JSON: games,
-events, import/export), :mod:`web.live` (the server-sent-events stream). The store
-(:class:`web.store.Store`) and the live games (:class:`web.hub.Hub`) hang off ``app.extensions``.
+events, import/export), :mod:`web.live` (the server-sent-events stream), :mod:`web.camera_api` (the
+camera view, its status, calibration and zones). The store (:class:`web.store.Store`), the live games
+(:class:`web.hub.Hub`) and the camera (:class:`web.camera.CameraDesk`, None without one: see
+:func:`install_camera`) hang off ``app.extensions``.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
@@ -18,7 +20,10 @@ from web.access import AccessDenied
 from web.hub import Hub
 from web.store import Store
 
-__all__ = ["create_app", "default_db_path", "hub", "store"]
+if TYPE_CHECKING:
+    from web.camera import CameraDesk
+
+__all__ = ["camera", "create_app", "default_db_path", "hub", "install_camera", "store"]
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,  # None: $TABLECALL_DB, else the user's data directory
@@ -30,6 +35,7 @@ DEFAULTS: dict[str, Any] = {
     "PUBLIC_URLS": [],  # base URLs phones can reach (``serve --lan``); the QR code uses the first
     "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,  # the largest request (a log import)
     "DEMO": False,
+    "CAMERA_STREAMS": 3,  # camera views (MJPEG) at once; each holds a server thread, the rest poll snapshots
 }
 
 
@@ -55,12 +61,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["tablecall.store"] = the_store
     app.extensions["tablecall.host_key"] = the_store.host_key
     app.extensions["tablecall.hub"] = Hub(the_store, max_streams=app.config["MAX_STREAMS"])
+    app.extensions["tablecall.camera"] = None
 
-    from web import api, live, pages
+    from web import api, camera_api, live, pages
 
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(live.bp)
+    app.register_blueprint(camera_api.bp)
     _errors(app)
 
     @app.after_request
@@ -114,3 +122,22 @@ def store(app: Flask) -> Store:
 def hub(app: Flask) -> Hub:
     result: Hub = app.extensions["tablecall.hub"]
     return result
+
+
+def camera(app: Flask) -> CameraDesk | None:
+    result: CameraDesk | None = app.extensions.get("tablecall.camera")
+    return result
+
+
+def install_camera(app: Flask, source: str | None, **options: Any) -> CameraDesk:
+    """Give the server a camera (``serve --camera/--video``, the demo): a :class:`CameraDesk` on ``source``.
+
+    ``options`` go to the desk (``table``, ``models``, ``detector``, ``demo`` ...); table configs default to
+    ``tables/`` beside the database. Nothing is attached yet: see :meth:`CameraDesk.attach`."""
+    from web.camera import CameraDesk
+
+    options.setdefault("tables_dir", Path(app.config["DATABASE"]).expanduser().parent / "tables")
+    options.setdefault("max_streams", app.config["CAMERA_STREAMS"])
+    desk = CameraDesk(hub(app), source, **options)
+    app.extensions["tablecall.camera"] = desk
+    return desk

@@ -2,7 +2,13 @@
 
 By default it listens on 127.0.0.1 only (the laptop is the host). ``--lan`` listens on every
 interface, prints the addresses phones on the Wi-Fi can use and a QR code of a game's join link.
-``--demo`` plays an example game into a live table (until the camera pipeline exists).
+
+``--camera 0|URL`` or ``--video FILE`` give the server a camera (one per server, :mod:`web.camera`): it
+follows the game named by ``--game ID``, or the one the host picks on its table screen. A camera that
+cannot be opened, a video that cannot be read, a missing calibration are said on the dashboard and in the
+log, and the games are entered by hand as before. ``--demo`` plays the Snap demo video through the camera
+pipeline into a demo table (:mod:`web.camera_demo`); without the vision extras, or with a camera of its
+own, it plays an example log into a demo table instead (:mod:`web.demo`).
 """
 
 from __future__ import annotations
@@ -10,6 +16,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import ipaddress
+import logging
 import socket
 import struct
 import sys
@@ -35,9 +42,28 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--threads", type=int, default=32, help="server threads; each live phone holds one (default 32)"
     )
-    parser.add_argument("--demo", action="store_true", help="play an example game into a live demo table")
+    parser.add_argument(
+        "--demo",
+        action="store_true",
+        help="a live demo table: the Snap demo video through the camera pipeline (an example log without OpenCV)",
+    )
     parser.add_argument("--demo-pace", type=float, default=1.5, help="seconds between demo events (default 1.5)")
     parser.add_argument("--heartbeat", type=float, default=15.0, help="seconds between live-stream pings (default 15)")
+    camera = parser.add_argument_group("camera (one per server)")
+    camera.add_argument(
+        "--camera", metavar="INDEX|URL", help="a webcam number (0, 1 ...) or a stream URL (rtsp://, http://)"
+    )
+    camera.add_argument("--video", metavar="FILE", type=Path, help="a video file (or a folder of pictures) instead")
+    camera.add_argument(
+        "--table",
+        metavar="FILE",
+        type=Path,
+        help="the table config: zones and calibration (default: tables/ beside the db)",
+    )
+    camera.add_argument(
+        "--game", metavar="ID", help="the game the camera follows from the start (else: pick it on its page)"
+    )
+    camera.add_argument("--models", metavar="DIR", help="the card detector's weights (default: models/)")
 
 
 def _is_lan(address: str) -> bool:
@@ -86,7 +112,7 @@ def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> No
 def run_serve(args: argparse.Namespace) -> int:
     import waitress  # type: ignore[import-untyped]
 
-    from web.app import create_app, hub, store
+    from web.app import camera, create_app, hub, store
     from web.store import StoreError
 
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -94,9 +120,14 @@ def run_serve(args: argparse.Namespace) -> int:
         return fail(f"--port must be from 0 to 65535, not {args.port}")
     if args.threads < 4:
         return fail("--threads must be at least 4")
+    source, problem = _camera_source(args)
+    if problem:
+        return fail(problem)
+    camera_streams = 3 if source is not None or args.demo else 0
     config: dict[str, Any] = {
         "HEARTBEAT_S": args.heartbeat,
-        "MAX_STREAMS": max(1, args.threads - 4),  # keep a few threads for ordinary requests
+        "MAX_STREAMS": max(1, args.threads - 4 - camera_streams),  # keep a few threads for ordinary requests
+        "CAMERA_STREAMS": camera_streams,
         "DEMO": args.demo,
     }
     if args.db:
@@ -115,17 +146,17 @@ def run_serve(args: argparse.Namespace) -> int:
     bases = [f"http://{a}:{port}" for a in lan_addresses()] if args.lan else []
     app.config["PUBLIC_URLS"] = bases
 
-    demo = None
+    if args.game and store(app).game(args.game) is None:
+        server.close()
+        store(app).close()
+        return fail(f"--game: there is no game {args.game!r} in {store(app).path}")
+    demos: list[Any] = []
+    if source is not None or args.demo:
+        _log_to_stderr()
+    if source is not None:
+        _start_camera(app, args, source)
     if args.demo:
-        from web.demo import DemoTable, find_example
-
-        example = find_example()
-        if example is None:
-            print("tablecall: no example game log found for the demo (docs/examples/*.jsonl)", file=sys.stderr)
-        else:
-            demo = DemoTable(hub(app), example, pace=args.demo_pace)
-            demo.start()
-            demo.ready.wait(10)
+        demos = _start_demo(app, args, camera=source is None)
 
     print(f"tablecall: serving on {local}/ (database {store(app).path})", flush=True)
     if args.lan:
@@ -134,22 +165,126 @@ def run_serve(args: argparse.Namespace) -> int:
         else:
             print("No network address found: phones cannot reach this computer (is it on the Wi-Fi?)")
         print(f"Host link for another device (keep it private): {(bases or [local])[0]}/host?k={store(app).host_key}")
-        latest = demo.game_ids[-1] if demo and demo.game_ids else next((g.id for g in store(app).games()), None)
+        demo_ids = [i for d in demos for i in d.game_ids]
+        latest = demo_ids[-1] if demo_ids else next((g.id for g in store(app).games()), None)
         _print_join(app, bases or [local], latest, sys.stdout)
-    if demo and demo.game_ids:
-        print(f"Demo table: {local}/g/{demo.game_ids[-1]}", flush=True)
+    for demo in demos:
+        if demo.game_ids:
+            how = " (the Snap demo video through the camera pipeline)" if getattr(demo, "desk", None) else ""
+            print(f"Demo table: {local}/g/{demo.game_ids[-1]}{how}", flush=True)
     print(f"Open {local}/ in a browser on this computer. Ctrl-C stops.", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
-        if demo:
+        for demo in demos:
             demo.stop()
+        desk = camera(app)
+        if desk is not None:
+            desk.stop()
         hub(app).close_streams()
         server.close()
         store(app).close()
     return 0
+
+
+def _camera_source(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The camera's source text from ``--camera`` / ``--video``, or why the options do not fit together."""
+    if args.camera is not None and args.video is not None:
+        return None, "give --camera or --video, not both (one camera per server)"
+    if args.camera is not None:
+        text = str(args.camera).strip()
+        if not (text.isdigit() or "://" in text):
+            return None, f"--camera takes a webcam number (0, 1 ...) or a stream URL (rtsp://, http://), not {text!r}"
+        return text, None
+    if args.video is not None:
+        return str(args.video), None
+    for option in ("table", "game", "models"):
+        if getattr(args, option) is not None and not (option == "models" and args.demo):
+            return None, f"--{option} needs --camera or --video"
+    return None, None
+
+
+def _log_to_stderr() -> None:
+    """The camera's messages (camera lost, calibrated, no detector ...) go to the terminal."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("tablecall: %(name)s: %(message)s"))
+    for name in ("web", "vision"):
+        logger = logging.getLogger(name)
+        if not any(getattr(h, "tablecall", False) for h in logger.handlers):
+            handler.tablecall = True  # type: ignore[attr-defined]
+            logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+
+
+def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
+    from web.app import install_camera
+    from web.camera import CameraError, describe_source
+
+    desk = install_camera(app, source, table=args.table, models=args.models)
+    if desk.unavailable:
+        print(f"tablecall: {desk.unavailable}; enter the games by hand", file=sys.stderr)
+        return
+    if args.video is not None and not args.video.exists():
+        print(f"tablecall: video file {args.video}: no such file (the dashboard says so too)", file=sys.stderr)
+    if args.game:
+        try:
+            desk.attach(args.game)
+        except CameraError as exc:
+            print(f"tablecall: {exc.message}; enter the game by hand", file=sys.stderr)
+            return
+        print(f"Camera: {describe_source(source)} follows game {args.game}", flush=True)
+    else:
+        print(
+            f"Camera: {describe_source(source)} is ready: open a game and press 'Use the camera for this game'",
+            flush=True,
+        )
+
+
+def _scripted_demo(app: Any, pace: float) -> Any:
+    from web.app import hub
+    from web.demo import DemoTable, find_example
+
+    example = find_example()
+    if example is None:
+        print("tablecall: no example game log found for the demo (docs/examples/*.jsonl)", file=sys.stderr)
+        return None
+    demo = DemoTable(hub(app), example, pace=pace)
+    demo.start()
+    return demo
+
+
+def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
+    """The camera demo when the vision extras are here (and no camera of the host's), else the scripted one."""
+    from web.app import hub, install_camera
+    from web.camera import vision_problem
+
+    problem = vision_problem() if camera else "the camera belongs to the host's games"
+    if problem is not None:
+        if camera:
+            print(f"tablecall: {problem}: the demo table is scripted, without a camera", file=sys.stderr)
+        demo = _scripted_demo(app, args.demo_pace)
+        if demo is None:
+            return []
+        demo.ready.wait(10)
+        return [demo]
+    from web.camera_demo import CameraDemo
+
+    demos: list[Any] = []
+
+    def fallback() -> None:
+        scripted = _scripted_demo(app, args.demo_pace)
+        if scripted is not None:
+            demos.append(scripted)
+            scripted.ready.wait(10)
+
+    desk = install_camera(app, None, models=args.models, demo=True, tables_dir=None)
+    camera_demo = CameraDemo(desk, hub(app), fallback=fallback)
+    demos.append(camera_demo)
+    camera_demo.start()
+    camera_demo.ready.wait(60)  # the first run renders the demo video (some seconds)
+    return demos
 
 
 run_serve.arguments = _serve_arguments  # type: ignore[attr-defined]

@@ -14,7 +14,8 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorer.registry import get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
 from web.api import _record, installed_games, share_links
-from web.app import hub, store
+from web.app import camera, hub, store
+from web.camera_api import camera_status
 from web.qr import qr_svg
 
 __all__ = ["bp"]
@@ -37,7 +38,18 @@ def home() -> str:
         games=games,
         public_urls=current_app.config["PUBLIC_URLS"],
         demo=current_app.config["DEMO"],
+        camera=_camera_line() if host else None,
     )
+
+
+def _camera_line() -> dict[str, Any] | None:
+    """The host's home page: which game the camera follows, or that it waits for one, or why it cannot run."""
+    desk = camera(current_app)
+    if desk is None:
+        return None
+    record = store(current_app).game(desk.game_id) if desk.game_id else None
+    problem = desk.problem if desk.problem_game is None else None
+    return {"source": desk.label, "game": record, "problem": problem, "demo": desk.demo}
 
 
 @bp.get("/new")
@@ -69,6 +81,7 @@ def table(game_id: str) -> str:
         "spec": {**spec.to_json(), "rules_summary": spec.rules_summary},
         "share": share_links(record) if role == "host" else None,
         "heartbeat_s": current_app.config["HEARTBEAT_S"],
+        "camera": camera_status(record.id, role),
     }
     return render_template("table.html", record=record, role=role, boot=boot, state=state)
 

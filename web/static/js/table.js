@@ -4,6 +4,7 @@ import { api, bootData, clear, describeEvent, el, payload, plain, showProblem } 
 import { announce, join, setMe } from './alerts.js';
 import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
+import { initCamera } from './camera.js';
 
 const B = bootData();
 const gameId = B.id;
@@ -149,6 +150,7 @@ function draw() {
   drawTable();
   drawHistory();
   drawEntry();
+  camera.drawEvents(state);
 }
 
 let drawn = false;   // the screen has been drawn from some state
@@ -240,11 +242,14 @@ function logItem(entry) {
   else if (event.type === 'insert') text = `insert after #${event.after}: ${describe(shown)}`;
   else text = describe(shown);
   const acts = el('div', { class: 'acts' });
+  const fromCamera = event.source === 'vision';
   if (canWrite && entry.status !== 'meta' && entry.status !== 'undone') {
     const base = event.type === 'insert' ? shown : shown;
     acts.append(
       el('button', { type: 'button', class: 'edit', onclick: () => openEditor('correct', event.seq, base) }, 'Edit'),
-      el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) }, 'Undo'),
+      fromCamera   // a camera event the players say is wrong: rejected by an undo of it
+        ? el('button', { type: 'button', class: 'reject', onclick: () => undoEvent(event.seq) }, 'Reject')
+        : el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) }, 'Undo'),
       el('button', { type: 'button', class: 'insert', onclick: () => openEditor('insert', event.seq, null) }, 'Insert after'));
   }
   if (canWrite && entry.status === 'undone') {
@@ -255,9 +260,10 @@ function logItem(entry) {
       event.type === 'undo' ? `Restore #${event.target}` : 'Undo this edit'));
   }
   const rulings = (entry.rulings || []).filter((r) => r.severity !== 'info');
-  return el('li', { class: entry.status, dataset: { seq: event.seq } },
+  return el('li', { class: entry.status, dataset: { seq: event.seq, source: event.source } },
     el('span', { class: 'seq' }, `#${event.seq}`),
-    el('span', { class: 'what' }, text, el('span', { class: 'status' }, entry.status === 'counts' ? '' : entry.status),
+    el('span', { class: 'what' },
+      fromCamera ? el('span', { class: 'src-camera', title: 'seen by the camera' }, 'camera') : null, text, el('span', { class: 'status' }, entry.status === 'counts' ? '' : entry.status),
       rulings.length ? el('span', { class: 'muted' }, ' — ' + rulings.map((r) => r.message).join('; ')) : null),
     acts.children.length ? acts : null);
 }
@@ -369,6 +375,10 @@ function wireShare() {
     ? 'Phones on the same Wi-Fi scan this code to join as players.'
     : 'Only this computer can open these links: restart with "tablecall serve --lan" so phones can join.';
 }
+
+const camera = initCamera({
+  gameId, role, canWrite, camera: B.camera, send, describe, visible: () => activeTab() === 'table',
+});
 
 wireJoin();
 wireShare();

@@ -1,0 +1,464 @@
+"""The camera routes (``web/camera_api.py``, ``web/camera.py``) with Flask's test client and a real live table
+playing small videos written by OpenCV: attaching a game, the MJPEG view and the snapshot, the status, corners
+clicked on the view, zones dragged on it, bad input, access by role, a missing video, a missing calibration,
+a game the camera cannot follow, a server without the vision extras, and the table screen's camera panel."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+pytest.importorskip("cv2", reason="the camera needs the vision extras (OpenCV)")
+
+from scorer.events import Source
+from tests.web.camerakit import CORNERS, frames_seen, live_status, wait_for, write_video
+from tests.web.conftest import new_game, phone, post_event, with_token
+from vision.tableconfig import load_config
+from web.app import camera, hub, install_camera, store
+from web.camera import CameraDesk
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_video(tmp_path_factory.mktemp("video") / "table.mp4", seconds=30)
+
+
+@pytest.fixture
+def desk(app: Flask, video: Path) -> Iterator[CameraDesk]:
+    the_desk = install_camera(app, str(video), detector=None, recheck_s=0.5)
+    yield the_desk
+    the_desk.stop()
+
+
+def snap(client: FlaskClient, players: list[str] | None = None) -> str:
+    game_id: str = new_game(client, "snap", players or ["Ann", "Bo"])["id"]
+    return game_id
+
+
+def attached(host: FlaskClient, game_id: str) -> dict[str, Any]:
+    response = host.post(f"/api/games/{game_id}/camera", json={})
+    assert response.status_code == 200, response.get_json()
+    return wait_for(lambda: frames_seen(host, game_id), what="the first picture")
+
+
+def flat(points: list[list[float]]) -> list[float]:
+    return [v for point in points for v in point]
+
+
+def tokens(app: Flask, game_id: str) -> tuple[str, str]:
+    record = store(app).game(game_id)
+    assert record is not None
+    return record.player_token, record.viewer_token
+
+
+# -- a server without a camera ---------------------------------------------------------------------------
+def test_without_a_camera_the_status_says_so_and_the_view_is_404(app: Flask, host: FlaskClient) -> None:
+    game_id = snap(host)
+    assert camera(app) is None
+    assert live_status(host, game_id) == {"configured": False, "attached": False}
+    for path in ("camera.jpg", "camera.mjpg"):
+        response = host.get(f"/api/games/{game_id}/{path}")
+        assert response.status_code == 404
+        assert "this server has no camera" in response.get_json()["error"]
+    refused = host.post(f"/api/games/{game_id}/camera", json={})
+    assert refused.status_code == 404 and "--camera 0" in refused.get_json()["error"]
+    page = host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'id="camera"' in page and '"configured": false' in page
+
+
+# -- attaching, the view, the status -----------------------------------------------------------------------
+def test_attach_then_snapshot_mjpeg_and_status(app: Flask, host: FlaskClient, desk: CameraDesk, video: Path) -> None:
+    game_id = snap(host)
+    before = live_status(host, game_id)
+    assert (before["configured"], before["attached"], before["can_attach"]) == (True, False, True)
+    assert before["source"] == f"video {video}"
+    status = attached(host, game_id)
+    assert status["attached"] and status["live"]["camera"]["state"] == "running"
+    assert status["live"]["camera"]["source"] == f"file {video}"
+    assert status["live"]["detector"] == {"ready": False, "message": "no card detector given"}
+    assert status["image"]["size"] == [320, 240]
+    assert [z["name"] for z in status["live"]["layout"]["zones"]] == ["pot", "face_up/0", "face_up/1"]
+
+    shot = host.get(f"/api/games/{game_id}/camera.jpg")
+    assert shot.status_code == 200 and shot.mimetype == "image/jpeg" and shot.data[:3] == b"\xff\xd8\xff"
+    assert shot.headers["Cache-Control"] == "no-store"
+
+    stream = host.get(f"/api/games/{game_id}/camera.mjpg", buffered=False)
+    assert stream.status_code == 200
+    assert stream.content_type == "multipart/x-mixed-replace; boundary=frame"
+    chunks = iter(stream.response)
+    head, body = next(chunks), next(chunks)
+    assert head.startswith(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: ")
+    length = int(head.rsplit(b" ", 1)[1])
+    assert body[4:7] == b"\xff\xd8\xff" and len(body) == length + 6  # \r\n\r\n + JPEG + \r\n
+    assert desk.streams == 1
+    stream.close()
+    assert desk.streams == 0
+
+
+def test_moving_the_camera_to_another_game_and_detaching(app: Flask, host: FlaskClient, desk: CameraDesk) -> None:
+    first, second = snap(host), snap(host, ["Cy", "Di", "Ed"])
+    attached(host, first)
+    generation = desk.generation
+    status = attached(host, second)
+    assert status["live"]["layout"]["players"] == 3 and desk.generation > generation
+    moved = live_status(host, first)
+    assert (moved["attached"], moved["elsewhere"]) == (False, second)
+    assert host.get(f"/api/games/{first}/camera.jpg").status_code == 404
+    viewer = with_token(phone(app), tokens(app, first)[1])
+    assert live_status(viewer, first)["elsewhere"] is None  # only the host learns which game has it
+    done = host.post(f"/api/games/{second}/camera/detach", json={})
+    assert done.status_code == 200 and done.get_json()["attached"] is False
+    assert desk.table is None
+    assert host.post(f"/api/games/{second}/camera/detach", json={}).status_code == 404
+
+
+# -- access -------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("who", "method", "path", "status"),
+    [
+        pytest.param("guest", "GET", "camera", 403, id="guest_cannot_see_the_status"),
+        pytest.param("guest", "GET", "camera.jpg", 403, id="guest_cannot_see_the_snapshot"),
+        pytest.param("guest", "GET", "camera.mjpg", 403, id="guest_cannot_see_the_view"),
+        pytest.param("viewer", "GET", "camera", 200, id="viewer_sees_the_status"),
+        pytest.param("viewer", "GET", "camera.jpg", 200, id="viewer_sees_the_snapshot"),
+        pytest.param("viewer", "POST", "camera/corners", 403, id="viewer_cannot_calibrate"),
+        pytest.param("player", "POST", "camera/corners", 403, id="player_cannot_calibrate"),
+        pytest.param("player", "POST", "camera/zones", 403, id="player_cannot_edit_zones"),
+        pytest.param("player", "POST", "camera", 403, id="player_cannot_attach"),
+        pytest.param("player", "POST", "camera/detach", 403, id="player_cannot_detach"),
+        pytest.param("host", "POST", "camera/corners", 200, id="host_calibrates"),
+    ],
+)
+def test_who_may_use_the_camera_routes(
+    app: Flask, host: FlaskClient, desk: CameraDesk, who: str, method: str, path: str, status: int
+) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    player, viewer = tokens(app, game_id)
+    clients = {
+        "guest": lambda: phone(app),
+        "viewer": lambda: with_token(phone(app), viewer),
+        "player": lambda: with_token(phone(app), player),
+        "host": lambda: host,
+    }
+    client = clients[who]()
+    if method == "GET":
+        response = client.get(f"/api/games/{game_id}/{path}", buffered=path != "camera.mjpg")
+        response.close()
+    else:
+        response = client.post(f"/api/games/{game_id}/{path}", json={"corners": CORNERS})
+    assert response.status_code == status
+    if status == 403:
+        assert response.get_json()["error"]
+
+
+def test_camera_writes_must_come_from_the_page_itself(host: FlaskClient, desk: CameraDesk) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    path = f"/api/games/{game_id}/camera/corners"
+    cross = host.post(path, json={"corners": CORNERS}, headers={"Origin": "http://evil.example"})
+    assert cross.status_code == 403 and "may not change anything" in cross.get_json()["error"]
+    form = host.post(path, data={"corners": "1"})
+    assert form.status_code == 415
+
+
+def test_an_unknown_game_is_404(host: FlaskClient, desk: CameraDesk) -> None:
+    for method, path in (("GET", "camera"), ("GET", "camera.jpg"), ("POST", "camera")):
+        response = host.open(f"/api/games/nope/{path}", method=method, json={} if method == "POST" else None)
+        assert response.status_code == 404 and "there is no game 'nope'" in response.get_json()["error"]
+
+
+# -- calibration: corners clicked on the view ------------------------------------------------------------------
+def test_corners_clicked_on_the_view_calibrate_and_are_saved(
+    app: Flask, host: FlaskClient, desk: CameraDesk, tmp_path: Path
+) -> None:
+    game_id = snap(host)
+    status = attached(host, game_id)
+    assert status["live"]["calibration"]["state"] == "missing"
+    assert "corner markers" in status["live"]["calibration"]["message"]
+    assert status["image"]["zones"] is None and status["image"]["corners"] is None
+    response = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
+    assert response.status_code == 200, response.get_json()
+    calibration = response.get_json()["live"]["calibration"]
+    assert (calibration["state"], calibration["method"]) == ("ok", "corners")
+    assert flat(response.get_json()["image"]["corners"]) == pytest.approx(flat(CORNERS), abs=0.2)
+    saved = load_config(tmp_path / "tables" / "snap-2.toml")  # beside the database, one file per kind of game
+    assert saved.calibration is not None and saved.calibration.method == "corners"
+
+
+def test_corners_given_on_a_smaller_picture_are_scaled_to_the_camera(host: FlaskClient, desk: CameraDesk) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    half = [[x / 2, y / 2] for x, y in CORNERS]
+    response = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": half, "size": [160, 120]})
+    assert response.status_code == 200
+    assert flat(response.get_json()["image"]["corners"]) == pytest.approx(flat(CORNERS), abs=0.2)
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        pytest.param({}, "'corners' must be a list of points", id="no_corners"),
+        pytest.param({"corners": "40,30 280,30"}, "'corners' must be a list of points", id="corners_as_text"),
+        pytest.param({"corners": CORNERS[:3]}, "exactly 4 points, not 3", id="three_corners"),
+        pytest.param({"corners": [[1, 2, 3]] * 4}, "must be a list of points", id="points_of_three"),
+        pytest.param({"corners": [["a", 1]] * 4}, "must be numbers of pixels", id="text_coordinates"),
+        pytest.param({"corners": [[True, 1]] * 4}, "must be numbers of pixels", id="boolean_coordinates"),
+        pytest.param(
+            {"corners": [CORNERS[0], CORNERS[2], CORNERS[1], CORNERS[3]]}, "must go round", id="crossed_corners"
+        ),
+        pytest.param({"corners": [[5, 5], [900, 5], [900, 200], [5, 200]]}, "inside the 320x240", id="off_picture"),
+        pytest.param({"corners": CORNERS, "size": [0, 10]}, "'size' must be the picture's", id="bad_size"),
+        pytest.param([1, 2], "must be a JSON object", id="not_an_object"),
+    ],
+)
+def test_bad_corners_are_refused_with_a_reason(host: FlaskClient, desk: CameraDesk, body: Any, message: str) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    response = host.post(f"/api/games/{game_id}/camera/corners", json=body)
+    assert response.status_code == 400
+    assert message in response.get_json()["error"]
+    assert live_status(host, game_id)["live"]["calibration"]["state"] == "missing"
+
+
+# -- zones dragged on the view -----------------------------------------------------------------------------------
+def test_zones_dragged_on_the_view_move_on_the_table(host: FlaskClient, desk: CameraDesk, tmp_path: Path) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    early = host.post(f"/api/games/{game_id}/camera/zones", json={"image": {"pot": [[1, 1], [9, 1], [9, 9]]}})
+    assert early.status_code == 409 and "calibrate the camera first" in early.get_json()["error"]
+    status = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS}).get_json()
+    pot = next(z for z in status["image"]["zones"] if z["name"] == "pot")
+    moved = [[x + 12, y] for x, y in pot["points"]]
+    response = host.post(f"/api/games/{game_id}/camera/zones", json={"image": {"pot": moved}})
+    assert response.status_code == 200, response.get_json()
+    after = {z["name"]: z for z in response.get_json()["image"]["zones"]}
+    assert flat(after["pot"]["points"]) == pytest.approx(flat(moved), abs=0.3)
+    assert (
+        after["face_up/0"]["points"] == next(z for z in status["image"]["zones"] if z["name"] == "face_up/0")["points"]
+    )
+    layout = {z["name"]: z for z in response.get_json()["live"]["layout"]["zones"]}
+    old = {z["name"]: z for z in status["live"]["layout"]["zones"]}
+    shift = [a[0] - b[0] for a, b in zip(layout["pot"]["polygon"], old["pot"]["polygon"], strict=True)]
+    assert all(s > 20 for s in shift)  # 12 px to the right is some 40 mm on this table
+    assert layout["pot"]["kind"] == "pot"
+    saved = load_config(tmp_path / "tables" / "snap-2.toml").layout.zone("pot")
+    assert [list(p) for p in saved.polygon] == layout["pot"]["polygon"]
+
+
+def test_zones_given_in_table_millimetres_replace_the_layout(host: FlaskClient, desk: CameraDesk) -> None:
+    game_id = snap(host)
+    status = attached(host, game_id)
+    zones = status["live"]["layout"]["zones"]
+    zones[0]["polygon"] = [[400, 300], [600, 300], [600, 420], [400, 420]]
+    response = host.post(f"/api/games/{game_id}/camera/zones", json={"zones": zones})
+    assert response.status_code == 200
+    assert response.get_json()["live"]["layout"]["zones"][0]["polygon"] == zones[0]["polygon"]
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "message"),
+    [
+        pytest.param({}, 400, "send either 'image'", id="neither"),
+        pytest.param({"image": {}, "zones": []}, 400, "send either 'image'", id="both"),
+        pytest.param({"image": {"table": [[1, 1], [9, 1], [9, 9]]}}, 400, "no zone called 'table'", id="unknown_zone"),
+        pytest.param({"image": {"pot": [[1, 1], [9, 1]]}}, 400, "3 to 64 points, not 2", id="two_points"),
+        pytest.param({"image": {"pot": "1,1 9,1 9,9"}}, 400, "must be a list of points", id="points_as_text"),
+        pytest.param({"image": []}, 400, "'image' must map zone names", id="image_not_a_map"),
+        pytest.param({"zones": []}, 400, "at least one zone", id="no_zones"),
+        pytest.param({"zones": ["pot"]}, 400, "'zones' must be a list of zones", id="zone_as_text"),
+        pytest.param(
+            {"zones": [{"name": "pot"}]}, 400, "a zone needs name, kind and polygon", id="zone_without_polygon"
+        ),
+    ],
+)
+def test_bad_zones_are_refused_with_a_reason(
+    host: FlaskClient, desk: CameraDesk, body: dict[str, Any], status: int, message: str
+) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
+    before = live_status(host, game_id)["live"]["layout"]
+    response = host.post(f"/api/games/{game_id}/camera/zones", json=body)
+    assert response.status_code == status
+    assert message in response.get_json()["error"]
+    assert live_status(host, game_id)["live"]["layout"] == before
+
+
+# -- bad input: the game, the video, the config, the extras -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "players", "message"),
+    [
+        pytest.param("tally", ["Ann", "Bo"], "no default layout for 'tally'", id="game_without_a_layout"),
+        pytest.param("ten", ["Ann", "Bo"], "the camera does not follow 'ten' games yet", id="game_without_an_observer"),
+    ],
+)
+def test_a_game_the_camera_cannot_follow_is_refused_with_the_reason(
+    host: FlaskClient, desk: CameraDesk, game: str, players: list[str], message: str
+) -> None:
+    game_id = new_game(host, game, players)["id"]
+    response = host.post(f"/api/games/{game_id}/camera", json={})
+    assert response.status_code == 400
+    assert "the camera cannot follow this game" in response.get_json()["error"]
+    assert message in response.get_json()["error"]
+    status = live_status(host, game_id)
+    assert status["attached"] is False and message in status["problem"]
+    assert desk.table is None
+
+
+def test_a_missing_video_is_said_on_the_dashboard_and_manual_entry_goes_on(
+    app: Flask, host: FlaskClient, tmp_path: Path
+) -> None:
+    desk = install_camera(app, str(tmp_path / "missing.mp4"), detector=None)
+    try:
+        game_id = snap(host)
+        assert host.post(f"/api/games/{game_id}/camera", json={}).status_code == 200
+        status = wait_for(
+            lambda: (s := live_status(host, game_id))["live"]["camera"]["state"] == "failed" and s,
+            what="the failed video",
+        )
+        assert status["live"]["camera"]["message"] == f"video file {tmp_path / 'missing.mp4'}: no such file"
+        shot = host.get(f"/api/games/{game_id}/camera.jpg")  # the view says why there is no picture
+        assert shot.status_code == 200 and shot.data[:3] == b"\xff\xd8\xff"
+        assert post_event(host, game_id, type="deal", dealer="Bo").status_code == 201
+        assert post_event(host, game_id, type="flip", player="Ann", card="7H").status_code == 201
+        assert [e.type for e in store(app).events(game_id)] == ["deal", "flip"]
+        assert all(e.source is Source.MANUAL for e in store(app).events(game_id))
+    finally:
+        desk.stop()
+
+
+def test_a_bad_table_config_is_refused_with_its_path(
+    app: Flask, host: FlaskClient, video: Path, tmp_path: Path
+) -> None:
+    config = tmp_path / "table.toml"
+    config.write_text("game = [not toml", encoding="utf-8")
+    desk = install_camera(app, str(video), table=config, detector=None)
+    try:
+        game_id = snap(host)
+        response = host.post(f"/api/games/{game_id}/camera", json={})
+        assert response.status_code == 400
+        assert str(config) in response.get_json()["error"]
+        assert desk.table is None
+    finally:
+        desk.stop()
+
+
+def test_a_table_config_for_another_game_is_refused(app: Flask, host: FlaskClient, video: Path, tmp_path: Path) -> None:
+    desk = install_camera(app, str(video), table=tmp_path / "table.toml", detector=None)
+    try:
+        game_id = snap(host)
+        attached(host, game_id)
+        calibrated = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
+        assert calibrated.status_code == 200  # table.toml is now a Snap table for 2 players
+        spades = new_game(host, "spades", ["A", "B", "C", "D"])["id"]
+        response = host.post(f"/api/games/{spades}/camera", json={})
+        assert response.status_code == 400
+        assert "table for snap with 2 players; this game is spades with 4" in response.get_json()["error"]
+    finally:
+        desk.stop()
+
+
+def test_without_the_vision_extras_the_camera_says_what_to_install(
+    app: Flask, host: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import web.camera
+
+    monkeypatch.setattr(web.camera, "vision_problem", lambda: "the camera needs the vision extras (cv2 is missing)")
+    desk = install_camera(app, "0")
+    game_id = snap(host)
+    status = live_status(host, game_id)
+    assert status["problem"] == "the camera needs the vision extras (cv2 is missing)" and not status["can_attach"]
+    refused = host.post(f"/api/games/{game_id}/camera", json={})
+    assert refused.status_code == 409 and "vision extras" in refused.get_json()["error"]
+    assert host.get(f"/api/games/{game_id}/camera.jpg").status_code == 404
+    assert post_event(host, game_id, type="deal", dealer="Bo").status_code == 201
+    assert "vision extras" in host.get("/").get_data(as_text=True)
+    desk.stop()
+
+
+def test_camera_views_are_limited_and_the_rest_fall_back_to_snapshots(
+    app: Flask, host: FlaskClient, video: Path
+) -> None:
+    desk = install_camera(app, str(video), detector=None, max_streams=1)
+    try:
+        game_id = snap(host)
+        attached(host, game_id)
+        first = host.get(f"/api/games/{game_id}/camera.mjpg", buffered=False)
+        assert first.status_code == 200
+        second = host.get(f"/api/games/{game_id}/camera.mjpg", buffered=False)
+        assert second.status_code == 503 and "shows snapshots" in second.get_json()["error"]
+        assert host.get(f"/api/games/{game_id}/camera.jpg").status_code == 200
+        first.close()
+        third = host.get(f"/api/games/{game_id}/camera.mjpg", buffered=False)
+        assert third.status_code == 200
+        third.close()
+    finally:
+        desk.stop()
+
+
+def test_the_demo_camera_stays_with_the_demo(app: Flask, host: FlaskClient, video: Path) -> None:
+    desk = install_camera(app, str(video), detector=None, demo=True)
+    try:
+        demo_game, other = snap(host), snap(host)
+        desk.attach(demo_game)
+        assert live_status(host, other)["can_attach"] is False
+        refused = host.post(f"/api/games/{other}/camera", json={})
+        assert refused.status_code == 409 and "demo" in refused.get_json()["error"]
+        assert host.post(f"/api/games/{demo_game}/camera/detach", json={}).status_code == 409
+        assert desk.game_id == demo_game
+    finally:
+        desk.stop()
+
+
+# -- camera events, rejected from a phone ---------------------------------------------------------------------
+def test_a_camera_event_is_rejected_by_an_undo_from_a_phone(app: Flask, host: FlaskClient, desk: CameraDesk) -> None:
+    game_id = snap(host)
+    attached(host, game_id)
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
+    player = with_token(phone(app), tokens(app, game_id)[0])
+    state = player.get(f"/api/games/{game_id}").get_json()["state"]
+    assert state["recent"][-1]["source"] == "vision"  # what the panel's Reject buttons are drawn from
+    response = post_event(player, game_id, type="undo", target=seen.event.seq)
+    assert response.status_code == 201
+    entries = {e["event"]["seq"]: e for e in player.get(f"/api/games/{game_id}/log").get_json()["entries"]}
+    assert entries[seen.event.seq]["status"] == "undone" and entries[seen.event.seq]["author"] == "camera"
+    assert response.get_json()["state"]["view"]["piles"][0]["top"] is None
+
+
+# -- the screens ----------------------------------------------------------------------------------------------
+def boot(page: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(page.split('<script type="application/json" id="boot">')[1].split("</script>")[0])
+    return data
+
+
+def test_the_table_screen_has_the_camera_panel(app: Flask, host: FlaskClient, desk: CameraDesk) -> None:
+    game_id = snap(host)
+    page = host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'id="camera-attach"' in page and 'id="camera-img"' in page
+    assert boot(page)["camera"]["can_attach"] is True
+    attached(host, game_id)
+    page = host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert boot(page)["camera"]["attached"] is True
+    player, viewer = tokens(app, game_id)
+    watch = with_token(phone(app), viewer).get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'id="camera-img"' in watch and 'id="camera-attach"' not in watch and 'id="camera-events"' not in watch
+    play = with_token(phone(app), player).get(f"/g/{game_id}").get_data(as_text=True)
+    assert 'id="camera-events"' in play and 'id="camera-calibrate"' not in play
+    home = host.get("/").get_data(as_text=True)
+    assert f"/g/{game_id}" in home and "follows" in home
+
+
+def test_the_camera_script_loads_nothing_from_outside(host: FlaskClient) -> None:
+    with host.get("/static/js/camera.js") as response:
+        script = response.get_data(as_text=True)
+    assert "http://" not in script.replace("http://www.w3.org/2000/svg", "")
+    assert "innerHTML" not in script and "https://" not in script

@@ -1,0 +1,145 @@
+"""The camera panel in real headless Chromium at a phone's size (360 x 780), against a real waitress server
+whose camera plays a small video: the live view and its status line, calibration by clicking the table's four
+corners on the view, dragging a zone's corner, and rejecting a camera event. Screenshots: ``camera-*``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists()):  # ./dev test installs them
+    pytest.skip(
+        "Debian's chromium and chromium-driver are not installed (./dev test installs them)", allow_module_level=True
+    )
+pytest.importorskip("cv2", reason="the camera needs the vision extras (OpenCV)")
+
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+
+from scorer.events import Source  # noqa: E402
+from tests.web.browser_kit import chromium, css, live, script_errors, serve, shot, tap, wait  # noqa: E402
+from tests.web.camerakit import CORNERS, write_video  # noqa: E402
+from web.app import hub, install_camera  # noqa: E402
+
+PICTURE = (320, 240)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    folder = tmp_path_factory.mktemp("camera")
+    video = write_video(folder / "table.mp4", seconds=90)
+    for running in serve(folder / "camera.sqlite3"):
+        desk = install_camera(running["app"], str(video), detector=None, recheck_s=0.5)
+        yield {**running, "desk": desk}
+        desk.stop()
+
+
+@pytest.fixture(scope="module")
+def laptop() -> Iterator[WebDriver]:
+    driver = chromium()
+    yield driver
+    driver.quit()
+
+
+def click_on_picture(driver: WebDriver, point: list[int]) -> None:
+    """Click the overlay where the picture's pixel ``point`` is shown (Selenium offsets are from the centre)."""
+    overlay = css(driver, "#camera-overlay")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", overlay)
+    size = overlay.size
+    x = point[0] * size["width"] / PICTURE[0] - size["width"] / 2
+    y = point[1] * size["height"] / PICTURE[1] - size["height"] / 2
+    ActionChains(driver).move_to_element_with_offset(overlay, round(x), round(y)).click().perform()
+
+
+def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any], laptop: WebDriver) -> None:
+    app, desk = server["app"], server["desk"]
+    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap under the camera")
+    game_id = game.record.id
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    desk.attach(game_id)
+
+    laptop.get(f"{server['laptop']}/g/{game_id}")
+    live(laptop)
+    wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 320, 15)
+    wait(laptop, lambda d: css(d, "#camera-state").text.lower() == "camera ok", 10)
+    status = css(laptop, "#camera-status").text
+    assert "not calibrated" in status and "no card detector" in status and "fps" in status
+    assert "corner markers" in css(laptop, "#camera-help").text
+    assert css(laptop, "#camera-frame").get_attribute("data-view") == "mjpeg"
+    shot(laptop, "camera-table")
+
+    # calibration: the four corners clicked on the camera view
+    tap(laptop, "#camera-calibrate")
+    wait(laptop, lambda d: css(d, "#camera-overlay").is_displayed())
+    assert "far-left corner (1 of 4)" in css(laptop, "#camera-help").text
+    for point in CORNERS:
+        click_on_picture(laptop, point)
+    wait(laptop, lambda d: "calibrated (corners)" in css(d, "#camera-status").text, 10)
+    calibration = desk.table.config.calibration
+    assert calibration is not None and calibration.method == "corners"
+    for (x, y), (cx, cy) in zip(calibration.corners, CORNERS, strict=True):
+        assert abs(x - cx) <= 3 and abs(y - cy) <= 3  # a click lands within a pixel or two of the point
+    assert not css(laptop, "#camera-overlay").is_displayed()
+
+    # zones: drag one corner of the pot to the right, save
+    before = desk.table.config.layout.zone("pot").polygon
+    tap(laptop, "#camera-zones")
+    handle = laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.handle")[0]
+    laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, "#camera-overlay"))
+    assert handle.get_attribute("data-zone") == "0"  # the pot is the first zone
+    ActionChains(laptop).click_and_hold(handle).move_by_offset(25, 0).release().perform()
+    assert "changed" in laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay polygon")[0].get_attribute("class")
+    shot(laptop, "camera-zones")
+    tap(laptop, "#camera-save")
+    wait(laptop, lambda d: not css(d, "#camera-overlay").is_displayed(), 10)
+    after = desk.table.config.layout.zone("pot").polygon
+    assert after[0][0] > before[0][0] + 40  # some 26 picture pixels: about 100 mm on this table
+    for (x, y), (bx, by) in zip(after[1:], before[1:], strict=True):  # the other corners stay (to a rounding)
+        assert abs(x - bx) < 1 and abs(y - by) < 1
+
+    # a camera event, rejected from the panel
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f'#camera-events li[data-seq="{seen.event.seq}"]'), 10)
+    shot(laptop, "camera-reject")
+    tap(laptop, f'#camera-events li[data-seq="{seen.event.seq}"] button.reject')
+    wait(laptop, lambda d: not d.find_elements(By.CSS_SELECTOR, f'#camera-events li[data-seq="{seen.event.seq}"]'))
+    live_game = hub(app).live(game_id)
+    assert live_game is not None and live_game.session.view()["piles"][0]["top"] is None
+    assert live_game.session.events[-1].type == "undo"
+    assert script_errors(laptop) == []
+
+
+def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
+    server: dict[str, Any], laptop: WebDriver, tmp_path: Path
+) -> None:
+    """``serve --demo``'s camera demo (the Snap demo video, rendered small here): calibrated from the video's
+    markers, the page says the events are scripted (no detector in this test), and the match alert arrives."""
+    from vision.sim import demo_video
+    from web.camera_demo import SCRIPTED_NOTE, CameraDemo
+
+    app = server["app"]
+    server["desk"].stop()
+    video = demo_video("snap", folder=tmp_path, size=(640, 360), fps=10)
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    demo = CameraDemo(desk, hub(app), video=video, pause=60)
+    try:
+        demo.start()
+        assert demo.ready.wait(30) and demo.game_ids
+        laptop.get(f"{server['laptop']}/g/{demo.game_ids[0]}")
+        live(laptop)
+        wait(laptop, lambda d: "calibrated (markers)" in css(d, "#camera-status").text, 15)
+        assert css(laptop, "#camera-note").text == SCRIPTED_NOTE
+        assert css(laptop, "#camera-attach").is_displayed() is False  # the demo keeps its camera
+        wait(laptop, lambda d: "match" in css(d, "#alerts").text.lower(), 20)  # KD and KS, some 10 s in
+        wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 640)
+        shot(laptop, "camera-demo")
+        assert script_errors(laptop) == []
+    finally:
+        demo.stop()
+        desk.stop()

@@ -1,0 +1,204 @@
+"""The camera demo (``web/camera_demo.py``): the simulator's Snap demo video played through the real pipeline
+into demo games. The schedule of the phones' events (worked by hand), the script alone (it must make exactly
+the demo log's game), the demo with no card detector (scripted, and the page says so), with a detector (the
+simulator's stand-in: the cards then come from the pipeline alone and the game still ends as the log does),
+the loop into a new game that keeps the calibration, and the fallback when the video cannot be made."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+pytest.importorskip("cv2", reason="the camera demo needs the vision extras (OpenCV)")
+
+from scorer.events import GameEvent, Source, parse_log
+from scorer.session import replay
+from tests.web.camerakit import CORNERS, live_status, wait_for, write_video
+from web.app import hub, install_camera, store
+from web.camera_demo import SCRIPTED_NOTE, CameraDemo, DemoScript, schedule
+
+SIZE, FPS = (640, 360), 10.0
+
+
+def demo_log() -> Any:
+    from vision.sim import demo_log as path
+
+    return parse_log(path("snap").read_text(encoding="utf-8"))
+
+
+def ends_like(app: Flask, game_id: str, log: Any) -> None:
+    """The demo game's scores are those of the demo log replayed by itself."""
+    live = hub(app).live(game_id)
+    assert live is not None
+    expected, got = replay(log).summary(), live.session.summary()
+    for key in ("totals", "winner", "finished", "history"):
+        assert got[key] == expected[key], key
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The Snap demo rendered small (what ``serve --demo`` renders at 1280x720, 15 fps)."""
+    from vision.sim import demo_video
+
+    return demo_video("snap", folder=tmp_path_factory.mktemp("sim"), size=SIZE, fps=FPS)
+
+
+@pytest.fixture
+def stop() -> Iterator[list[Any]]:
+    running: list[Any] = []
+    yield running
+    for thing in running:
+        thing.stop()
+
+
+# -- the schedule -----------------------------------------------------------------------------------------------
+def test_phone_events_wait_for_the_card_they_react_to() -> None:
+    """deal at its own time; the flip when its card lies in view (3467, not 2600); the call 650 ms after that
+    (as the log has it after the flip: 5450 - 4800), not at its own 3250; the resolve 1050 ms after it; the last
+    resolve at its own 8000, which is later than 3467 + (9000 - 4800) = 7667."""
+    events = [
+        GameEvent(1, 3400, Source.MANUAL, "deal", {"dealer": "Beth"}),
+        GameEvent(2, 4800, Source.VISION, "flip", {"player": "Alex", "card": "7H"}),
+        GameEvent(3, 5450, Source.MANUAL, "call", {"player": "Beth", "kind": "snap"}),
+        GameEvent(4, 5850, Source.MANUAL, "resolve", {}),
+        GameEvent(5, 9000, Source.MANUAL, "resolve", {}),
+    ]
+    truth = {
+        "events": [
+            {"seq": 1, "t_ms": 1200, "cards": []},
+            {"seq": 2, "t_ms": 2600, "cards": [{"card": "7H", "t_ms": 3467}]},
+            {"seq": 3, "t_ms": 3250, "cards": []},
+            {"seq": 4, "t_ms": 3650, "cards": []},
+            {"seq": 5, "t_ms": 8000, "cards": []},
+        ]
+    }
+    assert [(t, e.seq) for t, e in schedule(events, truth)] == [(1200, 1), (3467, 2), (4117, 3), (4517, 4), (8000, 5)]
+
+
+def test_the_script_alone_makes_the_demo_logs_game(app: Flask) -> None:
+    log = demo_log()
+    live = hub(app).create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    script = DemoScript(hub(app), live.record.id, log, truth, camera=True)
+    script.play_until(5000)
+    assert [e.type for e in store(app).events(live.record.id)] == ["deal", "flip"]  # ts 3400 and 4800
+    script.finish()
+    stored = store(app).events(live.record.id)
+    assert len(stored) == len(log.events) == len(script.entered)
+    assert [(e.type, e.source) for e in stored] == [(e.type, e.source) for e in log.events]
+    assert set(store(app).authors(live.record.id).values()) == {"demo"}
+    ends_like(app, live.record.id, log)
+
+
+def test_with_a_detector_the_script_leaves_the_cards_to_the_camera(app: Flask) -> None:
+    log = demo_log()
+    live = hub(app).create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    DemoScript(hub(app), live.record.id, log, truth, camera=False).finish()
+    stored = store(app).events(live.record.id)
+    assert stored and all(e.source is Source.MANUAL for e in stored)
+    assert [e.type for e in stored] == [e.type for e in log.events if e.source is Source.MANUAL]
+
+
+# -- the demo through the pipeline ----------------------------------------------------------------------------
+def test_without_a_detector_the_demo_is_scripted_and_says_so(
+    app: Flask, host: FlaskClient, video: Path, stop: list[Any]
+) -> None:
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    demo = CameraDemo(desk, hub(app), video=video, pause=0.2)
+    stop += [demo, desk]
+    demo.start()
+    assert demo.ready.wait(30) and demo.failed is None
+    game_id = demo.game_ids[0]
+    assert store(app).game(game_id).origin == "demo"  # type: ignore[union-attr]
+    status = wait_for(
+        lambda: (s := live_status(host, game_id))["live"]["calibration"]["state"] == "ok" and s,
+        what="the calibration from the video's markers",
+    )
+    assert status["live"]["calibration"]["method"] == "aruco"
+    assert (status["note"], status["scripted"]) == (SCRIPTED_NOTE, True)
+    assert status["source"] == f"video {video}" and status["image"]["size"] == list(SIZE)
+    assert len(status["image"]["zones"]) == 4  # pot and three face-up piles, drawn where the camera sees them
+    wait_for(lambda: len(store(app).events(game_id)) >= 2, what="the scripted deal and first flip")
+    first = store(app).events(game_id)[:2]
+    assert [(e.type, e.source) for e in first] == [("deal", Source.MANUAL), ("flip", Source.VISION)]
+    shot = host.get(f"/api/games/{game_id}/camera.jpg")
+    assert shot.status_code == 200 and shot.data[:3] == b"\xff\xd8\xff"
+    page = host.get(f"/g/{game_id}").get_data(as_text=True)
+    assert SCRIPTED_NOTE in page
+
+
+def test_with_a_detector_the_cards_come_from_the_pipeline_alone(app: Flask, video: Path, stop: list[Any]) -> None:
+    """The simulator's stand-in detector (the corner indices it drew in full view), every frame processed: the
+    flips are the camera's, the rest the script's, and the game ends exactly as the demo log does."""
+    from tests.vision.simsupport import SimOracle
+    from vision.sim import Options, Simulation, truth_path
+
+    log = demo_log()
+    truth = json.loads(truth_path(video).read_text(encoding="utf-8"))
+    oracle = SimOracle(Simulation.prepare(log, Options(size=SIZE, fps=FPS, design=truth["design"], markers=True)))
+    desk = install_camera(app, None, detector=oracle, demo=True, tables_dir=None, lossless=True, on_frame=oracle.at)
+    demo = CameraDemo(desk, hub(app), video=video, pause=60)
+    stop += [demo, desk]
+    demo.start()
+    assert demo.ready.wait(30)
+    game_id = demo.game_ids[0]
+    assert desk.table is not None and desk.table.wait(120)
+    wait_for(lambda: demo.scripts[0].next == len(demo.scripts[0].plan), what="the end of the script")
+    assert desk.scripted is False and desk.note is None
+    stored = store(app).events(game_id)
+    authors = store(app).authors(game_id)
+    flips = [e for e in stored if e.type == "flip"]
+    assert len(flips) == sum(e.type == "flip" for e in log.events)
+    assert {authors[e.seq] for e in flips} == {"camera"} and {e.source for e in flips} == {Source.VISION}
+    assert {authors[e.seq] for e in stored if e.type != "flip"} == {"demo"}
+    assert [e.data["card"] for e in flips] == [e.data["card"] for e in log.events if e.type == "flip"]
+    ends_like(app, game_id, log)
+
+
+def test_the_demo_loops_into_a_new_game_keeping_the_calibration(
+    app: Flask, host: FlaskClient, tmp_path: Path, stop: list[Any]
+) -> None:
+    """A 2-second video whose ground truth puts every event at its start: each round plays the whole log."""
+    from vision.sim import truth_path
+
+    log = demo_log()
+    short = write_video(tmp_path / "short.mp4", seconds=2.0)
+    events = [{"seq": e.seq, "t_ms": 0, "cards": []} for e in log.events]
+    truth_path(short).write_text(json.dumps({"events": events}), encoding="utf-8")
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    demo = CameraDemo(desk, hub(app), video=short, pause=0.1)
+    stop += [demo, desk]
+    demo.start()
+    assert demo.ready.wait(30)
+    first = demo.game_ids[0]
+    wait_for(lambda: desk.table.status()["frame"] is not None, what="the first picture")
+    desk.set_corners(first, {"corners": CORNERS})
+    wait_for(lambda: len(demo.game_ids) >= 2, seconds=20, what="the second round")
+    second = demo.game_ids[1]
+    assert second != first and desk.game_id == second
+    calibration = desk.table.config.calibration
+    assert calibration is not None and calibration.method == "corners"
+    ends_like(app, first, log)
+    wait_for(lambda: len(store(app).events(second)) == len(log.events), what="the second round's events")
+    ends_like(app, second, log)
+    assert live_status(host, first)["attached"] is False
+
+
+def test_a_demo_without_its_video_falls_back_to_the_scripted_demo(app: Flask, tmp_path: Path) -> None:
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    called: list[bool] = []
+    demo = CameraDemo(desk, hub(app), video=tmp_path / "gone.mp4", fallback=lambda: called.append(True))
+    demo.start()
+    assert demo.ready.wait(10)
+    demo.join(5)
+    assert called == [True] and demo.game_ids == []
+    assert demo.failed is not None and "could not make its video" in demo.failed
+    assert desk.problem == demo.failed
+    desk.stop()

@@ -1,0 +1,144 @@
+"""``tablecall serve`` with a camera, as a real server in a subprocess: ``--video`` following a game from the
+start (the snapshot is a JPEG, the status names the video), a missing video (said on the dashboard and in the
+terminal; manual entry goes on), ``--demo`` through the camera pipeline, and the options' refusals."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("cv2", reason="the camera needs the vision extras (OpenCV)")
+
+from tests.web.camerakit import wait_for, write_video
+from tests.web.server import call, output, start_server
+from web.camera_demo import SCRIPTED_NOTE
+from web.cli import main
+
+
+def fetch(base: str, path: str) -> tuple[int, str, bytes]:
+    with urllib.request.urlopen(base + path, timeout=10) as response:
+        return response.status, response.headers.get_content_type(), response.read()
+
+
+def status_of(base: str, game_id: str) -> dict[str, Any]:
+    code, status = call(base, "GET", f"/api/games/{game_id}/camera")
+    assert code == 200, status
+    result: dict[str, Any] = status
+    return result
+
+
+def stop(process: Any) -> None:
+    process.kill()
+    process.wait(10)
+
+
+def test_serve_video_follows_the_game_and_serves_its_snapshot(tmp_path: Path) -> None:
+    db, video, models = tmp_path / "t.sqlite3", write_video(tmp_path / "tiny.mp4", seconds=20), tmp_path / "no-models"
+    models.mkdir()
+    process, base = start_server(db)
+    try:
+        created = call(base, "POST", "/api/games", {"game": "snap", "players": ["Ann", "Bo"]})[1]
+    finally:
+        stop(process)
+    game_id = created["id"]
+    process, base = start_server(db, "--video", str(video), "--game", game_id, "--models", str(models))
+    try:
+        status = wait_for(
+            lambda: (s := status_of(base, game_id)).get("live") and s["live"]["frame"] is not None and s,
+            what="the video's first picture",
+        )
+        code, kind, data = fetch(base, f"/api/games/{game_id}/camera.jpg")
+        assert (code, kind, data[:3]) == (200, "image/jpeg", b"\xff\xd8\xff")
+    finally:
+        stop(process)
+    assert status["attached"] and status["source"] == f"video {video}"
+    assert status["live"]["camera"]["source"] == f"file {video}"
+    assert status["live"]["camera"]["state"] == "running" and status["live"]["camera"]["frames"] > 0
+    assert status["live"]["calibration"]["state"] == "missing"
+    assert status["live"]["detector"]["ready"] is False
+    assert "no card detector" in status["live"]["detector"]["message"]
+    text = output(db)
+    assert f"Camera: video {video} follows game {game_id}" in text
+    assert "calibration: found 0 of the table's corner markers" in text  # in the terminal too
+
+
+def test_serve_with_a_missing_video_says_so_and_games_are_entered_by_hand(tmp_path: Path) -> None:
+    db, missing = tmp_path / "t.sqlite3", tmp_path / "missing.mp4"
+    process, base = start_server(db, "--video", str(missing))
+    try:
+        created = call(base, "POST", "/api/games", {"game": "snap", "players": ["Ann", "Bo"]})[1]
+        game_id = created["id"]
+        assert call(base, "POST", f"/api/games/{game_id}/camera", {})[0] == 200
+        status = wait_for(
+            lambda: (s := status_of(base, game_id))["live"]["camera"]["state"] == "failed" and s,
+            what="the failed video",
+        )
+        deal = call(base, "POST", f"/api/games/{game_id}/events", {"type": "deal", "dealer": "Bo"})
+        flip = call(base, "POST", f"/api/games/{game_id}/events", {"type": "flip", "player": "Ann", "card": "5S"})
+    finally:
+        stop(process)
+    assert status["live"]["camera"]["message"] == f"video file {missing}: no such file"
+    assert deal[0] == flip[0] == 201 and flip[1]["state"]["view"]["piles"][0]["top"] == "5S"
+    text = output(db)
+    assert f"video file {missing}: no such file (the dashboard says so too)" in text
+    assert "Camera: video" in text and "is ready: open a game" in text
+
+
+def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    process, base = start_server(db, "--demo")
+    try:
+        games = call(base, "GET", "/api/games")[1]["games"]
+        demo = next(g for g in games if g["origin"] == "demo")
+        status = wait_for(
+            lambda: (s := status_of(base, demo["id"])).get("live") and s["live"]["frame"] is not None and s,
+            seconds=30,
+            what="the demo video's first picture",
+        )
+        code, kind, data = fetch(base, f"/api/games/{demo['id']}/camera.jpg")
+        time.sleep(0.2)
+    finally:
+        stop(process)
+    assert demo["game"] == "snap" and demo["title"].startswith("Camera demo:")
+    assert status["demo"] is True and status["attached"] is True and "snap-" in status["source"]
+    assert (code, kind, data[:3]) == (200, "image/jpeg", b"\xff\xd8\xff")
+    if not status["live"]["detector"]["ready"]:
+        assert status["note"] == SCRIPTED_NOTE and status["scripted"] is True
+    assert f"Demo table: {base}/g/{demo['id']} (the Snap demo video through the camera pipeline)" in output(db)
+
+
+def test_serve_demo_with_a_camera_of_its_own_keeps_the_scripted_demo(tmp_path: Path) -> None:
+    """The camera is the host's: the demo plays the example log, without a camera."""
+    db, video = tmp_path / "t.sqlite3", write_video(tmp_path / "tiny.mp4", seconds=2)
+    process, base = start_server(db, "--demo", "--demo-pace", "0.05", "--video", str(video))
+    try:
+        games = call(base, "GET", "/api/games")[1]["games"]
+        demo = next(g for g in games if g["origin"] == "demo")
+        status = status_of(base, demo["id"])
+    finally:
+        stop(process)
+    assert demo["game"] == "spades" and demo["title"].startswith("Demo table:")
+    assert (status["attached"], status["demo"], status["can_attach"]) == (False, False, True)
+    text = output(db)
+    assert f"Demo table: {base}/g/{demo['id']}\n" in text and "is ready: open a game" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["--camera", "front"], "--camera takes a webcam number", id="camera_not_a_number_or_url"),
+        pytest.param(["--camera", "0", "--video", "x.mp4"], "give --camera or --video, not both", id="two_sources"),
+        pytest.param(["--game", "abc"], "--game needs --camera or --video", id="game_without_a_camera"),
+        pytest.param(["--table", "t.toml"], "--table needs --camera or --video", id="table_without_a_camera"),
+        pytest.param(["--video", "x.mp4", "--game", "nope"], "there is no game 'nope'", id="unknown_game"),
+    ],
+)
+def test_serve_refuses_camera_options_that_do_not_fit(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main(["serve", "--db", str(tmp_path / "x.db"), "--port", "0", *argv]) == 2
+    assert message in capsys.readouterr().err

@@ -1,0 +1,312 @@
+// The camera panel of the table screen: the annotated camera view (MJPEG, else polled snapshots), its
+// status line, and for the host: "Use the camera for this game", calibration by clicking the table's four
+// corners, and dragging the zones' corners. Writers get a Reject button on the camera's recent events.
+import { api, clear, el, showProblem } from './common.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+const CORNERS = ['far-left', 'far-right', 'near-right', 'near-left'];
+const POLL_MS = 1500;
+const SNAPSHOT_MS = 700;
+const MJPEG_RENEW_MS = 10 * 60 * 1000;   // the server ends a view after STREAM_MAX_S (15 min): renew before
+
+function svg(tag, attrs = {}) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  return node;
+}
+
+const STATES = {
+  starting: 'camera starting', running: 'camera ok', lost: 'camera lost', failed: 'camera failed',
+  ended: 'video ended', stopped: 'camera stopped',
+};
+
+export function statusLine(status) {
+  const live = status && status.live;
+  if (!live) return '';
+  const parts = [STATES[live.camera.state] || live.camera.state];
+  if (live.camera.state === 'running') parts.push(`${Number(live.fps || 0).toFixed(1)} fps`);
+  const cal = live.calibration;
+  parts.push(cal.state === 'ok' ? `calibrated (${cal.method === 'aruco' ? 'markers' : 'corners'})`
+    : cal.state === 'moved' ? 'camera moved' : 'not calibrated');
+  parts.push(live.detector.ready ? 'card detector ready' : 'no card detector');
+  return parts.join(' · ');
+}
+
+export function initCamera({ gameId, role, canWrite, camera, send, describe, visible }) {
+  const panel = document.getElementById('camera');
+  if (!panel || !camera || !camera.configured) return { drawEvents() {} };
+  const base = `/api/games/${gameId}/camera`;
+  const host = role === 'host';
+  const img = document.getElementById('camera-img');
+  const overlay = document.getElementById('camera-overlay');
+  const frame = document.getElementById('camera-frame');
+  const node = (id) => document.getElementById(id);
+  let status = camera;
+  let mode = 'idle';            // idle | calibrate | zones
+  let view = 'off';             // off | mjpeg | snapshot
+  let shownGeneration = null;
+  let clicks = [];
+  let zones = [];               // while editing: [{name, points: [[x, y]...], changed}]
+  let snapshotTimer = null;
+  let renewTimer = null;
+  let lastState = null;
+  let currentState = null;
+  const snapshotsOnly = new URLSearchParams(location.search).get('camera') === 'snapshot';
+
+  // -- the picture ---------------------------------------------------------------------------
+  function stopView() {
+    view = 'off';
+    clearTimeout(snapshotTimer);
+    clearTimeout(renewTimer);
+    img.removeAttribute('src');
+  }
+
+  function snapshotLoop() {
+    if (view !== 'snapshot') return;
+    img.src = `${base}.jpg?n=${Date.now()}`;
+  }
+
+  function startView() {
+    stopView();
+    shownGeneration = status.generation;
+    if (snapshotsOnly) { view = 'snapshot'; snapshotLoop(); return; }
+    view = 'mjpeg';
+    img.src = `${base}.mjpg?g=${status.generation}&n=${Date.now()}`;
+    renewTimer = setTimeout(() => { if (view === 'mjpeg') startView(); }, MJPEG_RENEW_MS);
+  }
+
+  img.addEventListener('error', () => {
+    if (view === 'mjpeg') {        // no MJPEG here (a browser without it, or too many views open): poll
+      view = 'snapshot';
+      clearTimeout(renewTimer);
+      snapshotTimer = setTimeout(snapshotLoop, SNAPSHOT_MS);
+    } else if (view === 'snapshot') {
+      snapshotTimer = setTimeout(snapshotLoop, SNAPSHOT_MS * 3);
+    }
+  });
+  img.addEventListener('load', () => {
+    frame.dataset.view = view;
+    if (view === 'snapshot') snapshotTimer = setTimeout(snapshotLoop, SNAPSHOT_MS);
+    if (mode !== 'idle') sizeOverlay();
+  });
+
+  function wanted() { return status.attached && visible() && document.visibilityState === 'visible'; }
+
+  function syncView() {
+    if (!wanted()) { if (view !== 'off') stopView(); return; }
+    if (view === 'off' || status.generation !== shownGeneration) startView();
+  }
+
+  // -- status ----------------------------------------------------------------------------------
+  function draw() {
+    const live = status.live;
+    panel.hidden = !(status.attached || status.can_attach || (host && status.problem));
+    frame.hidden = !status.attached;
+    const state = node('camera-state');
+    state.textContent = live ? (STATES[live.camera.state] || live.camera.state) : (status.attached ? '' : 'off');
+    state.dataset.state = live ? live.camera.state : 'off';
+    node('camera-status').textContent = status.attached ? `${status.source} · ${statusLine(status)}`
+      : (status.elsewhere ? `${status.source} follows another game.` : `${status.source} does not follow this game.`);
+    const note = node('camera-note');
+    note.textContent = status.note || '';
+    note.hidden = !status.note;
+    if (mode === 'idle') {
+      const broken = live && ['lost', 'failed'].includes(live.camera.state);
+      showProblem(node('camera-problem'), status.problem || (broken ? live.camera.message : ''));
+      const help = node('camera-help');
+      let text = '';
+      if (live && live.calibration.state !== 'ok') text = live.calibration.message;
+      else if (live && live.flags.length) text = live.flags.map((f) => f.message).join('; ');
+      else if (live && live.notes.length) text = live.notes[live.notes.length - 1];
+      help.textContent = text;
+      help.hidden = !text;
+    }
+    if (host) drawTools();
+    drawEvents(currentState);
+  }
+
+  function drawTools() {
+    const live = status.live;
+    const idle = mode === 'idle';
+    node('camera-attach').hidden = !(status.can_attach && !status.attached);
+    node('camera-attach').textContent = status.elsewhere ? 'Use the camera for this game instead' : 'Use the camera for this game';
+    node('camera-calibrate').hidden = !(idle && status.attached && live && live.camera.state === 'running');
+    node('camera-zones').hidden = !(idle && status.attached && status.image && status.image.zones);
+    node('camera-save').hidden = mode !== 'zones';
+    node('camera-cancel').hidden = idle;
+  }
+
+  async function poll() {
+    if (!visible() || document.visibilityState !== 'visible') { syncView(); return; }
+    try {
+      status = await api('GET', base);
+      draw();
+    } catch (err) {
+      showProblem(node('camera-problem'), err.message);
+    }
+    syncView();
+  }
+
+  // -- the camera's events: Reject -----------------------------------------------------------
+  function drawEvents(state) {
+    currentState = state || currentState;
+    const list = node('camera-events');
+    if (!list || !canWrite || !currentState) return;
+    const recent = (currentState.recent || []).filter((e) => e.source === 'vision').slice(-4).reverse();
+    const key = JSON.stringify(recent.map((e) => e.seq)) + status.attached;
+    if (key === lastState) return;
+    lastState = key;
+    clear(list);
+    if (!status.attached || !recent.length) return;
+    list.append(el('li', { class: 'muted' }, 'The camera saw:'));
+    for (const event of recent) {
+      list.append(el('li', { dataset: { seq: event.seq } },
+        el('span', { class: 'what' }, `#${event.seq} ${describe(event)}`),
+        el('button', { type: 'button', class: 'reject', onclick: () => reject(event.seq) }, 'Reject')));
+    }
+  }
+
+  async function reject(seq) {
+    try { await send({ type: 'undo', target: seq }, node('camera-problem')); } catch (err) { /* shown */ }
+  }
+
+  // -- calibration and zones (host) ------------------------------------------------------------
+  function pictureSize() { return [img.naturalWidth || 0, img.naturalHeight || 0]; }
+
+  function sizeOverlay() {
+    const [w, h] = pictureSize();
+    if (w && h) overlay.setAttribute('viewBox', `0 0 ${w} ${h}`);
+  }
+
+  function toPicture(event) {
+    const rect = overlay.getBoundingClientRect();
+    const [w, h] = pictureSize();
+    return [Math.round(((event.clientX - rect.left) * w) / rect.width), Math.round(((event.clientY - rect.top) * h) / rect.height)];
+  }
+
+  function help(text) {
+    const node_ = node('camera-help');
+    node_.textContent = text;
+    node_.hidden = !text;
+  }
+
+  function enter(next) {
+    mode = next;
+    showProblem(node('camera-problem'), '');
+    overlay.toggleAttribute('hidden', mode === 'idle');   // an SVG element has no .hidden property
+    frame.classList.toggle('editing', mode !== 'idle');
+    clear(overlay);
+    sizeOverlay();
+    drawTools();
+    if (mode === 'idle') draw();
+  }
+
+  function drawClicks() {
+    clear(overlay);
+    const r = Math.max(6, pictureSize()[0] / 90);
+    if (clicks.length > 1) overlay.append(svg('polyline', { points: clicks.map((p) => p.join(',')).join(' '), class: 'cal-line' }));
+    clicks.forEach(([x, y], i) => {
+      overlay.append(svg('circle', { cx: x, cy: y, r, class: 'cal-dot' }));
+      const label = svg('text', { x: x + r * 1.4, y: y - r * 1.2, class: 'cal-label', 'font-size': r * 3 });
+      label.textContent = String(i + 1);
+      overlay.append(label);
+    });
+    help(clicks.length < 4
+      ? `Click the play area's ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4), as the camera sees it.`
+      : 'Saving the calibration…');
+  }
+
+  async function clicked(event) {
+    if (mode !== 'calibrate' || clicks.length >= 4) return;
+    clicks.push(toPicture(event));
+    drawClicks();
+    if (clicks.length < 4) return;
+    try {
+      status = await api('POST', `${base}/corners`, { corners: clicks, size: pictureSize() });
+      enter('idle');
+    } catch (err) {
+      clicks = [];
+      drawClicks();
+      showProblem(node('camera-problem'), err.message);
+    }
+  }
+
+  function startZones() {
+    const image = status.image;
+    const [w, h] = pictureSize();
+    const sx = image.size && w ? w / image.size[0] : 1;
+    const sy = image.size && h ? h / image.size[1] : 1;
+    zones = image.zones.map((z) => ({ name: z.name, points: z.points.map(([x, y]) => [x * sx, y * sy]), changed: false }));
+    enter('zones');
+    drawZones();
+    help('Drag a zone\'s corners onto the table, then Save zones.');
+  }
+
+  function drawZones() {
+    clear(overlay);
+    const r = Math.max(7, pictureSize()[0] / 80);
+    zones.forEach((zone, zi) => {
+      const outline = svg('polygon', { points: zone.points.map((p) => p.join(',')).join(' '), class: zone.changed ? 'zone changed' : 'zone' });
+      const title = svg('title');
+      title.textContent = zone.name;
+      outline.append(title);
+      overlay.append(outline);
+      zone.points.forEach(([x, y], pi) => {
+        overlay.append(svg('circle', { cx: x, cy: y, r, class: 'handle', 'data-zone': zi, 'data-point': pi }));
+      });
+    });
+  }
+
+  let dragging = null;
+  overlay.addEventListener('pointerdown', (event) => {
+    if (mode === 'calibrate') { event.preventDefault(); clicked(event); return; }
+    if (mode !== 'zones' || !event.target.classList.contains('handle')) return;
+    event.preventDefault();
+    dragging = { zone: Number(event.target.dataset.zone), point: Number(event.target.dataset.point) };
+    overlay.setPointerCapture(event.pointerId);
+  });
+  overlay.addEventListener('pointermove', (event) => {
+    if (!dragging) return;
+    event.preventDefault();
+    const zone = zones[dragging.zone];
+    zone.points[dragging.point] = toPicture(event);
+    zone.changed = true;
+    drawZones();
+  });
+  const drop = () => { dragging = null; };
+  overlay.addEventListener('pointerup', drop);
+  overlay.addEventListener('pointercancel', drop);
+
+  async function saveZones() {
+    const changed = Object.fromEntries(zones.filter((z) => z.changed).map((z) => [z.name, z.points]));
+    if (!Object.keys(changed).length) { enter('idle'); return; }
+    try {
+      status = await api('POST', `${base}/zones`, { image: changed, size: pictureSize() });
+      enter('idle');
+    } catch (err) {
+      showProblem(node('camera-problem'), err.message);
+    }
+  }
+
+  if (host) {
+    node('camera-attach').addEventListener('click', async () => {
+      try {
+        status = await api('POST', base, {});
+        draw();
+        syncView();
+      } catch (err) { showProblem(node('camera-problem'), err.message); }
+    });
+    node('camera-calibrate').addEventListener('click', () => { clicks = []; enter('calibrate'); drawClicks(); });
+    node('camera-zones').addEventListener('click', startZones);
+    node('camera-save').addEventListener('click', saveZones);
+    node('camera-cancel').addEventListener('click', () => { clicks = []; enter('idle'); });
+  }
+
+  draw();
+  const begin = () => { syncView(); setInterval(poll, POLL_MS); };
+  // The view starts after the page has loaded: an endless MJPEG body must not hold the page's load event.
+  if (document.readyState === 'complete') begin(); else window.addEventListener('load', begin, { once: true });
+  document.addEventListener('visibilitychange', syncView);
+  window.addEventListener('hashchange', syncView);
+  return { drawEvents };
+}
