@@ -99,7 +99,7 @@ def referee_video(name: str, tmp_path: Path, detector: str) -> tuple[Session, Se
     return session, replay(log), table
 
 
-@pytest.mark.parametrize("detector", ["oracle", "trained"])
+@pytest.mark.parametrize("detector", ["oracle", pytest.param("trained", marks=pytest.mark.slow)])
 @pytest.mark.parametrize("name", ["snap", "spit", "spades", "push"])
 def test_demo_game_refereed_from_simulated_video(name: str, detector: str, tmp_path: Path) -> None:
     live, truth, table = referee_video(name, tmp_path, detector)

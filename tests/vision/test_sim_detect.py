@@ -26,9 +26,12 @@ def _weights() -> list[Path]:
     return [p for pattern in ("*.onnx", "**/*.xml") for p in MODELS.glob(pattern)] if MODELS.is_dir() else []
 
 
-pytestmark = pytest.mark.skipif(
-    not _weights(), reason="models/ holds no detector weights yet (tablecall train writes them; see docs/vision.md)"
-)
+pytestmark = [
+    pytest.mark.slow,  # the trained detector on every ground-truth frame of four videos: run with --runslow
+    pytest.mark.skipif(
+        not _weights(), reason="models/ holds no detector weights yet (tablecall train writes them; see docs/vision.md)"
+    ),
+]
 
 
 def _detect_command() -> None:
