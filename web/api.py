@@ -16,7 +16,7 @@ from scorer.events import EventError, LogError, parse_log
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
-from web.hub import RefereeFault
+from web.hub import LiveGame, RefereeFault
 from web.store import ConflictError, GameRecord
 
 __all__ = ["bp"]
@@ -33,6 +33,15 @@ def _record(game_id: str) -> GameRecord:
     if record is None:
         raise AccessDenied(404, f"there is no game {game_id!r}")
     return record
+
+
+def open_game(game_id: str, role: str = "viewer") -> tuple[GameRecord, str, LiveGame]:
+    """The game ``game_id``, the caller's role (at least ``role``, else :class:`AccessDenied`) and its live state."""
+    record = _record(game_id)
+    granted = require(record, role)
+    live = hub(current_app).live(game_id)
+    assert live is not None
+    return record, granted, live
 
 
 def _object(body: Any, what: str) -> dict[str, Any]:
@@ -130,10 +139,7 @@ def create_game() -> Any:
 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Any:
-    record = _record(game_id)
-    role = require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    record, role, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
     return jsonify(game=record.public(), role=role, state=state)
@@ -192,10 +198,7 @@ def clock(game_id: str) -> Any:
     The phone times the round trip with its own clock and keeps the sample with the shortest one
     (``web/static/js/clock.js``); press times it sends as ``ts`` are its clock plus that offset.
     """
-    record = _record(game_id)
-    require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    _, _, live = open_game(game_id, "viewer")
     response = jsonify(now=hub(current_app).game_time(live))
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -204,10 +207,7 @@ def clock(game_id: str) -> Any:
 @bp.get("/games/<game_id>/log")
 def game_log(game_id: str) -> Any:
     """Every logged event and what it means now (counts / undone / corrected / meta), with its rulings."""
-    record = _record(game_id)
-    require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    _, _, live = open_game(game_id, "viewer")
     return jsonify(entries=hub(current_app).log_entries(live))
 
 
@@ -223,10 +223,7 @@ def export_log(game_id: str) -> Response:
     """The game's event log, exactly as ``tablecall replay`` reads it."""
     from scorer.events import format_log
 
-    record = _record(game_id)
-    require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    record, _, live = open_game(game_id, "viewer")
     with live.lock:
         text = format_log(live.session.log())
     return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
@@ -274,10 +271,7 @@ def history_csv(state: Mapping[str, Any]) -> str:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
     """The per-hand history table and the totals, for a spreadsheet."""
-    record = _record(game_id)
-    require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    record, _, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
     return _download(history_csv(state), "text/csv; charset=utf-8", f"tablecall-{record.game}-{record.id}.csv")

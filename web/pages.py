@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorer.registry import get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
-from web.api import _record, installed_games, share_links
+from web.api import _record, installed_games, open_game, share_links
 from web.app import camera, hub, store
 from web.camera_api import camera_status
 from web.qr import qr_svg
@@ -67,10 +67,7 @@ def import_page() -> str:
 
 @bp.get("/g/<game_id>")
 def table(game_id: str) -> str:
-    record = _record(game_id)
-    role = require(record, "viewer")
-    live = hub(current_app).live(game_id)
-    assert live is not None
+    record, role, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
     spec = live.session.game.spec
