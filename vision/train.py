@@ -150,12 +150,14 @@ def train_stage(
     best = runs / name / "weights" / "best.pt"
     if resume and last.exists() and _finished(last):
         return best if best.exists() else last  # this stage ended before the interruption: nothing to resume
+    warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
     if resume and last.exists():
         model = YOLO(str(last))
     elif warm and best.exists():
         start = runs / f"{name}-start.pt"
         shutil.copyfile(best, start)
         model = YOLO(str(start))
+        warm_start = start
         resume = False
     else:
         model = YOLO(
@@ -183,7 +185,7 @@ def train_stage(
         "project": str(runs.resolve()),
         "name": name,
         "exist_ok": True,
-        "pretrained": False,
+        "pretrained": str(warm_start) if warm_start else False,
         "amp": amp,
         "plots": False,
         "workers": 0 if on_cpu else 8,

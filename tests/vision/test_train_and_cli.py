@@ -155,5 +155,11 @@ def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
     runs = trained.parent / "runs"
     config = train.classifier_config(epochs=1, imgsz=32, batch=32)
     best = train.train_stage("classifier", trained.parent / "data" / "classify", config, "cpu", runs=runs, warm=True)
-    assert (runs / f"{train.CLASSIFIER}-start.pt").exists()
+    start = runs / f"{train.CLASSIFIER}-start.pt"
+    assert start.exists()
     assert best.exists() and train._finished(runs / train.CLASSIFIER / "weights" / "last.pt")
+    # Ultralytics discards the model's weights unless ``pretrained`` names them: the run must have used them
+    import torch
+
+    checkpoint = torch.load(runs / train.CLASSIFIER / "weights" / "last.pt", map_location="cpu", weights_only=False)
+    assert checkpoint["train_args"]["pretrained"] == str(start)
