@@ -118,6 +118,12 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
     parser.add_argument("--conf", type=float, default=0.25, help="index detection threshold (0.25)")
     parser.add_argument("--min-card", type=float, default=0.5, help="card reading threshold (0.5)")
+    parser.add_argument(
+        "--imgsz",
+        type=int,
+        default=None,
+        help="detector input size, long side (default 640, for photos; 1280 for webcam frames of a whole table)",
+    )
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -126,7 +132,9 @@ def run_detect(args: argparse.Namespace) -> int:
     from vision.detect import MODELS, CardReader, ModelError, annotate
 
     try:
-        reader = CardReader(args.models or MODELS, args.backend, conf=args.conf, min_card=args.min_card)
+        reader = CardReader(
+            args.models or MODELS, args.backend, conf=args.conf, min_card=args.min_card, imgsz=args.imgsz
+        )
     except ModelError as exc:
         return fail(str(exc))
     if args.save:
@@ -163,9 +171,11 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heldout", type=Path, default=None, help="folder of held-out scenes (synth --heldout)/scenes")
     parser.add_argument("--pinochle", type=Path, default=None, help="the real pinochle photos folder")
     parser.add_argument("--latency", action="store_true", help="median ms per 1280x720 frame")
+    parser.add_argument("--sim", action="store_true", help="the demo games as simulated webcam video, held-out art")
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
+    parser.add_argument("--imgsz", type=int, default=None, help="detector input size, long side (default 640)")
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -173,14 +183,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from vision.detect import MODELS, CardReader, ModelError
 
     try:
-        reader = CardReader(args.models or MODELS, args.backend)
+        reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz)
     except ModelError as exc:
         return fail(str(exc))
-    report: dict[str, object] = {"backend": reader.backend}
+    report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz}
     if args.heldout:
         report["heldout"] = evaluate.heldout(args.heldout, reader, args.limit)
     if args.pinochle:
         report["pinochle"] = evaluate.pinochle(args.pinochle, reader, args.limit)
+    if args.sim:
+        report["sim"] = evaluate.simulated(reader)
     if args.latency:
         from vision.synth import DesignPool, render_scene
 

@@ -1,9 +1,11 @@
 """Reading cards in an image at run time, without PyTorch: OpenVINO, else ONNX Runtime, else OpenCV DNN.
 
-Two stages (see ``models/MODEL_CARD.md``): the detector boxes every corner index in a letterboxed frame (long
-side 640); the classifier reads a 64 px square crop around each box from the full-resolution image (52 cards,
-``JK``, or ``bg`` for "not an index"); indices of the same card that lie within a card's reach of each other are
-joined into one physical card, whose box is the union of its index boxes (two opposite corners: about the card).
+Two stages (see ``models/MODEL_CARD.md``): the detector boxes every corner index in a letterboxed frame whose long
+side is ``imgsz`` (640 by default, which suits photos in which the cards fill much of the picture; a webcam frame
+of a whole table, with indices of 10-20 px, is read at its full 1280 px, :data:`WEBCAM_IMGSZ`); the classifier
+reads a 64 px square crop around each box from the full-resolution image (52 cards, ``JK``, or ``bg`` for "not an
+index"); indices of the same card that lie within a card's reach of each other are joined into one physical card,
+whose box is the union of its index boxes (two opposite corners: about the card).
 
 Backend order is by measurement on this machine (1280x720 frame, detector at 640, 2 threads): OpenVINO about
 2x faster than ONNX Runtime, which is faster than OpenCV DNN; each is tried in turn if the one before is not
@@ -24,6 +26,7 @@ import numpy as np
 from vision.crops import crop_box, cut
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
+WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled (indices ~10-20 px at 720p)
 BACKENDS = ("openvino", "onnxruntime", "opencv")
 
 
@@ -209,7 +212,13 @@ class CardReader:
     """Both stages and the pairing; ``read(image)`` takes a BGR or grayscale image of any size."""
 
     def __init__(
-        self, models: Path = MODELS, backend: str = "auto", conf: float = 0.25, iou: float = 0.7, min_card: float = 0.5
+        self,
+        models: Path = MODELS,
+        backend: str = "auto",
+        conf: float = 0.25,
+        iou: float = 0.7,
+        min_card: float = 0.5,
+        imgsz: int | None = None,
     ) -> None:
         import yaml
 
@@ -224,6 +233,11 @@ class CardReader:
         self.classifier = load_backend(models, self.cls_meta["file"], backend, dynamic_batch=True)
         self.names: list[str] = list(self.cls_meta["names"])
         self.conf, self.iou, self.min_card = conf, iou, min_card
+        stride = int(self.det_meta["stride"])
+        if imgsz is not None and (imgsz < stride or imgsz > 4096):
+            raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
+        # the detector's input long side, a multiple of its stride (data.yaml's size unless asked otherwise)
+        self.imgsz = -(-int(imgsz or self.det_meta["imgsz"]) // stride) * stride
 
     @property
     def backend(self) -> str:
@@ -232,7 +246,7 @@ class CardReader:
     def indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Stage 1: index boxes (N, 4) in image pixels and their scores."""
         square = self.detector.name == "opencv"
-        batch, r, (px, py) = letterbox(image, int(self.det_meta["imgsz"]), int(self.det_meta["stride"]), square)
+        batch, r, (px, py) = letterbox(image, self.imgsz, int(self.det_meta["stride"]), square)
         out = self.detector(batch)[0]  # (4 + classes, anchors)
         scores = out[4:].max(axis=0)
         keep = scores >= self.conf
@@ -300,6 +314,9 @@ def annotate(image: np.ndarray, cards: Sequence[Card]) -> np.ndarray:
     return out
 
 
-def load_detector(models: str | Path | None = None, backend: str = "auto") -> CardReader:
-    """The card reader with the weights in ``models`` (default ``models/``); what ``vision.detections`` loads."""
-    return CardReader(Path(models) if models else MODELS, backend)
+def load_detector(
+    models: str | Path | None = None, backend: str = "auto", imgsz: int | None = WEBCAM_IMGSZ
+) -> CardReader:
+    """The live table's card reader (``models/`` unless given; webcam frames at full size); what
+    ``vision.detections`` loads."""
+    return CardReader(Path(models) if models else MODELS, backend, imgsz=imgsz)

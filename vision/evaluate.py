@@ -7,6 +7,9 @@
 * ``pinochle(folder)``: ``/work/shared/realphotos/pinochle-phone`` style, whole-card boxes with rank only
   (``labels-yolo/classes.txt``).  Per image the truth is the multiset of ranks; precision and recall of ranks,
   as the photos' README suggests (a predicted rank outside the pinochle deck counts as a false positive).
+* ``simulated(reader)``: the four demo games of :mod:`vision.sim` rendered as 1280x720 webcam video with a
+  held-out design; per ground-truth card, whether the frame at its stated time reads that card inside the card's
+  outline (what ``tests/vision/test_sim_detect.py`` asks of every card, and what the live table builds on).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -75,6 +78,38 @@ def pinochle(folder: Path, reader: CardReader, limit: int | None = None) -> dict
         pred = Counter(card.card[:-1] for card in reader.read(image) if card.card != "JK")
         pairs.append((truth, pred))
     return _score(pairs)
+
+
+def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str, ...] | None = None) -> dict[str, Any]:
+    from scorer.events import parse_log
+    from vision.sim import DEMOS, Options, Simulation, demo_log
+    from vision.sim.render import pick_design
+
+    design = pick_design(seed, "heldout")
+    result: dict[str, Any] = {"design": design, "games": {}}
+    found = total = 0
+    for name in games or DEMOS:
+        sim = Simulation.prepare(
+            parse_log(demo_log(name).read_text(encoding="utf-8")),
+            Options(size=(1280, 720), fps=fps, seed=seed, design=design),
+        )
+        cards = [c for event in sim.measure()["events"] for c in event["cards"]]
+        reads = {frame: reader.read(sim.frame(frame)) for frame in sorted({c["frame"] for c in cards})}
+        hits = sum(
+            any(
+                card.card == c["card"]
+                and cv2.pointPolygonTest(
+                    np.float32(c["quad"]), ((card.box[0] + card.box[2]) / 2, (card.box[1] + card.box[3]) / 2), True
+                )
+                >= -4
+                for card in reads[c["frame"]]
+            )
+            for c in cards
+        )
+        result["games"][name] = f"{hits}/{len(cards)}"
+        found, total = found + hits, total + len(cards)
+    result["found"] = round(found / total, 4) if total else 0.0
+    return result
 
 
 def latency(reader: CardReader, frame: np.ndarray | None = None, runs: int = 30) -> dict[str, float]:

@@ -75,3 +75,29 @@ def test_shipped_model_reads_a_rendered_scene_without_torch() -> None:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["torch"] is False
     assert result["truth"] == 0 or result["n"] > 0
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize(("asked", "used"), [(None, 640), (1280, 1280), (1000, 1024)])
+def test_the_detector_size_is_a_stride_multiple_and_the_live_reader_reads_webcam_frames_unscaled(
+    asked: int | None, used: int
+) -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import WEBCAM_IMGSZ, CardReader, load_detector
+
+    reader = CardReader(MODELS, imgsz=asked)
+    assert reader.imgsz == used
+    frame = np.full((720, 1280, 3), 90, np.uint8)
+    boxes, scores = reader.indices(frame)  # runs at that size without complaint
+    assert boxes.shape[1] == 4 and len(boxes) == len(scores)
+    assert load_detector().imgsz == WEBCAM_IMGSZ == 1280
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from web.cli import main
+
+    image = tmp_path / "table.png"
+    image.write_bytes(b"")
+    assert main(["detect", str(image), "--imgsz", "4"]) != 0
+    assert "detector size 4 is out of range" in capsys.readouterr().err

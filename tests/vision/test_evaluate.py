@@ -78,3 +78,42 @@ def test_pinochle_scores_ranks_only(tmp_path: Path) -> None:
     (tmp_path / "labels-yolo" / "a.txt").write_text("4 0.5 0.5 0.2 0.2\n1 0.3 0.3 0.2 0.2\n")
     result = evaluate.pinochle(tmp_path, Scripted([["KS", "2H"]]))  # type: ignore[arg-type]
     assert (result["recall"], result["precision"]) == (0.5, 0.5)
+
+
+def test_simulated_video_counts_a_card_read_inside_its_outline_at_its_time() -> None:
+    from scorer.events import parse_log
+    from vision.sim import Options, SimError, Simulation, demo_log
+    from vision.sim.render import pick_design
+
+    try:
+        design = pick_design(31, "heldout")
+    except SimError as exc:
+        pytest.skip(str(exc))
+    sim = Simulation.prepare(
+        parse_log(demo_log("snap").read_text(encoding="utf-8")),
+        Options(size=(1280, 720), fps=2, seed=31, design=design),
+    )
+    cards = [c for event in sim.measure()["events"] for c in event["cards"]]
+    frames = sorted({c["frame"] for c in cards})
+    right = [[Card(c["card"], 0.9, tuple(c["box"])) for c in cards if c["frame"] == f] for f in frames]
+    elsewhere = [[Card(card.card, 0.9, (0, 0, 2, 2)) for card in reads] for reads in right]
+    misnamed = [[Card("JK", 0.9, card.box) for card in reads] for reads in right]
+    score = {
+        name: evaluate.simulated(_Answers(reads), fps=2, games=("snap",))  # type: ignore[arg-type]
+        for name, reads in {"right": right, "elsewhere": elsewhere, "misnamed": misnamed, "none": []}.items()
+    }
+    assert score["right"]["found"] == 1.0 and score["right"]["games"]["snap"] == f"{len(cards)}/{len(cards)}"
+    assert score["elsewhere"]["found"] == score["misnamed"]["found"] == 0.0
+    assert score["none"]["found"] == 0.0
+
+
+class _Answers:
+    """A stand-in reader that returns prepared cards, one list per call, whatever the image (none when done)."""
+
+    backend = "scripted"
+
+    def __init__(self, answers: list[list[Card]]) -> None:
+        self.answers = list(answers)
+
+    def read(self, image: np.ndarray) -> list[Card]:
+        return self.answers.pop(0) if self.answers else []

@@ -1,7 +1,8 @@
 """The detector on simulated video: each ground-truth card is found in the frame at its stated time.
 
 This is what the live pipeline's end-to-end tests build on. It runs ``tablecall detect`` (the detector's public
-command) on the frames the ground truth names, rendered with held-out card art the detector never trained on.
+command) on the frames the ground truth names, rendered with held-out card art the detector never trained on, at
+the detector size the live table uses for webcam frames (``WEBCAM_IMGSZ``).
 It skips, saying why, while ``models/`` holds no weights or the detect command is not installed.
 """
 
@@ -68,7 +69,9 @@ def test_the_detector_finds_each_ground_truth_card_at_its_time(
         cv2.imwrite(str(path), sim.frame(frame))
         paths[frame] = path
     capsys.readouterr()
-    assert main(["detect", *map(str, paths.values()), "--json"]) == 0
+    from vision.detect import WEBCAM_IMGSZ
+
+    assert main(["detect", *map(str, paths.values()), "--json", "--imgsz", str(WEBCAM_IMGSZ)]) == 0
     found = {}
     for line in capsys.readouterr().out.splitlines():
         if line.strip():
