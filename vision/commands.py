@@ -23,6 +23,9 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--start", type=int, default=0, help="first scene number (to add to a set)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--heldout", action="store_true", help="held-out designs, whole scenes for evaluation")
+    parser.add_argument(
+        "--whole", action="store_true", help="training designs, whole scenes (a validation set for evaluate --tune)"
+    )
     parser.add_argument("--proc-share", type=float, default=0.6, help="share of decks drawn procedurally (0.6)")
     parser.add_argument(
         "--face-designs", type=int, default=0, help="extra designs whose faces give classifier crops (~106 each)"
@@ -44,6 +47,8 @@ def run_synth(args: argparse.Namespace) -> int:
             args.heldout,
             default_pool(args.heldout, args.proc_share),
             start=args.start,
+            face_designs=args.face_designs,
+            whole=args.heldout or args.whole,
         )
     except ArtError as exc:
         return fail(str(exc))

@@ -12,7 +12,9 @@
 * ``OUT/contact_sheet.png``: the first scenes with their labels, for people to look at.
 
 ``write_dataset(OUT, ..., heldout=True)`` renders scenes of the held-out designs instead and keeps them whole
-(``OUT/scenes/*.jpg`` + ``*.json`` with every label) for :mod:`vision.evaluate`.
+(``OUT/scenes/*.jpg`` + ``*.json`` with every label) for :mod:`vision.evaluate`; ``whole=True`` keeps scenes of the
+training designs whole the same way (a validation set: the reader's thresholds are chosen on it, never on the
+held-out designs or the real photos).
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ class Plan:
     det_long: int = 640
     tile: int = 416
     crop: int = 64
-    heldout: bool = False
+    whole: bool = False  # whole scenes for evaluation (held-out designs, or training designs for choosing thresholds)
 
 
 def scene_seed(seed: int, number: int) -> int:
@@ -115,7 +117,7 @@ def _write_scene(plan: Plan, number: int) -> dict[str, int]:
     scene = render_scene(seed, plan.pool)
     name = f"s{plan.seed}_{number:06d}"
     bgr = cv2.cvtColor(scene.image, cv2.COLOR_RGB2BGR)
-    if plan.heldout:
+    if plan.whole:
         folder = plan.out / "scenes"
         cv2.imwrite(str(folder / f"{name}.jpg"), bgr, [cv2.IMWRITE_JPEG_QUALITY, 92])
         (folder / f"{name}.json").write_text(json.dumps(scene.to_json()))
@@ -164,7 +166,7 @@ def _job(args: tuple[str, Plan, int]) -> dict[str, int]:
 
 
 def _folders(plan: Plan) -> None:
-    if plan.heldout:
+    if plan.whole:
         (plan.out / "scenes").mkdir(parents=True, exist_ok=True)
         return
     for split in ("train", "val"):
@@ -193,18 +195,20 @@ def write_dataset(
     progress: bool = True,
     start: int = 0,
     face_designs: int = 0,
+    whole: bool | None = None,
 ) -> dict[str, int]:
     """Render scenes ``start .. start+scenes-1`` of ``seed`` and write them under ``out`` (see module doc).
 
     ``face_designs`` more designs (mostly procedural, unseen by any scene) add classifier crops cut straight
     from their faces (:mod:`vision.facecrops`): cheap index variety.
     """
-    plan = Plan(Path(out), seed, pool or default_pool(heldout), heldout=heldout)
+    whole = heldout if whole is None else whole
+    plan = Plan(Path(out), seed, pool or default_pool(heldout), whole=whole)
     for name in plan.pool.artwork:  # render the artwork caches once, before the workers need them
         prepare(design(name))
     _folders(plan)
     jobs = [("scene", plan, n) for n in range(start, start + scenes)]
-    if not heldout:
+    if not whole:
         jobs += [("faces", plan, n) for n in range(start, start + face_designs)]
     totals: dict[str, int] = {}
     if workers > 1:

@@ -145,8 +145,14 @@ def test_detect_without_models_says_so(
 
 
 def test_synth_and_train_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["synth", str(tmp_path / "set"), "--scenes", "2", "--workers", "1", "--proc-share", "1"]) == 0
-    assert json.loads(capsys.readouterr().out.strip().splitlines()[-1])["scenes"] == 2
+    synth = ["synth", "--scenes", "2", "--workers", "1", "--proc-share", "1"]
+    assert main([*synth, str(tmp_path / "set"), "--face-designs", "1", "--start", "1"]) == 0
+    totals = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert totals["scenes"] == 2 and totals["face_crops"] > 50  # the option reaches the renderer
+    assert len(list((tmp_path / "set" / "classify").glob("*/*/f*.jpg"))) == totals["face_crops"]
+    assert main([*synth, str(tmp_path / "val"), "--whole"]) == 0  # training designs kept whole, for --tune
+    assert len(list((tmp_path / "val" / "scenes").glob("*.json"))) == 2
+    assert not (tmp_path / "val" / "detect").exists()
     assert main(["train", "--data", str(tmp_path / "nowhere")]) == 2
     assert "tablecall synth" in capsys.readouterr().err
 
