@@ -121,8 +121,12 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--save", type=Path, default=None, metavar="DIR", help="write annotated copies here")
     parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
-    parser.add_argument("--conf", type=float, default=0.25, help="index detection threshold (0.25)")
-    parser.add_argument("--min-card", type=float, default=0.5, help="card reading threshold (0.5)")
+    parser.add_argument(
+        "--conf", type=float, default=None, help="index detection threshold (default: data.yaml's tuned one, or 0.25)"
+    )
+    parser.add_argument(
+        "--min-card", type=float, default=None, help="card reading threshold (default: data.yaml's tuned one, or 0.5)"
+    )
     parser.add_argument(
         "--imgsz",
         type=int,
@@ -181,6 +185,13 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
     parser.add_argument("--imgsz", type=int, default=None, help="detector input size, long side (default 640)")
+    parser.add_argument(
+        "--tune",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="choose the reader's thresholds on these validation scenes (synth --whole) and save them in data.yaml",
+    )
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
@@ -192,6 +203,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
     except ModelError as exc:
         return fail(str(exc))
     report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz}
+    if args.tune:
+        try:
+            tuned = evaluate.tune(args.tune, reader, args.limit)
+        except FileNotFoundError as exc:
+            return fail(str(exc))
+        chosen = tuned["chosen"]
+        reader.conf, reader.min_card = chosen["conf"], chosen["min_card"]
+        _save_thresholds(args.models or MODELS, {**chosen, "scenes": tuned["scenes"], "tuned_on": str(args.tune)})
+        report["tune"] = tuned
+    report["thresholds"] = {"conf": reader.conf, "min_card": reader.min_card}
     if args.heldout:
         report["heldout"] = evaluate.heldout(args.heldout, reader, args.limit)
     if args.pinochle:
@@ -205,6 +226,17 @@ def run_evaluate(args: argparse.Namespace) -> int:
         report["latency"] = evaluate.latency(reader, frame.copy())
     print(json.dumps(report, indent=2))
     return 0
+
+
+def _save_thresholds(models: Path, chosen: dict[str, object]) -> None:
+    import yaml
+
+    path = models / "data.yaml"
+    lines = path.read_text().splitlines(keepends=True)
+    header = "".join(line for line in lines if line.startswith("#"))
+    meta = yaml.safe_load(path.read_text())
+    meta["reader"] = chosen
+    path.write_text(header + yaml.safe_dump(meta, sort_keys=False))
 
 
 run_evaluate.arguments = _evaluate_arguments  # type: ignore[attr-defined]

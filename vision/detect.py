@@ -26,6 +26,7 @@ import numpy as np
 from vision.crops import crop_box, cut
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen them for the weights in models/
 WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled (indices ~10-20 px at 720p)
 BACKENDS = ("openvino", "onnxruntime", "opencv")
 
@@ -45,6 +46,16 @@ class Card:
 
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card, "confidence": round(self.confidence, 3), "box": [round(v, 1) for v in self.box]}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One index box: the classifier's name for it and probability, the detector's score, the box in pixels."""
+
+    name: str
+    score: float
+    prob: float
+    box: tuple[float, float, float, float]
 
 
 class Backend(Protocol):
@@ -215,9 +226,9 @@ class CardReader:
         self,
         models: Path = MODELS,
         backend: str = "auto",
-        conf: float = 0.25,
+        conf: float | None = None,
         iou: float = 0.7,
-        min_card: float = 0.5,
+        min_card: float | None = None,
         imgsz: int | None = None,
     ) -> None:
         import yaml
@@ -232,7 +243,11 @@ class CardReader:
         self.detector = load_backend(models, self.det_meta["file"], backend)
         self.classifier = load_backend(models, self.cls_meta["file"], backend, dynamic_batch=True)
         self.names: list[str] = list(self.cls_meta["names"])
-        self.conf, self.iou, self.min_card = conf, iou, min_card
+        # thresholds: as asked, else as chosen on rendered validation scenes (evaluate --tune), else the defaults
+        tuned = meta.get("reader") or {}
+        self.conf = float(conf if conf is not None else tuned.get("conf", DEFAULT_CONF))
+        self.min_card = float(min_card if min_card is not None else tuned.get("min_card", DEFAULT_MIN_CARD))
+        self.iou = iou
         stride = int(self.det_meta["stride"])
         if imgsz is not None and (imgsz < stride or imgsz > 4096):
             raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
@@ -243,13 +258,13 @@ class CardReader:
     def backend(self) -> str:
         return self.detector.name
 
-    def indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Stage 1: index boxes (N, 4) in image pixels and their scores."""
+    def indices(self, image: np.ndarray, conf: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Stage 1: index boxes (N, 4) in image pixels and their scores (at least ``conf``, default the reader's)."""
         square = self.detector.name == "opencv"
         batch, r, (px, py) = letterbox(image, self.imgsz, int(self.det_meta["stride"]), square)
         out = self.detector(batch)[0]  # (4 + classes, anchors)
         scores = out[4:].max(axis=0)
-        keep = scores >= self.conf
+        keep = scores >= (self.conf if conf is None else conf)
         xywh, scores = out[:4, keep].T, scores[keep]
         if not len(scores):
             return np.zeros((0, 4), np.float32), scores
@@ -280,20 +295,35 @@ class CardReader:
         best = probs.argmax(axis=1)
         return [self.names[i] for i in best], probs[np.arange(len(best)), best]
 
-    def read(self, image: np.ndarray) -> list[Card]:
-        """Every physical card the image shows, as far as the corners tell."""
+    def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
+        """Every index box with a detector score of at least ``conf`` (default: the reader's), and its reading."""
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        boxes, det_scores = self.indices(image)
+        boxes, det_scores = self.indices(image, conf)
         names, probs = self.classify(image, boxes)
-        found = [
-            (name, float(p * s), tuple(float(v) for v in box))
+        return [
+            Reading(name, float(s), float(p), tuple(float(v) for v in box))  # type: ignore[arg-type]
             for name, p, s, box in zip(names, probs, det_scores, boxes, strict=True)
-            if name != "bg" and p >= self.min_card
         ]
-        return pair_corners(found)  # type: ignore[arg-type]
+
+    def cards(
+        self, readings: Sequence[Reading], conf: float | None = None, min_card: float | None = None
+    ) -> list[Card]:
+        """The physical cards those readings make at these thresholds (default: the reader's)."""
+        conf = self.conf if conf is None else conf
+        min_card = self.min_card if min_card is None else min_card
+        found = [
+            (r.name, r.prob * r.score, r.box)
+            for r in readings
+            if r.name != "bg" and r.score >= conf and r.prob >= min_card
+        ]
+        return pair_corners(found)
+
+    def read(self, image: np.ndarray) -> list[Card]:
+        """Every physical card the image shows, as far as the corners tell."""
+        return self.cards(self.readings(image))
 
     __call__ = read
 

@@ -19,6 +19,7 @@ import json
 import statistics
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,20 +47,58 @@ def _score(pairs: list[tuple[Counter[str], Counter[str]]]) -> dict[str, float]:
 
 def heldout(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
     pairs, confusions = [], Counter()
-    for meta_path in sorted(folder.glob("*.json"))[:limit]:
-        meta = json.loads(meta_path.read_text())
-        image = cv2.imread(str(meta_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
-        truth = Counter({lab["card_id"]: lab["card"] for lab in meta["labels"]}.values())
-        pred = Counter(card.card for card in reader.read(image))
-        # a card on the table whose indices are all too covered to be labelled is neither required nor wrong
-        present = {card["card"] for card in meta["cards"] if card["card"]}
-        extra = Counter({name: n for name, n in (pred - truth).items() if name not in present})
-        pairs.append((truth, (pred & truth) + extra))
-        for name in extra.elements():
+    for meta, image in _scenes(folder, limit):
+        truth, pred = _judge(meta, [card.card for card in reader.read(image)])
+        pairs.append((truth, pred))
+        for name in (pred - truth).elements():
             confusions[name] += 1
     result = _score(pairs)
     result["most_false"] = confusions.most_common(8)
     return result
+
+
+def _scenes(folder: Path, limit: int | None) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
+    for meta_path in sorted(folder.glob("*.json"))[:limit]:
+        meta = json.loads(meta_path.read_text())
+        yield meta, cv2.imread(str(meta_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
+
+
+def _judge(meta: dict[str, Any], names: list[str]) -> tuple[Counter[str], Counter[str]]:
+    """(truth, the predictions that count) for one scene: see the module doc."""
+    truth = Counter({lab["card_id"]: lab["card"] for lab in meta["labels"]}.values())
+    pred = Counter(names)
+    # a card on the table whose indices are all too covered to be labelled is neither required nor wrong
+    present = {card["card"] for card in meta["cards"] if card["card"]}
+    extra = Counter({name: n for name, n in (pred - truth).items() if name not in present})
+    return truth, (pred & truth) + extra
+
+
+TUNE_CONF = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
+TUNE_MIN_CARD = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def tune(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
+    """The detector and card thresholds with the best F1 on validation scenes of the training designs.
+
+    Each scene is read once at the lowest detector threshold; every pair of thresholds is then applied to those
+    readings (equal to reading at that threshold: NMS keeps the higher-scored box of any overlap).
+    """
+    scenes = [(meta, reader.readings(image, min(TUNE_CONF))) for meta, image in _scenes(folder, limit)]
+    if not scenes:
+        raise FileNotFoundError(f"{folder} holds no scenes (tablecall synth DIR --whole writes them)")
+    grid = []
+    for conf in TUNE_CONF:
+        for min_card in TUNE_MIN_CARD:
+            pairs = [
+                _judge(meta, [card.card for card in reader.cards(readings, conf, min_card)])
+                for meta, readings in scenes
+            ]
+            score = _score(pairs)
+            p, r = score["precision"], score["recall"]
+            f1 = 2 * p * r / (p + r) if p + r else 0.0
+            grid.append({"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)})
+    best = max(grid, key=lambda g: (g["f1"], g["precision"]))
+    return {"scenes": len(scenes), "chosen": best, "grid": grid}
 
 
 def pinochle(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:

@@ -255,10 +255,11 @@ def write_data_yaml(
     if classifier is not None:
         current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": 64, "crop_margin": 1.3}
     current.setdefault("training", {}).update(notes)
+    current.pop("reader", None)  # thresholds chosen for the previous weights: evaluate --tune chooses them anew
     import yaml
 
     path.write_text(
-        "# written by `tablecall train`; the runtime (vision/detect.py) reads it\n"
+        "# written by `tablecall train` (reader: `tablecall evaluate --tune`); vision/detect.py reads it\n"
         + yaml.safe_dump(current, sort_keys=False)
     )
     return path

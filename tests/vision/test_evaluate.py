@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2")
 from vision import evaluate  # noqa: E402
 from vision.cardart import CARDS  # noqa: E402
 from vision.dataset import write_dataset  # noqa: E402
-from vision.detect import Card  # noqa: E402
+from vision.detect import Card, CardReader, Reading  # noqa: E402
 from vision.synth import DesignPool  # noqa: E402
 
 
@@ -117,3 +117,68 @@ class _Answers:
 
     def read(self, image: np.ndarray) -> list[Card]:
         return self.answers.pop(0) if self.answers else []
+
+
+class _Readings:
+    """A stand-in reader with scripted index readings per scene and the real reader's thresholds and pairing."""
+
+    backend = "scripted"
+    conf, min_card = 0.25, 0.5
+    cards = CardReader.cards
+
+    def __init__(self, answers: list[list[Reading]]) -> None:
+        self.answers = list(answers)
+
+    def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
+        return self.answers.pop(0)
+
+
+def test_tuning_picks_the_thresholds_that_keep_the_faint_true_index_and_drop_the_unsure_false_one(
+    scenes: Path,
+) -> None:
+    truths = _truths(scenes)
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    absent = [next(c for c in CARDS if c not in {card["card"] for card in m["cards"]}) for m in metas]
+    answers = []
+    for k, (names, wrong) in enumerate(zip(truths, absent, strict=True)):
+        sure = [Reading(n, 0.9, 0.97, (1000.0 * i, 0, 1000.0 * i + 10, 20)) for i, n in enumerate(names)]
+        sure[0] = Reading(names[0], 0.12, 0.97, sure[0].box)  # the detector is unsure of a true index
+        answers.append([*sure, Reading(wrong, 0.9, 0.55, (-5000.0 - k, 0, -4990.0 - k, 20))])  # a doubtful misreading
+    result = evaluate.tune(scenes, _Readings(answers))  # type: ignore[arg-type]
+    chosen = result["chosen"]
+    assert (chosen["precision"], chosen["recall"]) == (1.0, 1.0)
+    assert chosen["conf"] <= 0.1 < 0.55 < chosen["min_card"]
+    assert result["scenes"] == len(truths) and len(result["grid"]) == len(evaluate.TUNE_CONF) * len(
+        evaluate.TUNE_MIN_CARD
+    )
+
+
+def test_tuning_an_empty_folder_says_what_to_render(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="synth DIR --whole"):
+        evaluate.tune(tmp_path, _Readings([]))  # type: ignore[arg-type]
+
+
+def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_forgets_them(
+    scenes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    from vision import train
+    from vision.detect import MODELS
+    from web.cli import main
+
+    if not (MODELS / "data.yaml").exists():
+        pytest.skip("no shipped models in models/")
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models)
+    assert main(["evaluate", "--tune", str(scenes), "--models", str(models)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    chosen = report["tune"]["chosen"]
+    reader = CardReader(models)
+    assert (reader.conf, reader.min_card) == (chosen["conf"], chosen["min_card"])
+    assert report["thresholds"] == {"conf": chosen["conf"], "min_card": chosen["min_card"]}
+    assert CardReader(models, conf=0.6).conf == 0.6  # asked for beats tuned
+    train.write_data_yaml(models, ["index"], None, {})  # new detector weights: the old thresholds no longer hold
+    assert (CardReader(models).conf, CardReader(models).min_card) == (0.25, 0.5)
+    assert main(["evaluate", "--tune", str(tmp_path / "nothing"), "--models", str(models)]) == 2
+    assert "synth DIR --whole" in capsys.readouterr().err
