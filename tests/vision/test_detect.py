@@ -101,3 +101,28 @@ def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pyt
     image.write_bytes(b"")
     assert main(["detect", str(image), "--imgsz", "4"]) != 0
     assert "detector size 4 is out of range" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_each_index_is_read_from_both_crop_widths_and_the_probabilities_averaged() -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import CROP_MARGINS, CardReader
+    from vision.synth import DesignPool, render_scene
+
+    scene = render_scene(3, DesignPool((), proc_share=1.0), size=(1280, 720))
+    image = scene.image[:, :, ::-1].copy()
+    boxes = np.array([lab.box for lab in scene.labels[:6]], np.float32)
+    reader = CardReader(MODELS)
+    assert reader.margins == CROP_MARGINS and len(CROP_MARGINS) == 2
+    names, probs = reader.classify(image, boxes)
+    single = []
+    for margin in CROP_MARGINS:
+        single.append(reader.classifier(_batch(image, boxes, margin)))
+    mean = (single[0] + single[1]) / 2
+    assert names == [reader.names[i] for i in mean.argmax(axis=1)]
+    assert probs == pytest.approx(mean.max(axis=1), abs=1e-4)
+
+
+def _batch(image: np.ndarray, boxes: np.ndarray, margin: float) -> np.ndarray:
+    crops = np.stack([cut(image, crop_box(tuple(b), None, margin), 64) for b in boxes])
+    return np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
