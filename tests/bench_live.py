@@ -94,6 +94,9 @@ def detector_for(sim: Simulation, extra_ms: float) -> tuple[Any, SimOracle | Non
         return (Slow(oracle, extra_ms) if extra_ms else oracle), oracle, f"stand-in (+{extra_ms:g} ms)"
 
 
+WINDOW_MS = 3000  # a flip that reaches the phone later than this after its card showed is not counted as its flip
+
+
 def latency(args: argparse.Namespace, video: Path, truth: dict[str, Any], sim: Simulation) -> dict[str, Any]:
     import waitress  # type: ignore[import-untyped]
 
@@ -144,13 +147,25 @@ def latency(args: argparse.Namespace, video: Path, truth: dict[str, Any], sim: S
     store(app).close()
 
     flipped = [(c["card"], c["t_ms"]) for e in truth["events"] if e["type"] == "flip" for c in e["cards"]]
-    delays, alerts = [], []
+    delays, alerts, wrong = [], [], []
     for arrived, message in arrivals:
         event = message["event"]
         if event.get("source") != "vision" or event.get("type") != "flip":
             continue
-        match = next((f for f in flipped if f[0] == event.get("card")), None)  # its flip in the ground truth
-        if match is None or match[1] is None:
+        # its flip in the ground truth: that card, shown at most WINDOW_MS before the phone had it; a flip with no
+        # such card (a misreading) counts as wrong, not as a delay
+        match = next(
+            (
+                f
+                for f in flipped
+                if f[0] == event.get("card")
+                and f[1] is not None
+                and 0 <= arrived * 1000 - (origin[0] + f[1]) <= WINDOW_MS
+            ),
+            None,
+        )
+        if match is None:
+            wrong.append(event.get("card"))
             continue
         flipped.remove(match)
         delay = arrived * 1000 - (origin[0] + match[1])
@@ -163,6 +178,7 @@ def latency(args: argparse.Namespace, video: Path, truth: dict[str, Any], sim: S
         "flips_in_log": len(flips),
         "flips_on_phone": len(delays),
         "match_alerts_on_phone": len(alerts),
+        "wrong_flips_on_phone": wrong,
         "delay_ms_p50": round(percentile(delays, 0.5)),
         "delay_ms_p95": round(percentile(delays, 0.95)),
         "alert_delay_ms_p50": round(percentile(alerts, 0.5)),
