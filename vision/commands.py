@@ -232,9 +232,9 @@ def _save_thresholds(models: Path, chosen: dict[str, object]) -> None:
     import yaml
 
     path = models / "data.yaml"
-    lines = path.read_text().splitlines(keepends=True)
-    header = "".join(line for line in lines if line.startswith("#"))
-    meta = yaml.safe_load(path.read_text())
+    text = path.read_text()
+    header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
+    meta = yaml.safe_load(text)
     meta["reader"] = chosen
     path.write_text(header + yaml.safe_dump(meta, sort_keys=False))
 

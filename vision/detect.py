@@ -308,8 +308,8 @@ class CardReader:
         boxes, det_scores = self.indices(image, conf)
         names, probs = self.classify(image, boxes)
         return [
-            Reading(name, float(s), float(p), tuple(float(v) for v in box))  # type: ignore[arg-type]
-            for name, p, s, box in zip(names, probs, det_scores, boxes, strict=True)
+            Reading(name, float(s), float(p), (float(x1), float(y1), float(x2), float(y2)))
+            for name, p, s, (x1, y1, x2, y2) in zip(names, probs, det_scores, boxes, strict=True)
         ]
 
     def cards(

@@ -85,46 +85,49 @@ def mjpeg(game_id: str) -> Response:
     return _no_store(response)
 
 
-@bp.post("/games/<game_id>/camera")
-def attach(game_id: str) -> Any:
+def _host_request(game_id: str, what: str) -> tuple[str, dict[str, Any]]:
+    """A host's camera request: the game's id and the JSON object sent (AccessDenied otherwise)."""
     record = _record(game_id)
     require(record, "host")
-    _object(check_write(), "the request")
+    return record.id, _object(check_write(), what)
+
+
+def _host_status(game_id: str) -> Any:
+    return _no_store(jsonify(camera_status(game_id, "host")))
+
+
+@bp.post("/games/<game_id>/camera")
+def attach(game_id: str) -> Any:
+    game, _ = _host_request(game_id, "the request")
     the_desk = _desk()
     if the_desk.demo:
         raise AccessDenied(
             409, "the demo's video plays into the demo table; start 'tablecall serve --camera 0' instead"
         )
-    _run(lambda: the_desk.attach(record.id))
-    return _no_store(jsonify(camera_status(record.id, "host")))
+    _run(lambda: the_desk.attach(game))
+    return _host_status(game)
 
 
 @bp.post("/games/<game_id>/camera/detach")
 def detach(game_id: str) -> Any:
-    record = _record(game_id)
-    require(record, "host")
-    _object(check_write(), "the request")
+    game, _ = _host_request(game_id, "the request")
     the_desk = _desk()
-    _run(the_desk.table_for, record.id)
+    _run(the_desk.table_for, game)
     if the_desk.demo:
         raise AccessDenied(409, "the demo's camera cannot be switched off; restart without --demo")
     the_desk.detach()
-    return _no_store(jsonify(camera_status(record.id, "host")))
+    return _host_status(game)
 
 
 @bp.post("/games/<game_id>/camera/corners")
 def corners(game_id: str) -> Any:
-    record = _record(game_id)
-    require(record, "host")
-    body = _object(check_write(), "the corners")
-    _run(_desk().set_corners, record.id, body)
-    return _no_store(jsonify(camera_status(record.id, "host")))
+    game, body = _host_request(game_id, "the corners")
+    _run(_desk().set_corners, game, body)
+    return _host_status(game)
 
 
 @bp.post("/games/<game_id>/camera/zones")
 def zones(game_id: str) -> Any:
-    record = _record(game_id)
-    require(record, "host")
-    body = _object(check_write(), "the zones")
-    _run(_desk().set_zones, record.id, body)
-    return _no_store(jsonify(camera_status(record.id, "host")))
+    game, body = _host_request(game_id, "the zones")
+    _run(_desk().set_zones, game, body)
+    return _host_status(game)
