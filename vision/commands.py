@@ -180,6 +180,9 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heldout", type=Path, default=None, help="folder of held-out scenes (synth --heldout)/scenes")
     parser.add_argument("--pinochle", type=Path, default=None, help="the real pinochle photos folder")
     parser.add_argument("--latency", action="store_true", help="median ms per 1280x720 frame")
+    parser.add_argument(
+        "--stages", type=Path, default=None, metavar="DIR", help="where cards are lost, stage by stage, on these scenes"
+    )
     parser.add_argument("--sim", action="store_true", help="the demo games as simulated webcam video, held-out art")
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--models", type=Path, default=None)
@@ -217,6 +220,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         report["heldout"] = evaluate.heldout(args.heldout, reader, args.limit)
     if args.pinochle:
         report["pinochle"] = evaluate.pinochle(args.pinochle, reader, args.limit)
+    if args.stages:
+        report["stages"] = evaluate.stages(args.stages, reader, args.limit)
     if args.sim:
         report["sim"] = evaluate.simulated(reader)
     if args.latency:

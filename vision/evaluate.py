@@ -10,6 +10,9 @@
 * ``simulated(reader)``: the four demo games of :mod:`vision.sim` rendered as 1280x720 webcam video with a
   held-out design; per ground-truth card, whether the frame at its stated time reads that card inside the card's
   outline (what ``tests/vision/test_sim_detect.py`` asks of every card, and what the live table builds on).
+* ``stages(folder)``: where cards are lost, stage by stage: the share of cards one of whose labelled indices the
+  detector boxes (IoU >= 0.3), and the share of labelled index boxes the classifier names right when given the
+  labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROP_MARGINS``).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -19,7 +22,7 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,6 +152,41 @@ def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str
         found, total = found + hits, total + len(cards)
     result["found"] = round(found / total, 4) if total else 0.0
     return result
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
+    return ix * iy / union if union > 0 else 0.0
+
+
+def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
+    cards = boxed = indices = 0
+    right = {"one crop 1.3": 0, "reader's crops": 0}
+    margins = reader.margins
+    for meta, image in _scenes(folder, limit):
+        boxes, _ = reader.indices(image)
+        by_card: dict[int, list[list[float]]] = {}
+        for lab in meta["labels"]:
+            by_card.setdefault(lab["card_id"], []).append(lab["box"])
+        cards += len(by_card)
+        boxed += sum(any(_iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
+        labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
+        indices += len(labelled)
+        for name, used in (("one crop 1.3", (1.3,)), ("reader's crops", margins)):
+            reader.margins = used
+            try:
+                names, _ = reader.classify(image, labelled)
+            finally:
+                reader.margins = margins
+            right[name] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
+    return {
+        "cards": cards,
+        "cards_boxed": round(boxed / cards, 4) if cards else 0.0,
+        "indices": indices,
+        "indices_named_right": {k: round(v / indices, 4) if indices else 0.0 for k, v in right.items()},
+    }
 
 
 def latency(reader: CardReader, frame: np.ndarray | None = None, runs: int = 30) -> dict[str, float]:

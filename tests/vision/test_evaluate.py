@@ -182,3 +182,34 @@ def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_fo
     assert (CardReader(models).conf, CardReader(models).min_card) == (0.25, 0.5)
     assert main(["evaluate", "--tune", str(tmp_path / "nothing"), "--models", str(models)]) == 2
     assert "synth DIR --whole" in capsys.readouterr().err
+
+
+class _Perfect:
+    """A stand-in reader whose detector boxes exactly the labelled indices and whose classifier names them right."""
+
+    margins = (1.15, 1.3)
+
+    def __init__(self, metas: list[dict], blind_to: str | None = None) -> None:
+        self.metas, self.blind_to, self.scene = metas, blind_to, -1
+
+    def indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.scene += 1
+        boxes = np.array([lab["box"] for lab in self.metas[self.scene]["labels"]], np.float32).reshape(-1, 4)
+        return boxes, np.ones(len(boxes), np.float32)
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
+        names = [lab["card"] for lab in self.metas[self.scene]["labels"]]
+        if self.blind_to is not None and self.margins == (1.3,):
+            names = [self.blind_to] * len(names)
+        return names, np.ones(len(names), np.float32)
+
+
+def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    result = evaluate.stages(scenes, _Perfect(metas))  # type: ignore[arg-type]
+    assert result["cards"] == sum(len(t) for t in _truths(scenes)) and result["cards_boxed"] == 1.0
+    assert result["indices_named_right"] == {"one crop 1.3": 1.0, "reader's crops": 1.0}
+    blind = _Perfect(metas, blind_to="JK")  # wrong whenever it is given the single 1.3 crop
+    result = evaluate.stages(scenes, blind)  # type: ignore[arg-type]
+    assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0}
+    assert blind.margins == (1.15, 1.3)  # given back
