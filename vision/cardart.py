@@ -230,15 +230,21 @@ def _render_design(item: Design) -> dict[str, np.ndarray]:
 Box = tuple[float, float, float, float]
 
 
-def find_corner_index(face: np.ndarray) -> Box | None:
+JUMBO = 1.45  # how much larger the search for a jumbo index is
+
+
+def find_corner_index(face: np.ndarray, jumbo: bool = False) -> Box | None:
     """The box of the index (rank over suit) nearest the top-left corner of an RGBA face, or None.
 
     Ink is whatever differs from the card's paper colour; the index is the cluster of small ink blobs that
     starts near the corner, grown blob by blob while the next blob is close.  Card outlines and pictures
-    (blobs touching the search window's edges or spanning most of it) are left out.
+    (blobs touching the search window's edges or spanning most of it) are left out.  ``jumbo`` searches a
+    larger corner for the indices of "big index" decks (a rank about a quarter of the card tall), which the
+    ordinary search cuts at its edges or mistakes for pictures, and allows a wider gap below the rank.
     """
     h, w = face.shape[:2]
-    win_w, win_h = int(0.30 * w), int(0.34 * h)
+    scale = JUMBO if jumbo else 1.0
+    win_w, win_h = int(0.30 * scale * w), int(0.34 * scale * h)
     window = face[:win_h, :win_w].astype(np.int16)
     paper = np.median(face[int(0.4 * h) : int(0.6 * h), int(0.02 * w) : int(0.06 * w), :3], axis=(0, 1))
     ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
@@ -254,21 +260,22 @@ def find_corner_index(face: np.ndarray) -> Box | None:
         return None
     box = min(near, key=lambda b: b[0] + b[1])
     gap = 0.03 * h
+    below = max(gap, 0.18 * (box[3] - box[1])) if jumbo else gap  # a jumbo rank sits further above its suit
     grown = True
     while grown:
         grown = False
         for b in blobs:
             inside = b[0] >= box[0] and b[1] >= box[1] and b[2] <= box[2] and b[3] <= box[3]
-            close = b[0] < box[2] + gap and b[2] > box[0] - gap and b[1] < box[3] + gap and b[3] > box[1] - gap
+            close = b[0] < box[2] + gap and b[2] > box[0] - gap and b[1] < box[3] + below and b[3] > box[1] - gap
             if close and not inside:
                 box = (min(box[0], b[0]), min(box[1], b[1]), max(box[2], b[2]), max(box[3], b[3]))
                 grown = True
-    if box[2] - box[0] > 0.25 * w or box[3] - box[1] > 0.32 * h or box[3] - box[1] < 0.05 * h:
+    if box[2] - box[0] > 0.25 * w or box[3] - box[1] > 0.32 * scale * h or box[3] - box[1] < 0.05 * h:
         return None
     return box
 
 
-def corner_indices(face: np.ndarray) -> tuple[Box, ...]:
+def corner_indices(face: np.ndarray, jumbo: bool = False) -> tuple[Box, ...]:
     """Index boxes in all four corners (the card turned or mirrored so each corner is the top-left)."""
     h, w = face.shape[:2]
     boxes: list[Box] = []
@@ -279,7 +286,7 @@ def corner_indices(face: np.ndarray) -> tuple[Box, ...]:
         (face[::-1, :], lambda b: (b[0], h - b[3], b[2], h - b[1])),
     )
     for number, (view, back) in enumerate(views):
-        found = find_corner_index(np.ascontiguousarray(view))
+        found = find_corner_index(np.ascontiguousarray(view), jumbo)
         if found is None:
             continue
         if number >= 2 and boxes:  # a mirrored corner counts only if it looks like the first index found
@@ -323,6 +330,16 @@ def _iou(a: Box, b: Box) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def design_indices(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
+    """Each face's index boxes, searched as one design: a deck whose indices the ordinary search mostly
+    misses is searched again as a jumbo-index deck; boxes unlike the design's usual one get the usual one."""
+    index = {card: list(corner_indices(image)) for card, image in faces.items()}
+    if sum(bool(boxes) for boxes in index.values()) < len(index) / 2:
+        index = {card: list(corner_indices(image, jumbo=True)) for card, image in faces.items()}
+    some = next(iter(faces.values()))
+    return _fix_outliers(index, some.shape[:2])
+
+
 # -- cache -----------------------------------------------------------------------------------------
 def _cache_dir(item: Design) -> Path:
     return data_dir() / "faces" / item.name.replace(":", "_").replace("/", "_")
@@ -338,9 +355,7 @@ def prepare(item: Design, force: bool = False) -> Path:
     if missing:
         raise ArtError(f"design {item.name} lacks faces for {', '.join(missing[:5])}")
     folder.mkdir(parents=True, exist_ok=True)
-    index = {card: list(corner_indices(image)) for card, image in faces.items()}
-    some = next(iter(faces.values()))
-    index = _fix_outliers(index, some.shape[:2])
+    index = design_indices(faces)
     for card, image in faces.items():
         cv2.imwrite(str(folder / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))
     (folder / "index.json").write_text(json.dumps(index, indent=1))

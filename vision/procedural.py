@@ -9,7 +9,7 @@ Faces are drawn on demand and the index boxes are known exactly, not searched fo
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 from pathlib import Path
 
@@ -139,7 +139,7 @@ def style(seed: int) -> Style:
         colours["C"] = ((0, 130, 40), (20, 110, 20))[rng.integers(2)]
         colours["D"] = ((0, 70, 200), (230, 120, 0))[rng.integers(2)]
     paper = (255, 255, 255) if rng.random() < 0.6 else tuple(int(v) for v in 255 - rng.integers(0, 30, 3))
-    return Style(
+    st = Style(
         aspect=float(rng.uniform(0.62, 0.73)),
         radius=float(rng.uniform(0.02, 0.09)),
         paper=paper,  # type: ignore[arg-type]
@@ -159,6 +159,23 @@ def style(seed: int) -> Style:
         rank_black=bool(rng.random() < 0.05),
         accent=tuple(int(v) for v in rng.integers(0, 200, 3)),  # type: ignore[arg-type]
     )
+    # drawn after everything above so that the designs of earlier datasets keep their other properties
+    if rng.random() < 0.12:  # "jumbo index" deck: a rank about a quarter of the card tall, its suit below
+        rank_h, suit_ratio, gap = rng.uniform(0.19, 0.27), rng.uniform(0.45, 0.75), rng.uniform(0.02, 0.15)
+        st = replace(
+            st,
+            rank_height=float(rank_h),
+            suit_ratio=float(suit_ratio),
+            gap=float(gap),
+            side=False,
+            squeeze=float(min(st.squeeze, 0.8)),  # jumbo ranks are condensed: "10" still fits the corner
+        )
+    if rng.random() < 0.1 and colours["D"] == colours["H"]:  # more four-colour decks (blue diamonds, green clubs)
+        four = (
+            {**colours, "C": (0, 130, 40), "D": (0, 70, 200)} if rng.random() < 0.7 else {**colours, "D": (0, 70, 200)}
+        )
+        st = replace(st, colours=four)
+    return st
 
 
 def _text(
@@ -298,6 +315,9 @@ def procedural_face(seed: int, card: str) -> Face:
         inset = max(3, r // 2)
         cv2.rectangle(canvas, (inset, inset), (w - 1 - inset, h - 1 - inset), (*st.accent, 255), 1, cv2.LINE_AA)
     index = _index(st, card, h)
+    if index.shape[1] > 0.4 * w:  # a wide "10" in a large font: shrink it to leave the card a middle
+        f = 0.4 * w / index.shape[1]
+        index = cv2.resize(index, (round(index.shape[1] * f), round(index.shape[0] * f)), interpolation=cv2.INTER_AREA)
     ih, iw = index.shape[:2]
     mx, my = round(st.margin[0] * h), round(st.margin[1] * h)
     if st.border == 2:
