@@ -69,9 +69,13 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--det-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
     parser.add_argument("--det-imgsz", type=int, default=416)
     parser.add_argument("--det-batch", type=int, default=32)
+    parser.add_argument(
+        "--det-lr0", type=float, default=0.002, help="detector start learning rate (lower it to continue --warm)"
+    )
     parser.add_argument("--cls-epochs", type=int, default=20)
     parser.add_argument("--cls-minutes", type=float, default=None)
     parser.add_argument("--cls-batch", type=int, default=256)
+    parser.add_argument("--cls-lr0", type=float, default=0.002, help="classifier start learning rate")
     parser.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
     parser.add_argument("--no-bf16", action="store_true", help="train in float32 on CPU")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run (each stage's last.pt)")
@@ -90,8 +94,8 @@ def run_train(args: argparse.Namespace) -> int:
     recipe = train.Recipe(
         data=args.data,
         stages=("classifier", "detector") if args.stage == "both" else (args.stage,),
-        detector=train.detector_config(args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch),
-        classifier=train.classifier_config(args.cls_epochs, args.cls_minutes, batch=args.cls_batch),
+        detector=train.detector_config(args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch, args.det_lr0),
+        classifier=train.classifier_config(args.cls_epochs, args.cls_minutes, batch=args.cls_batch, lr0=args.cls_lr0),
         device=args.device,
         threads=args.threads,
         resume=args.resume,

@@ -42,10 +42,12 @@ class StageConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def detector_config(epochs: int = 30, minutes: float | None = None, imgsz: int = 416, batch: int = 32) -> StageConfig:
+def detector_config(
+    epochs: int = 30, minutes: float | None = None, imgsz: int = 416, batch: int = 32, lr0: float = 0.002
+) -> StageConfig:
     extra = {
         "optimizer": "AdamW",
-        "lr0": 0.002,
+        "lr0": lr0,
         "cos_lr": True,
         "warmup_epochs": 1,
         "mosaic": 1.0,
@@ -59,10 +61,12 @@ def detector_config(epochs: int = 30, minutes: float | None = None, imgsz: int =
     return StageConfig(epochs, imgsz, batch, minutes, extra)
 
 
-def classifier_config(epochs: int = 20, minutes: float | None = None, imgsz: int = 64, batch: int = 256) -> StageConfig:
+def classifier_config(
+    epochs: int = 20, minutes: float | None = None, imgsz: int = 64, batch: int = 256, lr0: float = 0.002
+) -> StageConfig:
     extra = {
         "optimizer": "AdamW",
-        "lr0": 0.002,
+        "lr0": lr0,
         "cos_lr": True,
         "warmup_epochs": 1,
         "fliplr": 0.0,

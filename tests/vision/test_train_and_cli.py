@@ -159,7 +159,7 @@ def test_synth_and_train_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
     runs = trained.parent / "runs"
-    config = train.classifier_config(epochs=1, imgsz=32, batch=32)
+    config = train.classifier_config(epochs=1, imgsz=32, batch=32, lr0=0.0005)  # a gentler continuation
     best = train.train_stage("classifier", trained.parent / "data" / "classify", config, "cpu", runs=runs, warm=True)
     start = runs / f"{train.CLASSIFIER}-start.pt"
     assert start.exists()
@@ -169,3 +169,4 @@ def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
 
     checkpoint = torch.load(runs / train.CLASSIFIER / "weights" / "last.pt", map_location="cpu", weights_only=False)
     assert checkpoint["train_args"]["pretrained"] == str(start)
+    assert checkpoint["train_args"]["lr0"] == 0.0005
