@@ -304,7 +304,10 @@ def _median_box(boxes: list[Box]) -> Box:
 
 
 def _fix_outliers(index: dict[str, list[Box]], size: tuple[int, int]) -> dict[str, list[Box]]:
-    """Cards whose top-left index was not found or looks unlike the design's usual one get the usual box."""
+    """Cards whose top-left index was not found or looks unlike the design's usual one get the usual box.
+
+    A box much shorter than the usual one is a rank whose suit the search left out (Paris clubs, the kings of
+    several decks): the suit is part of the index."""
     h, w = size
     firsts = [boxes[0] for card, boxes in index.items() if boxes and card != JOKER]
     if not firsts:
@@ -315,8 +318,8 @@ def _fix_outliers(index: dict[str, list[Box]], size: tuple[int, int]) -> dict[st
     for card, boxes in index.items():
         if card == JOKER and not boxes:
             fixed[card] = []  # a joker without a found index stays unlabelled rather than guessed
-        elif not boxes or _iou(boxes[0], usual) < 0.3:
-            fixed[card] = [usual, rotated]
+        elif not boxes or _iou(boxes[0], usual) < 0.3 or boxes[0][3] - boxes[0][1] < 0.8 * (usual[3] - usual[1]):
+            fixed[card] = [usual, rotated]  # not found, elsewhere, or a rank whose suit sits too far below it
         else:
             fixed[card] = boxes
     return fixed

@@ -127,6 +127,22 @@ def test_a_jumbo_index_deck_gets_whole_index_boxes() -> None:
         assert 0.33 * h < y2 - y1 < 0.45 * h and 0.15 * w < x2 - x1 < 0.25 * w, (card, index[card])
 
 
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+def test_an_index_box_holds_the_suit_even_where_it_sits_apart() -> None:
+    # the Paris theme prints its clubs and its king's spade further below the rank than the search's gap:
+    # the search found the rank alone, and a crop of the rank alone cannot tell a club from a spade
+    try:
+        faces = cardart._render_design(cardart.design("gnome:paris"))
+    except cardart.ArtError:
+        pytest.skip("needs gnome-cards-data")
+    index = cardart.design_indices(faces)
+    heights = sorted(boxes[0][3] - boxes[0][1] for card, boxes in index.items() if boxes and card != "JK")
+    usual = heights[len(heights) // 2]
+    for card in ("8C", "KS", "10C", "8H"):
+        top, bottom = index[card][0][1], index[card][0][3]
+        assert bottom - top >= 0.8 * usual, (card, index[card][0], usual)
+
+
 def test_unknown_design_and_card_are_refused() -> None:
     with pytest.raises(cardart.ArtError, match="no card design"):
         cardart.design("gnome:nope")
