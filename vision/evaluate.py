@@ -29,7 +29,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.detect import CardReader
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -78,10 +78,15 @@ def _judge(meta: dict[str, Any], names: list[str]) -> tuple[Counter[str], Counte
 
 TUNE_CONF = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)
 TUNE_MIN_CARD = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+# F1 differences below this are noise on a few hundred scenes: within it of the best, the pair nearest the
+# defaults wins.  (Session 3: the plain best, conf 0.05 / card 0.8 at F1 0.863 against 0.861 for the defaults,
+# read the webcam-sized indices of simulated video far worse, 0.60 of cards against 0.81.)
+TUNE_TOLERANCE = 0.005
 
 
 def tune(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
-    """The detector and card thresholds with the best F1 on validation scenes of the training designs.
+    """The detector and card thresholds with the best F1 on validation scenes of the training designs (of
+    the pairs within ``TUNE_TOLERANCE`` of the best, the one nearest the defaults).
 
     Each scene is read once at the lowest detector threshold; every pair of thresholds is then applied to those
     readings (equal to reading at that threshold: NMS keeps the higher-scored box of any overlap).
@@ -100,8 +105,15 @@ def tune(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str
             p, r = score["precision"], score["recall"]
             f1 = 2 * p * r / (p + r) if p + r else 0.0
             grid.append({"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)})
-    best = max(grid, key=lambda g: (g["f1"], g["precision"]))
-    return {"scenes": len(scenes), "chosen": best, "grid": grid}
+    top = max(g["f1"] for g in grid)
+
+    def steps_from_defaults(g: dict[str, Any]) -> int:
+        conf = abs(TUNE_CONF.index(g["conf"]) - TUNE_CONF.index(DEFAULT_CONF))
+        return conf + abs(TUNE_MIN_CARD.index(g["min_card"]) - TUNE_MIN_CARD.index(DEFAULT_MIN_CARD))
+
+    near = [g for g in grid if g["f1"] >= top - TUNE_TOLERANCE]
+    best = min(near, key=lambda g: (steps_from_defaults(g), -g["f1"], -g["precision"]))
+    return {"scenes": len(scenes), "chosen": best, "best_f1": top, "grid": grid}
 
 
 def pinochle(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:

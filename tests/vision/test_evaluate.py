@@ -13,7 +13,7 @@ cv2 = pytest.importorskip("cv2")
 from vision import evaluate  # noqa: E402
 from vision.cardart import CARDS  # noqa: E402
 from vision.dataset import write_dataset  # noqa: E402
-from vision.detect import Card, CardReader, Reading  # noqa: E402
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading  # noqa: E402
 from vision.synth import DesignPool  # noqa: E402
 
 
@@ -151,6 +151,16 @@ def test_tuning_picks_the_thresholds_that_keep_the_faint_true_index_and_drop_the
     assert result["scenes"] == len(truths) and len(result["grid"]) == len(evaluate.TUNE_CONF) * len(
         evaluate.TUNE_MIN_CARD
     )
+
+
+def test_tuning_keeps_the_defaults_when_the_others_are_no_better_than_noise(scenes: Path) -> None:
+    # every index sure and right: all pairs score F1 1.0, and the plain best would be the grid's first corner
+    answers = [
+        [Reading(n, 0.9, 0.97, (1000.0 * i, 0, 1000.0 * i + 10, 20)) for i, n in enumerate(names)]
+        for names in _truths(scenes)
+    ]
+    chosen = evaluate.tune(scenes, _Readings(answers))["chosen"]  # type: ignore[arg-type]
+    assert (chosen["conf"], chosen["min_card"], chosen["f1"]) == (DEFAULT_CONF, DEFAULT_MIN_CARD, 1.0)
 
 
 def test_tuning_an_empty_folder_says_what_to_render(tmp_path: Path) -> None:
