@@ -25,7 +25,7 @@ import os
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -318,14 +318,15 @@ def _fix_outliers(index: dict[str, list[Box]], size: tuple[int, int]) -> dict[st
     for card, boxes in index.items():
         if card == JOKER and not boxes:
             fixed[card] = []  # a joker without a found index stays unlabelled rather than guessed
-        elif not boxes or _iou(boxes[0], usual) < 0.3 or boxes[0][3] - boxes[0][1] < 0.8 * (usual[3] - usual[1]):
+        elif not boxes or iou(boxes[0], usual) < 0.3 or boxes[0][3] - boxes[0][1] < 0.8 * (usual[3] - usual[1]):
             fixed[card] = [usual, rotated]  # not found, elsewhere, or a rank whose suit sits too far below it
         else:
             fixed[card] = boxes
     return fixed
 
 
-def _iou(a: Box, b: Box) -> float:
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two ``(x1, y1, x2, y2)`` boxes."""
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
     inter = ix * iy

@@ -22,13 +22,14 @@ import json
 import statistics
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
+from vision.cardart import iou
 from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
@@ -166,13 +167,6 @@ def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str
     return result
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - ix * iy
-    return ix * iy / union if union > 0 else 0.0
-
-
 def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
     cards = boxed = indices = 0
     right = {"one crop 1.3": 0, "reader's crops": 0}
@@ -183,7 +177,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         for lab in meta["labels"]:
             by_card.setdefault(lab["card_id"], []).append(lab["box"])
         cards += len(by_card)
-        boxed += sum(any(_iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
+        boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         indices += len(labelled)
         for name, used in (("one crop 1.3", (1.3,)), ("reader's crops", margins)):

@@ -78,11 +78,11 @@ def test_corner_index_search_finds_a_drawn_index(jumbo: bool) -> None:
         face = procedural_face(seed, "9S")
         found = find_corner_index(face.image, jumbo=jumbo)
         assert found is not None, seed
-        assert cardart._iou(found, face.indices[0]) > 0.7, seed
+        assert cardart.iou(found, face.indices[0]) > 0.7, seed
     if jumbo:  # the ordinary search misses a jumbo index or boxes only part of it
         missed = [find_corner_index(procedural_face(seed, "9S").image) for seed in seeds]
         assert any(
-            m is None or cardart._iou(m, procedural_face(seed, "9S").indices[0]) < 0.7
+            m is None or cardart.iou(m, procedural_face(seed, "9S").indices[0]) < 0.7
             for seed, m in zip(seeds, missed, strict=True)
         )
 
@@ -112,13 +112,18 @@ def test_a_gnome_theme_renders_with_indices(tmp_path: Path, monkeypatch: pytest.
         cardart._load_design.cache_clear()
 
 
+def _rendered(name: str, needs: str) -> dict[str, np.ndarray]:
+    """Design ``name``'s faces rendered now (skips, naming ``needs``, where its artwork is not installed)."""
+    try:
+        return cardart._render_design(cardart.design(name))
+    except cardart.ArtError:
+        pytest.skip(f"needs {needs}")
+
+
 def test_a_jumbo_index_deck_gets_whole_index_boxes() -> None:
     # react-playing-cards' "bf" decks print a rank a quarter of the card tall: the ordinary corner search missed
     # 49 of 53 and the outlier repair then gave every card the "1" of a "10" as its index
-    try:
-        faces = cardart._render_design(cardart.design("npm:react-playing-cards/2color-bf"))
-    except cardart.ArtError:
-        pytest.skip("needs the npm decks (./dev test installs them)")
+    faces = _rendered("npm:react-playing-cards/2color-bf", "the npm decks (./dev test installs them)")
     index = cardart.design_indices(faces)
     h, w = faces["7D"].shape[:2]
     for card in ("7D", "KS", "10C", "AH"):
@@ -131,11 +136,7 @@ def test_a_jumbo_index_deck_gets_whole_index_boxes() -> None:
 def test_an_index_box_holds_the_suit_even_where_it_sits_apart() -> None:
     # the Paris theme prints its clubs and its king's spade further below the rank than the search's gap:
     # the search found the rank alone, and a crop of the rank alone cannot tell a club from a spade
-    try:
-        faces = cardart._render_design(cardart.design("gnome:paris"))
-    except cardart.ArtError:
-        pytest.skip("needs gnome-cards-data")
-    index = cardart.design_indices(faces)
+    index = cardart.design_indices(_rendered("gnome:paris", "gnome-cards-data"))
     heights = sorted(boxes[0][3] - boxes[0][1] for card, boxes in index.items() if boxes and card != "JK")
     usual = heights[len(heights) // 2]
     for card in ("8C", "KS", "10C", "8H"):
