@@ -3,7 +3,8 @@
 A scene costs ~0.15 s and yields ~12 crops of 3-4 designs; here one design's 53 faces yield ~100 crops in about
 0.3 s, so a set can hold thousands of procedural designs.  Each crop is the square the run time cuts around an
 index box (same size, jitter and rotation as in :func:`vision.crops.crop_box`), the card pasted on a table patch,
-often half covered beside the index by a neighbouring card (as in fans and rows), then degraded like a webcam
+often half covered beside the index by a neighbouring card (as in fans and rows; now and then over up to a third
+of the index's width, as in tight fans: scenes label indices with up to 40 % covered), then degraded like a webcam
 frame: any rotation, shrunk to 14-64 px and enlarged back (small indices lose detail), blur, light, noise, JPEG.
 """
 
@@ -53,7 +54,7 @@ def face_crop(
     _paste(canvas, f.image, m, work)
     if neighbour is not None and rng.random() < 0.5:  # the next card of a fan or row, beside the index
         x1, y1, x2, y2 = f.indices[corner]
-        gap = (x2 - x1) * float(rng.uniform(0.2, 1.5))
+        gap = (x2 - x1) * float(rng.uniform(-0.3, 1.5))  # below 0: it covers the index's far side, as in tight fans
         dx = x2 + gap if x1 < f.image.shape[1] / 2 else x1 - gap - neighbour.image.shape[1]
         dy = y1 - float(rng.uniform(0, 0.5)) * (y2 - y1)
         move = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]])
