@@ -33,6 +33,9 @@ DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen t
 # models/MODEL_CARD.md); the pair was picked among a few on those scenes
 CROP_MARGINS = (1.15, 1.3)
 WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled (indices ~10-20 px at 720p)
+ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
+
+Alternatives = tuple[tuple[str, float], ...]
 BACKENDS = ("openvino", "onnxruntime", "opencv")
 
 
@@ -42,12 +45,15 @@ class ModelError(RuntimeError):
 
 @dataclass(frozen=True)
 class Card:
-    """One physical card: its name (``QH``), confidence, box in image pixels and the index boxes behind it."""
+    """One physical card: its name (``QH``), confidence, box in image pixels and the index boxes behind it;
+    ``alternatives``: the classifier's likeliest names for it with their probabilities, best first (the live
+    table re-reads a card the game rules out as the likeliest one it allows: :func:`vision.track.sightings`)."""
 
     card: str
     confidence: float
     box: tuple[float, float, float, float]
     indices: tuple[tuple[float, float, float, float], ...] = ()
+    alternatives: Alternatives = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"card": self.card, "confidence": round(self.confidence, 3), "box": [round(v, 1) for v in self.box]}
@@ -61,6 +67,7 @@ class Reading:
     score: float
     prob: float
     box: tuple[float, float, float, float]
+    alternatives: Alternatives = ()  # the likeliest names and their probabilities, best first
 
 
 class Backend(Protocol):
@@ -181,40 +188,57 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     return keep
 
 
+Box = tuple[float, float, float, float]
+
+
 def pair_corners(
-    found: Sequence[tuple[str, float, tuple[float, float, float, float]]], reach: float = 9.0
+    found: Sequence[tuple[str, float, Box] | tuple[str, float, Box, Alternatives]], reach: float = 9.0
 ) -> list[Card]:
-    """Join index readings of the same card name into physical cards.
+    """Join index readings ``(name, confidence, box[, alternatives])`` of the same card name into physical cards.
 
     Two indices belong to one card when their centres are closer than ``reach`` times the larger index size
     (a card's diagonal is 5-8.5 index heights); a card has at most four indices.  Farther copies of the same
-    name (two decks) stay separate cards.
+    name (two decks) stay separate cards.  A card's alternatives are its indices' probabilities averaged.
     """
     cards: list[Card] = []
-    by_name: dict[str, list[tuple[float, tuple[float, float, float, float]]]] = {}
-    for name, conf, box in found:
-        by_name.setdefault(name, []).append((conf, box))
+    by_name: dict[str, list[tuple[float, Box, Alternatives]]] = {}
+    for name, conf, box, *alts in found:
+        by_name.setdefault(name, []).append((conf, box, alts[0] if alts else ()))
     for name, items in by_name.items():
         items.sort(key=lambda item: -item[0])
-        groups: list[list[tuple[float, tuple[float, float, float, float]]]] = []
-        for conf, box in items:
+        groups: list[list[tuple[float, Box, Alternatives]]] = []
+        for item in items:
             for group in groups:
-                if len(group) < 4 and any(_near(box, other, reach) for _, other in group):
-                    group.append((conf, box))
+                if len(group) < 4 and any(_near(item[1], other[1], reach) for other in group):
+                    group.append(item)
                     break
             else:
-                groups.append([(conf, box)])
+                groups.append([item])
         for group in groups:
-            boxes = np.array([b for _, b in group])
+            boxes = np.array([b for _, b, _ in group])
             union = (
                 float(boxes[:, 0].min()),
                 float(boxes[:, 1].min()),
                 float(boxes[:, 2].max()),
                 float(boxes[:, 3].max()),
             )
-            cards.append(Card(name, max(c for c, _ in group), union, tuple(b for _, b in group)))
+            alternatives = _mean_alternatives([a for _, _, a in group])
+            cards.append(Card(name, max(c for c, _, _ in group), union, tuple(b for _, b, _ in group), alternatives))
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
+
+
+def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
+    """The indices' alternatives of one card averaged (a name missing from one index's list counts 0 there)."""
+    readings = [r for r in readings if r]
+    if not readings:
+        return ()
+    total: dict[str, float] = {}
+    for alternatives in readings:
+        for name, p in alternatives:
+            total[name] = total.get(name, 0.0) + p / len(readings)
+    ranked = sorted(total.items(), key=lambda item: -item[1])[:ALTERNATIVES]
+    return tuple((name, round(p, 4)) for name, p in ranked)
 
 
 def _near(a: tuple[float, ...], b: tuple[float, ...], reach: float) -> bool:
@@ -289,16 +313,27 @@ class CardReader:
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes.astype(np.float32), scores[picked]
 
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
-        """Stage 2: the class name and probability for each box."""
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """Stage 2: for each box, the probability of each class (``self.names``), shape (N, classes)."""
         if not len(boxes):
-            return [], np.zeros(0, np.float32)
+            return np.zeros((0, len(self.names)), np.float32)
         size = int(self.cls_meta["imgsz"])
         crops = np.stack([cut(image, crop_box(tuple(b), None, m), size) for m in self.margins for b in boxes])
         batch = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
-        probs = self.classifier(batch).reshape(len(self.margins), len(boxes), -1).mean(axis=0)
+        return np.asarray(self.classifier(batch).reshape(len(self.margins), len(boxes), -1).mean(axis=0))
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
+        """Stage 2: the class name and probability for each box."""
+        probs = self.probabilities(image, boxes)
         best = probs.argmax(axis=1)
         return [self.names[i] for i in best], probs[np.arange(len(best)), best]
+
+    def _alternatives(self, probs: np.ndarray) -> list[Alternatives]:
+        order = np.argsort(-probs, axis=1)[:, :ALTERNATIVES]
+        return [
+            tuple((self.names[i], round(float(row[i]), 4)) for i in ranked)
+            for row, ranked in zip(probs, order, strict=True)
+        ]
 
     def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
         """Every index box with a detector score of at least ``conf`` (default: the reader's), and its reading."""
@@ -307,10 +342,10 @@ class CardReader:
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         boxes, det_scores = self.indices(image, conf)
-        names, probs = self.classify(image, boxes)
+        probs = self.probabilities(image, boxes)
         return [
-            Reading(name, float(s), float(p), (float(x1), float(y1), float(x2), float(y2)))
-            for name, p, s, (x1, y1, x2, y2) in zip(names, probs, det_scores, boxes, strict=True)
+            Reading(alts[0][0], float(s), alts[0][1], (float(x1), float(y1), float(x2), float(y2)), alts)
+            for alts, s, (x1, y1, x2, y2) in zip(self._alternatives(probs), det_scores, boxes, strict=True)
         ]
 
     def cards(
@@ -320,7 +355,7 @@ class CardReader:
         conf = self.conf if conf is None else conf
         min_card = self.min_card if min_card is None else min_card
         found = [
-            (r.name, r.prob * r.score, r.box)
+            (r.name, r.prob * r.score, r.box, r.alternatives)
             for r in readings
             if r.name != "bg" and r.score >= conf and r.prob >= min_card
         ]

@@ -7,7 +7,9 @@ detector's own output format (``vision.detect``, still changing) is translated i
 * ``xyxy``: ``(N, 4)`` float boxes ``x1, y1, x2, y2`` in image pixels (``x1 <= x2``, ``y1 <= y2``);
 * ``confidence``: ``(N,)`` floats in ``[0, 1]``;
 * ``card``: ``N`` card names in :mod:`scorer.cards` notation (``AS``, ``10H``, ``JK``; ``TH`` is read as ``10H``);
-* ``corners``: ``(N, 4, 2)`` the card's outline in pixels where the detector knows it (``NaN`` where not).
+* ``corners``: ``(N, 4, 2)`` the card's outline in pixels where the detector knows it (``NaN`` where not);
+* ``alternatives``: per detection the detector's likeliest names with their probabilities, best first (empty
+  where the detector gives none): what :func:`vision.track.sightings` re-reads a card the game rules out from.
 
 A box may be a whole card or one corner index (the detector boxes corner indices); :attr:`Detections.anchor`
 is the point that stands for the card: the centre of its outline if known, else the centre of its box.
@@ -42,6 +44,9 @@ class Detector(Protocol):
     def __call__(self, image: np.ndarray) -> Any: ...
 
 
+Alternatives = tuple[tuple[str, float], ...]
+
+
 @dataclass(frozen=True)
 class Detection:
     """One row of :class:`Detections`."""
@@ -50,6 +55,7 @@ class Detection:
     confidence: float
     box: tuple[float, float, float, float]
     corners: tuple[tuple[float, float], ...] | None = None
+    alternatives: Alternatives = ()
 
     @property
     def anchor(self) -> tuple[float, float]:
@@ -78,6 +84,7 @@ class Detections:
     confidence: np.ndarray
     card: tuple[str, ...]
     corners: np.ndarray
+    alternatives: tuple[Alternatives, ...] = ()
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float64).reshape(-1, 4) if len(self.xyxy) else np.zeros((0, 4))
@@ -97,6 +104,9 @@ class Detections:
         if (np.isfinite(corners).any(axis=(1, 2)) & ~known).any():
             raise DetectionError("a card outline needs all four corners (or none)")
         names = tuple(card_name(c) for c in self.card)
+        if self.alternatives and len(self.alternatives) != n:
+            raise DetectionError(f"detections need one list of alternatives each: {len(self.alternatives)} for {n}")
+        object.__setattr__(self, "alternatives", tuple(_alternatives(a) for a in self.alternatives) or ((),) * n)
         for name, array in (("xyxy", xyxy), ("confidence", conf), ("corners", corners)):
             array.setflags(write=False)
             object.__setattr__(self, name, array)
@@ -122,6 +132,7 @@ class Detections:
             np.array([r.confidence for r in rows], dtype=np.float64),
             tuple(r.card for r in rows),
             outlines,
+            tuple(r.alternatives for r in rows),
         )
 
     # -- reading ----------------------------------------------------------------------------------
@@ -136,13 +147,18 @@ class Detections:
         quad = self.corners[i]
         corners = tuple((float(x), float(y)) for x, y in quad) if np.isfinite(quad).all() else None
         box = tuple(float(v) for v in self.xyxy[i])
-        return Detection(self.card[i], float(self.confidence[i]), (box[0], box[1], box[2], box[3]), corners)
+        box4 = (box[0], box[1], box[2], box[3])
+        return Detection(self.card[i], float(self.confidence[i]), box4, corners, self.alternatives[i])
 
     def __getitem__(self, index: Any) -> Detections:
         picked = np.arange(len(self))[index]
         picked = np.atleast_1d(picked)
         return Detections(
-            self.xyxy[picked], self.confidence[picked], tuple(self.card[i] for i in picked), self.corners[picked]
+            self.xyxy[picked],
+            self.confidence[picked],
+            tuple(self.card[i] for i in picked),
+            self.corners[picked],
+            tuple(self.alternatives[i] for i in picked),
         )
 
     @property
@@ -172,6 +188,23 @@ class Detections:
         return out
 
 
+def _alternatives(raw: Any) -> Alternatives:
+    """``[(name, probability), ...]`` validated: known card names (the classifier's ``bg`` is dropped), 0..1."""
+    if isinstance(raw, (str, bytes)) or not isinstance(raw, Iterable):
+        raise DetectionError(f"a detection's alternatives must be (card, probability) pairs, not {raw!r}")
+    out = []
+    for pair in raw:
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
+            raise DetectionError(f"a detection's alternatives must be (card, probability) pairs, not {pair!r}")
+        name, p = pair
+        prob = _number(p, "alternative's probability")
+        if not 0 <= prob <= 1:
+            raise DetectionError(f"an alternative's probability must lie between 0 and 1, not {p!r}")
+        if name != "bg":
+            out.append((card_name(name), prob))
+    return tuple(out)
+
+
 def _number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise DetectionError(f"a detection's {what} must be a number, not {value!r}")
@@ -188,6 +221,7 @@ def _record(raw: Mapping[str, Any] | Any) -> Detection:
     conf = next((get(k) for k in ("confidence", "score", "conf") if get(k) is not None), None)
     box = next((get(k) for k in ("box", "xyxy", "bbox") if get(k) is not None), None)
     corners = next((get(k) for k in ("corners", "quad", "polygon") if get(k) is not None), None)
+    alternatives = _alternatives(get("alternatives") or ())
     if name is None or conf is None or box is None:
         raise DetectionError(f"a detection needs a card, a confidence and a box: {raw!r}")
     values = list(np.asarray(box, dtype=object).reshape(-1)) if not isinstance(box, str) else []
@@ -201,7 +235,7 @@ def _record(raw: Mapping[str, Any] | Any) -> Detection:
             raise DetectionError(f"a card outline must be four [x, y] corners, not {corners!r}")
         numbers = [_number(v, "outline") for v in points]
         quad = tuple((numbers[i], numbers[i + 1]) for i in range(0, 8, 2))
-    return Detection(card_name(name), _number(conf, "confidence"), (x1, y1, x2, y2), quad)
+    return Detection(card_name(name), _number(conf, "confidence"), (x1, y1, x2, y2), quad, alternatives)
 
 
 def adapt(raw: Any) -> Detections:

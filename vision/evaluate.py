@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader
+from vision.detect import ALTERNATIVES, DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -167,9 +167,24 @@ def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str
     return result
 
 
+#: a Spades hand: what the live table's re-reading (vision.track.reread_card) gets to choose from at a trick spot
+HAND = 13
+
+
 def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
+    """Where cards are lost: the share of labelled cards whose index the detector boxes, and of labelled indices
+    the classifier names right (one 1.3 crop; the reader's crops; and, as the live table re-reads a card the
+    game rules out, knowing the card is one of a hand of 13: the truth and 12 others drawn at random). Also how
+    often a right reading is bent into another card when the game wrongly rules it out (a hand of 13 without
+    it, e.g. a deal entered wrong): the price of re-reading."""
+    from vision.track import TrackSettings, reread_card
+
+    floor = TrackSettings().reread_floor
+    rng = np.random.default_rng(0)
+    deck = [n for n in reader.names if n not in ("bg", "JK")]
     cards = boxed = indices = 0
-    right = {"one crop 1.3": 0, "reader's crops": 0}
+    right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
+    ruled_out = bent = 0
     margins = reader.margins
     for meta, image in _scenes(folder, limit):
         boxes, _ = reader.indices(image)
@@ -187,11 +202,22 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             finally:
                 reader.margins = margins
             right[name] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
+        for probs, lab in zip(reader.probabilities(image, labelled), meta["labels"], strict=True):
+            ranked = [(reader.names[i], float(probs[i])) for i in np.argsort(-probs)[:ALTERNATIVES]]
+            truth, read = lab["card"], ranked[0][0]
+            others = [c for c in deck if c != truth]
+            hand = {truth, *rng.choice(others, HAND - 1, replace=False)} if truth in deck else {truth}
+            reread = reread_card(ranked, hand, floor) if read not in hand else None
+            right["knowing a hand of 13"] += (reread[0] if reread else read) == truth
+            if read == truth and truth in deck:
+                ruled_out += 1
+                bent += reread_card(ranked, set(rng.choice(others, HAND, replace=False)), floor) is not None
     return {
         "cards": cards,
         "cards_boxed": round(boxed / cards, 4) if cards else 0.0,
         "indices": indices,
         "indices_named_right": {k: round(v / indices, 4) if indices else 0.0 for k, v in right.items()},
+        "right_reading_bent_when_ruled_out": round(bent / ruled_out, 4) if ruled_out else 0.0,
     }
 
 

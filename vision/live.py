@@ -246,15 +246,29 @@ class LiveTable:
         calibration = config.calibration.scaled(frame.size)
         detections = self._detect(frame)
         frozen = motion.update(frame.image)
-        seen = sightings(detections, calibration.homography, config.layout, config.tracking) if detections else []
+        view, possible = self._view(observer) if detections else (None, None)
+        seen = (
+            sightings(detections, calibration.homography, config.layout, config.tracking, possible)
+            if detections
+            else []
+        )
         update = tracker.update(seen, frozen, frame.wall_ms)
         for flag in update.flags:
             if flag.message not in self._flagged:
                 log.warning("impossible table: %s", flag.message)
         self._flagged = {f.message for f in update.flags}
         if detections is not None:
-            self._observe(observer, update, frame)
+            self._observe(observer, update, frame, view)
         self._show(frame, detections, update)
+
+    def _view(self, observer: Observer) -> tuple[Mapping[str, Json] | None, dict[str, frozenset[str]] | None]:
+        """The referee's view and the cards each zone can hold by it (None, None when it cannot be had)."""
+        try:
+            view = self.link.view()
+            return view, observer.possible(view)
+        except Exception:
+            log.exception("the %s referee's view could not be read", self.link.game)
+            return None, None
 
     def _detect(self, frame: Frame) -> Detections | None:
         """The detector's cards in ``frame``, validated; None (and a message) when its output is unusable."""
@@ -292,9 +306,9 @@ class LiveTable:
             log.warning("calibration: %s", drift.message)
             self._check_calibration(frame)
 
-    def _observe(self, observer: Observer, update: Update, frame: Frame) -> None:
+    def _observe(self, observer: Observer, update: Update, frame: Frame, view: Mapping[str, Json] | None) -> None:
         try:
-            view = self.link.view()
+            view = self.link.view() if view is None else view
             proposals = observer.observe(update, view)
         except Exception:
             log.exception("the %s observer failed", self.link.game)

@@ -3,7 +3,12 @@
 Small single-purpose steps, as in supervision's tools:
 
 1. :func:`sightings`: detections projected onto the table plane (mm), the two corner indices of one card merged,
-   each assigned to the layout zone that holds it (cards outside every zone are in transit: ignored).
+   each assigned to the layout zone that holds it (cards outside every zone are in transit: ignored). Where the
+   game says which cards a zone can hold (``possible``: Spades knows every hand once the deal is entered, so a
+   card on Beth's trick spot is none that another player holds), a reading it rules out is **re-read** as the
+   likeliest card it allows, from the detector's alternatives, as a person who knows the hands would read a
+   smudged index; if the cards it allows got too little of the classifier's probability (``reread_floor``) the
+   reading stays as it was, and the referee judges it.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
@@ -46,6 +51,7 @@ __all__ = [
     "Tracker",
     "Update",
     "deck_for",
+    "reread_card",
     "sightings",
     "spread_zones",
 ]
@@ -66,6 +72,7 @@ class TrackSettings:
     occlusion: float = 0.04  # a zone with this fraction of its area in motion is frozen
     motion_hold: int = 0  # frames a zone stays frozen after the motion stopped
     motion_level: float = 22.0  # grey-level change (0-255, light-normalised) that counts as motion
+    reread_floor: float = 0.05  # re-read a ruled-out card only if the allowed ones got this much probability
 
     def __post_init__(self) -> None:
         for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames"):
@@ -85,6 +92,7 @@ class TrackSettings:
             ("match_mm", 1, 1000),
             ("merge_mm", 0, 1000),
             ("bury_mm", 0, 1000),
+            ("reread_floor", 0, 1),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
@@ -119,18 +127,35 @@ class Sighting:
     zone: str | None
 
 
-def sightings(detections: Detections, to_table: np.ndarray, layout: Layout, settings: TrackSettings) -> list[Sighting]:
-    """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography."""
-    kept = detections.with_confidence(settings.min_confidence)
-    if not len(kept):
+def sightings(
+    detections: Detections,
+    to_table: np.ndarray,
+    layout: Layout,
+    settings: TrackSettings,
+    possible: Mapping[str, Collection[str]] | None = None,
+) -> list[Sighting]:
+    """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography;
+    ``possible``: the cards each zone can hold, where the game knows (see the module docstring)."""
+    if not len(detections):
         return []
-    anchors = kept.anchor
+    anchors = detections.anchor
     ones = np.hstack([anchors, np.ones((len(anchors), 1))]) @ np.asarray(to_table).T
     points = ones[:, :2] / ones[:, 2:3]
+    names, confidence = list(detections.card), detections.confidence.copy()
+    for i in range(len(detections)) if possible else ():
+        zone = layout.zone_at((float(points[i][0]), float(points[i][1])))
+        allowed = possible.get(zone.name) if possible and zone else None
+        if allowed is not None and names[i] not in allowed:
+            reread = reread_card(detections.alternatives[i], allowed, settings.reread_floor)
+            if reread is not None:
+                # the detector's certainty that an index is there, times the name's probability among allowed ones
+                top = detections.alternatives[i][0][1] if detections.alternatives[i] else 1.0
+                names[i], confidence[i] = reread[0], min(1.0, confidence[i] / max(top, 1e-6) * reread[1])
+    kept = [i for i in np.argsort(-confidence) if confidence[i] >= settings.min_confidence]
     groups: list[list[int]] = []
-    for i in np.argsort(-kept.confidence):
+    for i in kept:
         for group in groups:
-            if kept.card[group[0]] == kept.card[i] and math.dist(points[group[0]], points[i]) <= settings.merge_mm:
+            if names[group[0]] == names[i] and math.dist(points[group[0]], points[i]) <= settings.merge_mm:
                 group.append(int(i))
                 break
         else:
@@ -140,14 +165,22 @@ def sightings(detections: Detections, to_table: np.ndarray, layout: Layout, sett
         x, y = points[group].mean(axis=0)
         zone = layout.zone_at((float(x), float(y)))
         out.append(
-            Sighting(
-                kept.card[group[0]],
-                (float(x), float(y)),
-                float(kept.confidence[group].max()),
-                zone.name if zone else None,
-            )
+            Sighting(names[group[0]], (float(x), float(y)), float(confidence[group].max()), zone.name if zone else None)
         )
     return out
+
+
+def reread_card(
+    alternatives: Sequence[tuple[str, float]], allowed: Collection[str], floor: float
+) -> tuple[str, float] | None:
+    """The likeliest of ``alternatives`` that is ``allowed``, with its probability among the allowed ones; None
+    when the allowed names got less than ``floor`` of the probability in all (then the reading is left alone)."""
+    candidates = [(name, p) for name, p in alternatives if name in allowed]
+    mass = sum(p for _, p in candidates)
+    if not candidates or mass < floor or mass <= 0:
+        return None
+    name, p = max(candidates, key=lambda c: c[1])
+    return name, p / mass
 
 
 # -- 2. the stable state ----------------------------------------------------------------------------------

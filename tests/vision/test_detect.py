@@ -57,6 +57,15 @@ def test_pairing_keeps_far_copies_and_other_cards_apart() -> None:
     assert sorted(c.card for c in cards) == ["KS", "QH", "QH"]
 
 
+def test_pairing_averages_the_corners_alternatives() -> None:
+    found = [
+        ("QH", 0.9, (10, 10, 30, 50), (("QH", 0.8), ("QD", 0.2))),
+        ("QH", 0.6, (150, 200, 170, 240), (("QH", 0.6), ("KH", 0.3), ("QD", 0.1))),
+    ]
+    (card,) = pair_corners(found)
+    assert card.alternatives == (("QH", 0.7), ("QD", 0.15), ("KH", 0.15))
+
+
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
 def test_shipped_model_reads_a_rendered_scene_without_torch() -> None:
     pytest.importorskip("openvino")

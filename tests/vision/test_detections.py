@@ -65,6 +65,21 @@ def test_indexing_and_filtering_give_detections() -> None:
             "four",
             id="outline_one_point",
         ),
+        pytest.param(
+            [{"card": "AS", "confidence": 0.5, "box": [0, 0, 1, 1], "alternatives": [["AS", 1.2]]}],
+            "between 0 and 1",
+            id="alternative_probability_too_high",
+        ),
+        pytest.param(
+            [{"card": "AS", "confidence": 0.5, "box": [0, 0, 1, 1], "alternatives": [["ZZ", 0.2]]}],
+            "does not exist",
+            id="alternative_unknown_card",
+        ),
+        pytest.param(
+            [{"card": "AS", "confidence": 0.5, "box": [0, 0, 1, 1], "alternatives": "AS"}],
+            "pairs",
+            id="alternatives_text",
+        ),
         pytest.param({"boxes": []}, "has no 'cards'", id="dict_without_cards"),
         pytest.param("AS", "a list of detections", id="text"),
     ],
@@ -72,6 +87,19 @@ def test_indexing_and_filtering_give_detections() -> None:
 def test_bad_detector_output_is_refused(raw: object, message: str) -> None:
     with pytest.raises(DetectionError, match=message):
         adapt(raw)
+
+
+def test_alternatives_are_validated_and_kept_through_indexing() -> None:
+    raw = {
+        "card": "th",
+        "confidence": 0.6,
+        "box": [0, 0, 4, 4],
+        "alternatives": [["th", 0.7], ["bg", 0.2], ["js", 0.1]],
+    }
+    det = adapt({"cards": [raw, {"card": "AS", "confidence": 0.9, "box": [5, 5, 9, 9]}]})
+    assert det.row(0).alternatives == (("10H", 0.7), ("JS", 0.1))  # canonical names; "not an index" dropped
+    assert det.row(1).alternatives == ()
+    assert det[det.confidence < 0.8].row(0).alternatives == (("10H", 0.7), ("JS", 0.1))
 
 
 def test_mismatched_arrays_are_refused() -> None:

@@ -198,9 +198,10 @@ class _Perfect:
     """A stand-in reader whose detector boxes exactly the labelled indices and whose classifier names them right."""
 
     margins = (1.15, 1.3)
+    names = (*CARDS, "bg")
 
-    def __init__(self, metas: list[dict], blind_to: str | None = None) -> None:
-        self.metas, self.blind_to, self.scene = metas, blind_to, -1
+    def __init__(self, metas: list[dict], blind_to: str | None = None, doubt: float = 0.0) -> None:
+        self.metas, self.blind_to, self.scene, self.doubt = metas, blind_to, -1, doubt
 
     def indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         self.scene += 1
@@ -208,18 +209,37 @@ class _Perfect:
         return boxes, np.ones(len(boxes), np.float32)
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
-        names = [lab["card"] for lab in self.metas[self.scene]["labels"]]
+        names = [self.names[i] for i in self.probabilities(image, boxes).argmax(axis=1)]
         if self.blind_to is not None and self.margins == (1.3,):
             names = [self.blind_to] * len(names)
         return names, np.ones(len(names), np.float32)
+
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """The truth, and ``doubt`` of the probability on the next card of the deck (a likely misreading)."""
+        probs = np.zeros((len(boxes), len(self.names)), np.float32)
+        for row, lab in zip(probs, self.metas[self.scene]["labels"], strict=True):
+            truth = self.names.index(lab["card"])
+            row[truth], row[(truth + 1) % 52] = 1 - self.doubt, self.doubt
+        return probs
 
 
 def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scenes: Path) -> None:
     metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
     result = evaluate.stages(scenes, _Perfect(metas))  # type: ignore[arg-type]
     assert result["cards"] == sum(len(t) for t in _truths(scenes)) and result["cards_boxed"] == 1.0
-    assert result["indices_named_right"] == {"one crop 1.3": 1.0, "reader's crops": 1.0}
+    assert result["indices_named_right"] == {"one crop 1.3": 1.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
+    assert result["right_reading_bent_when_ruled_out"] == 0.0  # nothing else was likely: nothing to bend it into
     blind = _Perfect(metas, blind_to="JK")  # wrong whenever it is given the single 1.3 crop
     result = evaluate.stages(scenes, blind)  # type: ignore[arg-type]
-    assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0}
+    assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
     assert blind.margins == (1.15, 1.3)  # given back
+
+
+def test_stages_measure_what_knowing_the_hand_gains_and_costs(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    result = evaluate.stages(scenes, _Perfect(metas, doubt=0.3))  # type: ignore[arg-type]
+    # right, but 30 % on the next card: a ruled-out right reading is bent into it when that card is in the hand
+    assert 0.1 < result["right_reading_bent_when_ruled_out"] < 0.5  # a hand of 13 of the 51 others: ~0.25
+    result = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))  # type: ignore[arg-type]
+    named = result["indices_named_right"]  # always misread as the next card; re-read unless that card is in the hand
+    assert named["reader's crops"] == 0.0 and 0.6 < named["knowing a hand of 13"] < 0.95  # ~1 - 12/51

@@ -14,6 +14,7 @@ import pytest
 from scorer.events import GameEvent, Source, format_log, parse_log
 from scorer.session import Session, replay
 from tests.vision.tablesim import Card, Hand, Script, camera, project
+from vision.detections import Detection, Detections
 from vision.links import SessionLink
 from vision.live import LiveTable
 from vision.tableconfig import default_config, load_config, save_config
@@ -219,3 +220,31 @@ def test_the_annotated_view_draws_zones_and_cards(tmp_path: Path) -> None:
 def test_the_config_must_match_the_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="config is for spades"):
         LiveTable(str(tmp_path / "x.mp4"), SessionLink(snap_session()), default_config("spades", 4), detector=None)
+
+
+def test_a_spades_card_misread_as_one_another_player_holds_is_reread_from_the_hands(tmp_path: Path) -> None:
+    # Alex leads AC; the detector reads it as 7C (which Beth holds) with AC its second guess: the pipeline
+    # re-reads it as AC, the likeliest card Alex's spot can hold, instead of sending a play the referee refuses
+    log = parse_log((Path(__file__).resolve().parents[2] / "tests/golden/spades/card_hand.jsonl").read_text())
+    session = Session("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the four hands, the four bids
+        assert event.type in ("deal", "bid")
+        session.append(event)
+    layout = default_layout("spades", 4)
+    script = Script(layout, [Card("AC", layout.zone("trick/0").centre, 1000, start=(500.0, 760.0))])
+    oracle = script.oracle()
+
+    def misreading(image: np.ndarray) -> Detections:
+        seen = oracle(image)
+        guesses = (("7C", 0.62), ("AC", 0.3), ("4C", 0.05))
+        return Detections.from_records(
+            [Detection("7C", 0.62, d.box, d.corners, guesses) if d.card == "AC" else d for d in seen]
+        )
+
+    video = script.write(tmp_path / "table.mp4", 30)
+    table = LiveTable(str(video), SessionLink(session), default_config("spades", 4), detector=misreading, lossless=True)
+    table.start()
+    assert table.wait(60)
+    camera_events = [e for e in session.events if e.source is Source.VISION]
+    assert [(e.data["player"], e.data["card"]) for e in camera_events] == [("Alex", "AC")]
+    assert not [e for e in table.status()["events"] if "refused" in e]

@@ -172,6 +172,22 @@ def test_spades_a_play_out_of_turn_is_the_referees_ruling() -> None:
     assert [b["player"] for _, b, _ in sent] == ["Charlie"] and codes(sent) == ["play_out_of_turn"]
 
 
+def test_spades_a_spot_can_hold_no_card_another_player_holds_once_the_hands_are_known() -> None:
+    d = spades()
+    assert d.observer.possible(d.link.view()) == {}  # hands not entered: nothing is ruled out
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    hands = log.events[0].data["hands"]
+    possible = d.observer.possible(d.link.view())
+    assert sorted(possible) == ["trick/0", "trick/1", "trick/2", "trick/3"]
+    assert possible["trick/1"] == frozenset(hands["Beth"])  # nothing played yet: Beth's spot holds Beth's cards
+    d.show({"trick/0": ["AC"]})  # Alex leads AC: a played card may lie anywhere (the trick is not gathered yet)
+    possible = d.observer.possible(d.link.view())
+    assert "AC" in possible["trick/1"] and possible["trick/1"] == frozenset(hands["Beth"]) | {"AC"}
+
+
 def test_spades_the_last_trick_lying_there_is_not_played_again() -> None:
     d = spades()
     table: dict[str, list[str]] = {}

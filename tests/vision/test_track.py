@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Detection, Detections
-from vision.track import Sighting, Tracker, TrackSettings, deck_for, sightings
+from vision.track import Sighting, Tracker, TrackSettings, deck_for, reread_card, sightings
 from vision.zones import default_layout
 
 LAYOUT = default_layout("snap", 2)
@@ -261,6 +261,63 @@ def test_sightings_are_projected_to_the_table() -> None:
     det = Detections.from_records([Detection("2C", 0.95, (2 * x - 5, 2 * y - 5, 2 * x + 5, 2 * y + 5))])
     (one,) = sightings(det, scale, layout, SETTINGS)
     assert one.point == pytest.approx((x, y)) and one.zone == "face_up/1"
+
+
+# -- re-reading what the game rules out -------------------------------------------------------------------------------
+SPADES = default_layout("spades", 4)
+
+
+def on_spot(card: str, conf: float, guesses: tuple[tuple[str, float], ...], zone: str = "trick/0") -> Detections:
+    x, y = SPADES.zone(zone).centre
+    return Detections.from_records([Detection(card, conf, (x - 5, y - 5, x + 5, y + 5), None, guesses)])
+
+
+def test_a_reading_the_zone_rules_out_is_reread_as_the_likeliest_card_it_allows() -> None:
+    det = on_spot("7C", 0.62 * 0.9, (("7C", 0.62), ("AC", 0.3), ("4C", 0.05)))  # detector score 0.9
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC", "KD", "2H"}})
+    assert one.card == "AC" and one.zone == "trick/0"
+    assert one.confidence == pytest.approx(0.9)  # the score times AC's share of what the spot allows (all of it)
+
+
+@pytest.mark.parametrize(
+    "possible, card",
+    [
+        pytest.param(None, "7C", id="no_rules_no_reread"),
+        pytest.param({"trick/1": {"AC"}}, "7C", id="other_zones_rules_do_not_apply"),
+        pytest.param({"trick/0": {"7C", "AC"}}, "7C", id="an_allowed_reading_stays"),
+        pytest.param({"trick/0": {"KD", "2H"}}, "7C", id="no_allowed_alternative_stays_for_the_referee"),
+    ],
+)
+def test_readings_are_left_alone_unless_ruled_out_with_an_allowed_alternative(possible: dict | None, card: str) -> None:
+    det = on_spot("7C", 0.56, (("7C", 0.62), ("AC", 0.3), ("4C", 0.05)))
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, possible)
+    assert one.card == card and one.confidence == pytest.approx(0.56)
+
+
+def test_a_confident_reading_is_not_bent_to_fit_the_rules() -> None:
+    # the allowed cards got 2 % of the probability, under the floor (5 %): the card is what it looks like
+    det = on_spot("7C", 0.9, (("7C", 0.97), ("AC", 0.02)))
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC"}})
+    assert one.card == "7C"
+
+
+def test_a_reread_that_cannot_tell_between_allowed_cards_is_too_weak_to_count() -> None:
+    det = on_spot("7C", 0.5 * 0.9, (("7C", 0.5), ("AC", 0.2), ("AD", 0.2)))
+    assert sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC", "AD"}}) == []  # 0.9 x 0.5 < 0.5
+
+
+@pytest.mark.parametrize(
+    "guesses, allowed, floor, expected",
+    [
+        pytest.param((("7C", 0.6), ("AC", 0.3), ("AD", 0.1)), {"AC", "AD"}, 0.05, ("AC", 0.75), id="share"),
+        pytest.param((("7C", 0.6), ("AC", 0.3)), {"KD"}, 0.05, None, id="none_allowed"),
+        pytest.param((("7C", 0.96), ("AC", 0.04)), {"AC"}, 0.05, None, id="under_the_floor"),
+        pytest.param((), {"AC"}, 0.0, None, id="no_alternatives"),
+    ],
+)
+def test_reread_card(guesses: tuple, allowed: set[str], floor: float, expected: tuple | None) -> None:
+    got = reread_card(guesses, allowed, floor)
+    assert got == (None if expected is None else (expected[0], pytest.approx(expected[1])))
 
 
 @pytest.mark.parametrize(

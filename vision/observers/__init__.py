@@ -16,6 +16,10 @@ Rules every observer keeps:
   was entered), its cards may be proposed again once the referee's view has changed, not before.
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
+* **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
+  cards a zone can hold (Spades, once the hands are entered), the tracker re-reads a card it rules out as the
+  likeliest one it allows (:func:`vision.track.sightings`). Only what a player *holds* is used, never what it
+  would be *legal* to play: an illegal card is still seen as itself, and the referee flags it.
 """
 
 from __future__ import annotations
@@ -68,6 +72,10 @@ class Observer:
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         raise NotImplementedError
+
+    def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
+        """The cards each zone can hold, for the zones where the referee's ``view`` tells (none by default)."""
+        return {}
 
     # -- helpers -------------------------------------------------------------------------------------------
     def zones(self, kind: str) -> list[Zone]:

@@ -6,6 +6,8 @@ cards landed (the frame each was first seen still); cards first seen in the same
 them while it landed) go in turn order from the player the referee expects.
 Bids, a Blind Nil exchange and claims come from the phones: a card put down while the hand is still being bid
 waits until bidding is over, then is sent (the referee judges whether it was that player's turn).
+Once the hands are known (entered at the deal), a card on a player's spot is none that another player still
+holds (:meth:`SpadesObserver.possible`): a reading of such a card is re-read as the likeliest one it can be.
 """
 
 from __future__ import annotations
@@ -14,8 +16,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from scorer.cards import standard_deck
 from vision.observers import Observer, Proposal
 from vision.track import Update
+
+DECK = frozenset(str(c) for c in standard_deck())
 
 __all__ = ["SpadesObserver"]
 
@@ -46,3 +51,17 @@ class SpadesObserver(Observer):
             out.append(Proposal("play", {"player": player, "card": top.card}, top.since, reason, (top.id,)))
         turn = self.players.index(view["turn"]) if view.get("turn") in self.players else 0
         return sorted(out, key=lambda p: (p.ts, (self.players.index(p.data["player"]) - turn) % len(self.players)))
+
+    def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+        """Each trick spot: any card but those the other players still hold (the hands, once entered); cards
+        already played stay possible everywhere (a trick not yet gathered, a card put on the wrong spot)."""
+        hands = view.get("hands")
+        if not isinstance(hands, Mapping) or set(hands) != set(self.players):
+            return {}
+        out = {}
+        for zone in self.zones("trick"):
+            player = self.owner(zone.name)
+            if player is not None:
+                others = {str(c) for name, held in hands.items() if name != player for c in held or ()}
+                out[zone.name] = DECK - others
+        return out
