@@ -5,7 +5,8 @@ A scene costs ~0.15 s and yields ~12 crops of 3-4 designs; here one design's 53 
 index box (same size, jitter and rotation as in :func:`vision.crops.crop_box`), the card pasted on a table patch,
 often half covered beside the index by a neighbouring card (as in fans and rows; now and then over up to a third
 of the index's width, as in tight fans: scenes label indices with up to 40 % covered), then degraded like a webcam
-frame: any rotation, shrunk to 14-64 px and enlarged back (small indices lose detail), blur, light, noise, JPEG.
+frame: any rotation, shrunk to 11-64 px (log-uniform: many webcam-sized ones) and enlarged back (small indices
+lose detail), blur, light, noise, JPEG.
 """
 
 from __future__ import annotations
@@ -67,7 +68,9 @@ def face_crop(
         r = float(rng.uniform(0.2, 0.8)) * work
         canvas += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * float(rng.uniform(40, 160)))[:, :, None]
     image = np.clip(canvas, 0, 255).astype(np.uint8)
-    small = int(rng.integers(14, size + 1)) if rng.random() < 0.7 else size  # index shown at 14-64 px
+    # the crop shown at 11-64 px, log-uniform: a webcam frame of a whole table gives crops of 14-22 px (indices of
+    # 10-17 px), where the simulated video loses most cards
+    small = round(float(np.exp(rng.uniform(np.log(11), np.log(size))))) if rng.random() < 0.7 else size
     image = cv2.resize(image, (small, small), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:
         image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.2)))
