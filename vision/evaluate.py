@@ -169,6 +169,8 @@ def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str
 
 #: a Spades hand: what the live table's re-reading (vision.track.reread_card) gets to choose from at a trick spot
 HAND = 13
+#: how much of an index shows (scenes label indices at least 60 % uncovered), best band first
+VISIBLE_BANDS = (("all of it", 0.98), ("80-98 %", 0.8), ("60-80 %", 0.0))
 
 
 def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
@@ -185,6 +187,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     cards = boxed = indices = 0
     right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
     ruled_out = bent = 0
+    by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
     margins = reader.margins
     for meta, image in _scenes(folder, limit):
         boxes, _ = reader.indices(image)
@@ -202,6 +205,10 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             finally:
                 reader.margins = margins
             right[name] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
+        for n, lab in zip(names, meta["labels"], strict=True):  # the reader's crops, by how much of it shows
+            band = next(b for b, low in VISIBLE_BANDS if lab.get("visible", 1.0) >= low)
+            by_visible[band][0] += 1
+            by_visible[band][1] += n == lab["card"]
         for probs, lab in zip(reader.probabilities(image, labelled), meta["labels"], strict=True):
             ranked = [(reader.names[i], float(probs[i])) for i in np.argsort(-probs)[:ALTERNATIVES]]
             truth, read = lab["card"], ranked[0][0]
@@ -218,6 +225,9 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         "indices": indices,
         "indices_named_right": {k: round(v / indices, 4) if indices else 0.0 for k, v in right.items()},
         "right_reading_bent_when_ruled_out": round(bent / ruled_out, 4) if ruled_out else 0.0,
+        "indices_named_right_by_share_visible": {
+            band: {"indices": n, "named_right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_visible.items()
+        },
     }
 
 

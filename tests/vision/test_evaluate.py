@@ -229,6 +229,9 @@ def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scene
     assert result["cards"] == sum(len(t) for t in _truths(scenes)) and result["cards_boxed"] == 1.0
     assert result["indices_named_right"] == {"one crop 1.3": 1.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
     assert result["right_reading_bent_when_ruled_out"] == 0.0  # nothing else was likely: nothing to bend it into
+    bands = result["indices_named_right_by_share_visible"]
+    assert sum(b["indices"] for b in bands.values()) == result["indices"]
+    assert all(b["named_right"] == 1.0 for b in bands.values() if b["indices"])
     blind = _Perfect(metas, blind_to="JK")  # wrong whenever it is given the single 1.3 crop
     result = evaluate.stages(scenes, blind)  # type: ignore[arg-type]
     assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
