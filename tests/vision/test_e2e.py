@@ -67,6 +67,8 @@ def referee_video(name: str, tmp_path: Path, detector: str) -> tuple[Session, Se
         while phones and times[phones[0].seq] <= until:
             event = phones.pop(0)
             data = dict(event.data)
+            if any(key in data and int(data[key]) not in seqmap for key in ("target", "after")):
+                continue  # it refers to a camera event the pipeline missed: the comparison below reports that
             for key in ("target", "after"):
                 if key in data:
                     data[key] = seqmap[int(data[key])]
