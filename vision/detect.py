@@ -388,5 +388,10 @@ def load_detector(
     models: str | Path | None = None, backend: str = "auto", imgsz: int | None = WEBCAM_IMGSZ
 ) -> CardReader:
     """The live table's card reader (``models/`` unless given; webcam frames at full size); what
-    ``vision.detections`` loads."""
-    return CardReader(Path(models) if models else MODELS, backend, imgsz=imgsz)
+    ``vision.detections`` loads.
+
+    It keeps readings of any probability (``min_card`` 0): the tracker drops a card under its ``min_confidence``
+    (0.5, the detector's score times the name's probability, so never one under 0.5 probability) unless the game
+    narrows what the card can be, and then it reads it among the allowed cards first (:func:`vision.track.sightings`).
+    """
+    return CardReader(Path(models) if models else MODELS, backend, min_card=0.0, imgsz=imgsz)

@@ -347,6 +347,8 @@ class LiveTable:
         return lines
 
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
+        if detections is not None:  # the view shows what the tracker could use, not every faint guess
+            detections = detections.with_confidence(self.config.tracking.min_confidence)
         with self._frame_ready:
             self._last = (frame, detections, update)
             self._frame_ready.notify_all()

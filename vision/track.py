@@ -5,10 +5,11 @@ Small single-purpose steps, as in supervision's tools:
 1. :func:`sightings`: detections projected onto the table plane (mm), the two corner indices of one card merged,
    each assigned to the layout zone that holds it (cards outside every zone are in transit: ignored). Where the
    game says which cards a zone can hold (``possible``: Spades knows every hand once the deal is entered, so a
-   card on Beth's trick spot is none that another player holds), a reading it rules out is **re-read** as the
-   likeliest card it allows, from the detector's alternatives, as a person who knows the hands would read a
-   smudged index; if the cards it allows got too little of the classifier's probability (``reread_floor``) the
-   reading stays as it was, and the referee judges it.
+   card on Beth's trick spot is none that another player holds), a reading there is **read among those cards**,
+   as a person who knows the hands would read a smudged index: the likeliest allowed one of the detector's
+   alternatives (a ruled-out top reading is re-read), its confidence the detector's score times its share of
+   the probability the allowed cards got. If they got too little (under ``reread_floor``) the reading stays as
+   it was, and the referee judges it.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
@@ -72,7 +73,7 @@ class TrackSettings:
     occlusion: float = 0.04  # a zone with this fraction of its area in motion is frozen
     motion_hold: int = 0  # frames a zone stays frozen after the motion stopped
     motion_level: float = 22.0  # grey-level change (0-255, light-normalised) that counts as motion
-    reread_floor: float = 0.05  # re-read a ruled-out card only if the allowed ones got this much probability
+    reread_floor: float = 0.05  # read among the allowed cards only if they got this much of the probability
 
     def __post_init__(self) -> None:
         for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames"):
@@ -145,12 +146,11 @@ def sightings(
     for i in range(len(detections)) if possible else ():
         zone = layout.zone_at((float(points[i][0]), float(points[i][1])))
         allowed = possible.get(zone.name) if possible and zone else None
-        if allowed is not None and names[i] not in allowed:
-            reread = reread_card(detections.alternatives[i], allowed, settings.reread_floor)
-            if reread is not None:
-                # the detector's certainty that an index is there, times the name's probability among allowed ones
-                top = detections.alternatives[i][0][1] if detections.alternatives[i] else 1.0
-                names[i], confidence[i] = reread[0], min(1.0, confidence[i] / max(top, 1e-6) * reread[1])
+        reread = reread_card(detections.alternatives[i], allowed, settings.reread_floor) if allowed else None
+        if reread is not None:
+            # the detector's certainty that an index is there, times the name's probability among allowed ones
+            top = detections.alternatives[i][0][1]
+            names[i], confidence[i] = reread[0], min(1.0, confidence[i] / max(top, 1e-6) * reread[1])
     kept = [i for i in np.argsort(-confidence) if confidence[i] >= settings.min_confidence]
     groups: list[list[int]] = []
     for i in kept:
@@ -173,8 +173,8 @@ def sightings(
 def reread_card(
     alternatives: Sequence[tuple[str, float]], allowed: Collection[str], floor: float
 ) -> tuple[str, float] | None:
-    """The likeliest of ``alternatives`` that is ``allowed``, with its probability among the allowed ones; None
-    when the allowed names got less than ``floor`` of the probability in all (then the reading is left alone)."""
+    """The likeliest of ``alternatives`` (best first) that is ``allowed``, with its probability among the allowed
+    ones; None when the allowed names got less than ``floor`` of the probability in all (the reading stays)."""
     candidates = [(name, p) for name, p in alternatives if name in allowed]
     mass = sum(p for _, p in candidates)
     if not candidates or mass < floor or mass <= 0:
@@ -253,6 +253,7 @@ class Update:
     changes: tuple[Change, ...] = ()
     flags: tuple[Flag, ...] = ()
     frozen: tuple[str, ...] = ()
+    unsettled: tuple[str, ...] = ()  # zones where a card was seen this frame that has not appeared (yet)
 
 
 @dataclass
@@ -300,7 +301,8 @@ class Tracker:
                 self._miss(track, ts)
         changes = self._promote(frozen) + self._bury_and_leave()
         self.state = TableState(tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order))))
-        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)))
+        unsettled = tuple(sorted({t.zone for t in self._tracks.values() if not t.stable and not t.missed}))
+        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)), unsettled)
 
     # -- steps -------------------------------------------------------------------------------------------
     def _usable(self, s: Sighting) -> bool:

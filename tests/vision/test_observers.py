@@ -168,8 +168,25 @@ def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
 
 def test_spades_a_play_out_of_turn_is_the_referees_ruling() -> None:
     d = spades()
-    sent = d.show({"trick/2": ["4C"]})
+    sent = d.show({"trick/2": ["4C"]})  # nothing on Alex's spot: nothing to wait for
     assert [b["player"] for _, b, _ in sent] == ["Charlie"] and codes(sent) == ["play_out_of_turn"]
+
+
+def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
+    d = spades()  # Alex leads; his card shows a doubtful reading (a new name every frame) before it settles as AC
+    for k in range(6):
+        assert d.show({"trick/0": [["AS", "AH", "AD"][k % 3]], "trick/1": ["7C"]}, frames=1, step=100) == []
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"]}, frames=8, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "AC"), ("Beth", "7C")]
+    assert codes(sent) == []
+
+
+def test_spades_a_play_out_of_turn_waits_only_so_long_for_the_card_in_turn() -> None:
+    d = spades()  # Alex's spot never settles: Beth's card goes after 1.5 s, and the referee judges it
+    sent = []
+    for k in range(20):
+        sent += d.show({"trick/0": [["AS", "AH", "AD"][k % 3]], "trick/1": ["7C"]}, frames=1, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7C")] and codes(sent) == ["play_out_of_turn"]
 
 
 def test_spades_a_spot_can_hold_no_card_another_player_holds_once_the_hands_are_known() -> None:

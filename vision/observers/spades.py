@@ -1,9 +1,12 @@
 """Spades: a card put on a player's trick spot (``trick/<seat>``) is that player's ``play``.
 
 Tricks complete by themselves in the referee after the fourth card (a ``trick_won`` ruling names the winner);
-the cards gathered onto a team's ``won`` pile lie face down and make no event. Plays are sent in the order the
-cards landed (the frame each was first seen still); cards first seen in the same frame (a hand covered one of
-them while it landed) go in turn order from the player the referee expects.
+the cards gathered onto a team's ``won`` pile lie face down and make no event. Plays are sent in turn order: a
+card on the spot of a player who is not in turn waits while a card is being read on the spot of the player in
+turn (seen there but not settled: a small or smudged index takes a few more frames), for at most
+``turn_grace_ms`` (1.5 s) after it landed; then it is sent as it is, and the referee judges the play out of turn.
+Cards sent together go in the order they landed (the frame each was first seen); cards first seen in the same
+frame go in turn order from the player the referee expects.
 Bids, a Blind Nil exchange and claims come from the phones: a card put down while the hand is still being bid
 waits until bidding is over, then is sent (the referee judges whether it was that player's turn).
 Once the hands are known (entered at the deal), a card on a player's spot is none that another player still
@@ -28,12 +31,15 @@ __all__ = ["SpadesObserver"]
 @dataclass
 class SpadesObserver(Observer):
     game = "spades"
+    turn_grace_ms: int = 1500
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         phase = view.get("phase")
         on_table = {p.get("card") for p in view.get("trick") or []}
         on_table |= set((view.get("last_trick") or {}).get("cards") or [])
         out = []
+        turn_spot = next((z.name for z in self.zones("trick") if self.owner(z.name) == view.get("turn")), None)
+        reading = turn_spot in update.unsettled  # the card of the player in turn may be there, not read yet
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
             player = self.owner(zone.name)
@@ -46,9 +52,15 @@ class SpadesObserver(Observer):
                 if phase in ("bidding", "exchange"):
                     self.note(f"{top.card} lies on {player}'s spot: waiting for the bids before it counts")
                 continue
-            self.use(top)
+            if player != view.get("turn") and reading and update.ts - top.since < self.turn_grace_ms:
+                continue
             reason = f"{player} played {top.card}"
             out.append(Proposal("play", {"player": player, "card": top.card}, top.since, reason, (top.id,)))
+        in_turn = [p for p in out if p.data["player"] == view.get("turn")]
+        if in_turn:
+            out = in_turn  # the others are judged again once the referee has moved the turn on
+        for proposal in out:
+            self.done.update(proposal.cards)
         turn = self.players.index(view["turn"]) if view.get("turn") in self.players else 0
         return sorted(out, key=lambda p: (p.ts, (self.players.index(p.data["player"]) - turn) % len(self.players)))
 
