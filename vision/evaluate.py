@@ -188,6 +188,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
     ruled_out = bent = 0
     by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
+    by_design: dict[str, list[int]] = {}
     margins = reader.margins
     for meta, image in _scenes(folder, limit):
         boxes, _ = reader.indices(image)
@@ -209,6 +210,9 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             band = next(b for b, low in VISIBLE_BANDS if lab.get("visible", 1.0) >= low)
             by_visible[band][0] += 1
             by_visible[band][1] += n == lab["card"]
+            design = by_design.setdefault(str(lab.get("design", "?")), [0, 0])
+            design[0] += 1
+            design[1] += n == lab["card"]
         for probs, lab in zip(reader.probabilities(image, labelled), meta["labels"], strict=True):
             ranked = [(reader.names[i], float(probs[i])) for i in np.argsort(-probs)[:ALTERNATIVES]]
             truth, read = lab["card"], ranked[0][0]
@@ -228,6 +232,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         "indices_named_right_by_share_visible": {
             band: {"indices": n, "named_right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_visible.items()
         },
+        "indices_named_right_by_design": {d: round(ok / n, 4) for d, (n, ok) in sorted(by_design.items())},
     }
 
 

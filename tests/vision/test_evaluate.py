@@ -232,6 +232,8 @@ def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scene
     bands = result["indices_named_right_by_share_visible"]
     assert sum(b["indices"] for b in bands.values()) == result["indices"]
     assert all(b["named_right"] == 1.0 for b in bands.values() if b["indices"])
+    designs = {lab["design"] for meta in metas for lab in meta["labels"]}
+    assert result["indices_named_right_by_design"] == dict.fromkeys(sorted(designs), 1.0)
     blind = _Perfect(metas, blind_to="JK")  # wrong whenever it is given the single 1.3 crop
     result = evaluate.stages(scenes, blind)  # type: ignore[arg-type]
     assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
