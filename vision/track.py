@@ -20,7 +20,12 @@ Small single-purpose steps, as in supervision's tools:
    :mod:`vision.occlusion`) are frozen: nothing in them appears or leaves, and a card missing there is not
    counted missing. Cards seen in a frozen zone (one sliding in) count towards ``appear_frames`` but a card
    appears only once ``still_frames`` frames without motion followed: a card held in a moving hand never does.
-4. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
+4. **Re-reads**: a card that appears where a stable card of another name lies, at the same spot, with nothing
+   having moved over the zone since that one appeared, is the same physical card read anew (a doubtful index
+   read differently as the light changes), not a new card laid on it, even if the old reading has faded and
+   left (nothing can be taken away unseen either): it takes the old card's place (``TableCard.replaces``), and
+   observers do not send it as a second event.
+5. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
    card than the deck holds (the same card in two places in a one-deck game), raises a :class:`Flag` and is
    not acted on: the table keeps its last good state until the picture makes sense again.
 
@@ -193,6 +198,7 @@ class TableCard:
     point: Point
     since: int
     id: int
+    replaces: int | None = None  # the id of the card it was read as before (a re-read, see the module docstring)
 
 
 @dataclass(frozen=True)
@@ -231,6 +237,7 @@ class Change:
     ts: int
     moved_from: str | None = None
     to: str | None = None
+    reread_of: str | None = None  # an appear: the same card, read before as this name
 
 
 @dataclass(frozen=True)
@@ -270,11 +277,12 @@ class _Track:
     stable: bool = False
     order: int = 0
     blocked: int = 0
+    stable_ts: int = 0
+    replaces: int | None = None
 
     def as_card(self) -> TableCard:
-        return TableCard(
-            self.card, self.zone, (round(self.point[0], 1), round(self.point[1], 1)), self.first_ts, self.id
-        )
+        point = (round(self.point[0], 1), round(self.point[1], 1))
+        return TableCard(self.card, self.zone, point, self.first_ts, self.id, self.replaces)
 
 
 @dataclass
@@ -290,16 +298,19 @@ class Tracker:
     _unknown: Counter[str] = field(default_factory=Counter)
     state: TableState = field(default_factory=TableState)
     _unknown_now: dict[str, str | None] = field(default_factory=dict)
+    _moved: dict[str, int] = field(default_factory=dict)  # zone -> the last frame something moved over it
+    _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
 
     def update(self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0) -> Update:
         frozen = frozenset(frozen)
+        self._moved.update(dict.fromkeys(frozen, ts))
         self._unknown_now = {}
         usable = [s for s in seen if self._usable(s) and s.zone is not None]
         matched = self._associate(usable, frozen, ts)
         for track in list(self._tracks.values()):
             if track.id not in matched and track.zone not in frozen:
                 self._miss(track, ts)
-        changes = self._promote(frozen) + self._bury_and_leave()
+        changes = self._promote(frozen, ts) + self._bury_and_leave()
         self.state = TableState(tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order))))
         unsettled = tuple(sorted({t.zone for t in self._tracks.values() if not t.stable and not t.missed}))
         return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)), unsettled)
@@ -359,7 +370,7 @@ class Tracker:
     def _stable(self) -> list[_Track]:
         return [t for t in self._tracks.values() if t.stable]
 
-    def _promote(self, frozen: frozenset[str]) -> list[Change]:
+    def _promote(self, frozen: frozenset[str], ts: int) -> list[Change]:
         changes: list[Change] = []
         ready = [
             t
@@ -382,10 +393,41 @@ class Tracker:
                 del self._tracks[old.id]
                 moved_from = old.zone
                 changes.append(Change("leave", old.as_card(), old.missed_ts, to=track.zone))
-            self._order += 1
-            track.stable, track.order, track.blocked = True, self._order, 0
-            changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from))
+            old = self._reread_of(track) if moved_from is None else None
+            if old is not None:  # the same card read anew: it takes the old reading's place in the pile
+                if old.id in self._tracks:
+                    del self._tracks[old.id]
+                    changes.append(Change("leave", old.as_card(), old.missed_ts, to=track.zone))
+                self._gone.pop(track.zone, None)
+                track.order, track.replaces = old.order, old.id
+            else:
+                self._order += 1
+                track.order = self._order
+            track.stable, track.blocked, track.stable_ts = True, 0, ts
+            reread = None if old is None else old.card
+            changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from, reread_of=reread))
         return changes
+
+    def _reread_of(self, track: _Track) -> _Track | None:
+        """The stable card ``track`` is a re-read of: same pile zone and card (its other index may be the one read),
+        another name, and nothing moved over the zone since it appeared (a new card laid on a pile arrives with a
+        hand or slides in). The old name may still be seen now and then (the two indices of a doubtful card read
+        differently), or have left already (a card taken away leaves with a hand over the zone; one that left
+        without any is a reading that faded): it is the same card."""
+        moved = self._moved.get(track.zone)
+        if track.zone in self.spread:  # melds: different cards lie side by side
+            return None
+        gone = self._gone.get(track.zone)
+        old = [
+            t
+            for t in [*self._stable(), *([gone] if gone else [])]
+            if t.zone == track.zone
+            and t.card != track.card
+            and (moved is None or moved < t.stable_ts)
+            and track.first_ts > t.stable_ts  # first seen once that card had settled: not one arriving with it
+            and math.dist(t.point, track.point) <= self.settings.merge_mm  # one card's two indices may disagree
+        ]
+        return min(old, key=lambda t: math.dist(t.point, track.point)) if old else None
 
     def _bury_and_leave(self) -> list[Change]:
         stable = self._stable()
@@ -396,6 +438,7 @@ class Tracker:
         for t in sorted(stable, key=lambda t: t.order):
             if t.missed >= self.settings.leave_frames:
                 del self._tracks[t.id]
+                self._gone[t.zone] = t
                 changes.append(Change("leave", t.as_card(), t.missed_ts))
         return changes
 

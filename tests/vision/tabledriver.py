@@ -58,6 +58,7 @@ class Driver:
         self.sent: list[tuple[int, dict[str, Any], list[Ruling]]] = []
         self.updates: list[Update] = []
         self.seqmap: dict[int, int] = {}
+        self.shown: dict[str, list[Any]] = {}
 
     def manual(self, type: str, ts: int | None = None, **data: Any) -> list[Ruling]:
         event = GameEvent(self.session.next_seq, self.ts if ts is None else ts, Source.MANUAL, type, data)
@@ -75,14 +76,25 @@ class Driver:
         return out
 
     def show(
-        self, table: Table, frames: int = 8, frozen: Sequence[str] = (), step: int | None = None
+        self,
+        table: Table,
+        frames: int = 8,
+        frozen: Sequence[str] = (),
+        step: int | None = None,
+        moved: bool = True,
     ) -> list[tuple[int, dict[str, Any], list[Ruling]]]:
-        """Show ``table`` for ``frames`` frames (``step`` ms apart); the events the camera sent meanwhile."""
+        """Show ``table`` for ``frames`` frames (``step`` ms apart); the events the camera sent meanwhile.
+        ``moved=False``: nothing moved, only the reading changed (the same card read anew)."""
         sent = []
         step = self.step if step is None else step
         seen = self.sightings(table)
-        for _ in range(frames):
-            update = self.tracker.update(seen, frozen, self.ts)
+        # a card does not appear out of nowhere: a hand or the card itself moves over its zone as it lands (what
+        # the motion meter sees), so a zone whose cards changed is in motion for the first frame
+        changed = {z for z in set(table) | set(self.shown) if list(table.get(z, ())) != self.shown.get(z, [])}
+        changed = changed if moved else set()
+        self.shown = {z: list(v) for z, v in table.items()}
+        for k in range(frames):
+            update = self.tracker.update(seen, set(frozen) | (changed if k == 0 else set()), self.ts)
             self.updates.append(update)
             for proposal in self.observer.observe(update, self.link.view()):
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)

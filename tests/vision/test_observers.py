@@ -139,6 +139,24 @@ def test_snap_pot_and_won_piles_make_no_event() -> None:
     assert d.show({"pot": ["5S", "5H"]}) == []
 
 
+def test_a_card_read_anew_after_its_event_is_a_note_not_a_second_event() -> None:
+    d = Driver("snap", ["Alex", "Beth"])
+    d.manual("deal", dealer="Beth")
+    assert [b["card"] for _, b, _ in d.show({"face_up/0": ["2S"]})] == ["2S"]
+    assert d.show({"face_up/0": ["2C"]}, moved=False) == []  # the light changed: the same card reads 2C now
+    assert "reads the card it sent on face_up/0 as 2C" in d.observer.notes[-1]
+    assert [b["card"] for _, b, _ in d.show({"face_up/1": ["9D"]})] == ["9D"]  # and the game goes on
+
+
+def test_a_new_card_laid_on_a_pile_is_an_event_even_where_the_old_one_was() -> None:
+    d = Driver("snap", ["Alex", "Beth"])
+    d.manual("deal", dealer="Beth")
+    d.show({"face_up/0": ["2S"]})
+    d.show({"face_up/1": ["9D"]})
+    sent = d.show({"face_up/0": ["7H"]})  # Alex's next card covers the 2S: it landed (motion), so it is new
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "7H")]
+
+
 # -- Spades ---------------------------------------------------------------------------------------------------
 def spades() -> Driver:
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])

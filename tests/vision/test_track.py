@@ -104,7 +104,8 @@ def test_weak_detections_are_ignored() -> None:
 def test_a_card_under_a_later_card_is_buried_not_gone() -> None:
     t = tracker()
     a, b = seen("AS", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=6)
-    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 10)
+    landing = [set()] * 3 + [{"face_up/0"}] + [set()] * 12  # KD is laid on the pile: it moves as it lands
+    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 10, landing)
     assert changes(ups) == [("appear", "AS", "face_up/0"), ("appear", "KD", "face_up/0")]
     assert ups[-1].state.names("face_up/0") == ("AS", "KD")
     assert ups[-1].state.top("face_up/0").card == "KD"
@@ -113,7 +114,7 @@ def test_a_card_under_a_later_card_is_buried_not_gone() -> None:
 def test_a_pile_taken_away_leaves_with_its_buried_cards() -> None:
     t = tracker()
     a, b = seen("AS", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=6)
-    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 5 + [[]] * 4)
+    ups = run(t, [[a]] * 3 + [[a, b]] * 3 + [[b]] * 5 + [[]] * 4, [set()] * 3 + [{"face_up/0"}] + [set()] * 11)
     left = [(c.card.card, c.ts) for u in ups for c in u.changes if c.kind == "leave"]
     assert sorted(left) == [("AS", 1100), ("KD", 1100)]
     assert ups[-1].state.cards == ()
@@ -158,6 +159,24 @@ def test_cards_outside_every_zone_are_in_transit() -> None:
 
 
 # -- occlusion freeze ---------------------------------------------------------------------------------------------
+def test_a_card_read_anew_in_place_takes_the_old_readings_place() -> None:
+    t = tracker()
+    run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, frozen=[{"face_up/0"}, set(), set(), set()])
+    (old,) = t.state.cards
+    ups = run(t, [[seen("5C", PILE0, "face_up/0")]] * 4, start=4)  # the same card, nothing moved: a re-read
+    (new,) = t.state.cards
+    assert new.card == "5C" and new.replaces == old.id
+    appear = next(c for u in ups for c in u.changes if c.kind == "appear")
+    assert appear.reread_of == "5S"
+
+
+def test_a_card_laid_on_a_pile_with_motion_is_a_new_card() -> None:
+    t = tracker()
+    run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, frozen=[{"face_up/0"}, set(), set(), set()])
+    run(t, [[seen("5C", PILE0, "face_up/0", dx=3)]] * 5, frozen=[{"face_up/0"}, set(), set(), set(), set()], start=4)
+    assert [(c.card, c.replaces) for c in t.state.cards] == [("5S", None), ("5C", None)]  # 5S buried under it
+
+
 def test_a_covered_zone_does_not_lose_its_cards() -> None:
     t = tracker()
     a = [seen("AS", PILE0, "face_up/0")]

@@ -8,8 +8,10 @@ event. A player rejects a wrong one from the phone with an ``undo`` (or ``correc
 Rules every observer keeps:
 
 * **At most one event per card sighting.** A stable card (:attr:`vision.track.TableCard.id`) proposes at most
-  one event, so an event a player rejected is not sent again; a card that leaves and comes back is a new
-  sighting but is checked against the referee first (a card the referee already has there is no event).
+  one event, so an event a player rejected is not sent again; a card read anew under another name
+  (:attr:`vision.track.TableCard.replaces`) after its event was sent makes a note, not a second event; a card
+  that leaves and comes back is a new sighting but is checked against the referee first (a card the referee
+  already has there is no event).
 * **The referee is the memory.** An observer keeps no copy of the game; it compares the stable table with
   the referee's view, so manual entries from the phones and camera events mix freely.
 * **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
@@ -97,6 +99,10 @@ class Observer:
     def skip(self, card: TableCard, view: Mapping[str, Json]) -> bool:
         """Whether ``card`` is no news: already used, or refused while the referee's view stays the same."""
         if card.id in self.done:
+            return True
+        if card.replaces is not None and card.replaces in self.done:  # the same card read anew after its event
+            self.use(card)
+            self.note(f"the camera now reads the card it sent on {card.zone} as {card.card}: correct it if so")
             return True
         if card.id in self.held:
             if self.held[card.id] == _fingerprint(view):
