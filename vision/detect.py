@@ -228,6 +228,12 @@ def pair_corners(
     return cards
 
 
+def ranked_names(probs: np.ndarray, names: Sequence[str]) -> list[Alternatives]:
+    """For each row of class probabilities (classes in ``names`` order), the likeliest names, best first."""
+    order = np.argsort(-probs, axis=1)[:, :ALTERNATIVES]
+    return [tuple((names[i], round(float(row[i]), 4)) for i in top) for row, top in zip(probs, order, strict=True)]
+
+
 def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
     """The indices' alternatives of one card averaged (a name missing from one index's list counts 0 there)."""
     readings = [r for r in readings if r]
@@ -328,13 +334,6 @@ class CardReader:
         best = probs.argmax(axis=1)
         return [self.names[i] for i in best], probs[np.arange(len(best)), best]
 
-    def _alternatives(self, probs: np.ndarray) -> list[Alternatives]:
-        order = np.argsort(-probs, axis=1)[:, :ALTERNATIVES]
-        return [
-            tuple((self.names[i], round(float(row[i]), 4)) for i in ranked)
-            for row, ranked in zip(probs, order, strict=True)
-        ]
-
     def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
         """Every index box with a detector score of at least ``conf`` (default: the reader's), and its reading."""
         if image.ndim == 2:
@@ -345,7 +344,7 @@ class CardReader:
         probs = self.probabilities(image, boxes)
         return [
             Reading(alts[0][0], float(s), alts[0][1], (float(x1), float(y1), float(x2), float(y2)), alts)
-            for alts, s, (x1, y1, x2, y2) in zip(self._alternatives(probs), det_scores, boxes, strict=True)
+            for alts, s, (x1, y1, x2, y2) in zip(ranked_names(probs, self.names), det_scores, boxes, strict=True)
         ]
 
     def cards(

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
-from vision.detect import ALTERNATIVES, DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, ranked_names
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -199,13 +199,15 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         indices += len(labelled)
-        for name, used in (("one crop 1.3", (1.3,)), ("reader's crops", margins)):
-            reader.margins = used
-            try:
-                names, _ = reader.classify(image, labelled)
-            finally:
-                reader.margins = margins
-            right[name] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
+        reader.margins = (1.3,)
+        try:
+            names, _ = reader.classify(image, labelled)
+        finally:
+            reader.margins = margins
+        right["one crop 1.3"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
+        ranked = ranked_names(reader.probabilities(image, labelled), reader.names)  # the reader's own crops
+        names = [r[0][0] for r in ranked]
+        right["reader's crops"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
         for n, lab in zip(names, meta["labels"], strict=True):  # the reader's crops, by how much of it shows
             band = next(b for b, low in VISIBLE_BANDS if lab.get("visible", 1.0) >= low)
             by_visible[band][0] += 1
@@ -213,16 +215,15 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             design = by_design.setdefault(str(lab.get("design", "?")), [0, 0])
             design[0] += 1
             design[1] += n == lab["card"]
-        for probs, lab in zip(reader.probabilities(image, labelled), meta["labels"], strict=True):
-            ranked = [(reader.names[i], float(probs[i])) for i in np.argsort(-probs)[:ALTERNATIVES]]
-            truth, read = lab["card"], ranked[0][0]
+        for alternatives, lab in zip(ranked, meta["labels"], strict=True):
+            truth, read = lab["card"], alternatives[0][0]
             others = [c for c in deck if c != truth]
             hand = {truth, *rng.choice(others, HAND - 1, replace=False)} if truth in deck else {truth}
-            reread = reread_card(ranked, hand, floor) if read not in hand else None
+            reread = reread_card(alternatives, hand, floor) if read not in hand else None
             right["knowing a hand of 13"] += (reread[0] if reread else read) == truth
             if read == truth and truth in deck:
                 ruled_out += 1
-                bent += reread_card(ranked, set(rng.choice(others, HAND, replace=False)), floor) is not None
+                bent += reread_card(alternatives, set(rng.choice(others, HAND, replace=False)), floor) is not None
     return {
         "cards": cards,
         "cards_boxed": round(boxed / cards, 4) if cards else 0.0,

@@ -414,9 +414,9 @@ class Tracker:
         hand or slides in). The old name may still be seen now and then (the two indices of a doubtful card read
         differently), or have left already (a card taken away leaves with a hand over the zone; one that left
         without any is a reading that faded): it is the same card."""
-        moved = self._moved.get(track.zone)
         if track.zone in self.spread:  # melds: different cards lie side by side
             return None
+        moved = self._moved.get(track.zone)
         gone = self._gone.get(track.zone)
         old = [
             t

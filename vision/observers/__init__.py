@@ -19,9 +19,10 @@ Rules every observer keeps:
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
-  cards a zone can hold (Spades, once the hands are entered), the tracker re-reads a card it rules out as the
-  likeliest one it allows (:func:`vision.track.sightings`). Only what a player *holds* is used, never what it
-  would be *legal* to play: an illegal card is still seen as itself, and the referee flags it.
+  cards a zone can hold (Spades, once the hands are entered), the tracker reads a card there among those cards
+  (:func:`vision.track.sightings`): one it rules out is re-read as the likeliest one it allows. Only what a
+  player *holds* is used, never what it would be *legal* to play: an illegal card is still seen as itself, and
+  the referee flags it.
 """
 
 from __future__ import annotations
