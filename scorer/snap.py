@@ -158,6 +158,10 @@ class Snap:
             {
                 "player": name,
                 "face_down": sum(p.size for p in state.face_down[seat]) if dealt else 0,
+                # cards the referee saw go into that face-down pile (won piles, a pot, penalty cards)
+                "face_down_known": [str(c) for c in sort_cards(c for p in state.face_down[seat] for c in p.cards)]
+                if dealt
+                else [],
                 "face_up": len(state.face_up[seat]) if dealt else 0,
                 "top": str(state.face_up[seat][-1]) if dealt and state.face_up[seat] else None,
                 "out": not is_in(state, seat),

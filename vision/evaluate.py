@@ -171,6 +171,8 @@ def simulated(reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str
 HAND = 13
 #: how much of an index shows (scenes label indices at least 60 % uncovered), best band first
 VISIBLE_BANDS = (("all of it", 0.98), ("80-98 %", 0.8), ("60-80 %", 0.0))
+#: how sure a re-read is: its share of the allowed probability (vision.track.reread_card), surest band first
+SHARE_BANDS = (("0.9 or more", 0.9), ("0.7-0.9", 0.7), ("0.5-0.7", 0.5), ("under 0.5", 0.0))
 
 
 def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
@@ -178,7 +180,9 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     the classifier names right (one 1.3 crop; the reader's crops; and, as the live table re-reads a card the
     game rules out, knowing the card is one of a hand of 13: the truth and 12 others drawn at random). Also how
     often a right reading is bent into another card when the game wrongly rules it out (a hand of 13 without
-    it, e.g. a deal entered wrong): the price of re-reading."""
+    it, e.g. a deal entered wrong): the price of re-reading. And whether a re-read is as sure as it says: the indices
+    read wrong, their reading ruled out (as Snap does when the referee saw that card go elsewhere), by the share the
+    re-read gets (its confidence before the detector's score), with how many of those come out right."""
     from vision.track import TrackSettings, reread_card
 
     floor = TrackSettings().reread_floor
@@ -187,6 +191,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     cards = boxed = indices = 0
     right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
     ruled_out = bent = 0
+    by_share: dict[str, list[int]] = {band: [0, 0] for band, _ in SHARE_BANDS}
     by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
     by_design: dict[str, list[int]] = {}
     margins = reader.margins
@@ -224,6 +229,12 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             if read == truth and truth in deck:
                 ruled_out += 1
                 bent += reread_card(alternatives, set(rng.choice(others, HAND, replace=False)), floor) is not None
+            elif truth in deck:
+                again = reread_card(alternatives, set(deck) - {read}, floor)
+                if again is not None:
+                    band = next(b for b, low in SHARE_BANDS if again[1] >= low)
+                    by_share[band][0] += 1
+                    by_share[band][1] += again[0] == truth
     return {
         "cards": cards,
         "cards_boxed": round(boxed / cards, 4) if cards else 0.0,
@@ -234,6 +245,9 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             band: {"indices": n, "named_right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_visible.items()
         },
         "indices_named_right_by_design": {d: round(ok / n, 4) for d, (n, ok) in sorted(by_design.items())},
+        "misread_indices_reread_right_by_share": {
+            band: {"indices": n, "right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_share.items()
+        },
     }
 
 

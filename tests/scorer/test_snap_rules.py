@@ -216,7 +216,15 @@ def test_snap_winner_takes_both_piles_under_their_face_down_pile() -> None:
     table, rulings = run("Alex 7H; Beth 2C; Cara 4D; Alex 5S; Beth 5C; Cara snap; resolve")
     assert codes(rulings) == ["snap_won", "match_gone"]
     assert table.pile("Alex")["face_up"] == 0 and table.pile("Beth")["face_up"] == 0
-    assert table.pile("Cara") == {"player": "Cara", "face_down": 16 + 4, "face_up": 1, "top": "4D", "out": False}
+    assert table.pile("Cara") == {
+        "player": "Cara",
+        "face_down": 16 + 4,
+        "face_down_known": ["5S", "7H", "2C", "5C"],  # the referee saw them go there (deck order)
+        "face_up": 1,
+        "top": "4D",
+        "out": False,
+    }
+    assert table.pile("Alex")["face_down_known"] == table.pile("Beth")["face_down_known"] == []
     assert table.held("Alex") == 16 and table.held("Beth") == 15
     assert table.state.face_down[2][-1].cards == tuple(map(parse_card, ["5S", "7H", "2C", "5C"]))
 
@@ -319,6 +327,7 @@ def test_penalty_card_from_an_unordered_packet_makes_it_unseen_again() -> None:
     assert accounting_problems(table.state) == []
     assert parse_card("7H") in possible_flips(table.state, 0) and parse_card("8S") in possible_flips(table.state, 0)
     assert table.held("Alex") == 1 and table.held("Cara") == 25 + 1
+    assert table.pile("Alex")["face_down_known"] == table.pile("Cara")["face_down_known"] == []  # not known now
 
 
 def test_card_to_each_stops_when_the_caller_runs_out() -> None:

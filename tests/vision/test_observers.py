@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorer.events import format_log, parse_log
 from scorer.session import replay
 from tests.vision.tabledriver import Driver, along, play_through_camera
-from vision.observers import Proposal, observer_for
+from vision.detections import Detection, Detections
+from vision.observers import DECK, Proposal, observer_for
 from vision.observers.push import meld_kind
-from vision.track import TableCard
+from vision.track import TableCard, TrackSettings, sightings
 from vision.zones import default_layout
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,6 +157,28 @@ def test_a_new_card_laid_on_a_pile_is_an_event_even_where_the_old_one_was() -> N
     d.show({"face_up/1": ["9D"]})
     sent = d.show({"face_up/0": ["7H"]})  # Alex's next card covers the 2S: it landed (motion), so it is new
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "7H")]
+
+
+def test_snap_a_pile_can_hold_no_card_the_referee_saw_go_into_another_players_face_down_pile() -> None:
+    d = Driver("snap", ["Alex", "Beth", "Cara"])
+    d.manual("deal", dealer="Cara")
+    assert d.observer.possible(d.link.view()) == {}  # nothing known yet: nothing is ruled out
+    d.show({"face_up/0": ["5S"]})
+    d.show({"face_up/0": ["5S"], "face_up/1": ["5H"]})
+    d.manual("call", player="Cara", kind="snap")
+    d.manual("resolve")  # Cara wins the two piles: 5S and 5H go under her face-down pile
+    possible = d.observer.possible(d.link.view())
+    assert sorted(possible) == ["face_up/0", "face_up/1"]  # Cara may turn them up again; the others may not
+    assert possible["face_up/0"] == possible["face_up/1"] == DECK - {"5S", "5H"}
+    # so a card on Alex's pile read as 5S, 5C the runner-up, is read as 5C, not sent for the referee to refuse
+    x, y = d.layout.zone("face_up/0").centre
+    det = Detections.from_records(
+        [Detection("5S", 0.8 * 0.9, (x - 5, y - 5, x + 5, y + 5), None, (("5S", 0.8), ("5C", 0.18)))]
+    )
+    (seen,) = sightings(det, np.eye(3), d.layout, TrackSettings(), possible)
+    assert (seen.card, seen.zone) == ("5C", "face_up/0") and seen.confidence == pytest.approx(0.9 * 0.18 / 0.2)
+    d.show({"face_up/0": ["5C"]})
+    assert d.session.view()["piles"][0]["top"] == "5C"
 
 
 # -- Spades ---------------------------------------------------------------------------------------------------

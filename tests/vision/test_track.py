@@ -295,7 +295,8 @@ def test_a_reading_the_zone_rules_out_is_reread_as_the_likeliest_card_it_allows(
     det = on_spot("7C", 0.62 * 0.9, (("7C", 0.62), ("AC", 0.3), ("4C", 0.05)))  # detector score 0.9
     (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC", "KD", "2H"}})
     assert one.card == "AC" and one.zone == "trick/0"
-    assert one.confidence == pytest.approx(0.9)  # the score times AC's share of what the spot allows (all of it)
+    # the score times AC's share of what the spot may hold: AC and the 3 % the classifier gave cards it did not list
+    assert one.confidence == pytest.approx(0.9 * 0.3 / 0.33)
 
 
 @pytest.mark.parametrize(
@@ -315,15 +316,16 @@ def test_readings_are_left_alone_unless_ruled_out_with_an_allowed_alternative(po
 def test_an_allowed_reading_keeps_its_name_with_its_share_of_the_allowed_probability() -> None:
     det = on_spot("7C", 0.62 * 0.9, (("7C", 0.62), ("AC", 0.3), ("4C", 0.05)))
     (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"7C", "AC"}})
-    assert one.card == "7C" and one.confidence == pytest.approx(0.9 * 0.62 / 0.92)
+    assert one.card == "7C" and one.confidence == pytest.approx(0.9 * 0.62 / (0.92 + 0.03))
 
 
 def test_a_doubtful_reading_the_hands_make_sure_of_counts() -> None:
     # 7S at 45 % (7C, 40 %, is in another player's hand): too weak alone (0.9 x 0.45 < 0.5), sure among the allowed
+    # (QS and the 10 % the classifier gave unlisted cards are the rest of what the spot may hold)
     det = on_spot("7S", 0.45 * 0.9, (("7S", 0.45), ("7C", 0.4), ("QS", 0.05)))
     assert sightings(det, np.eye(3), SPADES, SETTINGS) == []
     (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"7S", "QS"}})
-    assert one.card == "7S" and one.confidence == pytest.approx(0.9 * 0.45 / 0.5)
+    assert one.card == "7S" and one.confidence == pytest.approx(0.9 * 0.45 / 0.6)
 
 
 def test_a_confident_reading_is_not_bent_to_fit_the_rules() -> None:
@@ -345,6 +347,8 @@ def test_a_reread_that_cannot_tell_between_allowed_cards_is_too_weak_to_count() 
         pytest.param((("7C", 0.6), ("AC", 0.3)), {"KD"}, 0.05, None, id="none_allowed"),
         pytest.param((("7C", 0.96), ("AC", 0.04)), {"AC"}, 0.05, None, id="under_the_floor"),
         pytest.param((), {"AC"}, 0.0, None, id="no_alternatives"),
+        # a confident misreading ruled out: the runner-up is not made surer than the classifier was of it
+        pytest.param((("4D", 0.85), ("AD", 0.09)), {"AD", "10D"}, 0.05, ("AD", 0.6), id="unlisted_count_as_allowed"),
     ],
 )
 def test_reread_card(guesses: tuple, allowed: set[str], floor: float, expected: tuple | None) -> None:

@@ -19,7 +19,8 @@ Rules every observer keeps:
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
-  cards a zone can hold (Spades, once the hands are entered), the tracker reads a card there among those cards
+  cards a zone can hold (Spades once the hands are entered; Snap once a player's face-down pile holds cards the
+  referee saw go there), the tracker reads a card there among those cards
   (:func:`vision.track.sightings`): one it rules out is re-read as the likeliest one it allows. Only what a
   player *holds* is used, never what it would be *legal* to play: an illegal card is still seen as itself, and
   the referee flags it.
@@ -32,12 +33,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.cards import standard_deck
 from vision.track import TableCard, Update
 from vision.zones import Layout, Zone
 
-__all__ = ["OBSERVERS", "Observer", "Proposal", "observer_for"]
+__all__ = ["DECK", "OBSERVERS", "Observer", "Proposal", "observer_for"]
 
 Json = Any
+DECK = frozenset(str(c) for c in standard_deck())  # a standard deck's names, for what a zone can hold
 
 
 @dataclass(frozen=True)

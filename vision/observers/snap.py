@@ -4,7 +4,8 @@ The referee then says whether it makes a match (the ``match`` alert) and settles
 the phones with their press times. Cards moving to the Snap Pot or leaving with a won pile are the referee's
 own consequences of the calls: no event. A flip is sent only while the game is in play (the ``deal`` is
 entered on a phone first); a top card the referee already shows on a pile (a card seen again after a hand
-covered it) is no flip.
+covered it) is no flip. Once the referee has seen cards go into a face-down pile (a won pile, the pot), no other
+player can turn them up: a card on their piles is read among the others (:meth:`SnapObserver.possible`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vision.observers import Observer, Proposal
+from vision.observers import DECK, Observer, Proposal
 from vision.track import Update
 
 __all__ = ["SnapObserver"]
@@ -22,6 +23,21 @@ __all__ = ["SnapObserver"]
 @dataclass
 class SnapObserver(Observer):
     game = "snap"
+
+    def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+        """Each player's face-up pile: any card but those the referee saw go into the *other* players' face-down
+        piles (won piles, a pot, penalty cards: they hold them). The cards on the table stay possible everywhere."""
+        piles = {p.get("player"): p.get("face_down_known") for p in view.get("piles", []) if isinstance(p, Mapping)}
+        if view.get("phase") != "play" or not any(piles.values()):
+            return {}
+        out = {}
+        for zone in self.zones("pile"):
+            player = self.owner(zone.name)
+            if player is not None and player in piles:
+                others = {str(c) for name, held in piles.items() if name != player for c in held or ()}
+                if others:
+                    out[zone.name] = DECK - others
+        return out
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         if view.get("phase") != "play":

@@ -19,11 +19,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from scorer.cards import standard_deck
-from vision.observers import Observer, Proposal
+from vision.observers import DECK, Observer, Proposal
 from vision.track import Update
-
-DECK = frozenset(str(c) for c in standard_deck())
 
 __all__ = ["SpadesObserver"]
 
