@@ -180,7 +180,8 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     the classifier names right (one 1.3 crop; the reader's crops; and, as the live table re-reads a card the
     game rules out, knowing the card is one of a hand of 13: the truth and 12 others drawn at random). Also how
     often a right reading is bent into another card when the game wrongly rules it out (a hand of 13 without
-    it, e.g. a deal entered wrong): the price of re-reading. And whether a re-read is as sure as it says: the indices
+    it, e.g. a deal entered wrong): the price of re-reading (and how often with a share of 0.5 or more, which the
+    tracker could take). And whether a re-read is as sure as it says: the indices
     read wrong, their reading ruled out (as Snap does when the referee saw that card go elsewhere), by the share the
     re-read gets (its confidence before the detector's score), with how many of those come out right."""
     from vision.track import TrackSettings, reread_card
@@ -190,7 +191,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     deck = [n for n in reader.names if n not in ("bg", "JK")]
     cards = boxed = indices = 0
     right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
-    ruled_out = bent = 0
+    ruled_out = bent = bent_sure = 0
     by_share: dict[str, list[int]] = {band: [0, 0] for band, _ in SHARE_BANDS}
     by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
     by_design: dict[str, list[int]] = {}
@@ -228,7 +229,9 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             right["knowing a hand of 13"] += (reread[0] if reread else read) == truth
             if read == truth and truth in deck:
                 ruled_out += 1
-                bent += reread_card(alternatives, set(rng.choice(others, HAND, replace=False)), floor) is not None
+                bend = reread_card(alternatives, set(rng.choice(others, HAND, replace=False)), floor)
+                bent += bend is not None
+                bent_sure += bend is not None and bend[1] >= 0.5  # sure enough for the tracker at a perfect score
             elif truth in deck:
                 again = reread_card(alternatives, set(deck) - {read}, floor)
                 if again is not None:
@@ -241,6 +244,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         "indices": indices,
         "indices_named_right": {k: round(v / indices, 4) if indices else 0.0 for k, v in right.items()},
         "right_reading_bent_when_ruled_out": round(bent / ruled_out, 4) if ruled_out else 0.0,
+        "right_reading_bent_sure_when_ruled_out": round(bent_sure / ruled_out, 4) if ruled_out else 0.0,
         "indices_named_right_by_share_visible": {
             band: {"indices": n, "named_right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_visible.items()
         },

@@ -229,6 +229,7 @@ def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scene
     assert result["cards"] == sum(len(t) for t in _truths(scenes)) and result["cards_boxed"] == 1.0
     assert result["indices_named_right"] == {"one crop 1.3": 1.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
     assert result["right_reading_bent_when_ruled_out"] == 0.0  # nothing else was likely: nothing to bend it into
+    assert result["right_reading_bent_sure_when_ruled_out"] == 0.0
     assert all(b["indices"] == 0 for b in result["misread_indices_reread_right_by_share"].values())  # none misread
     bands = result["indices_named_right_by_share_visible"]
     assert sum(b["indices"] for b in bands.values()) == result["indices"]
@@ -246,6 +247,7 @@ def test_stages_measure_what_knowing_the_hand_gains_and_costs(scenes: Path) -> N
     result = evaluate.stages(scenes, _Perfect(metas, doubt=0.3))  # type: ignore[arg-type]
     # right, but 30 % on the next card: a ruled-out right reading is bent into it when that card is in the hand
     assert 0.1 < result["right_reading_bent_when_ruled_out"] < 0.5  # a hand of 13 of the 51 others: ~0.25
+    assert result["right_reading_bent_sure_when_ruled_out"] == result["right_reading_bent_when_ruled_out"]  # all 30 %
     result = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))  # type: ignore[arg-type]
     named = result["indices_named_right"]  # always misread as the next card; re-read unless that card is in the hand
     assert named["reader's crops"] == 0.0 and 0.6 < named["knowing a hand of 13"] < 0.95  # ~1 - 12/51
