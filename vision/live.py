@@ -55,6 +55,7 @@ __all__ = ["GameLink", "HubLink", "LiveTable", "SessionLink", "VisionEvent"]
 log = logging.getLogger(__name__)
 
 Json = Any
+Cards = dict[str, frozenset[str]]  # zone -> card names
 AUTO = "auto"
 
 
@@ -246,9 +247,9 @@ class LiveTable:
         calibration = config.calibration.scaled(frame.size)
         detections = self._detect(frame)
         frozen = motion.update(frame.image)
-        view, possible = self._view(observer) if detections else (None, None)
+        view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
-            sightings(detections, calibration.homography, config.layout, config.tracking, possible)
+            sightings(detections, calibration.homography, config.layout, config.tracking, possible, likely)
             if detections
             else []
         )
@@ -261,14 +262,15 @@ class LiveTable:
             self._observe(observer, update, frame, view)
         self._show(frame, detections, update)
 
-    def _view(self, observer: Observer) -> tuple[Mapping[str, Json] | None, dict[str, frozenset[str]] | None]:
-        """The referee's view and the cards each zone can hold by it (None, None when it cannot be had)."""
+    def _view(self, observer: Observer) -> tuple[Mapping[str, Json] | None, Cards | None, Cards | None]:
+        """The referee's view, the cards each zone can hold by it and those it would hold by the rules (all None
+        when it cannot be had)."""
         try:
             view = self.link.view()
-            return view, observer.possible(view)
+            return view, observer.possible(view), observer.likely(view)
         except Exception:
             log.exception("the %s referee's view could not be read", self.link.game)
-            return None, None
+            return None, None, None
 
     def _detect(self, frame: Frame) -> Detections | None:
         """The detector's cards in ``frame``, validated; None (and a message) when its output is unusable."""

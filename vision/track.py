@@ -9,7 +9,9 @@ Small single-purpose steps, as in supervision's tools:
    as a person who knows the hands would read a smudged index: the likeliest allowed one of the detector's
    alternatives (a ruled-out top reading is re-read), its confidence the detector's score times its share of
    the probability the allowed cards got. If they got too little (under ``reread_floor``) the reading stays as
-   it was, and the referee judges it.
+   it was, and the referee judges it. Where the game also says what would be legal there (``likely``: the
+   Spades spot in turn), a card that would be a foul counts ``foul_prior`` times as much: a doubtful reading
+   leans to a legal card, a plain one stays what it is.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
@@ -79,6 +81,7 @@ class TrackSettings:
     motion_hold: int = 0  # frames a zone stays frozen after the motion stopped
     motion_level: float = 22.0  # grey-level change (0-255, light-normalised) that counts as motion
     reread_floor: float = 0.05  # read among the allowed cards only if they got this much of the probability
+    foul_prior: float = 0.1  # where the game says what is legal, a foul counts this much as likely as a legal card
 
     def __post_init__(self) -> None:
         for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames"):
@@ -99,6 +102,7 @@ class TrackSettings:
             ("merge_mm", 0, 1000),
             ("bury_mm", 0, 1000),
             ("reread_floor", 0, 1),
+            ("foul_prior", 0, 1),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
@@ -139,19 +143,26 @@ def sightings(
     layout: Layout,
     settings: TrackSettings,
     possible: Mapping[str, Collection[str]] | None = None,
+    likely: Mapping[str, Collection[str]] | None = None,
 ) -> list[Sighting]:
     """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography;
-    ``possible``: the cards each zone can hold, where the game knows (see the module docstring)."""
+    ``possible``: the cards each zone can hold, ``likely``: those it would hold if the players keep the rules,
+    where the game knows (see the module docstring)."""
     if not len(detections):
         return []
     anchors = detections.anchor
     ones = np.hstack([anchors, np.ones((len(anchors), 1))]) @ np.asarray(to_table).T
     points = ones[:, :2] / ones[:, 2:3]
     names, confidence = list(detections.card), detections.confidence.copy()
-    for i in range(len(detections)) if possible else ():
+    for i in range(len(detections)) if possible or likely else ():
         zone = layout.zone_at((float(points[i][0]), float(points[i][1])))
         allowed = possible.get(zone.name) if possible and zone else None
-        reread = reread_card(detections.alternatives[i], allowed, settings.reread_floor) if allowed else None
+        legal = likely.get(zone.name) if likely and zone else None
+        reread = (
+            reread_card(detections.alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
+            if allowed or legal
+            else None
+        )
         if reread is not None:
             # the detector's certainty that an index is there, times the name's probability among allowed ones
             top = detections.alternatives[i][0][1]
@@ -176,7 +187,11 @@ def sightings(
 
 
 def reread_card(
-    alternatives: Sequence[tuple[str, float]], allowed: Collection[str], floor: float
+    alternatives: Sequence[tuple[str, float]],
+    allowed: Collection[str] | None,
+    floor: float,
+    likely: Collection[str] | None = None,
+    foul_prior: float = 1.0,
 ) -> tuple[str, float] | None:
     """The likeliest of ``alternatives`` (best first) that is ``allowed``, with its probability among the allowed
     ones; None when the allowed names got less than ``floor`` of the probability in all (the reading stays).
@@ -184,12 +199,19 @@ def reread_card(
     The alternatives are the classifier's top few: the probability it gave names not listed counts as allowed
     (it may be), so a name is not made surer than the classifier was. Measured on the held-out indices
     (``evaluate --stages``), re-readings are right about as often as this share says; counting only the listed
-    names made them surer than they were."""
-    candidates = [(name, p) for name, p in alternatives if name in allowed]
+    names made them surer than they were.
+
+    ``allowed`` None: any card. ``likely``: the cards it would be legal to put there; any other counts
+    ``foul_prior`` times as much (the unlisted names count in full: they may be legal), so a doubtful reading leans
+    to a legal card and a plain one stays what it is."""
+    candidates = [(name, p) for name, p in alternatives if allowed is None or name in allowed]
     unlisted = max(0.0, 1.0 - sum(p for _, p in alternatives))
     mass = sum(p for _, p in candidates) + unlisted
     if not candidates or mass < floor or mass <= 0:
         return None
+    if likely is not None:
+        candidates = [(name, p if name in likely else p * foul_prior) for name, p in candidates]
+        mass = sum(p for _, p in candidates) + unlisted
     name, p = max(candidates, key=lambda c: c[1])
     return name, p / mass
 

@@ -210,7 +210,8 @@ def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
 
 def test_spades_a_play_out_of_turn_is_the_referees_ruling() -> None:
     d = spades()
-    sent = d.show({"trick/2": ["4C"]})  # nothing on Alex's spot: nothing to wait for
+    assert d.show({"trick/2": ["4C"]}) == []  # Alex's card may lie there unread: it waits a while for it ...
+    sent = d.show({"trick/2": ["4C"]}, frames=16, step=100)  # ... then goes, and the referee judges it
     assert [b["player"] for _, b, _ in sent] == ["Charlie"] and codes(sent) == ["play_out_of_turn"]
 
 
@@ -245,6 +246,28 @@ def test_spades_a_spot_can_hold_no_card_another_player_holds_once_the_hands_are_
     d.show({"trick/0": ["AC"]})  # Alex leads AC: a played card may lie anywhere (the trick is not gathered yet)
     possible = d.observer.possible(d.link.view())
     assert "AC" in possible["trick/1"] and possible["trick/1"] == frozenset(hands["Beth"]) | {"AC"}
+    # late in the hand: cards gathered with earlier tricks cannot lie on a spot; the last trick's may still
+    late = {
+        "hands": {"Alex": ["AS"], "Beth": ["2S"], "Charlie": ["3S"], "David": ["4S"]},
+        "trick": [{"player": "Alex", "card": "9H"}],
+        "last_trick": {"number": 11, "cards": ["5S", "6S", "7S", "8S"], "winner": "David"},
+    }
+    assert d.observer.possible(late)["trick/1"] == {"2S", "9H", "5S", "6S", "7S", "8S"}
+
+
+def test_spades_the_spot_in_turn_leans_to_the_legal_cards_and_played_spots_to_their_card() -> None:
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    assert d.observer.likely(d.link.view()) == {}  # no hand yet
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    assert d.observer.likely(view) == {"trick/0": frozenset(view["legal"])}  # Alex leads: any of his cards
+    d.show({"trick/0": ["AC"]})
+    view = d.link.view()
+    beth = frozenset(c for c in log.events[0].data["hands"]["Beth"] if c.endswith("C"))
+    assert view["turn"] == "Beth" and frozenset(view["legal"]) == beth  # Beth must follow clubs
+    assert d.observer.likely(view) == {"trick/0": frozenset({"AC"}), "trick/1": beth}
 
 
 def test_spades_the_last_trick_lying_there_is_not_played_again() -> None:

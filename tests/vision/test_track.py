@@ -357,6 +357,31 @@ def test_reread_card(guesses: tuple, allowed: set[str], floor: float, expected: 
 
 
 @pytest.mark.parametrize(
+    "guesses, legal, expected",
+    [
+        # 9S would be a renege (9D and 10D follow suit): at a tenth of the weight, the doubtful reading leans to 9D
+        pytest.param((("9S", 0.7), ("9D", 0.25)), {"9D", "10D"}, ("9D", 0.25 / (0.07 + 0.25 + 0.05)), id="leans_legal"),
+        # a renege plainly seen stays a renege (less sure than the classifier alone: the referee still flags it)
+        pytest.param(
+            (("9S", 0.97), ("9D", 0.01)), {"9D"}, ("9S", 0.097 / (0.097 + 0.01 + 0.02)), id="plain_foul_stays"
+        ),
+        # a legal reading is surer for the illegal ones weighing less
+        pytest.param((("9D", 0.6), ("9S", 0.3)), {"9D"}, ("9D", 0.6 / (0.6 + 0.03 + 0.1)), id="legal_surer"),
+    ],
+)
+def test_reread_card_leans_to_legal_cards(guesses: tuple, legal: set[str], expected: tuple) -> None:
+    assert reread_card(guesses, None, 0.05, legal, 0.1) == (expected[0], pytest.approx(expected[1]))
+
+
+def test_a_doubtful_reading_on_the_spot_in_turn_leans_to_a_legal_card() -> None:
+    det = on_spot("9S", 0.7 * 0.9, (("9S", 0.7), ("9D", 0.25)))
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, None, {"trick/0": {"9D", "10D"}})
+    assert one.card == "9D" and one.confidence == pytest.approx(0.9 * 0.25 / 0.37)
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, None, {"trick/1": {"9D"}})  # another spot's rules
+    assert one.card == "9S" and one.confidence == pytest.approx(0.63)
+
+
+@pytest.mark.parametrize(
     "field, value",
     [
         pytest.param("appear_frames", 0, id="appear_frames_at_least_1"),

@@ -22,8 +22,9 @@ Rules every observer keeps:
   cards a zone can hold (Spades once the hands are entered; Snap once a player's face-down pile holds cards the
   referee saw go there), the tracker reads a card there among those cards
   (:func:`vision.track.sightings`): one it rules out is re-read as the likeliest one it allows. Only what a
-  player *holds* is used, never what it would be *legal* to play: an illegal card is still seen as itself, and
-  the referee flags it.
+  player *holds* rules a card out. What it would be *legal* to play (:meth:`Observer.likely`) only tips a doubtful
+  reading: a foul is taken as ``foul_prior`` times as likely as a legal card, as a referee who knows the rules
+  would weigh a smudged index, so a card plainly seen is still seen as itself and the referee flags the foul.
 """
 
 from __future__ import annotations
@@ -81,6 +82,11 @@ class Observer:
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """The cards each zone can hold, for the zones where the referee's ``view`` tells (none by default)."""
+        return {}
+
+    def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
+        """The cards a zone would hold if the players keep the rules (the legal plays), where the ``view`` tells:
+        a doubtful reading there leans to them (``TrackSettings.foul_prior``). None by default."""
         return {}
 
     # -- helpers -------------------------------------------------------------------------------------------

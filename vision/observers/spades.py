@@ -2,15 +2,17 @@
 
 Tricks complete by themselves in the referee after the fourth card (a ``trick_won`` ruling names the winner);
 the cards gathered onto a team's ``won`` pile lie face down and make no event. Plays are sent in turn order: a
-card on the spot of a player who is not in turn waits while a card is being read on the spot of the player in
-turn (seen there but not settled: a small or smudged index takes a few more frames), for at most
+card on the spot of a player who is not in turn waits for the card of the player in turn (which may lie there
+unread: a small or smudged index takes a few more frames, a doubtful one may not count yet), for at most
 ``turn_grace_ms`` (1.5 s) after it landed; then it is sent as it is, and the referee judges the play out of turn.
 Cards sent together go in the order they landed (the frame each was first seen); cards first seen in the same
 frame go in turn order from the player the referee expects.
 Bids, a Blind Nil exchange and claims come from the phones: a card put down while the hand is still being bid
 waits until bidding is over, then is sent (the referee judges whether it was that player's turn).
 Once the hands are known (entered at the deal), a card on a player's spot is none that another player still
-holds (:meth:`SpadesObserver.possible`): a reading of such a card is re-read as the likeliest one it can be.
+holds nor one gathered with an earlier trick (:meth:`SpadesObserver.possible`): a reading of such a card is re-read
+as the likeliest one it can be; and a doubtful reading on the spot in turn leans to the cards that player may
+legally play (:meth:`SpadesObserver.likely`).
 """
 
 from __future__ import annotations
@@ -35,8 +37,6 @@ class SpadesObserver(Observer):
         on_table = {p.get("card") for p in view.get("trick") or []}
         on_table |= set((view.get("last_trick") or {}).get("cards") or [])
         out = []
-        turn_spot = next((z.name for z in self.zones("trick") if self.owner(z.name) == view.get("turn")), None)
-        reading = turn_spot in update.unsettled  # the card of the player in turn may be there, not read yet
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
             player = self.owner(zone.name)
@@ -49,8 +49,8 @@ class SpadesObserver(Observer):
                 if phase in ("bidding", "exchange"):
                     self.note(f"{top.card} lies on {player}'s spot: waiting for the bids before it counts")
                 continue
-            if player != view.get("turn") and reading and update.ts - top.since < self.turn_grace_ms:
-                continue
+            if player != view.get("turn") and update.ts - top.since < self.turn_grace_ms:
+                continue  # the card in turn may be there, not read yet (or not above the threshold yet)
             reason = f"{player} played {top.card}"
             out.append(Proposal("play", {"player": player, "card": top.card}, top.since, reason, (top.id,)))
         in_turn = [p for p in out if p.data["player"] == view.get("turn")]
@@ -62,15 +62,33 @@ class SpadesObserver(Observer):
         return sorted(out, key=lambda p: (p.ts, (self.players.index(p.data["player"]) - turn) % len(self.players)))
 
     def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
-        """Each trick spot: any card but those the other players still hold (the hands, once entered); cards
-        already played stay possible everywhere (a trick not yet gathered, a card put on the wrong spot)."""
+        """Each trick spot: any card but those the other players still hold (the hands, once entered) and those
+        gathered with earlier tricks; the cards of this trick and the last one stay possible everywhere (a trick
+        not yet gathered, a card put on the wrong spot)."""
         hands = view.get("hands")
         if not isinstance(hands, Mapping) or set(hands) != set(self.players):
             return {}
+        lying = {str(p.get("card")) for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        lying |= {str(c) for c in (view.get("last_trick") or {}).get("cards") or []}
+        gathered = DECK - {str(c) for held in hands.values() for c in held or ()} - lying
         out = {}
         for zone in self.zones("trick"):
             player = self.owner(zone.name)
             if player is not None:
                 others = {str(c) for name, held in hands.items() if name != player for c in held or ()}
-                out[zone.name] = DECK - others
+                out[zone.name] = DECK - others - gathered
+        return out
+
+    def likely(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+        """The spot of the player in turn: the cards they may legally play (the referee's ``legal``, once the hands
+        are entered); the spots of those who played to this trick: the card the referee has from them."""
+        out = {}
+        legal, turn = view.get("legal"), view.get("turn")
+        if view.get("phase") == "play" and isinstance(legal, list) and legal and turn in self.players:
+            spots = {self.owner(z.name): z.name for z in self.zones("trick")}
+            if turn in spots:
+                out[spots[turn]] = frozenset(str(c) for c in legal)
+            for play in view.get("trick") or []:
+                if isinstance(play, Mapping) and play.get("player") in spots:
+                    out[spots[play["player"]]] = frozenset({str(play.get("card"))})
         return out
