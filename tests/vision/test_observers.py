@@ -324,6 +324,17 @@ def test_spit_a_stock_card_on_a_pile_is_a_play_and_an_illegal_one_is_flagged() -
     assert codes(sent) == ["illegal_play"]
 
 
+def test_spit_piles_in_play_lean_to_cards_that_can_go_there_and_stock_tops_to_themselves() -> None:
+    d = spit()
+    table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}
+    assert d.observer.likely(d.link.view()) == {}  # waiting for the opening Spit!: spit cards can be anything
+    d.show(table)
+    likely = d.observer.likely(d.link.view())
+    ranks = {zone: {c[:-1] for c in cards} for zone, cards in likely.items() if zone.startswith("spit")}
+    assert ranks == {"spit/0": {"A", "2", "3"}, "spit/1": {"8", "9", "10"}}
+    assert len(likely["spit/0"]) == 12 and likely["stock/0/2"] == {"5S"} and likely["stock/1/0"] == {"10H"}
+
+
 def test_spit_reveal_and_move() -> None:
     d = spit()
     table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}

@@ -9,6 +9,8 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``.
+* A doubtful reading on a spit pile in play leans to the cards that can go there (:meth:`SpitObserver.likely`),
+  on a face-up stock top to the card the referee has there.
 * Stalls ("nobody can play") and round ends are found by the referee (its ``spit_call``/``round_over``
   alerts). Layouts (face-down counts), slaps and round ends are entered on the phones.
 """
@@ -19,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.observers import Observer, Proposal
+from vision.observers import DECK, Observer, Proposal
 from vision.track import TableCard, Update
 
 __all__ = ["SpitObserver"]
@@ -48,6 +50,27 @@ class SpitObserver(Observer):
                 out.append(proposal)
         spit = self._flush(update.ts, view)
         return out + ([spit] if spit else [])
+
+    def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
+        """In play: a spit pile holds its top or a card one rank from it (or of its rank, where a house rule allows
+        it; an Ace next to King and 2), a face-up stock top stays what the referee has. Spit cards and cards turned
+        up on a stock pile can be anything: no leaning there."""
+        if view.get("phase") != "play":
+            return {}
+        out = {}
+        piles = view.get("spit_piles") or []
+        for zone in self.zones("spit"):
+            if zone.slot is not None and zone.slot < len(piles) and piles[zone.slot].get("top"):
+                top = str(piles[zone.slot]["top"])
+                out[zone.name] = frozenset({top} | {c for c in DECK if _near(c, top)})
+        players = view.get("players") or {}
+        for zone in self.zones("stock"):
+            if zone.owner is None or zone.slot is None or zone.owner >= len(self.players):
+                continue
+            stock = (players.get(self.players[zone.owner]) or {}).get("stock") or []
+            if zone.slot < len(stock) and stock[zone.slot].get("top"):
+                out[zone.name] = frozenset({str(stock[zone.slot]["top"])})
+        return out
 
     # -- stock piles ---------------------------------------------------------------------------------------
     def _stock(self, top: TableCard, seat: int | None, slot: int | None, view: Mapping[str, Json]) -> Proposal | None:
@@ -139,3 +162,13 @@ class SpitObserver(Observer):
             return None
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
         return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
+
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+
+
+def _near(card: str, top: str) -> bool:
+    """``card`` may go on ``top`` by the default rules or a house rule: one rank apart (the Ace next to both the
+    King and the 2) or the same rank."""
+    a, b = RANKS.index(card[:-1]), RANKS.index(top[:-1])
+    return (a - b) % 13 in (0, 1, 12)
