@@ -10,8 +10,8 @@ Small single-purpose steps, as in supervision's tools:
    alternatives (a ruled-out top reading is re-read), its confidence the detector's score times its share of
    the probability the allowed cards got. If they got too little (under ``reread_floor``) the reading stays as
    it was, and the referee judges it. Where the game also says what would be legal there (``likely``: the
-   Spades spot in turn), a card that would be a foul counts ``foul_prior`` times as much: a doubtful reading
-   leans to a legal card, a plain one stays what it is.
+   Spades spot in turn, Spit's piles in play), a card that would be a foul counts ``foul_prior`` times as much:
+   a doubtful reading leans to a legal card, a plain one stays what it is.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card

@@ -333,6 +333,8 @@ def test_spit_piles_in_play_lean_to_cards_that_can_go_there_and_stock_tops_to_th
     ranks = {zone: {c[:-1] for c in cards} for zone, cards in likely.items() if zone.startswith("spit")}
     assert ranks == {"spit/0": {"A", "2", "3"}, "spit/1": {"8", "9", "10"}}
     assert len(likely["spit/0"]) == 12 and likely["stock/0/2"] == {"5S"} and likely["stock/1/0"] == {"10H"}
+    stalled = {**d.link.view(), "stalled": True}  # nobody can play: the next cards on the piles are spit cards
+    assert not [zone for zone in d.observer.likely(stalled) if zone.startswith("spit")]
 
 
 def test_spit_reveal_and_move() -> None:

@@ -53,12 +53,12 @@ class SpitObserver(Observer):
 
     def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """In play: a spit pile holds its top or a card one rank from it (or of its rank, where a house rule allows
-        it; an Ace next to King and 2), a face-up stock top stays what the referee has. Spit cards and cards turned
-        up on a stock pile can be anything: no leaning there."""
+        it; an Ace next to King and 2), a face-up stock top stays what the referee has. Spit cards (the opening,
+        or after a stall) and cards turned up on a stock pile can be anything: no leaning there."""
         if view.get("phase") != "play":
             return {}
         out = {}
-        piles = view.get("spit_piles") or []
+        piles = [] if view.get("stalled") else view.get("spit_piles") or []
         for zone in self.zones("spit"):
             if zone.slot is not None and zone.slot < len(piles) and piles[zone.slot].get("top"):
                 top = str(piles[zone.slot]["top"])
