@@ -246,13 +246,16 @@ def test_spades_a_spot_can_hold_no_card_another_player_holds_once_the_hands_are_
     d.show({"trick/0": ["AC"]})  # Alex leads AC: a played card may lie anywhere (the trick is not gathered yet)
     possible = d.observer.possible(d.link.view())
     assert "AC" in possible["trick/1"] and possible["trick/1"] == frozenset(hands["Beth"]) | {"AC"}
-    # late in the hand: cards gathered with earlier tricks cannot lie on a spot; the last trick's may still
+    # late in the hand: cards gathered with earlier tricks cannot lie on a spot; the last trick's may, until the
+    # next trick is led (then it has been gathered: a card read as one of them is read anew)
     late = {
-        "hands": {"Alex": ["AS"], "Beth": ["2S"], "Charlie": ["3S"], "David": ["4S"]},
-        "trick": [{"player": "Alex", "card": "9H"}],
-        "last_trick": {"number": 11, "cards": ["5S", "6S", "7S", "8S"], "winner": "David"},
+        "hands": {"Alex": ["AS", "9H"], "Beth": ["2S"], "Charlie": ["3S"], "David": ["4S"]},
+        "trick": [],
+        "last_trick": {"number": 11, "cards": ["5S", "6S", "7S", "8S"], "winner": "Alex"},
     }
-    assert d.observer.possible(late)["trick/1"] == {"2S", "9H", "5S", "6S", "7S", "8S"}
+    assert d.observer.possible(late)["trick/1"] == {"2S", "5S", "6S", "7S", "8S"}
+    late = {**late, "hands": {**late["hands"], "Alex": ["AS"]}, "trick": [{"player": "Alex", "card": "9H"}]}
+    assert d.observer.possible(late)["trick/1"] == {"2S", "9H"}
 
 
 def test_spades_the_spot_in_turn_leans_to_the_legal_cards_and_played_spots_to_their_card() -> None:

@@ -63,13 +63,14 @@ class SpadesObserver(Observer):
 
     def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
         """Each trick spot: any card but those the other players still hold (the hands, once entered) and those
-        gathered with earlier tricks; the cards of this trick and the last one stay possible everywhere (a trick
-        not yet gathered, a card put on the wrong spot)."""
+        gathered with earlier tricks; the cards of this trick stay possible everywhere (a card put on the wrong
+        spot), and so do the last trick's until the next one is led (it may lie there until then)."""
         hands = view.get("hands")
         if not isinstance(hands, Mapping) or set(hands) != set(self.players):
             return {}
         lying = {str(p.get("card")) for p in view.get("trick") or [] if isinstance(p, Mapping)}
-        lying |= {str(c) for c in (view.get("last_trick") or {}).get("cards") or []}
+        if not lying:
+            lying = {str(c) for c in (view.get("last_trick") or {}).get("cards") or []}
         gathered = DECK - {str(c) for held in hands.values() for c in held or ()} - lying
         out = {}
         for zone in self.zones("trick"):
