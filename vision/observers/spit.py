@@ -21,7 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.observers import DECK, Observer, Proposal
+from scorer.cards import standard_deck
+from vision.observers import Observer, Proposal
 from vision.track import TableCard, Update
 
 __all__ = ["SpitObserver"]
@@ -62,7 +63,7 @@ class SpitObserver(Observer):
         for zone in self.zones("spit"):
             if zone.slot is not None and zone.slot < len(piles) and piles[zone.slot].get("top"):
                 top = str(piles[zone.slot]["top"])
-                out[zone.name] = frozenset({top} | {c for c in DECK if _near(c, top)})
+                out[zone.name] = _NEAR.get(top, frozenset()) | {top}
         players = view.get("players") or {}
         for zone in self.zones("stock"):
             if zone.owner is None or zone.slot is None or zone.owner >= len(self.players):
@@ -164,11 +165,14 @@ class SpitObserver(Observer):
         return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
 
 
-RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+def _near_cards() -> dict[str, frozenset[str]]:
+    """For each card, the cards that may go on it by the default rules or a house rule: one rank apart (the Ace
+    next to both the King and the 2) or the same rank."""
+    deck = standard_deck()
+    return {
+        str(top): frozenset(str(c) for c in deck if (c.rank.number - top.rank.number) % 13 in (0, 1, 12))
+        for top in deck
+    }
 
 
-def _near(card: str, top: str) -> bool:
-    """``card`` may go on ``top`` by the default rules or a house rule: one rank apart (the Ace next to both the
-    King and the 2) or the same rank."""
-    a, b = RANKS.index(card[:-1]), RANKS.index(top[:-1])
-    return (a - b) % 13 in (0, 1, 12)
+_NEAR = _near_cards()
