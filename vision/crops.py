@@ -8,8 +8,11 @@ import numpy as np
 CROP_MARGIN = 1.3  # the crop's side is this many times the index box's longer side
 
 
-def crop_box(box: tuple[float, ...], rng: np.random.Generator | None, margin: float = CROP_MARGIN) -> tuple:
-    """The square crop the classifier sees around an index box: ``margin`` times its longer side, jittered."""
+def crop_box(
+    box: tuple[float, ...], rng: np.random.Generator | None, margin: float = CROP_MARGIN, shift: tuple = (0.0, 0.0)
+) -> tuple:
+    """The square crop the classifier sees around an index box: ``margin`` times its longer side, jittered
+    (training) or moved by ``shift`` (x, y) times its own side (the reader's extra views)."""
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1)
     cx, cy = (x1 + x2) / 2, (y1 + y2) / 2
@@ -18,6 +21,7 @@ def crop_box(box: tuple[float, ...], rng: np.random.Generator | None, margin: fl
         cx += float(rng.normal(0, 0.07)) * side
         cy += float(rng.normal(0, 0.07)) * side
     side *= margin
+    cx, cy = cx + shift[0] * side, cy + shift[1] * side
     return cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2
 
 

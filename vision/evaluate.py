@@ -12,7 +12,7 @@
   outline (what ``tests/vision/test_sim_detect.py`` asks of every card, and what the live table builds on).
 * ``stages(folder)``: where cards are lost, stage by stage: the share of cards one of whose labelled indices the
   detector boxes (IoU >= 0.3), and the share of labelled index boxes the classifier names right when given the
-  labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROP_MARGINS``).
+  labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -195,7 +195,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     by_share: dict[str, list[int]] = {band: [0, 0] for band, _ in SHARE_BANDS}
     by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
     by_design: dict[str, list[int]] = {}
-    margins = reader.margins
+    crops = reader.crops
     for meta, image in _scenes(folder, limit):
         boxes, _ = reader.indices(image)
         by_card: dict[int, list[list[float]]] = {}
@@ -205,11 +205,11 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         indices += len(labelled)
-        reader.margins = (1.3,)
+        reader.crops = ((1.3, 0.0, 0.0),)
         try:
             names, _ = reader.classify(image, labelled)
         finally:
-            reader.margins = margins
+            reader.crops = crops
         right["one crop 1.3"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
         ranked = ranked_names(reader.probabilities(image, labelled), reader.names)  # the reader's own crops
         names = [r[0][0] for r in ranked]

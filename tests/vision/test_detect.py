@@ -40,6 +40,8 @@ def test_crop_box_is_square_around_the_index_and_cut_pads_outside() -> None:
     x1, y1, x2, y2 = crop_box((10, 20, 30, 60), None, 1.5)
     assert x2 - x1 == pytest.approx(60) and y2 - y1 == pytest.approx(60)
     assert ((x1 + x2) / 2, (y1 + y2) / 2) == (20, 40)
+    moved = crop_box((10, 20, 30, 60), None, 1.5, (0.1, -0.05))  # shifts count in the crop's own side (60 px)
+    assert moved == pytest.approx((x1 + 6, y1 - 3, x2 + 6, y2 - 3))
     image = np.full((50, 50, 3), 200, np.uint8)
     assert cut(image, (-20, -20, 30, 30), 64).shape == (64, 64, 3)
 
@@ -113,25 +115,26 @@ def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pyt
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
-def test_each_index_is_read_from_both_crop_widths_and_the_probabilities_averaged() -> None:
+def test_each_index_is_read_from_every_crop_and_the_probabilities_combined() -> None:
     pytest.importorskip("openvino")
-    from vision.detect import CROP_MARGINS, CardReader
+    from vision.detect import CROPS, CardReader
     from vision.synth import DesignPool, render_scene
 
     scene = render_scene(3, DesignPool((), proc_share=1.0), size=(1280, 720))
     image = scene.image[:, :, ::-1].copy()
     boxes = np.array([lab.box for lab in scene.labels[:6]], np.float32)
     reader = CardReader(MODELS)
-    assert reader.margins == CROP_MARGINS and len(CROP_MARGINS) == 2
+    assert reader.crops == CROPS and len({c[0] for c in CROPS}) >= 3 and any(c[1] for c in CROPS)
     names, probs = reader.classify(image, boxes)
     single = []
-    for margin in CROP_MARGINS:
-        single.append(reader.classifier(_batch(image, boxes, margin)))
-    mean = (single[0] + single[1]) / 2
+    for margin, dx, dy in CROPS:
+        single.append(reader.classifier(_batch(image, boxes, margin, (dx, dy))))
+    logs = np.mean([np.log(np.clip(p, 1e-7, 1)) for p in single], axis=0)  # their geometric mean, normalised
+    mean = np.exp(logs) / np.exp(logs).sum(axis=1, keepdims=True)
     assert names == [reader.names[i] for i in mean.argmax(axis=1)]
     assert probs == pytest.approx(mean.max(axis=1), abs=1e-4)
 
 
-def _batch(image: np.ndarray, boxes: np.ndarray, margin: float) -> np.ndarray:
-    crops = np.stack([cut(image, crop_box(tuple(b), None, margin), 64) for b in boxes])
+def _batch(image: np.ndarray, boxes: np.ndarray, margin: float, shift: tuple = (0.0, 0.0)) -> np.ndarray:
+    crops = np.stack([cut(image, crop_box(tuple(b), None, margin, shift), 64) for b in boxes])
     return np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255

@@ -197,7 +197,7 @@ def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_fo
 class _Perfect:
     """A stand-in reader whose detector boxes exactly the labelled indices and whose classifier names them right."""
 
-    margins = (1.15, 1.3)
+    crops = ((1.15, 0.0, 0.0), (1.3, 0.08, 0.0))
     names = (*CARDS, "bg")
 
     def __init__(self, metas: list[dict], blind_to: str | None = None, doubt: float = 0.0) -> None:
@@ -210,7 +210,7 @@ class _Perfect:
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
         names = [self.names[i] for i in self.probabilities(image, boxes).argmax(axis=1)]
-        if self.blind_to is not None and self.margins == (1.3,):
+        if self.blind_to is not None and self.crops == ((1.3, 0.0, 0.0),):
             names = [self.blind_to] * len(names)
         return names, np.ones(len(names), np.float32)
 
@@ -239,7 +239,7 @@ def test_stages_count_boxed_cards_and_indices_named_right_per_crop_setting(scene
     blind = _Perfect(metas, blind_to="JK")  # wrong whenever it is given the single 1.3 crop
     result = evaluate.stages(scenes, blind)  # type: ignore[arg-type]
     assert result["indices_named_right"] == {"one crop 1.3": 0.0, "reader's crops": 1.0, "knowing a hand of 13": 1.0}
-    assert blind.margins == (1.15, 1.3)  # given back
+    assert blind.crops == ((1.15, 0.0, 0.0), (1.3, 0.08, 0.0))  # given back
 
 
 def test_stages_measure_what_knowing_the_hand_gains_and_costs(scenes: Path) -> None:
