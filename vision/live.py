@@ -316,6 +316,7 @@ class LiveTable:
             log.exception("the %s observer failed", self.link.game)
             return
         offset = frame.wall_ms - frame.pos_ms
+        before: Mapping[str, Json] | None = view  # the referee's view before the next proposal
         for proposal in proposals:
             event = VisionEvent(proposal.body(), proposal.ts, proposal.ts - offset, frame.index, proposal.reason)
             try:
@@ -332,11 +333,23 @@ class LiveTable:
                 continue
             self.sent.append(event)
             self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
+            after = self._view_now()
+            if any(getattr(r.severity, "value", "") == "error" for r in rulings) and after == before is not None:
+                observer.void(proposal)  # the referee found it impossible and kept the game as it was
+            before = after
             for ruling in rulings:
                 if getattr(ruling.severity, "value", "info") != "info":
                     self._alerts.append(ruling.message)
             if self.on_event is not None:
                 self.on_event(event, seq, rulings)
+
+    def _view_now(self) -> Mapping[str, Json] | None:
+        """The referee's view after an event the camera sent (None if it cannot be read)."""
+        try:
+            return self.link.view()
+        except Exception:
+            log.exception("the %s referee's view could not be read", self.link.game)
+            return None
 
     # -- the camera view -----------------------------------------------------------------------------------
     def _status_lines(self) -> list[str]:

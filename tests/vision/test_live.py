@@ -248,3 +248,38 @@ def test_a_spades_card_misread_as_one_another_player_holds_is_reread_from_the_ha
     camera_events = [e for e in session.events if e.source is Source.VISION]
     assert [(e.data["player"], e.data["card"]) for e in camera_events] == [("Alex", "AC")]
     assert not [e for e in table.status()["events"] if "refused" in e]
+
+
+def test_a_spades_card_first_read_as_one_already_played_is_sent_when_read_right(tmp_path: Path) -> None:
+    # trick 2: Alex led KC; Beth's 8C is read as 7C for its first frames (she played 7C in trick 1, which has been
+    # gathered), surely enough that no card she may hold explains it: the play is sent as read and the referee
+    # rules it impossible (already played; the game is unchanged). When the same card is then read as 8C, that is
+    # Beth's play, not a re-read of a card the camera already sent; the 7C reading is not sent twice.
+    from tests.vision.tablesim import read_stamp
+
+    log = parse_log((Path(__file__).resolve().parents[2] / "tests/golden/spades/card_hand.jsonl").read_text())
+    session = Session("spades", log.header.players)
+    for event in log.events[:10]:  # the deal, the four bids, trick 1 (AC 7C 4C 2C), Alex leads KC
+        session.append(event)
+    assert session.view()["turn"] == "Beth" and "8C" in session.view()["legal"]
+    layout = default_layout("spades", 4)
+    script = Script(layout, [Card("8C", layout.zone("trick/1").centre, 1000, start=(500.0, 760.0))])
+    oracle = script.oracle()
+
+    def misreading(image: np.ndarray) -> Detections:
+        early = read_stamp(image) < 24  # stable as 7C from frame ~14 (1.4 s), read right from 2.4 s
+        guesses = (("7C", 0.999),) if early else (("8C", 0.9), ("7C", 0.05))
+        return Detections.from_records(
+            [Detection(guesses[0][0], guesses[0][1], d.box, d.corners, guesses) for d in oracle(image)]
+        )
+
+    video = script.write(tmp_path / "table.mp4", 50)
+    table = LiveTable(str(video), SessionLink(session), default_config("spades", 4), detector=misreading, lossless=True)
+    table.start()
+    assert table.wait(60)
+    camera = [e for e in session.events[10:] if e.source is Source.VISION]
+    assert [(e.data["player"], e.data["card"]) for e in camera] == [("Beth", "7C"), ("Beth", "8C")]
+    assert [r.code for r in session.rulings if r.seq == camera[0].seq] == ["card_already_played"]
+    view = session.view()
+    assert view["trick"] == [{"player": "Alex", "card": "KC"}, {"player": "Beth", "card": "8C"}]
+    assert view["turn"] == "Charlie"

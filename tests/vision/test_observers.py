@@ -146,7 +146,7 @@ def test_a_card_read_anew_after_its_event_is_a_note_not_a_second_event() -> None
     d.manual("deal", dealer="Beth")
     assert [b["card"] for _, b, _ in d.show({"face_up/0": ["2S"]})] == ["2S"]
     assert d.show({"face_up/0": ["2C"]}, moved=False) == []  # the light changed: the same card reads 2C now
-    assert "reads the card it sent on face_up/0 as 2C" in d.observer.notes[-1]
+    assert "reads the 2S on face_up/0 as 2C" in d.observer.notes[-1]
     assert [b["card"] for _, b, _ in d.show({"face_up/1": ["9D"]})] == ["9D"]  # and the game goes on
 
 
@@ -476,3 +476,25 @@ def test_a_refused_proposal_waits_until_the_referee_changes() -> None:
     observer.use(card)
     observer.refused(proposal, None)  # the write failed: try again at once
     assert not observer.skip(card, d.session.view())
+
+
+def test_a_re_read_after_an_impossible_event_is_news_but_a_voided_name_is_not_sent_again() -> None:
+    observer = spades().observer
+    view: dict = {}
+    first = TableCard("QS", "trick/2", (0.0, 0.0), 0, 7)
+    assert not observer.skip(first, view)
+    observer.use(first)
+    observer.void(Proposal("play", {"player": "Charlie", "card": "QS"}, 0, "QS", (7,)))  # "already played"
+    second = TableCard("JS", "trick/2", (0.0, 0.0), 0, 8, replaces=7)
+    assert not observer.skip(second, view) and not observer.notes  # news: the QS was never a play
+    observer.use(second)
+    observer.void(Proposal("play", {"player": "Charlie", "card": "JS"}, 0, "JS", (8,)))  # impossible too
+    again = TableCard("QS", "trick/2", (0.0, 0.0), 0, 9, replaces=8)
+    assert observer.skip(again, view) and not observer.notes  # QS was tried on this card: not sent again
+    right = TableCard("9C", "trick/2", (0.0, 0.0), 0, 10, replaces=9)
+    assert not observer.skip(right, view)
+    observer.use(right)  # sent, and the referee took it
+    later = TableCard("QS", "trick/2", (0.0, 0.0), 0, 11, replaces=10)
+    assert observer.skip(later, view) and not observer.notes  # a name found impossible: not even a note
+    other = TableCard("9S", "trick/2", (0.0, 0.0), 0, 12, replaces=11)
+    assert observer.skip(other, view) and observer.notes  # a re-read of a card sent: a note, as before

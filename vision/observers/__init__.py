@@ -12,6 +12,10 @@ Rules every observer keeps:
   (:attr:`vision.track.TableCard.replaces`) after its event was sent makes a note, not a second event; a card
   that leaves and comes back is a new sighting but is checked against the referee first (a card the referee
   already has there is no event).
+* **An impossible reading is no sighting.** When the referee refuses an event, or takes it with an ``error``
+  ruling that leaves the game as it was (the record cannot be right: a Spades card already played in an earlier
+  trick), the reading was wrong: a later reading of the same card under another name is news, not a re-read of
+  something sent. A name already voided for that card is not sent again.
 * **The referee is the memory.** An observer keeps no copy of the game; it compares the stable table with
   the referee's view, so manual entries from the phones and camera events mix freely.
 * **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
@@ -69,6 +73,10 @@ class Observer:
     done: set[int] = field(default_factory=set)
     notes: list[str] = field(default_factory=list)
     held: dict[int, str] = field(default_factory=dict)  # card id -> the referee's view when it was refused
+    voided: set[int] = field(default_factory=set)  # cards whose event the referee took as impossible (an error)
+    names: dict[int, str] = field(default_factory=dict)  # card id -> the name it was read as
+    chain: dict[int, int] = field(default_factory=dict)  # card id -> the first card of its chain of re-reads
+    void_names: dict[int, set[str]] = field(default_factory=dict)  # chain -> the names voided on it
 
     game = ""
 
@@ -110,10 +118,21 @@ class Observer:
         """Whether ``card`` is no news: already used, or refused while the referee's view stays the same."""
         if card.id in self.done:
             return True
-        if card.replaces is not None and card.replaces in self.done:  # the same card read anew after its event
-            self.use(card)
-            self.note(f"the camera now reads the card it sent on {card.zone} as {card.card}: correct it if so")
-            return True
+        self.names[card.id] = card.card
+        if card.replaces is not None:  # the same card read anew
+            root = self.chain.setdefault(card.replaces, card.replaces)
+            self.chain[card.id] = root
+            if card.card in self.void_names.get(root, ()):  # a reading the referee already found impossible
+                self.use(card)
+                self.voided.add(card.id)
+                return True
+            readings = [c for c, r in self.chain.items() if r == root and c != card.id]
+            stands = [c for c in readings if c in self.done and c not in self.voided]
+            if stands:  # its event was sent and taken (or the referee already had the card)
+                self.use(card)
+                was = self.names.get(stands[-1], "?")
+                self.note(f"the camera now reads the {was} on {card.zone} as {card.card}: correct it if so")
+                return True
         if card.id in self.held:
             if self.held[card.id] == _fingerprint(view):
                 return True
@@ -127,6 +146,15 @@ class Observer:
             self.done.discard(card)
             if view is not None:
                 self.held[card] = _fingerprint(view)
+
+    def void(self, proposal: Proposal) -> None:
+        """``proposal`` was appended but the referee found it impossible and left the game as it was: a later
+        reading of its cards under another name is news (see the module doc)."""
+        for card in proposal.cards:
+            self.voided.add(card)
+            root = self.chain.get(card, card)
+            if card in self.names:
+                self.void_names.setdefault(root, set()).add(self.names[card])
 
 
 def _fingerprint(view: Mapping[str, Json]) -> str:

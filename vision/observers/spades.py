@@ -35,7 +35,8 @@ class SpadesObserver(Observer):
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         phase = view.get("phase")
         on_table = {p.get("card") for p in view.get("trick") or []}
-        on_table |= set((view.get("last_trick") or {}).get("cards") or [])
+        if not on_table:  # the last trick may lie on the spots until the next is led (then it has been gathered)
+            on_table = set((view.get("last_trick") or {}).get("cards") or [])
         out = []
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
