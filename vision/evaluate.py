@@ -12,7 +12,10 @@
   outline (what ``tests/vision/test_sim_detect.py`` asks of every card, and what the live table builds on).
 * ``stages(folder)``: where cards are lost, stage by stage: the share of cards one of whose labelled indices the
   detector boxes (IoU >= 0.3), and the share of labelled index boxes the classifier names right when given the
-  labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``).
+  labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``); and every labelled card by
+  what became of it in the reader's answer (``cards_by_fate``): found, not boxed, misread, read right but under
+  the card threshold, or read right and joined with another copy of the same card (scenes mix decks: a second
+  copy lying within a card's reach of the first is taken for the first's other corner).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -30,7 +33,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, ranked_names
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, Reading, ranked_names
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -196,13 +199,20 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
     by_design: dict[str, list[int]] = {}
     crops = reader.crops
+    fates: Counter[str] = Counter()
     for meta, image in _scenes(folder, limit):
-        boxes, _ = reader.indices(image)
+        boxes, scores = reader.indices(image)
         by_card: dict[int, list[list[float]]] = {}
         for lab in meta["labels"]:
             by_card.setdefault(lab["card_id"], []).append(lab["box"])
         cards += len(by_card)
         boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
+        detected = ranked_names(reader.probabilities(image, boxes), reader.names)  # the reader's own boxes
+        readings = [
+            Reading(alts[0][0], float(score), alts[0][1], tuple(float(v) for v in box), alts)  # type: ignore[arg-type]
+            for alts, score, box in zip(detected, scores, boxes, strict=True)
+        ]
+        fates.update(_fates(meta, readings, reader))
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         indices += len(labelled)
         reader.crops = ((1.3, 0.0, 0.0),)
@@ -252,7 +262,45 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
         "misread_indices_reread_right_by_share": {
             band: {"indices": n, "right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_share.items()
         },
+        "cards_by_fate": {fate: round(fates[fate] / cards, 4) if cards else 0.0 for fate in FATES},
     }
+
+
+FATES = (
+    "found",
+    "not boxed",
+    "misread",
+    "read right, under the card threshold",
+    "read right, joined with a copy",
+    "read right, lost in pairing",
+)
+
+
+def _fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> Counter[str]:
+    """What became of each labelled card of one scene in the reader's answer (see ``FATES``)."""
+    reported = Counter(card.card for card in reader.cards(readings))
+    by_card: dict[int, list[dict[str, Any]]] = {}
+    for lab in meta["labels"]:
+        by_card.setdefault(lab["card_id"], []).append(lab)
+    copies = Counter(labs[0]["card"] for labs in by_card.values())
+    out: Counter[str] = Counter()
+    for labs in by_card.values():
+        truth = labs[0]["card"]
+        if reported[truth] > 0:
+            reported[truth] -= 1
+            out["found"] += 1
+            continue
+        hits = [r for r in readings if r.score >= reader.conf and any(iou(lab["box"], r.box) >= 0.3 for lab in labs)]
+        right = [r for r in hits if r.name == truth]
+        if not hits:
+            out["not boxed"] += 1
+        elif not right:
+            out["misread"] += 1
+        elif all(r.prob < reader.min_card for r in right):
+            out["read right, under the card threshold"] += 1
+        else:  # reported under its name, but as one card with another copy (or lost some other way: counted here)
+            out["read right, joined with a copy" if copies[truth] > 1 else "read right, lost in pairing"] += 1
+    return out
 
 
 def latency(reader: CardReader, frame: np.ndarray | None = None, runs: int = 30) -> dict[str, float]:

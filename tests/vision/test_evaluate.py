@@ -199,6 +199,8 @@ class _Perfect:
 
     crops = ((1.15, 0.0, 0.0), (1.3, 0.08, 0.0))
     names = (*CARDS, "bg")
+    conf, min_card = DEFAULT_CONF, DEFAULT_MIN_CARD
+    cards = CardReader.cards  # the real pairing at these thresholds
 
     def __init__(self, metas: list[dict], blind_to: str | None = None, doubt: float = 0.0) -> None:
         self.metas, self.blind_to, self.scene, self.doubt = metas, blind_to, -1, doubt
@@ -255,3 +257,26 @@ def test_stages_measure_what_knowing_the_hand_gains_and_costs(scenes: Path) -> N
     shares = result["misread_indices_reread_right_by_share"]
     assert shares["0.9 or more"]["indices"] > 0 and shares["0.9 or more"]["right"] == 1.0
     assert all(b["indices"] == 0 for band, b in shares.items() if band != "0.9 or more")
+
+
+def test_stages_say_what_became_of_each_card(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    fates = evaluate.stages(scenes, _Perfect(metas))["cards_by_fate"]  # type: ignore[arg-type]
+    assert set(fates) == set(evaluate.FATES) and sum(fates.values()) == pytest.approx(1.0, abs=1e-3)
+    assert fates["found"] + fates["read right, joined with a copy"] == pytest.approx(1.0, abs=1e-3)  # all read right
+    fates = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))["cards_by_fate"]  # type: ignore[arg-type]
+    assert fates["misread"] > 0.5 and fates["found"] < 0.5  # each read as the next card (that card may be there too)
+
+
+def test_a_second_copy_within_reach_of_the_first_is_joined_with_it() -> None:
+    meta = {
+        "labels": [
+            {"card_id": 1, "card": "7H", "box": [100, 100, 120, 130]},
+            {"card_id": 2, "card": "7H", "box": [160, 100, 180, 130]},  # a copy two index widths away
+            {"card_id": 3, "card": "7H", "box": [900, 600, 920, 630]},  # a copy far away: its own card
+            {"card_id": 4, "card": "9C", "box": [500, 100, 520, 130]},
+        ]
+    }
+    readings = [Reading(lab["card"], 0.9, 0.9, tuple(lab["box"]), ((lab["card"], 0.9),)) for lab in meta["labels"][:3]]
+    fates = evaluate._fates(meta, readings, _Perfect([]))  # type: ignore[arg-type]
+    assert fates == {"found": 2, "read right, joined with a copy": 1, "not boxed": 1}
