@@ -98,6 +98,17 @@ def snap() -> Driver:
     return d
 
 
+def test_snap_piles_of_players_not_in_turn_lean_to_their_top() -> None:
+    d = snap()
+    assert d.observer.likely(d.link.view()) == {}  # nothing turned up yet: no top to lean to
+    d.show({"face_up/0": ["5S"]})
+    view = d.link.view()
+    assert view["turn"] == "Beth" and d.observer.likely(view) == {"face_up/0": frozenset({"5S"})}
+    d.show({"face_up/0": ["5S"], "face_up/1": ["9D"]})
+    assert d.observer.likely(d.link.view()) == {"face_up/1": frozenset({"9D"})}  # Alex in turn: his pile is free
+    assert d.observer.likely({**d.link.view(), "phase": "over"}) == {}
+
+
 def test_snap_flip_then_match_alert() -> None:
     d = snap()
     sent = d.show({"face_up/0": ["5S"]})

@@ -5,7 +5,10 @@ the phones with their press times. Cards moving to the Snap Pot or leaving with 
 own consequences of the calls: no event. A flip is sent only while the game is in play (the ``deal`` is
 entered on a phone first); a top card the referee already shows on a pile (a card seen again after a hand
 covered it) is no flip. Once the referee has seen cards go into a face-down pile (a won pile, the pot), no other
-player can turn them up: a card on their piles is read among the others (:meth:`SnapObserver.possible`).
+player can turn them up: a card on their piles is read among the others (:meth:`SnapObserver.possible`). And
+players flip in turn: a doubtful reading on the pile of a player who is not in turn leans to the top the referee
+has there (:meth:`SnapObserver.likely`: the same card seen again, not a flip out of turn), while one plainly seen
+is still a flip, and the referee rules it out of turn.
 """
 
 from __future__ import annotations
@@ -37,6 +40,18 @@ class SnapObserver(Observer):
                 others = {str(c) for name, held in piles.items() if name != player for c in held or ()}
                 if others:
                     out[zone.name] = DECK - others
+        return out
+
+    def likely(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
+        """In play, the face-up pile of each player not in turn: the top the referee has there."""
+        if view.get("phase") != "play":
+            return {}
+        tops = {p.get("player"): p.get("top") for p in view.get("piles", []) if isinstance(p, Mapping)}
+        out = {}
+        for zone in self.zones("pile"):
+            player = self.owner(zone.name)
+            if player is not None and player != view.get("turn") and tops.get(player):
+                out[zone.name] = frozenset({str(tops[player])})
         return out
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
