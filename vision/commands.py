@@ -135,7 +135,7 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
         "--imgsz",
         type=int,
         default=None,
-        help="detector input size, long side (default 640, for photos; 1280 for webcam frames of a whole table)",
+        help="detector input size, long side (default: as tuned, else 640; 1280 suits webcam frames of a table)",
     )
 
 
@@ -191,7 +191,12 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
-    parser.add_argument("--imgsz", type=int, default=None, help="detector input size, long side (default 640)")
+    parser.add_argument(
+        "--imgsz",
+        type=int,
+        default=None,
+        help="detector input size, long side (default: as tuned, else 640; --tune without it tries 640 and 960)",
+    )
     parser.add_argument(
         "--tune",
         type=Path,
@@ -212,11 +217,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
     report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz}
     if args.tune:
         try:
-            tuned = evaluate.tune(args.tune, reader, args.limit)
+            tuned = evaluate.tune(args.tune, reader, args.limit, None if args.imgsz else evaluate.TUNE_IMGSZ)
         except FileNotFoundError as exc:
             return fail(str(exc))
         chosen = tuned["chosen"]
         reader.conf, reader.min_card = chosen["conf"], chosen["min_card"]
+        reader.imgsz = int(chosen.get("imgsz", reader.imgsz))
+        report["imgsz"] = reader.imgsz
         _save_thresholds(args.models or MODELS, {**chosen, "scenes": tuned["scenes"], "tuned_on": str(args.tune)})
         report["tune"] = tuned
     report["thresholds"] = {"conf": reader.conf, "min_card": reader.min_card}

@@ -296,8 +296,8 @@ class CardReader:
         stride = int(self.det_meta["stride"])
         if imgsz is not None and (imgsz < stride or imgsz > 4096):
             raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
-        # the detector's input long side, a multiple of its stride (data.yaml's size unless asked otherwise)
-        self.imgsz = -(-int(imgsz or self.det_meta["imgsz"]) // stride) * stride
+        # the detector's input long side, a multiple of its stride (as asked, else as tuned, else data.yaml's size)
+        self.imgsz = -(-int(imgsz or tuned.get("imgsz") or self.det_meta["imgsz"]) // stride) * stride
 
     @property
     def backend(self) -> str:

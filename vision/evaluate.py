@@ -86,34 +86,48 @@ TUNE_MIN_CARD = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 # defaults wins.  (Session 3: the plain best, conf 0.05 / card 0.8 at F1 0.863 against 0.861 for the defaults,
 # read the webcam-sized indices of simulated video far worse, 0.60 of cards against 0.81.)
 TUNE_TOLERANCE = 0.005
+#: detector input sizes `evaluate --tune` tries for photos (the first is the default); the live table reads webcam
+#: frames at vision.detect.WEBCAM_IMGSZ whatever is chosen here
+TUNE_IMGSZ = (640, 960)
 
 
-def tune(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
-    """The detector and card thresholds with the best F1 on validation scenes of the training designs (of
-    the pairs within ``TUNE_TOLERANCE`` of the best, the one nearest the defaults).
+def tune(
+    folder: Path, reader: CardReader, limit: int | None = None, sizes: tuple[int, ...] | None = None
+) -> dict[str, Any]:
+    """The detector and card thresholds (and, given ``sizes``, the detector's input size) with the best F1 on
+    validation scenes of the training designs: of the settings within ``TUNE_TOLERANCE`` of the best, the one
+    nearest the defaults (the thresholds' defaults, the first size). The reader is left at the sizes' first.
 
-    Each scene is read once at the lowest detector threshold; every pair of thresholds is then applied to those
-    readings (equal to reading at that threshold: NMS keeps the higher-scored box of any overlap).
+    Each scene is read once per size at the lowest detector threshold; every pair of thresholds is then applied
+    to those readings (equal to reading at that threshold: NMS keeps the higher-scored box of any overlap).
     """
-    scenes = [(meta, reader.readings(image, min(TUNE_CONF))) for meta, image in _scenes(folder, limit)]
-    if not scenes:
-        raise FileNotFoundError(f"{folder} holds no scenes (tablecall synth DIR --whole writes them)")
     grid = []
-    for conf in TUNE_CONF:
-        for min_card in TUNE_MIN_CARD:
-            pairs = [
-                _judge(meta, [card.card for card in reader.cards(readings, conf, min_card)])
-                for meta, readings in scenes
-            ]
-            score = _score(pairs)
-            p, r = score["precision"], score["recall"]
-            f1 = 2 * p * r / (p + r) if p + r else 0.0
-            grid.append({"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)})
+    scenes: list[tuple[dict[str, Any], list[Any]]] = []
+    for size in sizes or (None,):
+        if size is not None:
+            reader.imgsz = size
+        scenes = [(meta, reader.readings(image, min(TUNE_CONF))) for meta, image in _scenes(folder, limit)]
+        if not scenes:
+            raise FileNotFoundError(f"{folder} holds no scenes (tablecall synth DIR --whole writes them)")
+        for conf in TUNE_CONF:
+            for min_card in TUNE_MIN_CARD:
+                pairs = [
+                    _judge(meta, [card.card for card in reader.cards(readings, conf, min_card)])
+                    for meta, readings in scenes
+                ]
+                score = _score(pairs)
+                p, r = score["precision"], score["recall"]
+                f1 = 2 * p * r / (p + r) if p + r else 0.0
+                entry = {"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)}
+                grid.append(entry if size is None else {"imgsz": size, **entry})
+    if sizes:
+        reader.imgsz = sizes[0]
     top = max(g["f1"] for g in grid)
 
     def steps_from_defaults(g: dict[str, Any]) -> int:
         conf = abs(TUNE_CONF.index(g["conf"]) - TUNE_CONF.index(DEFAULT_CONF))
-        return conf + abs(TUNE_MIN_CARD.index(g["min_card"]) - TUNE_MIN_CARD.index(DEFAULT_MIN_CARD))
+        size = sizes.index(g["imgsz"]) if sizes else 0
+        return size + conf + abs(TUNE_MIN_CARD.index(g["min_card"]) - TUNE_MIN_CARD.index(DEFAULT_MIN_CARD))
 
     near = [g for g in grid if g["f1"] >= top - TUNE_TOLERANCE]
     best = min(near, key=lambda g: (steps_from_defaults(g), -g["f1"], -g["precision"]))

@@ -163,6 +163,18 @@ def test_tuning_keeps_the_defaults_when_the_others_are_no_better_than_noise(scen
     assert (chosen["conf"], chosen["min_card"], chosen["f1"]) == (DEFAULT_CONF, DEFAULT_MIN_CARD, 1.0)
 
 
+def test_tuning_tries_the_detector_sizes_and_keeps_the_first_unless_another_is_clearly_better(scenes: Path) -> None:
+    truths = _truths(scenes)
+    sure = [[Reading(n, 0.9, 0.97, (1000.0 * i, 0, 1000.0 * i + 10, 20)) for i, n in enumerate(ns)] for ns in truths]
+    half = [answer[: len(answer) // 2] for answer in sure]  # at the first size the detector finds half the indices
+    reader = _Readings([*half, *sure])
+    result = evaluate.tune(scenes, reader, sizes=(640, 960))  # type: ignore[arg-type]
+    assert len(result["grid"]) == 2 * len(evaluate.TUNE_CONF) * len(evaluate.TUNE_MIN_CARD)
+    assert (result["chosen"]["imgsz"], result["chosen"]["f1"]) == (960, 1.0) and reader.imgsz == 640
+    reader = _Readings([*sure, *sure])  # both sizes read everything: the first (the default) stays
+    assert evaluate.tune(scenes, reader, sizes=(640, 960))["chosen"]["imgsz"] == 640  # type: ignore[arg-type]
+
+
 def test_tuning_an_empty_folder_says_what_to_render(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="synth DIR --whole"):
         evaluate.tune(tmp_path, _Readings([]))  # type: ignore[arg-type]
@@ -186,6 +198,7 @@ def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_fo
     chosen = report["tune"]["chosen"]
     reader = CardReader(models)
     assert (reader.conf, reader.min_card) == (chosen["conf"], chosen["min_card"])
+    assert chosen["imgsz"] in evaluate.TUNE_IMGSZ and reader.imgsz == chosen["imgsz"] == report["imgsz"]
     assert report["thresholds"] == {"conf": chosen["conf"], "min_card": chosen["min_card"]}
     assert CardReader(models, conf=0.6).conf == 0.6  # asked for beats tuned
     train.write_data_yaml(models, ["index"], None, {})  # new detector weights: the old thresholds no longer hold
