@@ -334,7 +334,8 @@ class LiveTable:
             self.sent.append(event)
             self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
             after = self._view_now()
-            if any(getattr(r.severity, "value", "") == "error" for r in rulings) and after == before is not None:
+            impossible = any(getattr(r.severity, "value", "") == "error" for r in rulings)
+            if impossible and before is not None and after == before:
                 observer.void(proposal)  # the referee found it impossible and kept the game as it was
             before = after
             for ruling in rulings:

@@ -76,6 +76,7 @@ class Observer:
     voided: set[int] = field(default_factory=set)  # cards whose event the referee took as impossible (an error)
     names: dict[int, str] = field(default_factory=dict)  # card id -> the name it was read as
     chain: dict[int, int] = field(default_factory=dict)  # card id -> the first card of its chain of re-reads
+    readings: dict[int, list[int]] = field(default_factory=dict)  # chain -> its cards, in the order read
     void_names: dict[int, set[str]] = field(default_factory=dict)  # chain -> the names voided on it
 
     game = ""
@@ -122,12 +123,14 @@ class Observer:
         if card.replaces is not None:  # the same card read anew
             root = self.chain.setdefault(card.replaces, card.replaces)
             self.chain[card.id] = root
+            chain = self.readings.setdefault(root, [root])
+            if card.id not in chain:
+                chain.append(card.id)
             if card.card in self.void_names.get(root, ()):  # a reading the referee already found impossible
                 self.use(card)
                 self.voided.add(card.id)
                 return True
-            readings = [c for c, r in self.chain.items() if r == root and c != card.id]
-            stands = [c for c in readings if c in self.done and c not in self.voided]
+            stands = [c for c in chain if c != card.id and c in self.done and c not in self.voided]
             if stands:  # its event was sent and taken (or the referee already had the card)
                 self.use(card)
                 was = self.names.get(stands[-1], "?")
