@@ -11,7 +11,10 @@ Small single-purpose steps, as in supervision's tools:
    the probability the allowed cards got. If they got too little (under ``reread_floor``) the reading stays as
    it was, and the referee judges it. Where the game also says what would be legal there (``likely``: the
    Spades spot in turn, Spit's piles in play), a card that would be a foul counts ``foul_prior`` times as much:
-   a doubtful reading leans to a legal card, a plain one stays what it is.
+   a doubtful reading leans to a legal card, a plain one stays what it is. A zone that holds one card at a time
+   (a Spades trick spot, :data:`SINGLE_KINDS`) whose indices read differently is read once from all of them
+   (:func:`joint_reading`): the two corners of a sideways 10D read 10S at 66 % (10D 21 %) and 10D at 76 % (10S
+   2 %), and together say 10D.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
@@ -49,6 +52,7 @@ from vision.detections import Detections
 from vision.zones import Layout, Point
 
 __all__ = [
+    "SINGLE_KINDS",
     "SPREAD_KINDS",
     "Change",
     "Flag",
@@ -59,6 +63,7 @@ __all__ = [
     "Tracker",
     "Update",
     "deck_for",
+    "joint_reading",
     "reread_card",
     "sightings",
     "spread_zones",
@@ -113,6 +118,16 @@ class TrackSettings:
 SPREAD_KINDS = frozenset({"melds", "tableau", "market", "area"})
 
 
+#: zone kinds that hold one card at a time: every index read there is that card's (a trick spot)
+SINGLE_KINDS = frozenset({"trick"})
+#: the classifier's names (52 cards, the joker, "not an index"): the unlisted ones share what the listed left
+CLASSES = 54
+#: an index in a one-card zone is read with the others only if it gives the name they make together this much
+JOINT_FLOOR = 0.1
+#: in a joint reading every name gets at least this much from each index (so one cannot rule a name out alone)
+JOINT_EPSILON = 0.01
+
+
 def spread_zones(layout: Layout) -> frozenset[str]:
     return frozenset(z.name for z in layout.zones if z.kind in SPREAD_KINDS)
 
@@ -154,19 +169,39 @@ def sightings(
     ones = np.hstack([anchors, np.ones((len(anchors), 1))]) @ np.asarray(to_table).T
     points = ones[:, :2] / ones[:, 2:3]
     names, confidence = list(detections.card), detections.confidence.copy()
+    alternatives = list(detections.alternatives)
+    zones = [layout.zone_at((float(x), float(y))) for x, y in points]
+    # the detector's certainty that an index is there (a card's confidence is it times the name's probability)
+    scores = [min(1.0, confidence[i] / max(a[0][1], 1e-6)) if a else 1.0 for i, a in enumerate(alternatives)]
+    single: dict[str, list[int]] = {}
+    for i, zone in enumerate(zones):
+        if zone is not None and zone.kind in SINGLE_KINDS and alternatives[i]:
+            single.setdefault(zone.name, []).append(i)
+    for members in single.values():
+        if len({names[i] for i in members}) < 2:
+            continue
+        # one card's indices disagree: read it from all of them, but for any that gives the name they make
+        # together under JOINT_FLOOR (another card's index partly in the zone, or no index at all)
+        joint = joint_reading([alternatives[i] for i in members])
+        members = [i for i in members if dict(alternatives[i]).get(joint[0][0], 0.0) >= JOINT_FLOOR]
+        if len({names[i] for i in members}) > 1:
+            joint = joint_reading([alternatives[i] for i in members])
+            # a card is there unless every one of its index boxes is a false sighting
+            score = 1.0 - float(np.prod([1.0 - scores[i] for i in members]))
+            for i in members:
+                names[i], alternatives[i], scores[i] = joint[0][0], joint, score
+                confidence[i] = score * joint[0][1]
     for i in range(len(detections)) if possible or likely else ():
-        zone = layout.zone_at((float(points[i][0]), float(points[i][1])))
+        zone = zones[i]
         allowed = possible.get(zone.name) if possible and zone else None
         legal = likely.get(zone.name) if likely and zone else None
         reread = (
-            reread_card(detections.alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
+            reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
             if allowed or legal
             else None
         )
-        if reread is not None:
-            # the detector's certainty that an index is there, times the name's probability among allowed ones
-            top = detections.alternatives[i][0][1]
-            names[i], confidence[i] = reread[0], min(1.0, confidence[i] / max(top, 1e-6) * reread[1])
+        if reread is not None:  # the detector's score times the name's probability among the allowed ones
+            names[i], confidence[i] = reread[0], min(1.0, scores[i] * reread[1])
     kept = [i for i in np.argsort(-confidence) if confidence[i] >= settings.min_confidence]
     groups: list[list[int]] = []
     for i in kept:
@@ -184,6 +219,23 @@ def sightings(
             Sighting(names[group[0]], (float(x), float(y)), float(confidence[group].max()), zone.name if zone else None)
         )
     return out
+
+
+def joint_reading(readings: Sequence[Sequence[tuple[str, float]]]) -> tuple[tuple[str, float], ...]:
+    """One card's name from several of its indices' alternatives (best first): their probabilities multiplied and
+    normalised, best first (the five likeliest). A name an index did not list gets an equal share of what that
+    index left over, and every name at least ``JOINT_EPSILON``: one index cannot rule a name out alone."""
+    names = sorted({name for alternatives in readings for name, _ in alternatives})
+    unlisted = max(0, CLASSES - len(names))  # names no index listed: each as likely as any other of them
+    logs = np.zeros(len(names) + 1)  # the last: one unlisted name
+    for alternatives in readings:
+        given = dict(alternatives)
+        rest = max(0.0, 1.0 - sum(given.values())) / max(1, CLASSES - len(given))
+        logs += np.log(np.array([given.get(name, rest) for name in names] + [rest]) + JOINT_EPSILON)
+    weights = np.exp(logs - logs.max())
+    total = weights[:-1].sum() + weights[-1] * unlisted
+    ranked = sorted(zip(names, weights[:-1] / total, strict=True), key=lambda c: (-c[1], c[0]))
+    return tuple((name, round(float(p), 4)) for name, p in ranked[:5])
 
 
 def reread_card(

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.detections import Detection, Detections
-from vision.track import Sighting, Tracker, TrackSettings, deck_for, reread_card, sightings
-from vision.zones import default_layout
+from vision.track import Sighting, Tracker, TrackSettings, deck_for, joint_reading, reread_card, sightings
+from vision.zones import Layout, default_layout
 
 LAYOUT = default_layout("snap", 2)
 PILE0 = LAYOUT.zone("face_up/0").centre
@@ -379,6 +379,59 @@ def test_a_doubtful_reading_on_the_spot_in_turn_leans_to_a_legal_card() -> None:
     assert one.card == "9D" and one.confidence == pytest.approx(0.9 * 0.25 / 0.37)
     (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, None, {"trick/1": {"9D"}})  # another spot's rules
     assert one.card == "9S" and one.confidence == pytest.approx(0.63)
+
+
+# -- one card's indices read together ---------------------------------------------------------------------------
+def corners(zone: str, layout: Layout, *indices: tuple[str, float, tuple]) -> Detections:
+    """Index readings ``(name, detector score, alternatives)`` at two opposite corners of a card in ``zone``."""
+    x, y = layout.zone(zone).centre
+    spots = [(x - 25, y - 35), (x + 25, y + 35), (x, y)]
+    return Detections.from_records(
+        [
+            Detection(name, score * alts[0][1], (cx - 5, cy - 5, cx + 5, cy + 5), None, alts)
+            for (name, score, alts), (cx, cy) in zip(indices, spots, strict=False)
+        ]
+    )
+
+
+SIDEWAYS_10D = (  # the two corners of a 10D lying sideways, as the detector read them on simulated video
+    ("10S", 0.6, (("10S", 0.66), ("10D", 0.21), ("10C", 0.13))),
+    ("10D", 0.55, (("10D", 0.76), ("QD", 0.13), ("10C", 0.08))),
+)
+
+
+def test_a_trick_spots_indices_that_disagree_are_read_together() -> None:
+    (one,) = sightings(corners("trick/2", SPADES, *SIDEWAYS_10D), np.eye(3), SPADES, SETTINGS)
+    assert one.card == "10D" and one.zone == "trick/2"
+    # a card is there unless both boxes are false sightings (1 - 0.4 x 0.45), times 10D's share of the joint reading
+    assert one.confidence == pytest.approx(0.82 * dict(joint_reading([a for _, _, a in SIDEWAYS_10D]))["10D"])
+
+
+def test_on_a_pile_the_indices_are_not_read_together() -> None:
+    # a pile's top and the edge of the card below it both show: two readings stay two cards
+    got = sightings(corners("face_up/0", LAYOUT, *SIDEWAYS_10D), np.eye(3), LAYOUT, TrackSettings(min_confidence=0.3))
+    assert sorted(s.card for s in got) == ["10D", "10S"]
+
+
+def test_an_index_that_gives_the_joint_name_little_is_left_out() -> None:
+    # a clear KH and a faint box read as 8C (KH under 10 % there): the KH stands as it was
+    det = corners("trick/0", SPADES, ("KH", 0.6, (("KH", 1.0),)), ("8C", 0.3, (("8C", 0.9), ("3C", 0.05))))
+    got = sorted((s.card, round(s.confidence, 2)) for s in sightings(det, np.eye(3), SPADES, SETTINGS))
+    assert got == [("KH", 0.6)]
+
+
+@pytest.mark.parametrize(
+    "readings, expected",
+    [
+        pytest.param(((("10S", 0.66), ("10D", 0.21)), (("10D", 0.76), ("QD", 0.13))), "10D", id="both_find_it_likely"),
+        pytest.param(((("KS", 0.63), ("KC", 0.36)), (("KC", 0.85), ("KS", 0.15))), "KC", id="the_surer_index_wins"),
+        pytest.param(((("7H", 0.99),), (("7H", 0.6), ("7D", 0.4))), "7H", id="agreeing_indices"),
+    ],
+)
+def test_joint_reading(readings: tuple, expected: str) -> None:
+    joint = joint_reading(readings)
+    assert joint[0][0] == expected and abs(sum(p for _, p in joint) - 1) < 0.05
+    assert [p for _, p in joint] == sorted((p for _, p in joint), reverse=True)
 
 
 @pytest.mark.parametrize(
