@@ -478,6 +478,8 @@ def _view(state: SpitState) -> dict[str, Json]:
         "single_pile": state.single_pile,
         "players": players,
         "spit_piles": [{"top": str(cards[-1].card), "size": len(cards)} for cards in state.piles],
+        # the cards under the spit piles' tops: played this round, they cannot show anywhere again until it ends
+        "covered": [str(c.card) for cards in state.piles for c in cards[:-1]],
         "legal_plays": [
             {"player": state.players[p.seat], "card": str(p.card), "from": p.slot, "pile": p.pile}
             for p in legal_plays(state)

@@ -78,7 +78,9 @@ class TrackSettings:
     still_frames: int = 2  # ... the last ones with nothing moving in its zone
     leave_frames: int = 6  # missing this many (unfrozen) frames before a card counts as gone
     flag_frames: int = 3  # an impossible table must persist this long to be flagged
-    min_confidence: float = 0.5  # weaker detections are ignored
+    min_confidence: float = 0.5  # weaker detections are ignored ...
+    weak_confidence: float = 0.3  # ... unless at least this sure and seen weak_frames in a row (equal: no weak tier)
+    weak_frames: int = 10
     match_mm: float = 40.0  # a sighting this close to a tracked copy of the same card is that copy
     merge_mm: float = 100.0  # indices of the same card this close together are one card
     bury_mm: float = 95.0  # a card this close under a later card of the same zone is covered by it
@@ -89,7 +91,7 @@ class TrackSettings:
     foul_prior: float = 0.1  # where the game says what is legal, a foul counts this much as likely as a legal card
 
     def __post_init__(self) -> None:
-        for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames"):
+        for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames", "weak_frames"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 300:
                 raise ValueError(f"{name} must be a whole number of frames from 1 to 300, not {value!r}")
@@ -101,6 +103,7 @@ class TrackSettings:
             raise ValueError(f"motion_hold must be a whole number of frames from 0 to 300, not {self.motion_hold!r}")
         for name, low, high in (
             ("min_confidence", 0, 1),
+            ("weak_confidence", 0, 1),
             ("occlusion", 0, 1),
             ("motion_level", 1, 255),
             ("match_mm", 1, 1000),
@@ -202,7 +205,8 @@ def sightings(
         )
         if reread is not None:  # the detector's score times the name's probability among the allowed ones
             names[i], confidence[i] = reread[0], min(1.0, scores[i] * reread[1])
-    kept = [i for i in np.argsort(-confidence) if confidence[i] >= settings.min_confidence]
+    floor = min(settings.min_confidence, settings.weak_confidence)
+    kept = [i for i in np.argsort(-confidence) if confidence[i] >= floor]
     groups: list[list[int]] = []
     for i in kept:
         for group in groups:
@@ -351,6 +355,7 @@ class _Track:
     point: Point
     first_ts: int
     seen: int = 1
+    strong: int = 1  # of those frames, the ones seen at min_confidence or more
     still: int = 0  # frames seen in a row in an unfrozen zone (nothing moving over it)
     missed: int = 0
     missed_ts: int = 0
@@ -424,17 +429,17 @@ class Tracker:
             matched.add(tid)
             t, s = self._tracks[tid], seen[i]
             t.point = ((t.point[0] + s.point[0]) / 2, (t.point[1] + s.point[1]) / 2)
-            if t.missed and not t.stable:
-                t.seen += 1  # a one-frame gap is forgiven
-            elif t.missed:
-                t.seen = 1
-            else:
-                t.seen += 1
+            strong = int(s.confidence >= self.settings.min_confidence)
+            if t.missed and t.stable:
+                t.seen, t.strong = 1, strong
+            else:  # (a one-frame gap is forgiven while appearing)
+                t.seen, t.strong = t.seen + 1, t.strong + strong
             t.still = 0 if t.zone in frozen else t.still + 1
             t.missed = 0
         for i, s in enumerate(seen):
             if i not in used and s.zone is not None:
-                track = _Track(self._next, s.card, s.zone, s.point, ts, still=int(s.zone not in frozen))
+                strong = int(s.confidence >= self.settings.min_confidence)
+                track = _Track(self._next, s.card, s.zone, s.point, ts, strong=strong, still=int(s.zone not in frozen))
                 self._tracks[track.id] = track
                 matched.add(track.id)
                 self._next += 1
@@ -458,6 +463,7 @@ class Tracker:
             if not t.stable
             and not t.missed
             and t.seen >= self.settings.appear_frames
+            and (t.strong >= self.settings.appear_frames or t.seen >= self.settings.weak_frames)
             and t.still >= self.settings.still_frames
         ]
         for track in sorted(ready, key=lambda t: (t.first_ts, t.id)):

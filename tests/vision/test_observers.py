@@ -351,6 +351,21 @@ def test_spit_piles_in_play_lean_to_cards_that_can_go_there_and_stock_tops_to_th
     assert not [zone for zone in d.observer.likely(stalled) if zone.startswith("spit")]
 
 
+def test_spit_cards_covered_on_a_spit_pile_are_no_pile_s_reading() -> None:
+    d = spit()
+    assert d.observer.possible(d.link.view()) == {}  # nothing covered yet
+    table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}
+    d.show(table)
+    table.update(alex_stock(stock_0_0="") | {"spit/0": ["2C", "3S"]})
+    d.show(table)
+    view = d.link.view()
+    assert view["covered"] == ["2C"]
+    possible = d.observer.possible(view)
+    assert "2C" not in possible["spit/0"] and "2C" not in possible["spit/1"] and "3S" in possible["spit/0"]
+    assert "2C" not in possible["stock/1/4"] and "3S" not in possible["stock/0/0"]  # a spit top is no stock card
+    assert len(possible["spit/1"]) == 51 and len(possible["stock/0/0"]) == 49  # nor 2C, 3S or 9D
+
+
 def test_spit_reveal_and_move() -> None:
     d = spit()
     table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}

@@ -96,8 +96,37 @@ def test_leave_time_is_the_first_frame_it_was_missing() -> None:
 def test_weak_detections_are_ignored() -> None:
     layout = default_layout("snap", 2)
     image_to_table = np.eye(3)
-    det = Detections.from_records([Detection("AS", 0.3, (490, 590, 510, 610))])
+    det = Detections.from_records([Detection("AS", 0.25, (490, 590, 510, 610))])  # under even the weak tier's 0.3
     assert sightings(det, image_to_table, layout, SETTINGS) == []
+
+
+def faint(card: str, where: tuple[float, float], zone: str) -> Sighting:
+    return Sighting(card, where, 0.4, zone)  # over weak_confidence, under min_confidence
+
+
+@pytest.mark.parametrize(
+    "weak, frames, expected",
+    [
+        pytest.param(0.3, 9, [], id="faint_for_fewer_than_weak_frames"),
+        pytest.param(0.3, 10, [("appear", "KH", "face_up/0")], id="faint_for_weak_frames_appears"),
+    ],
+)
+def test_a_faint_reading_counts_only_once_it_held_for_weak_frames(weak: float, frames: int, expected: list) -> None:
+    t = Tracker(TrackSettings(weak_confidence=weak, weak_frames=10), deck_for("snap"))
+    assert changes(run(t, [[faint("KH", PILE0, "face_up/0")]] * frames)) == expected
+
+
+def test_faint_frames_between_clear_ones_keep_a_card_appearing() -> None:
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    clear, dim = [seen("KH", PILE0, "face_up/0")], [faint("KH", PILE0, "face_up/0")]
+    assert changes(run(t, [clear, dim, dim, clear, dim, clear])) == [("appear", "KH", "face_up/0")]
+
+
+def test_sightings_keep_faint_readings_only_with_a_weak_tier() -> None:
+    det = Detections.from_records([Detection("AS", 0.4, (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5))])
+    assert sightings(det, np.eye(3), LAYOUT, TrackSettings(weak_confidence=0.5)) == []
+    (one,) = sightings(det, np.eye(3), LAYOUT, TrackSettings())
+    assert one.card == "AS" and one.confidence == pytest.approx(0.4)
 
 
 # -- piles, moves ---------------------------------------------------------------------------------------------
@@ -323,7 +352,8 @@ def test_a_doubtful_reading_the_hands_make_sure_of_counts() -> None:
     # 7S at 45 % (7C, 40 %, is in another player's hand): too weak alone (0.9 x 0.45 < 0.5), sure among the allowed
     # (QS and the 10 % the classifier gave unlisted cards are the rest of what the spot may hold)
     det = on_spot("7S", 0.45 * 0.9, (("7S", 0.45), ("7C", 0.4), ("QS", 0.05)))
-    assert sightings(det, np.eye(3), SPADES, SETTINGS) == []
+    (alone,) = sightings(det, np.eye(3), SPADES, SETTINGS)
+    assert alone.confidence < SETTINGS.min_confidence  # faint: it would have to hold for weak_frames
     (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"7S", "QS"}})
     assert one.card == "7S" and one.confidence == pytest.approx(0.9 * 0.45 / 0.6)
 
@@ -337,7 +367,9 @@ def test_a_confident_reading_is_not_bent_to_fit_the_rules() -> None:
 
 def test_a_reread_that_cannot_tell_between_allowed_cards_is_too_weak_to_count() -> None:
     det = on_spot("7C", 0.5 * 0.9, (("7C", 0.5), ("AC", 0.2), ("AD", 0.2)))
-    assert sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC", "AD"}}) == []  # 0.9 x 0.5 < 0.5
+    (one,) = sightings(det, np.eye(3), SPADES, SETTINGS, {"trick/0": {"AC", "AD"}})
+    # the score times AC's share (0.2 of the 0.5 the allowed and unlisted cards got): faint at best
+    assert one.confidence == pytest.approx(0.9 * 0.2 / 0.5) and one.confidence < SETTINGS.min_confidence
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``.
 * A doubtful reading on a spit pile in play leans to the cards that can go there (:meth:`SpitObserver.likely`),
-  on a face-up stock top to the card the referee has there.
+  on a face-up stock top to the card the referee has there. No pile shows a card that lies covered in a spit pile
+  (:meth:`SpitObserver.possible`): a reading of one is re-read as the likeliest card it can be.
 * Stalls ("nobody can play") and round ends are found by the referee (its ``spit_call``/``round_over``
   alerts). Layouts (face-down counts), slaps and round ends are entered on the phones.
 """
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.cards import standard_deck
-from vision.observers import Observer, Proposal
+from vision.observers import DECK, Observer, Proposal
 from vision.track import TableCard, Update
 
 __all__ = ["SpitObserver"]
@@ -51,6 +52,17 @@ class SpitObserver(Observer):
                 out.append(proposal)
         spit = self._flush(update.ts, view)
         return out + ([spit] if spit else [])
+
+    def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
+        """Every pile: no card the referee has covered in a spit pile (played this round, it cannot show again; a
+        spit pile's top may be seen again on its own pile); a stock pile, none that tops a spit pile either."""
+        covered = {str(c) for c in view.get("covered") or []}
+        if not covered:
+            return {}
+        tops = {str(p.get("top")) for p in view.get("spit_piles") or [] if p.get("top")}
+        out = {zone.name: DECK - covered for zone in self.zones("spit")}
+        out.update({zone.name: DECK - covered - tops for zone in self.zones("stock")})
+        return out
 
     def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """In play: a spit pile holds its top or a card one rank from it (or of its rank, where a house rule allows
