@@ -14,6 +14,7 @@ Two detectors:
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from vision.live import LiveTable, SessionLink, VisionEvent
 from vision.sim import Options, SimError, Simulation, demo_log, simulate
 from vision.sim.render import pick_design
 from vision.tableconfig import default_config
+from vision.track import TrackSettings
 
 SEED = 5
 #: the stand-in runs small and fast; the trained detector sees what a webcam gives it
@@ -40,17 +42,21 @@ def _same(a: GameEvent | dict[str, Any], b: GameEvent) -> bool:
     return all(data.get(k) == b.data.get(k) for k in keys if k in b.data and k != "piles")
 
 
-def referee_video(name: str, tmp_path: Path, detector: str) -> tuple[Session, Session, LiveTable]:
+def referee_video(
+    name: str, tmp_path: Path, detector: str, seed: int = SEED, tracking: TrackSettings | None = None
+) -> tuple[Session, Session, LiveTable]:
+    """Render demo game ``name`` (video ``seed``) and referee it through ``LiveTable``: (the live session, the
+    log's replay, the table). ``tracking``: other tracker settings than the game's defaults."""
     log = parse_log(demo_log(name).read_text(encoding="utf-8"))
     design, oracle = None, None
     if detector == "trained":
         try:
             detect: Any = load_detector()
-            design = pick_design(SEED, "heldout")
+            design = pick_design(seed, "heldout")
         except (DetectorUnavailable, SimError) as exc:
             pytest.skip(f"no trained detector or held-out card art: {exc}")
     size, fps = VIDEO[detector]
-    options = Options(size=size, fps=fps, seed=SEED, design=design, markers=True)
+    options = Options(size=size, fps=fps, seed=seed, design=design, markers=True)
     if detector == "oracle":
         oracle = detect = SimOracle(Simulation.prepare(log, options))
     video = tmp_path / f"{name}.mp4"
@@ -86,10 +92,13 @@ def referee_video(name: str, tmp_path: Path, detector: str) -> tuple[Session, Se
             camera.remove(match)
             seqmap[match.seq] = seq
 
+    config = default_config(game, len(log.header.players))
+    if tracking is not None:
+        config = replace(config, tracking=tracking)
     table = LiveTable(
         str(video),
         link,
-        default_config(game, len(log.header.players)),
+        config,
         detector=detect,
         lossless=True,
         on_frame=on_frame,

@@ -453,6 +453,31 @@ def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None
     assert codes(sent) == []
 
 
+HANDS = {
+    "Alex": ["5H", "5D", "9S", "9H", "KD", "6D"],
+    "Beth": ["7D", "7S", "8D", "JD", "QS", "4H"],
+    "Charlie": ["6S", "6H", "2C", "JS", "JH", "2D"],
+    "David": ["AH", "AS", "8C", "8S", "QH", "4D"],
+}
+
+
+def test_push_strips_hold_only_melded_cards_and_those_of_their_owner_and_the_player_in_turn() -> None:
+    d = Driver("push", PLAYERS)
+    d.manual("deal", dealer="David", upcard="5C")  # hands not entered: nothing known, no rule
+    assert d.observer.possible(d.session.view()) == {}
+    d = Driver("push", PLAYERS)
+    d.manual("deal", dealer="David", upcard="5C", hands=HANDS)
+    d.manual("draw", player="Alex", card="5C", **{"from": "discard"})
+    possible = d.observer.possible(d.session.view())
+    assert possible["melds/0"] == {*HANDS["Alex"], "5C"}  # Alex is in turn and owns strip 0
+    assert possible["melds/2"] == {*HANDS["Charlie"], *HANDS["Alex"], "5C"}  # or a lay-off of Alex's
+    d.manual("discard", player="Alex", card="6D")
+    d.manual("draw", player="Beth", **{"from": "stock"})  # Beth's new card is not known: no rule for her strips
+    view = d.session.view()
+    assert view["turn"] == "Beth" and view["hands"]["Beth"]["count"] == 7
+    assert "melds/1" not in d.observer.possible(view) and "melds/0" not in d.observer.possible(view)
+
+
 def test_push_melds_entered_on_a_phone_are_not_sent_again() -> None:
     d = push_driver()
     d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},

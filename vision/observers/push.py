@@ -14,6 +14,10 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
 
 Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
 into a hand the camera cannot see.
+
+Where the referee knows the hands in full (the deal and every draw entered with its card), a card in a player's
+strip is one of the cards already melded, one that player holds, or one the player in turn holds (a lay-off):
+:meth:`PushObserver.possible`, so a reading of any other card is re-read as the likeliest one it can be.
 """
 
 from __future__ import annotations
@@ -48,6 +52,24 @@ class PushObserver(Observer):
     join_mm: float = 80.0
     settle_ms: int = 1000
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
+
+    def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
+        """Each meld strip: the cards in the referee's melds and those its owner and the player in turn hold, where
+        the referee knows those hands in full (else no rule for that strip)."""
+        hands = view.get("hands") or {}
+        melded = {str(c) for meld in view.get("melds") or [] for c in meld.get("cards") or []}
+        out = {}
+        for zone in self.zones("melds"):
+            cards = set(melded)
+            for name in {self.owner(zone.name), view.get("turn")} - {None}:
+                hand = hands.get(name) or {}
+                known = [str(c) for c in hand.get("known") or []]
+                if not hand or len(known) < int(hand.get("count") or 0):
+                    break
+                cards.update(known)
+            else:
+                out[zone.name] = frozenset(cards)
+        return out
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         phase = view.get("phase")

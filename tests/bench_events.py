@@ -1,0 +1,95 @@
+"""How many camera events of the demo games the live table gets right on videos other than the test videos: the
+measure the tracker's settings are chosen on (``docs/live.md``, "Faint readings").
+
+Not collected by pytest. Run from the repository root::
+
+    .venv/bin/python tests/bench_events.py                               # seed 31, the four demo games
+    .venv/bin/python tests/bench_events.py --set weak_confidence=0.5     # the same without the faint tier
+    .venv/bin/python tests/bench_events.py --seed 12 --games snap spit --json out.json
+
+What it does: each demo game is rendered and refereed exactly as in ``tests/vision/test_e2e.py`` (the trained
+detector, held-out card art, the corner markers, the phones entering what a camera cannot see), but from video
+seed 31 by default, not the tests' seed 5, so that choosing settings on it does not tune them to the tests. For
+each game it counts the camera events the live session has that the log has too (right), those it has that the
+log does not (extra: wrong or invented), and those of the log it lacks (missed), comparing each event's type and
+data (a Push meld or a deal's hands must be right in every card to count).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import fields, replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from scorer.events import Source  # noqa: E402
+from tests.vision.simsupport import is_camera  # noqa: E402
+from tests.vision.test_e2e import referee_video  # noqa: E402
+from vision.sim import DEMOS  # noqa: E402
+from vision.track import TrackSettings  # noqa: E402
+
+
+def settings(pairs: list[str]) -> TrackSettings:
+    """``name=value`` pairs over the default tracker settings."""
+    known = {f.name: f for f in fields(TrackSettings)}
+    changes: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        if name not in known or not value:
+            raise SystemExit(f"--set wants name=value with a tracker setting ({', '.join(known)}), not {pair!r}")
+        changes[name] = float(value) if "." in value else int(value)
+    return replace(TrackSettings(), **changes)
+
+
+def _key(kind: str, data: dict[str, Any]) -> str:
+    return json.dumps([kind, {k: v for k, v in data.items() if k != "piles"}], sort_keys=True)
+
+
+def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as tmp:
+        live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking)
+    game = truth.game.spec.name
+    want = Counter(_key(e.type, dict(e.data)) for e in truth.events if is_camera(e, game))
+    got = Counter(_key(e.type, dict(e.data)) for e in live.events if e.source is Source.VISION)
+    return {
+        "game": name,
+        "seed": seed,
+        "camera_events": sum(want.values()),
+        "right": sum((want & got).values()),
+        "extra": sum((got - want).values()),
+        "missed": sum((want - got).values()),
+        "seconds": round(time.monotonic() - started, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seed", type=int, default=31, help="video seed (the tests use 5: keep away from it)")
+    parser.add_argument("--games", nargs="+", choices=DEMOS, default=list(DEMOS))
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE", help="tracker settings to change")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args()
+    tracking = settings(args.set)
+    rows = []
+    for i, name in enumerate(args.games, 1):
+        print(f"[{i}/{len(args.games)}] {name}: rendering and refereeing seed {args.seed} ...", file=sys.stderr)
+        rows.append(count(name, args.seed, tracking))
+        print(json.dumps(rows[-1]))
+    total = {k: sum(r[k] for r in rows) for k in ("camera_events", "right", "extra", "missed")}
+    result = {"settings": {pair.split("=")[0]: pair.split("=")[1] for pair in args.set}, "games": rows, **total}
+    print(json.dumps({"total": total, "settings": result["settings"]}))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
