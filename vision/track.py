@@ -16,7 +16,8 @@ Small single-purpose steps, as in supervision's tools:
    (:func:`joint_reading`): the two corners of a sideways 10D read 10S at 66 % (10D 21 %) and 10D at 76 % (10S
    2 %), and together say 10D.
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
-   in ``appear_frames`` frames in a row (a one-frame gap is forgiven), the last ``still_frames`` of them with
+   in ``appear_frames`` frames in a row (a one-frame gap is forgiven) at ``min_confidence`` or more, or, a faint
+   card (seen at ``weak_confidence`` or more), ``weak_frames`` in a row; the last ``still_frames`` of them with
    nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
    covered by a later card of the same pile is *buried*: it need not be seen (it leaves with the pile); not so
    in ``spread`` zones (melds), whose cards lie side by side. A card seen arriving in a new zone while it is
@@ -175,7 +176,9 @@ def sightings(
     alternatives = list(detections.alternatives)
     zones = [layout.zone_at((float(x), float(y))) for x, y in points]
     # the detector's certainty that an index is there (a card's confidence is it times the name's probability)
-    scores = [min(1.0, confidence[i] / max(a[0][1], 1e-6)) if a else 1.0 for i, a in enumerate(alternatives)]
+    scores = [
+        min(1.0, confidence[i] / max(a[0][1], 1e-6)) if a else float(confidence[i]) for i, a in enumerate(alternatives)
+    ]
     single: dict[str, list[int]] = {}
     for i, zone in enumerate(zones):
         if zone is not None and zone.kind in SINGLE_KINDS and alternatives[i]:
