@@ -432,7 +432,7 @@ class Tracker:
             matched.add(tid)
             t, s = self._tracks[tid], seen[i]
             t.point = ((t.point[0] + s.point[0]) / 2, (t.point[1] + s.point[1]) / 2)
-            strong = int(s.confidence >= self.settings.min_confidence)
+            strong = self._strong(s)
             if t.missed and t.stable:
                 t.seen, t.strong = 1, strong
             else:  # (a one-frame gap is forgiven while appearing)
@@ -441,12 +441,16 @@ class Tracker:
             t.missed = 0
         for i, s in enumerate(seen):
             if i not in used and s.zone is not None:
-                strong = int(s.confidence >= self.settings.min_confidence)
+                strong = self._strong(s)
                 track = _Track(self._next, s.card, s.zone, s.point, ts, strong=strong, still=int(s.zone not in frozen))
                 self._tracks[track.id] = track
                 matched.add(track.id)
                 self._next += 1
         return matched
+
+    def _strong(self, s: Sighting) -> int:
+        """1 for a sighting at ``min_confidence`` or more, 0 for a faint one."""
+        return int(s.confidence >= self.settings.min_confidence)
 
     def _miss(self, track: _Track, ts: int) -> None:
         if track.missed == 0:

@@ -152,7 +152,8 @@ def test_the_issues_acceptance_on_simulated_video_with_the_trained_detector(name
     Spit round in which an illegal play is flagged. (The test above asks for more: every camera event.)"""
     live, truth, _ = referee_video(name, tmp_path, "trained")
     if name == "snap":
-        assert called(truth, "match") and called(live, "match") == called(truth, "match")
+        matches = called(truth, "match")
+        assert matches and called(live, "match") == matches
     elif name == "spades":
         tricks = [(r["player"], r["message"]) for r in truth.summary()["rulings"] if r["code"] == "trick_won"]
         assert len(tricks) == 13
@@ -160,4 +161,5 @@ def test_the_issues_acceptance_on_simulated_video_with_the_trained_detector(name
         a, b = live.summary(), truth.summary()
         assert (a["history"], a["totals"]) == (b["history"], b["totals"])
     else:
-        assert called(truth, "illegal_play") and set(called(truth, "illegal_play")) <= set(called(live, "illegal_play"))
+        fouls = called(truth, "illegal_play")
+        assert fouls and set(fouls) <= set(called(live, "illegal_play"))
