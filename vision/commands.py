@@ -30,12 +30,34 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--face-designs", type=int, default=0, help="extra designs whose faces give classifier crops (~106 each)"
     )
+    parser.add_argument(
+        "--face-cards",
+        type=int,
+        default=0,
+        metavar="DESIGNS",
+        help="the face reader's crops instead (into OUT/faces): whole cards of this many designs (~106 each) ...",
+    )
+    parser.add_argument(
+        "--face-scenes", type=int, default=0, help="... and the index pairs of this many scenes (~10 crops each)"
+    )
 
 
 def run_synth(args: argparse.Namespace) -> int:
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
+    if args.face_cards or args.face_scenes:
+        from vision.facecards import write_face_set
+
+        if min(args.face_cards, args.face_scenes) < 0:
+            return fail("--face-cards and --face-scenes cannot be negative")
+        try:
+            out = args.out / "faces"
+            n = write_face_set(out, args.face_cards, args.face_scenes, args.seed, args.workers, args.start)
+        except ArtError as exc:
+            return fail(str(exc))
+        print(json.dumps({"out": str(out), "face_crops": n}))
+        return 0
     if args.scenes < 1:
         return fail("--scenes must be at least 1")
     try:
@@ -63,7 +85,12 @@ command("synth", "render synthetic table scenes into detector and classifier tra
 # -- train -----------------------------------------------------------------------------------------
 def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", type=Path, default=Path("data/synth"), help="what tablecall synth wrote")
-    parser.add_argument("--stage", choices=("both", "detector", "classifier"), default="both")
+    parser.add_argument(
+        "--stage",
+        choices=("both", "detector", "classifier", "face"),
+        default="both",
+        help="both: classifier then detector; face: the whole-card reader (data from synth --face-cards)",
+    )
     parser.add_argument("--device", default="auto", help="auto (GPU 0 if any), cpu, 0, 0,1 …")
     parser.add_argument("--det-epochs", type=int, default=30)
     parser.add_argument("--det-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
@@ -76,6 +103,14 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cls-minutes", type=float, default=None)
     parser.add_argument("--cls-batch", type=int, default=256)
     parser.add_argument("--cls-lr0", type=float, default=0.002, help="classifier start learning rate")
+    parser.add_argument("--face-epochs", type=int, default=20)
+    parser.add_argument("--face-minutes", type=float, default=None)
+    parser.add_argument("--face-batch", type=int, default=128)
+    parser.add_argument("--face-lr0", type=float, default=0.001)
+    parser.add_argument("--face-hue", type=float, default=0.01, help="hue jitter range (0.5: any colour)")
+    parser.add_argument(
+        "--face-init", type=Path, default=None, help="start the face reader from these weights (e.g. the classifier's)"
+    )
     parser.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
     parser.add_argument("--no-bf16", action="store_true", help="train in float32 on CPU")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run (each stage's last.pt)")
@@ -96,6 +131,10 @@ def run_train(args: argparse.Namespace) -> int:
         stages=("classifier", "detector") if args.stage == "both" else (args.stage,),
         detector=train.detector_config(args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch, args.det_lr0),
         classifier=train.classifier_config(args.cls_epochs, args.cls_minutes, batch=args.cls_batch, lr0=args.cls_lr0),
+        face=train.face_config(
+            args.face_epochs, args.face_minutes, batch=args.face_batch, lr0=args.face_lr0, hue=args.face_hue
+        ),
+        face_init=args.face_init,
         device=args.device,
         threads=args.threads,
         resume=args.resume,
@@ -137,6 +176,9 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="detector input size, long side (default: as tuned, else 640; 1280 suits webcam frames of a table)",
     )
+    parser.add_argument(
+        "--no-faces", action="store_true", help="read the corner indices alone, without the whole-card reader"
+    )
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -146,7 +188,12 @@ def run_detect(args: argparse.Namespace) -> int:
 
     try:
         reader = CardReader(
-            args.models or MODELS, args.backend, conf=args.conf, min_card=args.min_card, imgsz=args.imgsz
+            args.models or MODELS,
+            args.backend,
+            conf=args.conf,
+            min_card=args.min_card,
+            imgsz=args.imgsz,
+            faces=not args.no_faces,
         )
     except ModelError as exc:
         return fail(str(exc))
@@ -189,6 +236,7 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--sim", action="store_true", help="the demo games as simulated webcam video, held-out art")
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
+    parser.add_argument("--no-faces", action="store_true", help="measure the corner indices alone (no face reader)")
     parser.add_argument("--models", type=Path, default=None)
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
     parser.add_argument(
@@ -211,10 +259,10 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from vision.detect import MODELS, CardReader, ModelError
 
     try:
-        reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz)
+        reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz, faces=not args.no_faces)
     except ModelError as exc:
         return fail(str(exc))
-    report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz}
+    report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz, "faces": reader.face is not None}
     if args.tune:
         try:
             tuned = evaluate.tune(args.tune, reader, args.limit, None if args.imgsz else evaluate.TUNE_IMGSZ)

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from vision.crops import crop_box, cut
+from vision.facecards import candidate_pairs, pair_square
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen them for the weights in models/
@@ -43,6 +44,15 @@ CROPS: tuple[tuple[float, float, float], ...] = (  # (width in index sizes, shif
 )
 WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled (indices ~10-20 px at 720p)
 ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
+
+# the face reader (vision.facecards) joins in where it sees a whole card between two indices: a square whose "bg"
+# probability is under FACE_MAX_BG; each of the three readings (two indices, the face) keeps FACE_FLOOR of every name
+FACE_MAX_BG = 0.2
+FACE_SURE = 0.5  # and whose likeliest card has at least this probability
+FACE_FLOOR = 0.01
+# ... and only where the name the three agree on is one each index gives at least FACE_PLAUSIBLE: two indices of
+# different cards (a 7H read at 1.0 beside a QC) are no pair, whatever the face reader sees between them
+FACE_PLAUSIBLE = 0.001
 
 Alternatives = tuple[tuple[str, float], ...]
 BACKENDS = ("openvino", "onnxruntime", "opencv")
@@ -256,6 +266,40 @@ def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
     return tuple((name, round(p, 4)) for name, p in ranked)
 
 
+def join_faces(
+    probs: np.ndarray, pairs: Sequence[tuple[int, int]], faces: np.ndarray, names: Sequence[str]
+) -> np.ndarray:
+    """Index probabilities (N, classes) joined with the face reader's for index pairs ``pairs`` (``faces``: one row
+    of probabilities per pair, same class order).
+
+    Where the face reader sees a whole card (``bg`` under ``FACE_MAX_BG``, its likeliest card at least
+    ``FACE_SURE``) between two indices the classifier takes for indices, both get the product of the three readings
+    (each keeping ``FACE_FLOOR`` of every name), normalised, provided each index gives the name they agree on at
+    least ``FACE_PLAUSIBLE``; an index in several such pairs takes the surest product.  Everything else is left as
+    it was."""
+    bg = list(names).index("bg") if "bg" in names else None
+    best: dict[int, np.ndarray] = {}
+    for (i, j), q in zip(pairs, faces, strict=True):
+        if bg is not None and (q[bg] >= FACE_MAX_BG or probs[i, bg] >= 0.5 or probs[j, bg] >= 0.5):
+            continue
+        if max(float(p) for k, p in enumerate(q) if k != bg) < FACE_SURE:
+            continue
+        joint = (q + FACE_FLOOR) * (probs[i] + FACE_FLOOR) * (probs[j] + FACE_FLOOR)
+        if bg is not None:
+            joint[bg] = 0.0
+        joint = joint / joint.sum()
+        name = int(joint.argmax())
+        if min(probs[i, name], probs[j, name]) < FACE_PLAUSIBLE:
+            continue
+        for k in (i, j):
+            if k not in best or joint.max() > best[k].max():
+                best[k] = joint
+    out = probs.copy()
+    for k, joint in best.items():
+        out[k] = joint
+    return out
+
+
 def _near(a: tuple[float, ...], b: tuple[float, ...], reach: float) -> bool:
     size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
     dx = (a[0] + a[2] - b[0] - b[2]) / 2
@@ -274,6 +318,7 @@ class CardReader:
         iou: float = 0.7,
         min_card: float | None = None,
         imgsz: int | None = None,
+        faces: bool = True,
     ) -> None:
         import yaml
 
@@ -287,6 +332,11 @@ class CardReader:
         self.detector = load_backend(models, self.det_meta["file"], backend)
         self.classifier = load_backend(models, self.cls_meta["file"], backend, dynamic_batch=True)
         self.names: list[str] = list(self.cls_meta["names"])
+        # the whole-card reader, where models/ has one (data.yaml "face"); faces=False reads indices alone
+        self.face_meta = meta.get("face") if faces else None
+        self.face = None
+        if self.face_meta:
+            self.face = load_backend(models, self.face_meta["file"], backend, dynamic_batch=True)
         # thresholds: as asked, else as chosen on rendered validation scenes (evaluate --tune), else the defaults
         tuned = meta.get("reader") or {}
         self.conf = float(conf if conf is not None else tuned.get("conf", DEFAULT_CONF))
@@ -345,6 +395,24 @@ class CardReader:
         mean = np.exp(logs - logs.max(axis=1, keepdims=True))
         return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
+    def face_probabilities(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """Stage 3: the index pairs that could be one card's opposite corners, and for each the face reader's
+        probabilities (``self.names`` order) of the square around them."""
+        pairs = candidate_pairs(boxes.tolist())
+        if self.face is None or self.face_meta is None or not pairs:
+            return pairs, np.zeros((len(pairs), len(self.names)), np.float32)
+        size, margin = int(self.face_meta["imgsz"]), float(self.face_meta["margin"])
+        crops = np.stack([cut(image, pair_square(boxes[i], boxes[j], margin), size) for i, j in pairs])
+        batch = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
+        raw = np.asarray(self.face(batch), np.float64).reshape(len(pairs), -1)
+        order = [list(self.face_meta["names"]).index(name) for name in self.names]
+        return pairs, raw[:, order].astype(np.float32)
+
+    def with_faces(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The indices' probabilities joined with the face reader's (:func:`join_faces`)."""
+        pairs, faces = self.face_probabilities(image, boxes)
+        return join_faces(probs, pairs, faces, self.names)
+
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
         """Stage 2: the class name and probability for each box."""
         probs = self.probabilities(image, boxes)
@@ -359,6 +427,8 @@ class CardReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         boxes, det_scores = self.indices(image, conf)
         probs = self.probabilities(image, boxes)
+        if self.face is not None:
+            probs = self.with_faces(image, boxes, probs)
         return [
             Reading(alts[0][0], float(s), alts[0][1], (float(x1), float(y1), float(x2), float(y2)), alts)
             for alts, s, (x1, y1, x2, y2) in zip(ranked_names(probs, self.names), det_scores, boxes, strict=True)

@@ -60,6 +60,19 @@ def face_crop(
         dy = y1 - float(rng.uniform(0, 0.5)) * (y2 - y1)
         move = np.array([[1, 0, dx], [0, 1, dy], [0, 0, 1]])
         _paste(canvas, neighbour.image, (np.vstack([m, [0, 0, 1]]) @ move)[:2], work)
+    # the crop shown at 11-64 px, log-uniform: a webcam frame of a whole table gives crops of 14-22 px (indices of
+    # 10-17 px), where the simulated video loses most cards
+    return degrade(rng, canvas, size, smallest=11, largest=size, shrink_share=0.7)
+
+
+def degrade(
+    rng: np.random.Generator, canvas: np.ndarray, size: int, smallest: int, largest: int, shrink_share: float
+) -> np.ndarray:
+    """A drawn RGB square made to look like part of a webcam frame and returned at ``size``: light and colour
+    cast, now and then glare; shown (``shrink_share`` of the time) at ``smallest``-``largest`` px, log-uniform,
+    else at ``largest``; blur, noise, JPEG, now and then grayscale."""
+    work = canvas.shape[0]
+    canvas = canvas.astype(np.float32)
     light = float(rng.uniform(0.55, 1.3))
     canvas *= light * (1 + rng.normal(0, 0.05, 3)).astype(np.float32)
     if rng.random() < 0.2:  # glare
@@ -68,9 +81,8 @@ def face_crop(
         r = float(rng.uniform(0.2, 0.8)) * work
         canvas += (np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * r * r)) * float(rng.uniform(40, 160)))[:, :, None]
     image = np.clip(canvas, 0, 255).astype(np.uint8)
-    # the crop shown at 11-64 px, log-uniform: a webcam frame of a whole table gives crops of 14-22 px (indices of
-    # 10-17 px), where the simulated video loses most cards
-    small = round(float(np.exp(rng.uniform(np.log(11), np.log(size))))) if rng.random() < 0.7 else size
+    shrink = rng.random() < shrink_share
+    small = round(float(np.exp(rng.uniform(np.log(smallest), np.log(largest))))) if shrink else largest
     image = cv2.resize(image, (small, small), interpolation=cv2.INTER_AREA)
     if rng.random() < 0.5:
         image = cv2.GaussianBlur(image, (0, 0), float(rng.uniform(0.3, 1.2)))
@@ -81,7 +93,7 @@ def face_crop(
         image = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
     if rng.random() < 0.05:
         image = np.repeat(cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)[:, :, None], 3, axis=2)
-    return cv2.resize(image, (size, size), interpolation=cv2.INTER_LINEAR)
+    return cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA if small > size else cv2.INTER_LINEAR)
 
 
 def write_design_crops(folder: Path, design: str, seed: int, per_card: int = 2, size: int = 64) -> int:

@@ -29,6 +29,10 @@ MODELS = ROOT / "models"
 RUNS = ROOT / "runs" / "vision"
 DETECTOR = "index-detector"
 CLASSIFIER = "card-classifier"
+FACE = "card-face"
+NAMES = {"detector": DETECTOR, "classifier": CLASSIFIER, "face": FACE}
+SIZES = {"detector": 640, "classifier": 64, "face": 96}  # export input sizes (all three are dynamic)
+DATA = {"detector": "detect/data.yaml", "classifier": "classify", "face": "faces"}  # under the synth folder
 
 
 @dataclass
@@ -78,6 +82,22 @@ def classifier_config(
         "dropout": 0.1,
     }
     return StageConfig(epochs, imgsz, batch, minutes, extra)
+
+
+def face_config(
+    epochs: int = 20,
+    minutes: float | None = None,
+    imgsz: int = 96,
+    batch: int = 128,
+    lr0: float = 0.001,
+    hue: float = 0.01,
+) -> StageConfig:
+    """The face reader (``vision.facecards``): the classifier's recipe on 96 px squares of whole cards; ``hue``
+    is the colour jitter's hue range (0.5 turns colours at random: suits by their shape, not their ink)."""
+    config = classifier_config(epochs, minutes, imgsz, batch, lr0)
+    config.extra["scale"] = 0.1  # keep 90-100 %: the square is cut to hold the whole card
+    config.extra["hsv_h"] = hue
+    return config
 
 
 def configure_offline() -> None:
@@ -135,18 +155,20 @@ def train_stage(
     bf16: bool = True,
     fraction: float = 1.0,
     warm: bool = False,
+    init: Path | None = None,
 ) -> Path:
-    """Train one stage (``detector`` or ``classifier``) and return its best weights.
+    """Train one stage (``detector``, ``classifier`` or ``face``) and return its best weights.
 
     ``resume`` continues an interrupted run (same schedule); ``warm`` starts a new run from the stage's last
-    best weights (a new schedule, possibly new data): how training is spread over several sessions.
+    best weights (a new schedule, possibly new data): how training is spread over several sessions; ``init``
+    starts a new run from other weights of the same classes (the face reader from the index classifier's).
     """
     configure_offline()
     import torch
     from ultralytics import YOLO
 
     device = pick_device(device)
-    name = DETECTOR if stage == "detector" else CLASSIFIER
+    name = NAMES[stage]
     last = runs / name / "weights" / "last.pt"
     on_cpu = device == "cpu"
     if on_cpu:
@@ -157,9 +179,10 @@ def train_stage(
     warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
     if resume and last.exists():
         model = YOLO(str(last))
-    elif warm and best.exists():
+    elif (warm and best.exists()) or init is not None:
         start = runs / f"{name}-start.pt"
-        shutil.copyfile(best, start)
+        start.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(best if warm and best.exists() else init, start)  # type: ignore[arg-type]
         model = YOLO(str(start))
         warm_start = start
         resume = False
@@ -221,8 +244,8 @@ def export(weights: Path, stage: str, models: Path = MODELS, imgsz: int | None =
     configure_offline()
     from ultralytics import YOLO
 
-    name = DETECTOR if stage == "detector" else CLASSIFIER
-    size = imgsz or (640 if stage == "detector" else 64)
+    name = NAMES[stage]
+    size = imgsz or SIZES[stage]
     models.mkdir(parents=True, exist_ok=True)
     onnx = Path(YOLO(str(weights)).export(format="onnx", imgsz=size, dynamic=True, simplify=True, device="cpu"))
     shutil.copyfile(onnx, models / f"{name}.onnx")
@@ -245,7 +268,11 @@ def class_names(weights: Path) -> list[str]:
 
 
 def write_data_yaml(
-    models: Path, detector: list[str] | None, classifier: list[str] | None, notes: dict[str, Any]
+    models: Path,
+    detector: list[str] | None,
+    classifier: list[str] | None,
+    notes: dict[str, Any],
+    face: list[str] | None = None,
 ) -> Path:
     """``models/data.yaml``: the class order of each stage and the input sizes the runtime needs."""
     path = models / "data.yaml"
@@ -258,6 +285,10 @@ def write_data_yaml(
         current["detector"] = {"file": DETECTOR, "names": detector, "imgsz": 640, "stride": 32}
     if classifier is not None:
         current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": 64, "crop_margin": 1.3}
+    if face is not None:
+        from vision.facecards import FACE_MARGIN
+
+        current["face"] = {"file": FACE, "names": face, "imgsz": SIZES["face"], "margin": FACE_MARGIN}
     current.setdefault("training", {}).update(notes)
     current.pop("reader", None)  # thresholds chosen for the previous weights: evaluate --tune chooses them anew
     import yaml
@@ -277,6 +308,8 @@ class Recipe:
     stages: tuple[str, ...] = ("classifier", "detector")
     detector: StageConfig = field(default_factory=detector_config)
     classifier: StageConfig = field(default_factory=classifier_config)
+    face: StageConfig = field(default_factory=face_config)
+    face_init: Path | None = None
     device: str = "auto"
     threads: int = 2
     resume: bool = False
@@ -292,8 +325,8 @@ def run(recipe: Recipe) -> dict[str, Any]:
     """Train the chosen stages in order, export each, record the class order; returns what was written."""
     written: dict[str, Any] = {}
     for stage in recipe.stages:
-        config = recipe.detector if stage == "detector" else recipe.classifier
-        data = recipe.data / ("detect/data.yaml" if stage == "detector" else "classify")
+        config = {"detector": recipe.detector, "classifier": recipe.classifier, "face": recipe.face}[stage]
+        data = recipe.data / DATA[stage]
         if not data.exists():
             raise FileNotFoundError(f"{data} does not exist: write the data first (tablecall synth {recipe.data})")
         best = train_stage(
@@ -307,6 +340,7 @@ def run(recipe: Recipe) -> dict[str, Any]:
             recipe.bf16,
             recipe.fraction,
             recipe.warm,
+            recipe.face_init if stage == "face" else None,
         )
         written[stage] = {"weights": str(best)}
         if recipe.export:
@@ -317,6 +351,7 @@ def run(recipe: Recipe) -> dict[str, Any]:
                 names if stage == "detector" else None,
                 names if stage == "classifier" else None,
                 {stage: {"data": str(recipe.data), **asdict(config)}},
+                names if stage == "face" else None,
             )
     if recipe.export:
         (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))

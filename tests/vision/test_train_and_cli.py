@@ -21,6 +21,7 @@ pytest.importorskip("onnxruntime")
 
 from vision import train  # noqa: E402
 from vision.dataset import write_dataset  # noqa: E402
+from vision.facecards import write_face_set  # noqa: E402
 from vision.synth import DesignPool  # noqa: E402
 from web.cli import main  # noqa: E402
 
@@ -37,23 +38,27 @@ pytestmark = [
 def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("recipe")
     write_dataset(base / "data", scenes=8, seed=3, pool=DesignPool((), proc_share=1.0), progress=False)
+    write_face_set(base / "data" / "faces", designs=2, scenes=2, seed=3, progress=False)
     recipe = train.Recipe(
         data=base / "data",
+        stages=("classifier", "detector", "face"),
         detector=train.detector_config(epochs=1, imgsz=160, batch=4),
         classifier=train.classifier_config(epochs=1, imgsz=32, batch=32),
+        face=train.face_config(epochs=1, imgsz=32, batch=32),
+        face_init=base / "runs" / train.CLASSIFIER / "weights" / "best.pt",  # written by the first stage
         models=base / "models",
         runs=base / "runs",
         device="cpu",
     )
     written = train.run(recipe)
-    assert set(written) == {"classifier", "detector"}
+    assert set(written) == {"classifier", "detector", "face"}
     return base / "models"
 
 
 def test_training_exports_onnx_openvino_and_the_class_order(trained: Path) -> None:
     import yaml
 
-    for stem in (train.DETECTOR, train.CLASSIFIER):
+    for stem in (train.DETECTOR, train.CLASSIFIER, train.FACE):
         assert (trained / f"{stem}.onnx").stat().st_size > 100_000
         assert (trained / f"{stem}_openvino" / f"{stem}.xml").exists()
         assert (trained / f"{stem}_openvino" / f"{stem}.bin").exists()
@@ -61,6 +66,13 @@ def test_training_exports_onnx_openvino_and_the_class_order(trained: Path) -> No
     assert meta["detector"]["names"] == ["index"]
     assert "bg" in meta["classifier"]["names"] and "QH" in meta["classifier"]["names"]
     assert len(meta["classifier"]["names"]) == len(set(meta["classifier"]["names"]))
+    assert sorted(meta["face"]["names"]) == sorted(meta["classifier"]["names"])  # the run time maps them by name
+    # the face reader started from the classifier's weights
+    import torch
+
+    runs = trained.parent / "runs"
+    checkpoint = torch.load(runs / train.FACE / "weights" / "last.pt", map_location="cpu", weights_only=False)
+    assert checkpoint["train_args"]["pretrained"] == str(runs / f"{train.FACE}-start.pt")
 
 
 def test_resuming_a_finished_stage_trains_nothing(trained: Path) -> None:
@@ -170,3 +182,16 @@ def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
     checkpoint = torch.load(runs / train.CLASSIFIER / "weights" / "last.pt", map_location="cpu", weights_only=False)
     assert checkpoint["train_args"]["pretrained"] == str(start)
     assert checkpoint["train_args"]["lr0"] == 0.0005
+
+
+def test_the_reader_reads_faces_between_index_pairs(trained: Path) -> None:
+    from vision.detect import CardReader
+
+    reader = CardReader(trained, "onnxruntime")
+    assert reader.face is not None
+    image = np.random.default_rng(1).integers(0, 255, (300, 500, 3), dtype=np.uint8)
+    boxes = np.float32([[10, 10, 22, 24], [70, 80, 82, 94], [400, 200, 412, 214]])
+    pairs, probs = reader.face_probabilities(image, boxes)
+    assert pairs == [(0, 1)] and probs.shape == (1, len(reader.names))
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-3)
+    assert CardReader(trained, faces=False).face is None

@@ -1,0 +1,143 @@
+"""The face reader's geometry, its training crops, and how its reading joins the indices' (vision.facecards,
+vision.detect.join_faces)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+cv2 = pytest.importorskip("cv2")
+
+from vision.cardart import CARDS, face  # noqa: E402
+from vision.detect import FACE_MAX_BG, FACE_PLAUSIBLE, join_faces  # noqa: E402
+from vision.facecards import (  # noqa: E402
+    BACKGROUND,
+    CLASSES,
+    FACE_MARGIN,
+    FULLY_SHOWN,
+    _shown,
+    candidate_pairs,
+    could_pair,
+    face_card_crop,
+    pair_square,
+    scene_pairs,
+    write_face_set,
+)
+from vision.synth import DesignPool, render_scene  # noqa: E402
+
+PROC = DesignPool((), proc_share=1.0)
+
+
+def _box(cx: float, cy: float, size: float = 10.0) -> tuple[float, float, float, float]:
+    return cx - size / 2, cy - size * 0.6, cx + size / 2, cy + size * 0.6  # 12 px long side
+
+
+@pytest.mark.parametrize(
+    ("distance", "size", "expected"),
+    [
+        (60.0, 10.0, True),  # 5 index sizes apart: a card's diagonal
+        (20.0, 10.0, False),  # 1.7 sizes: rank and suit of one index, or a fan's neighbours
+        (120.0, 10.0, False),  # 10 sizes: farther than any card's corners
+        (60.0, 20.0, False),  # one box twice the other's size
+    ],
+)
+def test_two_indices_could_be_one_cards_opposite_corners(distance: float, size: float, expected: bool) -> None:
+    assert could_pair(_box(0, 0), _box(distance, 0, size)) is expected
+
+
+def test_candidate_pairs_lists_each_plausible_pair_once() -> None:
+    boxes = [_box(0, 0), _box(60, 0), _box(0, 80), _box(500, 500)]
+    assert candidate_pairs(boxes) == [(0, 1), (0, 2), (1, 2)]
+
+
+def test_the_square_is_centred_between_the_indices_and_holds_the_card() -> None:
+    x1, y1, x2, y2 = pair_square(_box(100, 100), _box(160, 180))
+    assert ((x1 + x2) / 2, (y1 + y2) / 2) == pytest.approx((130, 140))
+    assert x2 - x1 == pytest.approx(y2 - y1) == pytest.approx(FACE_MARGIN * 100)
+
+
+def test_a_face_crop_is_deterministic_and_shows_the_card_in_the_middle() -> None:
+    f = face("proc:3", "8C")
+    others = [face("proc:3", "2H"), face("proc:3", "KS")]
+    a = face_card_crop(f, np.random.default_rng(5), others)
+    b = face_card_crop(f, np.random.default_rng(5), others)
+    assert a.shape == (96, 96, 3) and a.dtype == np.uint8
+    assert np.array_equal(a, b)
+    # the card (white paper) fills the centre: it is brighter there than at the square's corners on average
+    crops = [face_card_crop(f, np.random.default_rng(seed)) for seed in range(12)]
+    centre = np.mean([c[36:60, 36:60].mean() for c in crops])
+    corners = np.mean([c[:12, :12].mean() for c in crops])
+    assert centre > corners + 20
+
+
+def test_scene_pairs_name_only_whole_cards_from_their_opposite_corners() -> None:
+    named = bg = 0
+    for seed in range(10):
+        scene = render_scene(seed, PROC)
+        by_box = {lab.box: lab for lab in scene.labels}
+        quads = {c["card_id"]: np.float32(c["quad"]) for c in scene.cards}
+        for name, a, b in scene_pairs(scene):
+            la, lb = by_box[a], by_box[b]
+            assert could_pair(a, b)
+            if name == BACKGROUND:
+                bg += 1
+                continue
+            named += 1
+            assert name == la.card == lb.card and la.card_id == lb.card_id
+            quad = quads[la.card_id]
+            centre = np.mean([[(x[0] + x[2]) / 2, (x[1] + x[3]) / 2] for x in (a, b)], axis=0)
+            assert cv2.pointPolygonTest(quad, (float(centre[0]), float(centre[1])), True) > 0  # the card's middle
+            assert _shown(scene, la.card_id) >= FULLY_SHOWN
+    assert named >= 10 and bg > 3 * named  # most candidate pairs at a table are not one card
+
+
+def test_write_face_set_writes_every_crop_it_counts(tmp_path: Path) -> None:
+    n = write_face_set(tmp_path / "faces", designs=2, scenes=2, seed=4, workers=1, start=1, progress=False)
+    files = list((tmp_path / "faces").glob("*/*/*.jpg"))
+    assert n == len(files) > 100
+    assert {p.parent.name for p in files} <= set(CLASSES)
+    assert {p.parent.parent.name for p in files} <= {"train", "val"}
+
+
+NAMES = [*CARDS, "bg"]
+
+
+def _probs(**named: float) -> np.ndarray:
+    row = np.full(len(NAMES), 0.0)
+    for name, p in named.items():
+        row[NAMES.index(name.replace("T", "10"))] = p
+    rest = (1 - row.sum()) / (len(NAMES) - len(named))
+    return np.where(row > 0, row, rest)
+
+
+def test_a_sure_face_turns_two_misread_indices_into_the_card() -> None:
+    probs = np.stack([_probs(QD=0.46, QS=0.3, TD=0.1), _probs(QD=0.75, QS=0.1, TD=0.07), _probs(KH=0.9)])
+    faces = np.stack([_probs(TD=0.97)])
+    out = join_faces(probs, [(0, 1)], faces, NAMES)
+    assert [NAMES[int(i)] for i in out.argmax(axis=1)] == ["10D", "10D", "KH"]
+    assert np.allclose(out.sum(axis=1), 1) and out[:, NAMES.index("bg")][:2].max() == 0
+    assert np.array_equal(out[2], probs[2])
+
+
+@pytest.mark.parametrize(
+    ("face_row", "index_row", "why"),
+    [
+        (_probs(TD=0.5, bg=FACE_MAX_BG + 0.05), _probs(QD=0.6), "the face reader sees no whole card"),
+        (_probs(TD=0.97), _probs(bg=0.7, QD=0.2), "the classifier says the box is no index"),
+        (_probs(TD=0.45, QD=0.2), _probs(QD=0.45, TD=0.4), "the face reader is unsure (FACE_SURE 0.5)"),
+        (_probs(TD=0.99), _probs(QD=0.99, TD=FACE_PLAUSIBLE / 2), "the index is sure it is another card"),
+    ],
+)
+def test_the_face_leaves_the_indices_alone_when(face_row: np.ndarray, index_row: np.ndarray, why: str) -> None:
+    probs = np.stack([index_row, _probs(TD=0.45, QD=0.4)])
+    out = join_faces(probs, [(0, 1)], np.stack([face_row]), NAMES)
+    assert NAMES[int(out[0].argmax())] == NAMES[int(index_row.argmax())], why
+
+
+def test_an_index_in_several_pairs_takes_the_surest() -> None:
+    probs = np.stack([_probs(TD=0.4, QD=0.4), _probs(TD=0.5), _probs(QD=0.5)])
+    faces = np.stack([_probs(TD=0.9), _probs(QD=0.6, TD=0.2)])
+    out = join_faces(probs, [(0, 1), (0, 2)], faces, NAMES)
+    assert NAMES[int(out[0].argmax())] == "10D"
