@@ -107,7 +107,7 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--face-minutes", type=float, default=None)
     parser.add_argument("--face-batch", type=int, default=128)
     parser.add_argument("--face-lr0", type=float, default=0.001)
-    parser.add_argument("--face-hue", type=float, default=0.01, help="hue jitter range (0.5: any colour)")
+    parser.add_argument("--face-hue", type=float, default=0.5, help="hue jitter range (0.5, the default: any colour)")
     parser.add_argument(
         "--face-init", type=Path, default=None, help="start the face reader from these weights (e.g. the classifier's)"
     )
@@ -235,6 +235,10 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         "--stages", type=Path, default=None, metavar="DIR", help="where cards are lost, stage by stage, on these scenes"
     )
     parser.add_argument("--sim", action="store_true", help="the demo games as simulated webcam video, held-out art")
+    parser.add_argument("--sim-seed", type=int, nargs="+", default=[31], help="video seeds for --sim (default 31)")
+    parser.add_argument(
+        "--sim-train", action="store_true", help="--sim in training designs (to choose settings on), not held-out art"
+    )
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--no-faces", action="store_true", help="measure the corner indices alone (no face reader)")
     parser.add_argument("--models", type=Path, default=None)
@@ -282,7 +286,9 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.stages:
         report["stages"] = evaluate.stages(args.stages, reader, args.limit)
     if args.sim:
-        report["sim"] = evaluate.simulated(reader)
+        split = "train" if args.sim_train else "heldout"
+        runs = [evaluate.simulated(reader, seed, split=split) for seed in args.sim_seed]
+        report["sim"] = runs[0] if len(runs) == 1 else evaluate.combined(runs)
     if args.latency:
         from vision.synth import DesignPool, render_scene
 

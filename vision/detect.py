@@ -266,6 +266,18 @@ def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
     return tuple((name, round(p, 4)) for name, p in ranked)
 
 
+def could_join(a: np.ndarray, b: np.ndarray, names: Sequence[str]) -> bool:
+    """Whether :func:`join_faces` could join two indices with these probabilities, whatever the face reader
+    says: neither is taken for ``bg`` and some card has at least ``FACE_PLAUSIBLE`` in both."""
+    bg = list(names).index("bg") if "bg" in names else None
+    if bg is not None and (a[bg] >= 0.5 or b[bg] >= 0.5):
+        return False
+    both = np.minimum(a, b) >= FACE_PLAUSIBLE
+    if bg is not None:
+        both[bg] = False
+    return bool(both.any())
+
+
 def join_faces(
     probs: np.ndarray, pairs: Sequence[tuple[int, int]], faces: np.ndarray, names: Sequence[str]
 ) -> np.ndarray:
@@ -395,10 +407,15 @@ class CardReader:
         mean = np.exp(logs - logs.max(axis=1, keepdims=True))
         return (mean / mean.sum(axis=1, keepdims=True)).astype(np.float32)
 
-    def face_probabilities(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[tuple[int, int]], np.ndarray]:
+    def face_probabilities(
+        self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray | None = None
+    ) -> tuple[list[tuple[int, int]], np.ndarray]:
         """Stage 3: the index pairs that could be one card's opposite corners, and for each the face reader's
-        probabilities (``self.names`` order) of the square around them."""
+        probabilities (``self.names`` order) of the square around them.  Given the indices' ``probs``, only the
+        pairs :func:`join_faces` could join are read (the rest could change nothing: a saving, same result)."""
         pairs = candidate_pairs(boxes.tolist())
+        if probs is not None:
+            pairs = [(i, j) for i, j in pairs if could_join(probs[i], probs[j], self.names)]
         if self.face is None or self.face_meta is None or not pairs:
             return pairs, np.zeros((len(pairs), len(self.names)), np.float32)
         size, margin = int(self.face_meta["imgsz"]), float(self.face_meta["margin"])
@@ -410,7 +427,7 @@ class CardReader:
 
     def with_faces(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The indices' probabilities joined with the face reader's (:func:`join_faces`)."""
-        pairs, faces = self.face_probabilities(image, boxes)
+        pairs, faces = self.face_probabilities(image, boxes, probs)
         return join_faces(probs, pairs, faces, self.names)
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:

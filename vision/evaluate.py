@@ -185,7 +185,14 @@ def simulated(
         result["games"][name] = f"{hits}/{len(cards)}"
         found, total = found + hits, total + len(cards)
     result["found"] = round(found / total, 4) if total else 0.0
+    result["cards"], result["read"] = total, found
     return result
+
+
+def combined(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Several :func:`simulated` results (one per video seed) and the share found over all their cards."""
+    total, found = sum(r["cards"] for r in runs), sum(r["read"] for r in runs)
+    return {"runs": runs, "cards": total, "read": found, "found": round(found / total, 4) if total else 0.0}
 
 
 #: a Spades hand: what the live table's re-reading (vision.track.reread_card) gets to choose from at a trick spot

@@ -90,7 +90,7 @@ def face_config(
     imgsz: int = 96,
     batch: int = 128,
     lr0: float = 0.001,
-    hue: float = 0.01,
+    hue: float = 0.5,
 ) -> StageConfig:
     """The face reader (``vision.facecards``): the classifier's recipe on 96 px squares of whole cards; ``hue``
     is the colour jitter's hue range (0.5 turns colours at random: suits by their shape, not their ink)."""

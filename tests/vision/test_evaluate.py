@@ -105,6 +105,7 @@ def test_simulated_video_counts_a_card_read_inside_its_outline_at_its_time() -> 
     assert score["right"]["found"] == 1.0 and score["right"]["games"]["snap"] == f"{len(cards)}/{len(cards)}"
     assert score["elsewhere"]["found"] == score["misnamed"]["found"] == 0.0
     assert score["none"]["found"] == 0.0
+    assert score["right"]["cards"] == score["right"]["read"] == len(cards) and score["none"]["read"] == 0
 
 
 class _Answers:
@@ -293,3 +294,8 @@ def test_a_second_copy_within_reach_of_the_first_is_joined_with_it() -> None:
     readings = [Reading(lab["card"], 0.9, 0.9, tuple(lab["box"]), ((lab["card"], 0.9),)) for lab in meta["labels"][:3]]
     fates = evaluate._fates(meta, readings, _Perfect([]))  # type: ignore[arg-type]
     assert fates == {"found": 2, "read right, joined with a copy": 1, "not boxed": 1}
+
+
+def test_simulated_runs_combine_over_all_their_cards() -> None:
+    runs = [{"cards": 20, "read": 19, "found": 0.95}, {"cards": 10, "read": 5, "found": 0.5}]
+    assert evaluate.combined(runs) == {"runs": runs, "cards": 30, "read": 24, "found": 0.8}

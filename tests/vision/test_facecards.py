@@ -11,7 +11,7 @@ import pytest
 cv2 = pytest.importorskip("cv2")
 
 from vision.cardart import CARDS, face  # noqa: E402
-from vision.detect import FACE_MAX_BG, FACE_PLAUSIBLE, join_faces  # noqa: E402
+from vision.detect import FACE_MAX_BG, FACE_PLAUSIBLE, could_join, join_faces  # noqa: E402
 from vision.facecards import (  # noqa: E402
     BACKGROUND,
     CLASSES,
@@ -141,3 +141,22 @@ def test_an_index_in_several_pairs_takes_the_surest() -> None:
     faces = np.stack([_probs(TD=0.9), _probs(QD=0.6, TD=0.2)])
     out = join_faces(probs, [(0, 1), (0, 2)], faces, NAMES)
     assert NAMES[int(out[0].argmax())] == "10D"
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_reading_only_the_pairs_that_could_join_changes_nothing(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    probs = rng.dirichlet(np.full(len(NAMES), 0.05), 6)  # peaked, as readings are
+    pairs = [(i, j) for i in range(6) for j in range(i + 1, 6)]
+    faces = rng.dirichlet(np.full(len(NAMES), 0.05), len(pairs))
+    kept = [k for k, (i, j) in enumerate(pairs) if could_join(probs[i], probs[j], NAMES)]
+    whole = join_faces(probs, pairs, faces, NAMES)
+    assert np.array_equal(whole, join_faces(probs, [pairs[k] for k in kept], faces[kept], NAMES))
+
+
+def test_could_join_needs_a_card_both_indices_find_plausible() -> None:
+    sure_q = _probs(QD=1 - 1e-5)  # every other name ~2e-7, under FACE_PLAUSIBLE
+    sure_t = _probs(TD=1 - 1e-5)
+    assert could_join(sure_q, _probs(QD=0.6, TD=0.3), NAMES)
+    assert not could_join(sure_q, sure_t, NAMES)
+    assert not could_join(_probs(bg=0.6, QD=0.3), _probs(QD=0.6), NAMES)
