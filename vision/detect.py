@@ -292,9 +292,10 @@ def join_faces(
     bg = list(names).index("bg") if "bg" in names else None
     best: dict[int, np.ndarray] = {}
     for (i, j), q in zip(pairs, faces, strict=True):
-        if bg is not None and (q[bg] >= FACE_MAX_BG or probs[i, bg] >= 0.5 or probs[j, bg] >= 0.5):
+        if not could_join(probs[i], probs[j], names):
             continue
-        if max(float(p) for k, p in enumerate(q) if k != bg) < FACE_SURE:
+        cards = q if bg is None else np.delete(q, bg)
+        if (bg is not None and q[bg] >= FACE_MAX_BG) or cards.max() < FACE_SURE:
             continue
         joint = (q + FACE_FLOOR) * (probs[i] + FACE_FLOOR) * (probs[j] + FACE_FLOOR)
         if bg is not None:
