@@ -156,7 +156,8 @@ def _write_face_crops(plan: Plan, number: int) -> dict[str, int]:
     return {"face_crops": write_design_crops(plan.out / "classify" / split, name, seed, size=plan.crop)}
 
 
-def _init_worker() -> None:
+def init_worker() -> None:
+    """A worker process draws with one OpenCV thread (the processes share the cores)."""
     cv2.setNumThreads(1)
 
 
@@ -213,7 +214,7 @@ def write_dataset(
     totals: dict[str, int] = {}
     if workers > 1:
         context = get_context("spawn")  # fork after OpenCV has started its threads can deadlock
-        with context.Pool(workers, initializer=_init_worker) as processes:
+        with context.Pool(workers, initializer=init_worker) as processes:
             _add(totals, _progress(processes.imap(_job, jobs, chunksize=4), len(jobs), progress))
     else:
         _add(totals, _progress(map(_job, jobs), len(jobs), progress))

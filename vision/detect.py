@@ -350,6 +350,8 @@ class CardReader:
         self.face = None
         if self.face_meta:
             self.face = load_backend(models, self.face_meta["file"], backend, dynamic_batch=True)
+            face_names = list(self.face_meta["names"])
+            self._face_order = [face_names.index(name) for name in self.names]  # its columns in our class order
         # thresholds: as asked, else as chosen on rendered validation scenes (evaluate --tune), else the defaults
         tuned = meta.get("reader") or {}
         self.conf = float(conf if conf is not None else tuned.get("conf", DEFAULT_CONF))
@@ -423,8 +425,7 @@ class CardReader:
         crops = np.stack([cut(image, pair_square(boxes[i], boxes[j], margin), size) for i, j in pairs])
         batch = np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
         raw = np.asarray(self.face(batch), np.float64).reshape(len(pairs), -1)
-        order = [list(self.face_meta["names"]).index(name) for name in self.names]
-        return pairs, raw[:, order].astype(np.float32)
+        return pairs, raw[:, self._face_order].astype(np.float32)
 
     def with_faces(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The indices' probabilities joined with the face reader's (:func:`join_faces`)."""

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.cardart import CARDS, Face, face, has_card
 from vision.crops import cut
+from vision.dataset import BACKGROUND, CLASSES, VAL_EVERY, default_pool, init_worker, scene_seed
 from vision.facecrops import degrade
 from vision.synth import DesignPool, Scene, render_scene
 from vision.textures import table_texture
@@ -34,8 +35,6 @@ FACE_MARGIN = 1.3  # the square's side in distances between the two index centre
 PAIR_REACH = (2.0, 9.0)  # centre distance of two candidate indices, in the larger index size (see pair_corners)
 SIZE_RATIO = 1.7  # two indices of one card have about the same box size
 FULLY_SHOWN = 0.85  # a scene's card counts as a face to read when this share of it is uncovered
-BACKGROUND = "bg"
-CLASSES = (*CARDS, BACKGROUND)
 
 Box = tuple[float, float, float, float]
 
@@ -221,14 +220,13 @@ def write_design_faces(folder: Path, design: str, seed: int, per_card: int = 2, 
     return written
 
 
-VAL_EVERY = 20  # every 20th job (a design or a scene) goes to validation
 SCENE_SEED_BASE = 700_000_000  # face-set scenes: seeds no detector or classifier scene uses
 
 
 def _job(args: tuple[str, Path, int, int, DesignPool]) -> int:
     kind, out, seed, number, pool = args
     folder = out / ("val" if number % VAL_EVERY == 0 else "train")
-    job_seed = seed * 1_000_003 + number
+    job_seed = scene_seed(seed, number)
     if kind == "scene":
         return write_scene_pairs(folder, SCENE_SEED_BASE + job_seed, pool)
     artwork = pool.artwork
@@ -236,10 +234,6 @@ def _job(args: tuple[str, Path, int, int, DesignPool]) -> int:
         artwork[(number // 8) % len(artwork)] if artwork and number % 8 == 0 else f"proc:{pool.proc_seeds[1] + number}"
     )
     return write_design_faces(folder, name, job_seed)
-
-
-def _init_worker() -> None:
-    cv2.setNumThreads(1)
 
 
 def write_face_set(
@@ -253,7 +247,6 @@ def write_face_set(
     from tqdm import tqdm
 
     from vision.cardart import design, prepare
-    from vision.dataset import default_pool
 
     pool = default_pool()
     for name in pool.artwork:
@@ -266,7 +259,7 @@ def write_face_set(
     bar = tqdm(total=len(jobs), unit="job", disable=not progress, desc="face crops")
     written = 0
     if workers > 1:
-        with get_context("spawn").Pool(workers, initializer=_init_worker) as processes:
+        with get_context("spawn").Pool(workers, initializer=init_worker) as processes:
             for count in processes.imap_unordered(_job, jobs, chunksize=2):
                 written += count
                 bar.update()

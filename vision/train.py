@@ -282,9 +282,12 @@ def write_data_yaml(
 
         current = yaml.safe_load(path.read_text()) or {}
     if detector is not None:
-        current["detector"] = {"file": DETECTOR, "names": detector, "imgsz": 640, "stride": 32}
+        current["detector"] = {"file": DETECTOR, "names": detector, "imgsz": SIZES["detector"], "stride": 32}
     if classifier is not None:
-        current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": 64, "crop_margin": 1.3}
+        from vision.crops import CROP_MARGIN
+
+        size = SIZES["classifier"]
+        current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": size, "crop_margin": CROP_MARGIN}
     if face is not None:
         from vision.facecards import FACE_MARGIN
 
