@@ -156,12 +156,15 @@ def train_stage(
     fraction: float = 1.0,
     warm: bool = False,
     init: Path | None = None,
+    models: Path = MODELS,
 ) -> Path:
     """Train one stage (``detector``, ``classifier`` or ``face``) and return its best weights.
 
     ``resume`` continues an interrupted run (same schedule); ``warm`` starts a new run from the stage's last
-    best weights (a new schedule, possibly new data): how training is spread over several sessions; ``init``
-    starts a new run from other weights of the same classes (the face reader from the index classifier's).
+    best weights (a new schedule, possibly new data): how training is spread over several sessions; where
+    ``runs/`` has none (a new machine), from the weights shipped in ``models`` (rebuilt from their ONNX export,
+    :mod:`vision.recover`); ``init`` starts a new run from other weights of the same classes (the face reader from
+    the index classifier's; a ``.pt`` checkpoint or an Ultralytics ``.onnx`` export).
     """
     configure_offline()
     import torch
@@ -177,12 +180,23 @@ def train_stage(
     if resume and last.exists() and _finished(last):
         return best if best.exists() else last  # this stage ended before the interruption: nothing to resume
     warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
+    if warm and not best.exists() and init is None:
+        init = models / f"{name}.onnx"  # a new machine: no runs/ yet, so the shipped weights (vision.recover)
+        if not init.exists():
+            raise FileNotFoundError(f"--warm: neither {best} nor {init} exists")
     if resume and last.exists():
         model = YOLO(str(last))
     elif (warm and best.exists()) or init is not None:
         start = runs / f"{name}-start.pt"
         start.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(best if warm and best.exists() else init, start)  # type: ignore[arg-type]
+        source = best if warm and best.exists() else init
+        if source is not None and source.suffix == ".onnx":
+            from vision.recover import write_checkpoint
+
+            print(f"train: {name} starts from {source} (rebuilt from the export: vision/recover.py)")
+            write_checkpoint(source, start)
+        else:
+            shutil.copyfile(source, start)  # type: ignore[arg-type]
         model = YOLO(str(start))
         warm_start = start
         resume = False
@@ -344,6 +358,7 @@ def run(recipe: Recipe) -> dict[str, Any]:
             recipe.fraction,
             recipe.warm,
             recipe.face_init if stage == "face" else None,
+            recipe.models,
         )
         written[stage] = {"weights": str(best)}
         if recipe.export:

@@ -195,3 +195,34 @@ def test_the_reader_reads_faces_between_index_pairs(trained: Path) -> None:
     assert pairs == [(0, 1)] and probs.shape == (1, len(reader.names))
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-3)
     assert CardReader(trained, faces=False).face is None
+
+
+def test_warm_start_on_a_new_machine_starts_from_the_shipped_export(trained: Path, tmp_path: Path) -> None:
+    """No runs/ (a fresh clone): ``--warm`` rebuilds the stage from models/ and trains on from there."""
+    import torch
+
+    from vision.recover import max_difference, rebuild
+
+    runs = tmp_path / "runs"
+    config = train.classifier_config(epochs=1, imgsz=32, batch=32, lr0=0.0005)
+    data = trained.parent / "data" / "classify"
+    best = train.train_stage("classifier", data, config, "cpu", runs=runs, warm=True, models=trained)
+    start = runs / f"{train.CLASSIFIER}-start.pt"
+    assert best.exists() and start.exists()
+    checkpoint = torch.load(runs / train.CLASSIFIER / "weights" / "last.pt", map_location="cpu", weights_only=False)
+    assert checkpoint["train_args"]["pretrained"] == str(start)
+    # the start is the export itself, not a fresh network
+    begun = torch.load(start, map_location="cpu", weights_only=False)["model"]
+    assert max_difference(trained / f"{train.CLASSIFIER}.onnx", begun, (2, 3, 32, 32)) < 1e-4
+    fresh = rebuild(trained / f"{train.CLASSIFIER}.onnx")
+    assert max_difference(trained / f"{train.CLASSIFIER}.onnx", fresh, (2, 3, 32, 32)) < 1e-4
+    with pytest.raises(FileNotFoundError, match="--warm"):
+        train.train_stage("face", data, config, "cpu", runs=runs, warm=True, models=tmp_path / "none")
+
+
+@pytest.mark.parametrize("stem", [train.DETECTOR, train.CLASSIFIER, train.FACE])
+def test_each_export_rebuilds_into_the_network_it_came_from(trained: Path, stem: str) -> None:
+    from vision.recover import max_difference, rebuild
+
+    shape = (1, 3, 160, 224) if stem == train.DETECTOR else (3, 3, 32, 32)
+    assert max_difference(trained / f"{stem}.onnx", rebuild(trained / f"{stem}.onnx"), shape) < 1e-3

@@ -1,0 +1,76 @@
+"""vision.recover: the shipped ONNX files rebuild into trainable networks that compute the same thing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("ultralytics")
+pytest.importorskip("onnxruntime")
+onnx = pytest.importorskip("onnx")
+
+from vision.recover import RecoverError, max_difference, rebuild, write_checkpoint  # noqa: E402
+
+MODELS = Path(__file__).resolve().parents[2] / "models"
+pytestmark = [
+    pytest.mark.filterwarnings("ignore::DeprecationWarning"),
+    pytest.mark.filterwarnings("ignore::FutureWarning"),
+]
+
+
+@pytest.mark.parametrize(
+    ("stem", "shape"),
+    [("card-classifier", (4, 3, 64, 64)), ("card-face", (2, 3, 96, 96)), ("index-detector", (1, 3, 384, 640))],
+)
+def test_a_shipped_export_rebuilds_exactly(stem: str, shape: tuple[int, ...]) -> None:
+    path = MODELS / f"{stem}.onnx"
+    if not path.exists():
+        pytest.skip(f"{path} is not shipped yet")
+    net = rebuild(path)
+    assert max_difference(path, net, shape) < 1e-3
+    assert all(p.requires_grad for p in net.model[0].parameters())  # trainable, batch norms restored
+
+
+def test_the_checkpoint_loads_in_ultralytics(tmp_path: Path) -> None:
+    from ultralytics import YOLO
+
+    path = MODELS / "card-face.onnx"
+    if not path.exists():
+        pytest.skip(f"{path} is not shipped yet")
+    out = write_checkpoint(path, tmp_path / "face.pt")
+    model = YOLO(str(out))
+    assert model.task == "classify" and len(model.names) == 54
+    assert max_difference(path, model.model.eval(), (1, 3, 96, 96)) < 1e-3
+
+
+def test_an_onnx_file_that_is_no_ultralytics_export_is_refused(tmp_path: Path) -> None:
+    from onnx import TensorProto, helper
+
+    node = helper.make_node("Relu", ["x"], ["y"])
+    graph = helper.make_graph(
+        [node],
+        "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])],
+    )
+    path = tmp_path / "plain.onnx"
+    onnx.save(helper.make_model(graph), str(path))
+    with pytest.raises(RecoverError, match="not an Ultralytics"):
+        rebuild(path)
+
+
+@pytest.mark.parametrize(
+    ("node", "module"),
+    [
+        ("/model.0/conv/Conv", "model.0.conv"),
+        ("/model.2/m.0/cv1/conv/Conv", "model.2.m.0.cv1.conv"),
+        ("/model.22/cv2.2/cv2.2.2/Conv", "model.22.cv2.2.2"),
+        ("/model.22/cv3.0/cv3.0.1/conv/Conv", "model.22.cv3.0.1.conv"),
+        ("/model.9/linear/Gemm", "model.9.linear"),
+    ],
+)
+def test_an_exported_node_names_its_module(node: str, module: str) -> None:
+    from vision.recover import module_path
+
+    assert module_path(node) == module

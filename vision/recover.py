@@ -1,0 +1,137 @@
+"""Training weights back from the shipped ONNX files, so that a new machine can continue training.
+
+``tablecall train --warm`` starts each stage from its last ``best.pt``, which lives in the gitignored ``runs/``: a
+fresh clone (a new session's machine, a lent GPU machine) has none, only ``models/*.onnx``.  Ultralytics exports a
+fused network (each convolution's batch norm folded into its weights and bias) and names every initializer after
+the module it came from (``model.2.cv1.conv.weight``), so the trainable network can be rebuilt exactly: the same
+architecture from its YAML, each convolution given the fused weights, and its batch norm made the identity plus
+the fused bias (scale 1, mean 0, variance ``1 - eps``).  The rebuilt network computes what the ONNX file computes
+(checked by :func:`max_difference`), and training goes on from there with fresh batch-norm statistics.
+
+Heavy imports (torch, onnx, ultralytics) stay inside functions.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+YAMLS = {"classify": "yolov8n-cls.yaml", "detect": "yolov8n.yaml"}
+
+
+class RecoverError(ValueError):
+    """The ONNX file is not an Ultralytics export this module can rebuild."""
+
+
+def _metadata(model: Any) -> dict[str, str]:
+    return {p.key: p.value for p in model.metadata_props}
+
+
+def rebuild(onnx_path: Path) -> Any:
+    """The Ultralytics network (float32, eval mode) whose fused export is ``onnx_path``."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+    from ultralytics.nn.tasks import ClassificationModel, DetectionModel
+
+    exported = onnx.load(str(onnx_path))
+    meta = _metadata(exported)
+    task = meta.get("task")
+    if task not in YAMLS or "names" not in meta:
+        raise RecoverError(f"{onnx_path}: not an Ultralytics classify or detect export (task {task!r})")
+    names = ast.literal_eval(meta["names"])
+    kind = ClassificationModel if task == "classify" else DetectionModel
+    net = kind(YAMLS[task], nc=len(names), verbose=False)
+    net.names, net.task = names, task
+    weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in exported.graph.initializer}
+    modules = dict(net.named_modules())
+    filled: set[str] = set()
+    for node in exported.graph.node:
+        if node.op_type not in ("Conv", "Gemm") or len(node.input) < 2 or node.input[1] not in weights:
+            continue  # DFL's fixed convolution may be folded into a constant
+        owner = module_path(node.name)
+        module = modules.get(owner)
+        if module is None:
+            raise RecoverError(f"{onnx_path}: {node.name} has no place in {YAMLS[task]}")
+        tensors = [weights[name] for name in node.input[1:3]]  # by the node's inputs: the export may share
+        _fill(module, modules.get(owner.rpartition(".")[0]), tensors, onnx_path, node.name)  # equal tensors
+        filled.add(owner)
+    _check_complete(net, filled, onnx_path)
+    return net.float().eval()
+
+
+def module_path(node: str) -> str:
+    """The module an exported node came from: ``/model.22/cv2.2/cv2.2.2/Conv`` -> ``model.22.cv2.2.2`` (each
+    scope repeats its parent's path for children of a ``Sequential``)."""
+    scopes = node.strip("/").split("/")[:-1]
+    path, last = "", ""
+    for scope in scopes:
+        path += scope[len(last) :] if last and scope.startswith(last + ".") else ("." if path else "") + scope
+        last = scope
+    return path
+
+
+def _fill(module: Any, parent: Any, tensors: list[Any], onnx_path: Path, node: str) -> None:
+    """Give ``module`` the fused weight and bias; where it has no bias, its parent's batch norm carries it."""
+    import torch
+
+    weight, bias = tensors[0], tensors[1] if len(tensors) > 1 else None
+    if tuple(module.weight.shape) != tuple(weight.shape):
+        raise RecoverError(f"{onnx_path}: {node} {tuple(weight.shape)} does not fit {tuple(module.weight.shape)}")
+    with torch.no_grad():
+        module.weight.copy_(weight)
+        if bias is None:
+            return
+        if module.bias is not None:
+            module.bias.copy_(bias)
+            return
+        bn = getattr(parent, "bn", None)
+        if bn is None or tuple(bn.bias.shape) != tuple(bias.shape):
+            raise RecoverError(f"{onnx_path}: {node} has a bias its network has no place for")
+        bn.weight.fill_(1.0)
+        bn.bias.copy_(bias)
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+
+
+def _check_complete(net: Any, filled: set[str], onnx_path: Path) -> None:
+    """Every trainable tensor came from the file (a convolution without a fused bias had a batch norm of zero
+    bias; Ultralytics always fuses, so a missing one means a different network)."""
+    missing = []
+    for key, param in net.named_parameters():
+        if not param.requires_grad:
+            continue  # DFL's fixed weights
+        owner = key.rpartition(".")[0]
+        conv = owner.rpartition(".")[0] + ".conv" if owner.endswith(".bn") else owner
+        if conv not in filled:
+            missing.append(key)
+    if missing:
+        raise RecoverError(f"{onnx_path}: no weights for {len(missing)} tensors, e.g. {missing[:3]}")
+
+
+def max_difference(onnx_path: Path, net: Any, shape: tuple[int, ...]) -> float:
+    """Largest absolute difference between ONNX Runtime on ``onnx_path`` and ``net`` on one random input."""
+    import numpy as np
+    import onnxruntime as ort
+    import torch
+
+    x = np.random.default_rng(0).random(shape, dtype=np.float32)
+    session = ort.InferenceSession(str(onnx_path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {session.get_inputs()[0].name: x})[0]
+    with torch.no_grad():
+        got = net(torch.from_numpy(x))
+    got = got[0] if isinstance(got, (tuple, list)) else got
+    return float(np.abs(got.numpy() - want).max())
+
+
+def write_checkpoint(onnx_path: Path, out: Path) -> Path:
+    """Rebuild ``onnx_path`` and save it as an Ultralytics checkpoint ``out`` (what ``YOLO(out)`` and
+    ``pretrained=out`` load)."""
+    import torch
+
+    net = rebuild(onnx_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    args = {"task": net.task, "recovered_from": str(onnx_path)}
+    torch.save({"epoch": -1, "model": net, "ema": None, "optimizer": None, "train_args": args}, out)
+    return out
