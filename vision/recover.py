@@ -6,7 +6,13 @@ fused network (each convolution's batch norm folded into its weights and bias) a
 the module it came from (``model.2.cv1.conv.weight``), so the trainable network can be rebuilt exactly: the same
 architecture from its YAML, each convolution given the fused weights, and its batch norm made the identity plus
 the fused bias (scale 1, mean 0, variance ``1 - eps``).  The rebuilt network computes what the ONNX file computes
-(checked by :func:`max_difference`), and training goes on from there with fresh batch-norm statistics.
+(checked by :func:`max_difference`).
+
+In training, though, a batch norm divides by its batch's statistics, not by its running ones: with the identity
+batch norms every layer's output would change at the first step.  :func:`calibrate` measures each convolution's
+output (mean and variance per channel) on real training images and gives its batch norm those statistics, with
+scale and shift chosen so that the network still computes the same (scale ``sqrt(var + eps)``, shift bias plus
+mean): then a training batch normalises the way the export already does, and training starts where it left off.
 
 Heavy imports (torch, onnx, ultralytics) stay inside functions.
 """
@@ -110,6 +116,48 @@ def _check_complete(net: Any, filled: set[str], onnx_path: Path) -> None:
         raise RecoverError(f"{onnx_path}: no weights for {len(missing)} tensors, e.g. {missing[:3]}")
 
 
+def calibrate(net: Any, images: Any, batch: int = 64) -> Any:
+    """Give ``net``'s batch norms the statistics of their convolutions' outputs on ``images`` (N, 3, H, W, float
+    0-1), keeping what the network computes (see the module doc); returns ``net`` in eval mode."""
+    import torch
+
+    norm = torch.nn.BatchNorm2d
+    pairs = [(m.conv, m.bn) for m in net.modules() if hasattr(m, "conv") and isinstance(getattr(m, "bn", None), norm)]
+    if any(bool(bn.running_mean.abs().max() > 0) or bool((bn.weight != 1).any()) for _, bn in pairs):
+        raise RecoverError("calibrate takes a network just rebuilt (identity batch norms)")
+    sums: dict[int, list[Any]] = {}
+
+    def record(index: int) -> Any:
+        def hook(_module: Any, _inputs: Any, output: Any) -> None:
+            x = output.detach().double().transpose(0, 1).reshape(output.shape[1], -1)
+            entry = sums.setdefault(index, [0, 0.0, 0.0])
+            entry[0] += x.shape[1]
+            entry[1] = entry[1] + x.sum(dim=1)
+            entry[2] = entry[2] + (x * x).sum(dim=1)
+
+        return hook
+
+    handles = [conv.register_forward_hook(record(k)) for k, (conv, _) in enumerate(pairs)]
+    net.eval()
+    with torch.no_grad():
+        for start in range(0, len(images), batch):
+            net(torch.as_tensor(images[start : start + batch], dtype=torch.float32))
+    for handle in handles:
+        handle.remove()
+    with torch.no_grad():
+        for k, (_, bn) in enumerate(pairs):
+            n, total, squares = sums[k]
+            mean = total / n
+            var = (squares / n - mean * mean).clamp(min=1e-6)
+            bias = bn.bias.double()  # the fused bias
+            scale = torch.sqrt(var + bn.eps)
+            bn.weight.copy_(scale.float())
+            bn.bias.copy_((bias + mean).float())
+            bn.running_mean.copy_(mean.float())
+            bn.running_var.copy_(var.float())
+    return net
+
+
 def max_difference(onnx_path: Path, net: Any, shape: tuple[int, ...]) -> float:
     """Largest absolute difference between ONNX Runtime on ``onnx_path`` and ``net`` on one random input."""
     import numpy as np
@@ -125,12 +173,14 @@ def max_difference(onnx_path: Path, net: Any, shape: tuple[int, ...]) -> float:
     return float(np.abs(got.numpy() - want).max())
 
 
-def write_checkpoint(onnx_path: Path, out: Path) -> Path:
-    """Rebuild ``onnx_path`` and save it as an Ultralytics checkpoint ``out`` (what ``YOLO(out)`` and
-    ``pretrained=out`` load)."""
+def write_checkpoint(onnx_path: Path, out: Path, images: Any = None) -> Path:
+    """Rebuild ``onnx_path`` (calibrated on ``images``, where given: :func:`calibrate`) and save it as an
+    Ultralytics checkpoint ``out`` (what ``YOLO(out)`` and ``pretrained=out`` load)."""
     import torch
 
     net = rebuild(onnx_path)
+    if images is not None and len(images):
+        calibrate(net, images)
     out.parent.mkdir(parents=True, exist_ok=True)
     args = {"task": net.task, "recovered_from": str(onnx_path)}
     torch.save({"epoch": -1, "model": net, "ema": None, "optimizer": None, "train_args": args}, out)

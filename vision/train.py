@@ -194,7 +194,7 @@ def train_stage(
             from vision.recover import write_checkpoint
 
             print(f"train: {name} starts from {source} (rebuilt from the export: vision/recover.py)")
-            write_checkpoint(source, start)
+            write_checkpoint(source, start, calibration_images(stage, data, config.imgsz))
         else:
             shutil.copyfile(source, start)  # type: ignore[arg-type]
         model = YOLO(str(start))
@@ -244,6 +244,31 @@ def train_stage(
     else:
         model.train(**args)
     return best if best.exists() else last
+
+
+def calibration_images(stage: str, data: Path, imgsz: int, count: int = 256) -> Any:
+    """``count`` training images of the stage's data, evenly spread, as an (N, 3, imgsz, imgsz) float array 0-1
+    (RGB): what :func:`vision.recover.calibrate` measures the rebuilt network's batch norms on."""
+    import cv2
+    import numpy as np
+
+    if stage == "detector":
+        import yaml
+
+        meta = yaml.safe_load(data.read_text())
+        folder = Path(meta.get("path", data.parent)) / meta["train"]
+        files = sorted(folder.rglob("*.jpg")) + sorted(folder.rglob("*.png"))
+    else:
+        files = sorted((data / "train").glob("*/*.jpg"))
+    picked = files[:: max(1, len(files) // count)][:count]
+    images = []
+    for path in picked:
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if image is not None:
+            images.append(cv2.resize(image, (imgsz, imgsz), interpolation=cv2.INTER_AREA)[:, :, ::-1])
+    if not images:
+        return np.zeros((0, 3, imgsz, imgsz), np.float32)
+    return np.ascontiguousarray(np.stack(images).transpose(0, 3, 1, 2), dtype=np.float32) / 255
 
 
 def _finished(checkpoint: Path) -> bool:

@@ -74,3 +74,35 @@ def test_an_exported_node_names_its_module(node: str, module: str) -> None:
     from vision.recover import module_path
 
     assert module_path(node) == module
+
+
+def test_calibrated_batch_norms_train_from_where_the_export_left_off() -> None:
+    """In training a batch norm divides by its batch's statistics: calibrated on the same images, a training-mode
+    pass computes what the export computes; left as identities, it does not."""
+    import numpy as np
+    import torch
+
+    from vision.recover import calibrate
+
+    path = MODELS / "card-face.onnx"
+    if not path.exists():
+        pytest.skip(f"{path} is not shipped yet")
+    rng = np.random.default_rng(2)
+    images = (rng.random((1, 3, 96, 96)) * 0.3 + rng.random((32, 3, 1, 1)) * 0.7).astype(np.float32)
+    x = torch.from_numpy(images)
+
+    def training_pass(net: object) -> np.ndarray:
+        net.train()  # type: ignore[attr-defined]
+        with torch.no_grad():
+            return torch.softmax(net(x), dim=1).numpy()  # type: ignore[operator]
+
+    plain = rebuild(path)
+    with torch.no_grad():
+        want = plain.eval()(x)[0].numpy()  # eval mode: (probabilities, logits)
+    assert np.abs(training_pass(plain) - want).max() > 0.05  # identities: the first training step sees another net
+    net = calibrate(rebuild(path), images)
+    with torch.no_grad():
+        assert np.abs(net.eval()(x)[0].numpy() - want).max() < 1e-4  # the same network in eval mode
+    assert np.abs(training_pass(net) - want).max() < 0.02
+    with pytest.raises(RecoverError, match="just rebuilt"):
+        calibrate(net, images)
