@@ -40,12 +40,31 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--face-scenes", type=int, default=0, help="... and the index pairs of this many scenes (~10 crops each)"
     )
+    parser.add_argument(
+        "--sim-videos",
+        type=int,
+        default=0,
+        metavar="N",
+        help="classifier crops instead (into OUT/classify): indices of N simulated webcam videos of training designs",
+    )
 
 
 def run_synth(args: argparse.Namespace) -> int:
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
+    if args.sim_videos:
+        from vision.simcrops import write_sim_crops
+
+        if args.sim_videos < 0:
+            return fail("--sim-videos cannot be negative")
+        try:
+            out = args.out / "classify"
+            n = write_sim_crops(out, args.sim_videos, args.seed, args.workers, args.start)
+        except (ArtError, FileNotFoundError) as exc:
+            return fail(str(exc))
+        print(json.dumps({"out": str(out), "sim_crops": n}))
+        return 0
     if args.face_cards or args.face_scenes:
         from vision.facecards import write_face_set
 
