@@ -133,7 +133,9 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=2, help="torch threads on CPU (default 2)")
     parser.add_argument("--no-bf16", action="store_true", help="train in float32 on CPU")
     parser.add_argument("--resume", action="store_true", help="continue an interrupted run (each stage's last.pt)")
-    parser.add_argument("--warm", action="store_true", help="start each stage from its previous best.pt")
+    parser.add_argument(
+        "--warm", action="store_true", help="start each stage from its previous best.pt (none yet: from models/)"
+    )
     parser.add_argument("--no-export", action="store_true")
     parser.add_argument("--fraction", type=float, default=1.0, help="use this share of the training images")
     parser.add_argument("--models", type=Path, default=None, help="where exports go (default models/)")

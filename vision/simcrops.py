@@ -27,6 +27,7 @@ from vision import synth
 from vision.cardart import ROOT, has_card
 from vision.crops import crop_box, cut
 from vision.dataset import VAL_EVERY, init_worker, scene_seed
+from vision.synth import DesignPool
 
 SIM_GAMES = ("snap", "spit", "spades", "push")  # the games the simulator lays out
 CROP_SIZE = 64
@@ -110,10 +111,16 @@ def _job(args: tuple[Path, int, int, Path, str]) -> int:
 
 
 def write_sim_crops(
-    out: Path, videos: int, seed: int = 1, workers: int = 1, start: int = 0, progress: bool = True
+    out: Path,
+    videos: int,
+    seed: int = 1,
+    workers: int = 1,
+    start: int = 0,
+    progress: bool = True,
+    pool: DesignPool | None = None,
 ) -> int:
     """Classifier crops from ``videos`` simulated videos (numbers ``start``...) under ``out/{train,val}/<CLASS>/``
-    (``out`` is the ``classify`` folder); returns how many crops were written."""
+    (``out`` is the ``classify`` folder) in the training designs of ``pool``; returns how many crops were written."""
     from multiprocessing import get_context
 
     from tqdm import tqdm
@@ -121,7 +128,7 @@ def write_sim_crops(
     from vision.cardart import design, prepare
     from vision.dataset import CLASSES, default_pool
 
-    pool = default_pool()
+    pool = pool or default_pool()
     for name in pool.artwork:
         prepare(design(name))
     for split in ("train", "val"):

@@ -60,6 +60,15 @@ def _cards(value: object) -> list[str]:
     return []
 
 
+def test_a_set_of_videos_fills_train_and_validation(tmp_path: Path) -> None:
+    from vision.simcrops import write_sim_crops
+    from vision.synth import DesignPool
+
+    n = write_sim_crops(tmp_path, 2, seed=5, progress=False, pool=DesignPool((), proc_share=1.0))
+    train, val = (len(list((tmp_path / split).glob("*/*.jpg"))) for split in ("train", "val"))
+    assert n == train + val and train > 0 and val > 0  # video 0 goes to validation (every 20th)
+
+
 @pytest.mark.parametrize("videos", [-1])
 def test_synth_refuses_a_negative_video_count(videos: int, tmp_path: Path) -> None:
     from web.cli import main
