@@ -20,10 +20,11 @@ held-out designs or the real photos).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -159,6 +160,28 @@ def _write_face_crops(plan: Plan, number: int) -> dict[str, int]:
 def init_worker() -> None:
     """A worker process draws with one OpenCV thread (the processes share the cores)."""
     cv2.setNumThreads(1)
+
+
+def count_written(
+    job: Callable[[Any], int], jobs: list[Any], workers: int, progress: bool, desc: str, unit: str = "job"
+) -> int:
+    """Run ``job`` on each of ``jobs`` (in ``workers`` spawned processes when more than one), with a progress bar;
+    the sum of what the jobs return (files written)."""
+    from tqdm import tqdm
+
+    bar = tqdm(total=len(jobs), unit=unit, disable=not progress, desc=desc)
+    written = 0
+    if workers > 1:
+        with get_context("spawn").Pool(workers, initializer=init_worker) as processes:
+            for count in processes.imap_unordered(job, jobs, chunksize=2):
+                written += count
+                bar.update()
+    else:
+        for args in jobs:
+            written += job(args)
+            bar.update()
+    bar.close()
+    return written
 
 
 def _job(args: tuple[str, Plan, int]) -> dict[str, int]:

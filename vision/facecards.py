@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.cardart import CARDS, Face, face, has_card
 from vision.crops import cut
-from vision.dataset import BACKGROUND, CLASSES, VAL_EVERY, default_pool, init_worker, scene_seed
+from vision.dataset import BACKGROUND, CLASSES, VAL_EVERY, count_written, default_pool, scene_seed
 from vision.facecrops import degrade
 from vision.synth import DesignPool, Scene, render_scene
 from vision.textures import table_texture
@@ -242,10 +242,6 @@ def write_face_set(
     """The face reader's crops under ``out/{train,val}/<CLASS>/``: ``designs`` designs' faces (mostly procedural,
     every 8th a training artwork design) and the pairs of ``scenes`` scenes of the training designs; returns how
     many crops were written.  Deterministic by ``seed`` and job number, whatever the number of processes."""
-    from multiprocessing import get_context
-
-    from tqdm import tqdm
-
     from vision.cardart import design, prepare
 
     pool = default_pool()
@@ -256,19 +252,7 @@ def write_face_set(
             (out / split / name).mkdir(parents=True, exist_ok=True)
     jobs = [("design", out, seed, n, pool) for n in range(start, start + designs)]
     jobs += [("scene", out, seed, n, pool) for n in range(start, start + scenes)]
-    bar = tqdm(total=len(jobs), unit="job", disable=not progress, desc="face crops")
-    written = 0
-    if workers > 1:
-        with get_context("spawn").Pool(workers, initializer=init_worker) as processes:
-            for count in processes.imap_unordered(_job, jobs, chunksize=2):
-                written += count
-                bar.update()
-    else:
-        for job in jobs:
-            written += _job(job)
-            bar.update()
-    bar.close()
-    return written
+    return count_written(_job, jobs, workers, progress, "face crops")
 
 
 __all__ = [

@@ -26,7 +26,7 @@ from scorer.events import parse_log
 from vision import synth
 from vision.cardart import ROOT, has_card
 from vision.crops import crop_box, cut
-from vision.dataset import VAL_EVERY, init_worker, scene_seed
+from vision.dataset import VAL_EVERY, count_written, scene_seed
 from vision.synth import DesignPool
 
 SIM_GAMES = ("snap", "spit", "spades", "push")  # the games the simulator lays out
@@ -121,10 +121,6 @@ def write_sim_crops(
 ) -> int:
     """Classifier crops from ``videos`` simulated videos (numbers ``start``...) under ``out/{train,val}/<CLASS>/``
     (``out`` is the ``classify`` folder) in the training designs of ``pool``; returns how many crops were written."""
-    from multiprocessing import get_context
-
-    from tqdm import tqdm
-
     from vision.cardart import design, prepare
     from vision.dataset import CLASSES, default_pool
 
@@ -141,16 +137,4 @@ def write_sim_crops(
         (out, seed, n, logs[n % len(logs)], video_design(n // len(logs), pool.artwork, pool.proc_seeds[1]))
         for n in range(start, start + videos)
     ]
-    bar = tqdm(total=len(jobs), unit="video", disable=not progress, desc="simulated video crops")
-    written = 0
-    if workers > 1:
-        with get_context("spawn").Pool(workers, initializer=init_worker) as processes:
-            for count in processes.imap_unordered(_job, jobs):
-                written += count
-                bar.update()
-    else:
-        for job in jobs:
-            written += _job(job)
-            bar.update()
-    bar.close()
-    return written
+    return count_written(_job, jobs, workers, progress, "simulated video crops", "video")
