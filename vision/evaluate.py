@@ -3,7 +3,8 @@
 * ``heldout(folder)``: scenes written by ``tablecall synth --heldout`` (designs never trained on).  Per scene
   the truth is the multiset of cards with at least one labelled (visible) index; card-identity precision and
   recall count matched names over predictions and over truths.  Naming a card that lies face up in the scene
-  with every index too covered to label counts neither way.
+  with every index too covered to label counts neither way; naming a card more often than the scene holds it
+  (one card reported as two) is a false card each time over.
 * ``pinochle(folder)``: ``/work/shared/realphotos/pinochle-phone`` style, whole-card boxes with rank only
   (``labels-yolo/classes.txt``).  Per image the truth is the multiset of ranks; precision and recall of ranks,
   as the photos' README suggests (a predicted rank outside the pinochle deck counts as a false positive).
@@ -15,7 +16,8 @@
   labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``); and every labelled card by
   what became of it in the reader's answer (``cards_by_fate``): found, not boxed, misread, read right but under
   the card threshold, or read right and joined with another copy of the same card (scenes mix decks: a second
-  copy lying within a card's reach of the first is taken for the first's other corner).
+  copy lying within a card's reach of the first, at about its size and not told apart by the face reader, is
+  taken for the first's other corner).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -74,10 +76,10 @@ def _judge(meta: dict[str, Any], names: list[str]) -> tuple[Counter[str], Counte
     """(truth, the predictions that count) for one scene: see the module doc."""
     truth = Counter({lab["card_id"]: lab["card"] for lab in meta["labels"]}.values())
     pred = Counter(names)
-    # a card on the table whose indices are all too covered to be labelled is neither required nor wrong
-    present = {card["card"] for card in meta["cards"] if card["card"]}
-    extra = Counter({name: n for name, n in (pred - truth).items() if name not in present})
-    return truth, (pred & truth) + extra
+    # a card on the table whose indices are all too covered to be labelled is neither required nor wrong; a name
+    # reported more often than the scene holds cards of it is wrong each time over (one card taken for two)
+    unlabelled = Counter(card["card"] for card in meta["cards"] if card["card"]) - truth
+    return truth, (pred & truth) + ((pred - truth) - unlabelled)
 
 
 TUNE_CONF = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5)

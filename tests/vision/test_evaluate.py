@@ -70,6 +70,21 @@ def test_naming_a_covered_card_counts_neither_way(scenes: Path) -> None:
     assert result["precision"] == result["recall"] == 1.0
 
 
+def test_one_card_reported_twice_is_a_false_card(scenes: Path) -> None:
+    truths = _truths(scenes)
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    # a labelled card with no unlabelled copy in its scene, named twice (its two corners taken for two copies)
+    doubled = [
+        next(c for c in t if sum(card["card"] == c for card in m["cards"]) == 1)
+        for m, t in zip(metas, truths, strict=True)
+    ]
+    answers = [[*t, d] for t, d in zip(truths, doubled, strict=True)]
+    result = evaluate.heldout(scenes, Scripted(answers))  # type: ignore[arg-type]
+    n = sum(len(t) for t in truths)
+    assert result["recall"] == 1.0
+    assert result["precision"] == pytest.approx(n / (n + len(truths)), abs=1e-4)
+
+
 def test_pinochle_scores_ranks_only(tmp_path: Path) -> None:
     (tmp_path / "images").mkdir()
     (tmp_path / "labels-yolo").mkdir()
