@@ -15,7 +15,7 @@ installed or cannot load the model.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,7 +54,17 @@ FACE_FLOOR = 0.01
 # different cards (a 7H read at 1.0 beside a QC) are no pair, whatever the face reader sees between them
 FACE_PLAUSIBLE = 0.001
 
+# pairing indices into cards (pair_corners; models/MODEL_CARD.md, "Telling copies apart", chose these on the
+# validation scenes): two indices of one card have boxes of about the same width and height (each within
+# PAIR_SIZE_RATIO), and any further index of a card the face reader saw whole lies on the circle through its two
+# opposite indices, around the card's centre (a card's indices are the corners of a rectangle), within
+# ON_CIRCLE of its radius; two such whole cards whose centres are within SAME_CENTRE radii are one card
+PAIR_SIZE_RATIO = 1.7
+ON_CIRCLE = 0.5
+SAME_CENTRE = 0.3
+
 Alternatives = tuple[tuple[str, float], ...]
+Box = tuple[float, float, float, float]
 BACKENDS = ("openvino", "onnxruntime", "opencv")
 
 
@@ -87,6 +97,7 @@ class Reading:
     prob: float
     box: tuple[float, float, float, float]
     alternatives: Alternatives = ()  # the likeliest names and their probabilities, best first
+    whole: tuple[Box, ...] = ()  # boxes of other readings the face reader saw as this index's card's opposite corner
 
 
 class Backend(Protocol):
@@ -207,33 +218,29 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
     return keep
 
 
-Box = tuple[float, float, float, float]
-
-
 def pair_corners(
-    found: Sequence[tuple[str, float, Box] | tuple[str, float, Box, Alternatives]], reach: float = 9.0
+    found: Sequence[tuple[str, float, Box] | tuple[str, float, Box, Alternatives]],
+    reach: float = 9.0,
+    whole: Collection[tuple[Box, Box]] = (),
 ) -> list[Card]:
     """Join index readings ``(name, confidence, box[, alternatives])`` of the same card name into physical cards.
 
-    Two indices belong to one card when their centres are closer than ``reach`` times the larger index size
-    (a card's diagonal is 5-8.5 index heights); a card has at most four indices.  Farther copies of the same
-    name (two decks) stay separate cards.  A card's alternatives are its indices' probabilities averaged.
+    ``whole``: pairs of index boxes the face reader saw as one card's opposite corners.  Each such pair is a card
+    (two pairs sharing an index or a centre are one card, with up to four indices), and takes in every other index
+    of its name lying on its circle (:data:`ON_CIRCLE`).  The rest go by distance and size: an index joins the
+    surest card of its name with an index closer than ``reach`` times the larger index size (a card's diagonal is
+    5-8.5 index heights) and of about its width and height (:data:`PAIR_SIZE_RATIO`); a card has at most four
+    indices.  So farther copies of a name (two decks) stay apart, and so do near ones drawn at other sizes or lying
+    off a whole card's corners.  A card's alternatives are its indices' probabilities averaged.
     """
+    pairs = {frozenset(pair) for pair in whole if pair[0] != pair[1]}
     cards: list[Card] = []
     by_name: dict[str, list[tuple[float, Box, Alternatives]]] = {}
     for name, conf, box, *alts in found:
         by_name.setdefault(name, []).append((conf, box, alts[0] if alts else ()))
     for name, items in by_name.items():
         items.sort(key=lambda item: -item[0])
-        groups: list[list[tuple[float, Box, Alternatives]]] = []
-        for item in items:
-            for group in groups:
-                if len(group) < 4 and any(_near(item[1], other[1], reach) for other in group):
-                    group.append(item)
-                    break
-            else:
-                groups.append([item])
-        for group in groups:
+        for group in _group_corners(items, pairs, reach):
             boxes = np.array([b for _, b, _ in group])
             union = (
                 float(boxes[:, 0].min()),
@@ -245,6 +252,65 @@ def pair_corners(
             cards.append(Card(name, max(c for c, _, _ in group), union, tuple(b for _, b, _ in group), alternatives))
     cards.sort(key=lambda c: (c.box[1], c.box[0]))
     return cards
+
+
+_Item = tuple[float, Box, Alternatives]
+
+
+def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: float) -> list[list[_Item]]:
+    """One name's indices (surest first) grouped into cards: see :func:`pair_corners`."""
+    faces: list[tuple[set[int], np.ndarray, float]] = []  # (members, centre, radius) of cards seen whole
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            if frozenset((items[i][1], items[j][1])) in whole:
+                ci, cj = _box_centre(items[i][1]), _box_centre(items[j][1])
+                faces.append(({i, j}, (ci + cj) / 2, float(np.linalg.norm(ci - cj)) / 2))
+    merged = True
+    while merged:  # two pairs of one card: they share an index, or (four corners) their centres
+        merged = False
+        for a in range(len(faces)):
+            for b in range(a + 1, len(faces)):
+                (ma, ca, ra), (mb, cb, rb) = faces[a], faces[b]
+                if ma & mb or np.linalg.norm(ca - cb) <= SAME_CENTRE * max(ra, rb):
+                    faces[a] = (ma | mb, (ca + cb) / 2, max(ra, rb))
+                    del faces[b]
+                    merged = True
+                    break
+            if merged:
+                break
+    placed = set().union(*(members for members, _, _ in faces))
+    rest: list[int] = []
+    for k in range(len(items)):
+        if k in placed:
+            continue
+        centre = _box_centre(items[k][1])
+        off = [abs(float(np.linalg.norm(centre - c)) - r) / r for members, c, r in faces if len(members) < 4]
+        on = [f for f, d in zip((f for f in faces if len(f[0]) < 4), off, strict=True) if d <= ON_CIRCLE]
+        if on:
+            min(on, key=lambda f: abs(float(np.linalg.norm(centre - f[1])) - f[2]))[0].add(k)
+        else:
+            rest.append(k)
+    groups: list[list[int]] = []
+    for k in rest:
+        for group in groups:
+            if len(group) < 4 and any(
+                _near(items[k][1], items[o][1], reach) and _similar(items[k][1], items[o][1]) for o in group
+            ):
+                group.append(k)
+                break
+        else:
+            groups.append([k])
+    return [[items[k] for k in sorted(members)] for members, _, _ in faces] + [[items[k] for k in g] for g in groups]
+
+
+def _box_centre(box: Box) -> np.ndarray:
+    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], np.float64)
+
+
+def _similar(a: Box, b: Box) -> bool:
+    """Whether two index boxes are about the same width and height (:data:`PAIR_SIZE_RATIO`)."""
+    wa, ha, wb, hb = a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1]
+    return all(max(x, y) <= PAIR_SIZE_RATIO * max(min(x, y), 1e-6) for x, y in ((wa, wb), (ha, hb)))
 
 
 def ranked_names(probs: np.ndarray, names: Sequence[str]) -> list[Alternatives]:
@@ -429,8 +495,24 @@ class CardReader:
 
     def with_faces(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
         """The indices' probabilities joined with the face reader's (:func:`join_faces`)."""
+        return self._faces(image, boxes, probs)[0]
+
+    def _faces(
+        self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray
+    ) -> tuple[np.ndarray, list[tuple[int, int]]]:
+        """:meth:`with_faces`, and the pairs of indices the face reader saw as one card's opposite corners: their
+        joined readings name the same card, and the face reader sees it whole (``bg`` under ``FACE_MAX_BG``,
+        that card at least ``FACE_SURE``)."""
         pairs, faces = self.face_probabilities(image, boxes, probs)
-        return join_faces(probs, pairs, faces, self.names)
+        joined = join_faces(probs, pairs, faces, self.names)
+        names = joined.argmax(axis=1)
+        bg = self.names.index("bg") if "bg" in self.names else None
+        whole = [
+            (i, j)
+            for (i, j), q in zip(pairs, faces, strict=True)
+            if names[i] == names[j] and (bg is None or q[bg] < FACE_MAX_BG) and q[names[i]] >= FACE_SURE
+        ]
+        return joined, whole
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
         """Stage 2: the class name and probability for each box."""
@@ -446,11 +528,17 @@ class CardReader:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         boxes, det_scores = self.indices(image, conf)
         probs = self.probabilities(image, boxes)
+        whole: list[tuple[int, int]] = []
         if self.face is not None:
-            probs = self.with_faces(image, boxes, probs)
+            probs, whole = self._faces(image, boxes, probs)
+        as_tuples: list[Box] = [(float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in boxes]
+        others: dict[int, list[Box]] = {}
+        for i, j in whole:
+            others.setdefault(i, []).append(as_tuples[j])
+            others.setdefault(j, []).append(as_tuples[i])
         return [
-            Reading(alts[0][0], float(s), alts[0][1], (float(x1), float(y1), float(x2), float(y2)), alts)
-            for alts, s, (x1, y1, x2, y2) in zip(ranked_names(probs, self.names), det_scores, boxes, strict=True)
+            Reading(alts[0][0], float(s), alts[0][1], box, alts, tuple(others.get(k, ())))
+            for k, (alts, s, box) in enumerate(zip(ranked_names(probs, self.names), det_scores, as_tuples, strict=True))
         ]
 
     def cards(
@@ -459,12 +547,9 @@ class CardReader:
         """The physical cards those readings make at these thresholds (default: the reader's)."""
         conf = self.conf if conf is None else conf
         min_card = self.min_card if min_card is None else min_card
-        found = [
-            (r.name, r.prob * r.score, r.box, r.alternatives)
-            for r in readings
-            if r.name != "bg" and r.score >= conf and r.prob >= min_card
-        ]
-        return pair_corners(found)
+        kept = [r for r in readings if r.name != "bg" and r.score >= conf and r.prob >= min_card]
+        found = [(r.name, r.prob * r.score, r.box, r.alternatives) for r in kept]
+        return pair_corners(found, whole=[(r.box, other) for r in kept for other in r.whole])
 
     def read(self, image: np.ndarray) -> list[Card]:
         """Every physical card the image shows, as far as the corners tell."""

@@ -59,6 +59,36 @@ def test_pairing_keeps_far_copies_and_other_cards_apart() -> None:
     assert sorted(c.card for c in cards) == ["KS", "QH", "QH"]
 
 
+def test_pairing_keeps_near_copies_of_other_sizes_apart() -> None:
+    # two decks: a QH with 20x40 indices and, within reach, a QH of a deck drawn at 40x80
+    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (150, 200, 190, 280))]
+    assert len(pair_corners(found)) == 2
+    assert len(pair_corners([found[0], ("QH", 0.8, (150, 200, 175, 250))])) == 1  # 25x50: within 1.7 times
+
+
+def test_a_card_seen_whole_takes_its_other_corners_and_no_copy() -> None:
+    # a four-corner QH: opposite corners a and c seen whole by the face reader; b and d lie on the circle through
+    # a and c around the card's centre (100, 140); a copy's index e lies near but off that circle
+    a, b, c, d = (0, 0, 20, 40), (180, 0, 200, 40), (180, 240, 200, 280), (0, 240, 20, 280)
+    e = (90, 120, 110, 160)
+    found = [("QH", 0.9, a), ("QH", 0.8, b), ("QH", 0.7, c), ("QH", 0.6, d), ("QH", 0.5, e)]
+    cards = pair_corners(found, whole=[(a, c)])
+    assert sorted(len(card.indices) for card in cards) == [1, 4]
+    assert next(card for card in cards if len(card.indices) == 4).box == (0, 0, 200, 280)
+    # both diagonals seen whole: one card, as the two pairs share their centre
+    assert sorted(len(card.indices) for card in pair_corners(found[:4], whole=[(a, c), (b, d)])) == [4]
+    # without the face reader, e is near a and of its size: it would be taken for one of the card's corners
+    assert len(pair_corners(found)) == 2
+
+
+def test_a_card_seen_whole_keeps_a_corner_whose_box_is_cut_short() -> None:
+    # the lower corner half under another card: its box is 20x18, too unlike 20x40 to pair by size alone
+    found = [("7S", 0.9, (0, 0, 20, 40)), ("7S", 0.8, (180, 240, 200, 258))]
+    assert len(pair_corners(found)) == 2
+    (card,) = pair_corners(found, whole=[(found[0][2], found[1][2])])
+    assert len(card.indices) == 2
+
+
 def test_pairing_averages_the_corners_alternatives() -> None:
     found = [
         ("QH", 0.9, (10, 10, 30, 50), (("QH", 0.8), ("QD", 0.2))),
@@ -86,6 +116,26 @@ def test_shipped_model_reads_a_rendered_scene_without_torch() -> None:
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result["torch"] is False
     assert result["truth"] == 0 or result["n"] > 0
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_readings_say_which_indices_the_face_reader_saw_as_one_card() -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import CardReader
+    from vision.synth import DesignPool, render_scene
+
+    reader = CardReader(MODELS)
+    scene = render_scene(5, DesignPool((), proc_share=1.0), size=(1280, 720))  # four cards, three shown whole
+    readings = reader.readings(scene.image[:, :, ::-1].copy())
+    by_box = {r.box: r for r in readings}
+    linked = [(r, by_box[other]) for r in readings for other in r.whole]
+    assert linked, "the face reader saw no card whole"
+    for r, other in linked:  # a partner is another reading of the same name, and says so too
+        assert other is not r and other.name == r.name and r.box in other.whole
+    cards = reader.cards(readings)
+    for r, other in linked:  # and the two are one card
+        assert any(r.box in card.indices and other.box in card.indices for card in cards)
+    assert len(cards) == len({lab.card_id for lab in scene.labels})
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
