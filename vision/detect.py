@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from vision.crops import crop_box, cut
-from vision.facecards import candidate_pairs, pair_square
+from vision.facecards import SIZE_RATIO, box_centre, candidate_pairs, pair_square
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen them for the weights in models/
@@ -56,10 +56,10 @@ FACE_PLAUSIBLE = 0.001
 
 # pairing indices into cards (pair_corners; models/MODEL_CARD.md, "Telling copies apart", chose these on the
 # validation scenes): two indices of one card have boxes of about the same width and height (each within
-# PAIR_SIZE_RATIO), and any further index of a card the face reader saw whole lies on the circle through its two
-# opposite indices, around the card's centre (a card's indices are the corners of a rectangle), within
-# ON_CIRCLE of its radius; two such whole cards whose centres are within SAME_CENTRE radii are one card
-PAIR_SIZE_RATIO = 1.7
+# SIZE_RATIO, the face reader's candidate pairs' ratio), and any further index of a card the face reader saw whole
+# lies on the circle through its two opposite indices, around the card's centre (a card's indices are the corners
+# of a rectangle), within ON_CIRCLE of its radius; two such whole cards whose centres are within SAME_CENTRE radii
+# are one card
 ON_CIRCLE = 0.5
 SAME_CENTRE = 0.3
 
@@ -229,7 +229,7 @@ def pair_corners(
     (two pairs sharing an index or a centre are one card, with up to four indices), and takes in every other index
     of its name lying on its circle (:data:`ON_CIRCLE`).  The rest go by distance and size: an index joins the
     surest card of its name with an index closer than ``reach`` times the larger index size (a card's diagonal is
-    5-8.5 index heights) and of about its width and height (:data:`PAIR_SIZE_RATIO`); a card has at most four
+    5-8.5 index heights) and of about its width and height (``SIZE_RATIO``); a card has at most four
     indices.  So farther copies of a name (two decks) stay apart, and so do near ones drawn at other sizes or lying
     off a whole card's corners.  A card's alternatives are its indices' probabilities averaged.
     """
@@ -263,7 +263,7 @@ def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: fl
     for i in range(len(items)):
         for j in range(i + 1, len(items)):
             if frozenset((items[i][1], items[j][1])) in whole:
-                ci, cj = _box_centre(items[i][1]), _box_centre(items[j][1])
+                ci, cj = box_centre(items[i][1]), box_centre(items[j][1])
                 faces.append(({i, j}, (ci + cj) / 2, float(np.linalg.norm(ci - cj)) / 2))
     merged = True
     while merged:  # two pairs of one card: they share an index, or (four corners) their centres
@@ -283,11 +283,11 @@ def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: fl
     for k in range(len(items)):
         if k in placed:
             continue
-        centre = _box_centre(items[k][1])
-        off = [abs(float(np.linalg.norm(centre - c)) - r) / r for members, c, r in faces if len(members) < 4]
-        on = [f for f, d in zip((f for f in faces if len(f[0]) < 4), off, strict=True) if d <= ON_CIRCLE]
+        centre = box_centre(items[k][1])
+        off = {id(f): abs(float(np.linalg.norm(centre - f[1])) - f[2]) for f in faces}  # from each circle
+        on = [f for f in faces if len(f[0]) < 4 and off[id(f)] <= ON_CIRCLE * f[2]]
         if on:
-            min(on, key=lambda f: abs(float(np.linalg.norm(centre - f[1])) - f[2]))[0].add(k)
+            min(on, key=lambda f: off[id(f)])[0].add(k)
         else:
             rest.append(k)
     groups: list[list[int]] = []
@@ -303,14 +303,10 @@ def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: fl
     return [[items[k] for k in sorted(members)] for members, _, _ in faces] + [[items[k] for k in g] for g in groups]
 
 
-def _box_centre(box: Box) -> np.ndarray:
-    return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], np.float64)
-
-
 def _similar(a: Box, b: Box) -> bool:
-    """Whether two index boxes are about the same width and height (:data:`PAIR_SIZE_RATIO`)."""
+    """Whether two index boxes are about the same width and height (each within ``SIZE_RATIO``)."""
     wa, ha, wb, hb = a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1]
-    return all(max(x, y) <= PAIR_SIZE_RATIO * max(min(x, y), 1e-6) for x, y in ((wa, wb), (ha, hb)))
+    return all(max(x, y) <= SIZE_RATIO * max(min(x, y), 1e-6) for x, y in ((wa, wb), (ha, hb)))
 
 
 def ranked_names(probs: np.ndarray, names: Sequence[str]) -> list[Alternatives]:
@@ -493,16 +489,12 @@ class CardReader:
         raw = np.asarray(self.face(batch), np.float64).reshape(len(pairs), -1)
         return pairs, raw[:, self._face_order].astype(np.float32)
 
-    def with_faces(self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray) -> np.ndarray:
-        """The indices' probabilities joined with the face reader's (:func:`join_faces`)."""
-        return self._faces(image, boxes, probs)[0]
-
-    def _faces(
+    def with_faces(
         self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray
     ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-        """:meth:`with_faces`, and the pairs of indices the face reader saw as one card's opposite corners: their
-        joined readings name the same card, and the face reader sees it whole (``bg`` under ``FACE_MAX_BG``,
-        that card at least ``FACE_SURE``)."""
+        """The indices' probabilities joined with the face reader's (:func:`join_faces`), and the pairs of indices
+        the face reader saw as one card's opposite corners: their joined readings name the same card, and the face
+        reader sees it whole (``bg`` under ``FACE_MAX_BG``, that card at least ``FACE_SURE``)."""
         pairs, faces = self.face_probabilities(image, boxes, probs)
         joined = join_faces(probs, pairs, faces, self.names)
         names = joined.argmax(axis=1)
@@ -530,7 +522,7 @@ class CardReader:
         probs = self.probabilities(image, boxes)
         whole: list[tuple[int, int]] = []
         if self.face is not None:
-            probs, whole = self._faces(image, boxes, probs)
+            probs, whole = self.with_faces(image, boxes, probs)
         as_tuples: list[Box] = [(float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in boxes]
         others: dict[int, list[Box]] = {}
         for i, j in whole:

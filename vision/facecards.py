@@ -39,7 +39,8 @@ FULLY_SHOWN = 0.85  # a scene's card counts as a face to read when this share of
 Box = tuple[float, float, float, float]
 
 
-def _centre(box: Sequence[float]) -> np.ndarray:
+def box_centre(box: Sequence[float]) -> np.ndarray:
+    """The centre of an ``(x1, y1, x2, y2)`` box."""
     return np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2], np.float64)
 
 
@@ -52,7 +53,7 @@ def could_pair(a: Sequence[float], b: Sequence[float]) -> bool:
     sa, sb = _size(a), _size(b)
     if min(sa, sb) <= 0 or max(sa, sb) / min(sa, sb) > SIZE_RATIO:
         return False
-    d = float(np.linalg.norm(_centre(a) - _centre(b)))
+    d = float(np.linalg.norm(box_centre(a) - box_centre(b)))
     return PAIR_REACH[0] * max(sa, sb) <= d <= PAIR_REACH[1] * max(sa, sb)
 
 
@@ -64,7 +65,7 @@ def candidate_pairs(boxes: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
 def pair_square(a: Sequence[float], b: Sequence[float], margin: float = FACE_MARGIN) -> Box:
     """The square the face reader sees for index boxes ``a`` and ``b``: around their midpoint, ``margin`` times
     the distance between their centres."""
-    ca, cb = _centre(a), _centre(b)
+    ca, cb = box_centre(a), box_centre(b)
     mid, half = (ca + cb) / 2, margin * float(np.linalg.norm(ca - cb)) / 2
     return float(mid[0] - half), float(mid[1] - half), float(mid[0] + half), float(mid[1] + half)
 
@@ -73,7 +74,7 @@ def pair_square(a: Sequence[float], b: Sequence[float], margin: float = FACE_MAR
 def _opposite_centres(f: Face, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Centres of two opposite corner indices of ``f`` (a face whose second index was not found has it where the
     first one turned half round lies: cards are printed point-symmetric)."""
-    centres = [_centre(b) for b in f.indices]
+    centres = [box_centre(b) for b in f.indices]
     first = centres[int(rng.integers(len(centres)))]
     h, w = f.image.shape[:2]
     farthest = max(centres, key=lambda c: float(np.linalg.norm(c - first)))
@@ -168,7 +169,7 @@ def scene_pairs(scene: Scene) -> list[tuple[str, Box, Box]]:
             continue
         quad = quads[a.card_id]
         diagonal = float(np.linalg.norm(quad[0] - quad[2]))
-        if np.linalg.norm(_centre(a.box) - _centre(b.box)) < 0.6 * diagonal:
+        if np.linalg.norm(box_centre(a.box) - box_centre(b.box)) < 0.6 * diagonal:
             out.append((BACKGROUND, a.box, b.box))  # two corners of one side
             continue
         if a.card_id not in shown:
@@ -260,6 +261,8 @@ __all__ = [
     "CLASSES",
     "FACE_MARGIN",
     "FACE_SIZE",
+    "SIZE_RATIO",
+    "box_centre",
     "candidate_pairs",
     "could_pair",
     "face_card_crop",
