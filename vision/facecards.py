@@ -58,8 +58,18 @@ def could_pair(a: Sequence[float], b: Sequence[float]) -> bool:
 
 
 def candidate_pairs(boxes: Sequence[Sequence[float]]) -> list[tuple[int, int]]:
-    """Every pair ``(i, j)``, ``i < j``, of boxes that could be one card's opposite corners."""
-    return [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if could_pair(boxes[i], boxes[j])]
+    """Every pair ``(i, j)``, ``i < j``, of boxes that could be one card's opposite corners (:func:`could_pair`
+    for all pairs at once: a webcam frame of a full table has a few thousand pairs of indices)."""
+    b = np.asarray(boxes, np.float64).reshape(-1, 4)
+    size = np.maximum(b[:, 2] - b[:, 0], b[:, 3] - b[:, 1])
+    centre = np.stack([(b[:, 0] + b[:, 2]) / 2, (b[:, 1] + b[:, 3]) / 2], axis=1)
+    i, j = np.triu_indices(len(b), k=1)
+    small, large = np.minimum(size[i], size[j]), np.maximum(size[i], size[j])
+    d = np.sqrt(((centre[i] - centre[j]) ** 2).sum(axis=1))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # a ratio could_pair takes as too big
+        ok = (small > 0) & (large / np.where(small > 0, small, 1) <= SIZE_RATIO)
+    ok &= (PAIR_REACH[0] * large <= d) & (d <= PAIR_REACH[1] * large)
+    return [(int(a), int(c)) for a, c in zip(i[ok], j[ok], strict=True)]
 
 
 def pair_square(a: Sequence[float], b: Sequence[float], margin: float = FACE_MARGIN) -> Box:

@@ -13,7 +13,7 @@ import pytest
 pytest.importorskip("cv2")
 
 from vision.crops import crop_box, cut
-from vision.detect import MODELS, letterbox, nms, pair_corners
+from vision.detect import MODELS, letterbox, nms, pair_corners, to_input
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,10 +24,34 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_letterbox_keeps_aspect_and_pads_to_the_stride(shape: tuple[int, int], expected: tuple[int, int]) -> None:
     image = np.zeros((*shape, 3), np.uint8)
     batch, r, _ = letterbox(image, 640)
-    assert batch.shape == (1, 3, *expected) and batch.dtype == np.float32
+    assert batch.shape == (1, *expected, 3) and batch.dtype == np.uint8  # the backends take uint8 BGR
     assert r == pytest.approx(640 / max(shape))
     square, _, _ = letterbox(image, 640, square=True)
-    assert square.shape == (1, 3, 640, 640)
+    assert square.shape == (1, 640, 640, 3)
+
+
+def test_to_input_is_the_networks_float_rgb_input() -> None:
+    images = np.random.default_rng(0).integers(0, 256, (3, 5, 7, 3), dtype=np.uint8)
+    expected = images[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
+    out = to_input(images)
+    assert out.shape == (3, 3, 5, 7) and out.dtype == np.float32
+    assert np.array_equal(out, expected)  # the very numbers the networks were always given
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
+def test_the_backends_read_the_same_uint8_images_alike(backend: str) -> None:
+    pytest.importorskip("openvino")
+    pytest.importorskip(backend if backend != "opencv" else "cv2")
+    from vision.detect import load_backend
+
+    crops = np.random.default_rng(1).integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)
+    crops[:, 20:40, 20:40] = (30, 60, 200)  # a block of strong colour, so swapped channels would show
+    ov_out = load_backend(MODELS, "card-classifier", "openvino", dynamic_batch=True)(crops)
+    other = load_backend(MODELS, "card-classifier", backend)(crops)
+    assert ov_out.shape == other.shape
+    assert np.abs(ov_out - other).max() < 0.05  # OpenVINO computes in bf16 here
+    assert (ov_out.argmax(axis=1) == other.argmax(axis=1)).all()
 
 
 def test_nms_drops_overlaps_and_keeps_the_best() -> None:
@@ -164,27 +188,67 @@ def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pyt
     assert "detector size 4 is out of range" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
-def test_each_index_is_read_from_every_crop_and_the_probabilities_combined() -> None:
-    pytest.importorskip("openvino")
-    from vision.detect import CROPS, CardReader
+@pytest.fixture(scope="module")
+def table() -> tuple[np.ndarray, np.ndarray]:
+    """A rendered table of procedural decks (BGR, 1280x720) and its labelled index boxes."""
     from vision.synth import DesignPool, render_scene
 
     scene = render_scene(3, DesignPool((), proc_share=1.0), size=(1280, 720))
-    image = scene.image[:, :, ::-1].copy()
-    boxes = np.array([lab.box for lab in scene.labels[:6]], np.float32)
+    return scene.image[:, :, ::-1].copy(), np.array([lab.box for lab in scene.labels], np.float32)
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_each_index_is_read_from_every_crop_and_the_probabilities_combined(
+    table: tuple[np.ndarray, np.ndarray],
+) -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import CROPS, FIRST_VIEWS, CardReader
+
+    image, boxes = table[0], table[1][:6]
     reader = CardReader(MODELS)
+    reader.sure_views = 2.0  # every index from every crop
     assert reader.crops == CROPS and len({c[0] for c in CROPS}) >= 3 and any(c[1] for c in CROPS)
     names, probs = reader.classify(image, boxes)
-    single = []
-    for margin, dx, dy in CROPS:
-        single.append(reader.classifier(_batch(image, boxes, margin, (dx, dy))))
-    logs = np.mean([np.log(np.clip(p, 1e-7, 1)) for p in single], axis=0)  # their geometric mean, normalised
-    mean = np.exp(logs) / np.exp(logs).sum(axis=1, keepdims=True)
-    assert names == [reader.names[i] for i in mean.argmax(axis=1)]
-    assert probs == pytest.approx(mean.max(axis=1), abs=1e-4)
+    single = [reader.classifier(_batch(image, boxes, margin, (dx, dy))) for margin, dx, dy in CROPS]
+    assert names == [reader.names[i] for i in _geometric_mean(single).argmax(axis=1)]
+    assert probs == pytest.approx(_geometric_mean(single).max(axis=1), abs=1e-4)
+    # by default the later crops are read only where the first ones leave the index unsure
+    reader.sure_views = 0.99
+    first = _geometric_mean(single[:FIRST_VIEWS])
+    sure = first.max(axis=1) >= 0.99
+    expected = np.where(sure[:, None], first, _geometric_mean(single))
+    assert reader.probabilities(image, boxes) == pytest.approx(expected, abs=1e-4)
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_the_later_crops_are_read_only_for_the_unsure_indices(table: tuple[np.ndarray, np.ndarray]) -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import CROPS, FIRST_VIEWS, CardReader
+
+    image, real = table[0], table[1][:4]
+    half = real[:2] + (real[:2, 2:3] - real[:2, 0:1]) * np.array([0.5, 0, 0.5, 0], np.float32)  # half an index
+    boxes = np.concatenate([real, half])
+    reader = CardReader(MODELS)
+    first = _geometric_mean([reader.classifier(_batch(image, boxes, m, (dx, dy))) for m, dx, dy in CROPS[:2]])
+    unsure = int((first.max(axis=1) < reader.sure_views).sum())
+    assert 0 < unsure < len(boxes)  # the scene has both
+    batches: list[int] = []
+    classifier = reader.classifier
+
+    def counting(images: np.ndarray) -> np.ndarray:
+        batches.append(len(images))
+        return classifier(images)
+
+    reader.classifier = counting  # type: ignore[assignment]
+    reader.probabilities(image, boxes)
+    assert batches == [FIRST_VIEWS * len(boxes), (len(CROPS) - FIRST_VIEWS) * unsure]
+
+
+def _geometric_mean(views: list[np.ndarray]) -> np.ndarray:
+    logs = np.mean([np.log(np.clip(p, 1e-7, 1)) for p in views], axis=0)
+    mean = np.exp(logs)
+    return mean / mean.sum(axis=1, keepdims=True)
 
 
 def _batch(image: np.ndarray, boxes: np.ndarray, margin: float, shift: tuple = (0.0, 0.0)) -> np.ndarray:
-    crops = np.stack([cut(image, crop_box(tuple(b), None, margin, shift), 64) for b in boxes])
-    return np.ascontiguousarray(crops[:, :, :, ::-1].transpose(0, 3, 1, 2)).astype(np.float32) / 255
+    return np.stack([cut(image, crop_box(tuple(b), None, margin, shift), 64) for b in boxes])

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 cv2 = pytest.importorskip("cv2")
 
@@ -50,6 +52,18 @@ def test_two_indices_could_be_one_cards_opposite_corners(distance: float, size: 
 def test_candidate_pairs_lists_each_plausible_pair_once() -> None:
     boxes = [_box(0, 0), _box(60, 0), _box(0, 80), _box(500, 500)]
     assert candidate_pairs(boxes) == [(0, 1), (0, 2), (1, 2)]
+
+
+_coord = st.floats(0, 400, allow_nan=False)
+_side = st.one_of(st.just(0.0), st.floats(0, 40, allow_nan=False))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(_coord, _coord, _side, _side), max_size=25))
+def test_candidate_pairs_are_the_pairs_could_pair_accepts(raw: list[tuple[float, float, float, float]]) -> None:
+    boxes = [(x, y, x + w, y + h) for x, y, w, h in raw]  # some empty (zero width or height), some far apart
+    expected = [(i, j) for i in range(len(boxes)) for j in range(i + 1, len(boxes)) if could_pair(boxes[i], boxes[j])]
+    assert candidate_pairs(boxes) == expected
 
 
 def test_the_square_is_centred_between_the_indices_and_holds_the_card() -> None:
