@@ -388,8 +388,8 @@ def join_faces(
     it was."""
     bg = list(names).index("bg") if "bg" in names else None
     best: dict[int, np.ndarray] = {}
-    for (i, j), q in zip(pairs, faces, strict=True):
-        if not could_join(probs[i], probs[j], names):
+    for (i, j), q, ok in zip(pairs, faces, joinable(probs, pairs, names), strict=True):
+        if not ok:
             continue
         cards = q if bg is None else np.delete(q, bg)
         if (bg is not None and q[bg] >= FACE_MAX_BG) or cards.max() < FACE_SURE:
