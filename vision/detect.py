@@ -466,10 +466,26 @@ class CardReader:
     def backend(self) -> str:
         return self.detector.name
 
-    def indices(self, image: np.ndarray, conf: float | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """Stage 1: index boxes (N, 4) in image pixels and their scores (at least ``conf``, default the reader's)."""
+    def indices(
+        self, image: np.ndarray, conf: float | None = None, region: Box | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Stage 1: index boxes (N, 4) in image pixels and their scores (at least ``conf``, default the reader's).
+
+        Given a ``region`` (x1, y1, x2, y2 in image pixels) the detector reads only the window of the letterboxed
+        image that holds it, widened to the detector's stride so that the window's grid is the whole image's: the
+        same pixels at the same scale, less of them (the live table reads only around its zones)."""
         square = self.detector.name == "opencv"
-        batch, r, (px, py) = letterbox(image, self.imgsz, int(self.det_meta["stride"]), square)
+        stride = int(self.det_meta["stride"])
+        batch, r, (px, py) = letterbox(image, self.imgsz, stride, square)
+        ox = oy = 0
+        if region is not None and not square:  # OpenCV DNN reads a square input only
+            th, tw = batch.shape[1:3]
+            x1 = max(0, int(np.floor((region[0] * r + px) / stride)) * stride)
+            y1 = max(0, int(np.floor((region[1] * r + py) / stride)) * stride)
+            x2 = min(tw, int(np.ceil((region[2] * r + px) / stride)) * stride)
+            y2 = min(th, int(np.ceil((region[3] * r + py) / stride)) * stride)
+            if x2 - x1 >= stride and y2 - y1 >= stride:
+                batch, ox, oy = np.ascontiguousarray(batch[:, y1:y2, x1:x2]), x1, y1
         out = self.detector(batch)[0]  # (4 + classes, anchors)
         scores = out[4:].max(axis=0)
         keep = scores >= (self.conf if conf is None else conf)
@@ -486,7 +502,7 @@ class CardReader:
             axis=1,
         )
         picked = nms(boxes, scores, self.iou)[:300]
-        boxes = (boxes[picked] - [px, py, px, py]) / r
+        boxes = (boxes[picked] + [ox - px, oy - py, ox - px, oy - py]) / r
         h, w = image.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes.astype(np.float32), scores[picked]
@@ -557,13 +573,14 @@ class CardReader:
         best = probs.argmax(axis=1)
         return [self.names[i] for i in best], probs[np.arange(len(best)), best]
 
-    def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
-        """Every index box with a detector score of at least ``conf`` (default: the reader's), and its reading."""
+    def readings(self, image: np.ndarray, conf: float | None = None, region: Box | None = None) -> list[Reading]:
+        """Every index box with a detector score of at least ``conf`` (default: the reader's), and its reading
+        (only those the detector finds in ``region``, when given: :meth:`indices`)."""
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        boxes, det_scores = self.indices(image, conf)
+        boxes, det_scores = self.indices(image, conf, region)
         probs = self.probabilities(image, boxes)
         whole: list[tuple[int, int]] = []
         if self.face is not None:
@@ -588,9 +605,9 @@ class CardReader:
         found = [(r.name, r.prob * r.score, r.box, r.alternatives) for r in kept]
         return pair_corners(found, whole=[(r.box, other) for r in kept for other in r.whole])
 
-    def read(self, image: np.ndarray) -> list[Card]:
-        """Every physical card the image shows, as far as the corners tell."""
-        return self.cards(self.readings(image))
+    def read(self, image: np.ndarray, region: Box | None = None) -> list[Card]:
+        """Every physical card the image shows (around ``region`` of it, when given), as far as the corners tell."""
+        return self.cards(self.readings(image, region=region))
 
     __call__ = read
 

@@ -25,6 +25,7 @@ and logged; no frame means no change, so nothing is lost or invented while the c
 
 from __future__ import annotations
 
+import inspect
 import logging
 import os
 import threading
@@ -57,6 +58,30 @@ log = logging.getLogger(__name__)
 Json = Any
 Cards = dict[str, frozenset[str]]  # zone -> card names
 AUTO = "auto"
+
+
+def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
+    """The part of the frame (x1, y1, x2, y2 px) the detector needs to read: the box around every zone, ``margin_mm``
+    wider on each side, as the camera sees it. None (read it all) when the margin is 0 or there are no zones.
+    Cards outside it count nowhere (a card belongs to the zone its centre lies in); what it saves is the
+    detector's time, which grows with the pixels read (Snap's zones at 80 mm: 53 % of a 1280x720 frame)."""
+    if margin_mm <= 0 or not layout.zones:
+        return None
+    corners = np.array([point for zone in layout.zones for point in zone.polygon], np.float64)
+    (x1, y1), (x2, y2) = corners.min(axis=0) - margin_mm, corners.max(axis=0) + margin_mm
+    seen = calibration.to_image(np.array([[x1, y1], [x2, y1], [x2, y2], [x1, y2]]))
+    (left, top), (right, bottom) = seen.min(axis=0), seen.max(axis=0)
+    return float(left), float(top), float(right), float(bottom)
+
+
+def _takes_region(detector: Detector | None) -> bool:
+    """Whether the detector can read a part of a frame (a ``region`` keyword, as ``CardReader.read`` has)."""
+    if detector is None:
+        return False
+    try:
+        return "region" in inspect.signature(detector).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 class LiveTable:
@@ -94,6 +119,7 @@ class LiveTable:
                 log.warning("%s", self.detector_message)
         elif detector is not None and not isinstance(detector, str):
             self.detector, self.detector_message = detector, "card detector ready"
+        self._reads_regions = _takes_region(self.detector)
         self._lock = threading.Lock()
         self._frame_ready = threading.Condition()
         self._stop = threading.Event()
@@ -245,7 +271,7 @@ class LiveTable:
             self._show(frame, None, None)
             return
         calibration = config.calibration.scaled(frame.size)
-        detections = self._detect(frame)
+        detections = self._detect(frame, read_region(calibration, config.layout, config.tracking.read_margin_mm))
         frozen = motion.update(frame.image)
         view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
@@ -272,12 +298,16 @@ class LiveTable:
             log.exception("the %s referee's view could not be read", self.link.game)
             return None, None, None
 
-    def _detect(self, frame: Frame) -> Detections | None:
-        """The detector's cards in ``frame``, validated; None (and a message) when its output is unusable."""
+    def _detect(self, frame: Frame, region: tuple[float, float, float, float] | None = None) -> Detections | None:
+        """The detector's cards in ``frame`` (around ``region`` of it, where the detector can read a part of a
+        frame), validated; None (and a message) when its output is unusable."""
         if self.detector is None:
             return None
         try:
-            detections = adapt(self.detector(frame.image))
+            if region is not None and self._reads_regions:
+                detections = adapt(self.detector(frame.image, region=region))  # type: ignore[call-arg]
+            else:
+                detections = adapt(self.detector(frame.image))
         except DetectionError as exc:
             message = f"the card detector gave unusable output: {exc}"
             if message != self.detector_message:

@@ -90,6 +90,7 @@ class TrackSettings:
     motion_level: float = 22.0  # grey-level change (0-255, light-normalised) that counts as motion
     reread_floor: float = 0.05  # read among the allowed cards only if they got this much of the probability
     foul_prior: float = 0.1  # where the game says what is legal, a foul counts this much as likely as a legal card
+    read_margin_mm: float = 80.0  # the detector reads only the frame around the zones, this far out (0: all of it)
 
     def __post_init__(self) -> None:
         for name in ("appear_frames", "still_frames", "leave_frames", "flag_frames", "weak_frames"):
@@ -112,6 +113,7 @@ class TrackSettings:
             ("bury_mm", 0, 1000),
             ("reread_floor", 0, 1),
             ("foul_prior", 0, 1),
+            ("read_margin_mm", 0, 1000),
         ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:

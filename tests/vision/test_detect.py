@@ -252,3 +252,26 @@ def _geometric_mean(views: list[np.ndarray]) -> np.ndarray:
 
 def _batch(image: np.ndarray, boxes: np.ndarray, margin: float, shift: tuple = (0.0, 0.0)) -> np.ndarray:
     return np.stack([cut(image, crop_box(tuple(b), None, margin, shift), 64) for b in boxes])
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_a_region_is_read_at_the_scale_the_whole_frame_is_read_at(table: tuple[np.ndarray, np.ndarray]) -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import CardReader
+
+    image = table[0]
+    reader = CardReader(MODELS, imgsz=1280)
+    whole = reader.readings(image)
+    region = (300.0, 150.0, 1000.0, 600.0)
+    part = reader.readings(image, region=region)
+    assert part and len(part) < len(whole)
+    for r in part:  # in whole-image pixels, within the window around the region (widened to the stride)
+        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+        assert 300 - 32 <= cx <= 1000 + 32 and 150 - 32 <= cy <= 600 + 32
+    inner = [r for r in whole if r.box[0] >= 420 and r.box[2] <= 880 and r.box[1] >= 270 and r.box[3] <= 480]
+    assert inner
+    for r in inner:  # away from the window's edges the detector sees the same pixels and reads the same
+        near = min(part, key=lambda p: max(abs(a - b) for a, b in zip(p.box, r.box, strict=True)))
+        assert near.name == r.name and max(abs(a - b) for a, b in zip(near.box, r.box, strict=True)) <= 1.5
+    everything = reader.readings(image, region=(0.0, 0.0, 1280.0, 720.0))
+    assert [(r.name, r.box) for r in everything] == [(r.name, r.box) for r in whole]

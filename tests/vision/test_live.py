@@ -283,3 +283,36 @@ def test_a_spades_card_first_read_as_one_already_played_is_sent_when_read_right(
     view = session.view()
     assert view["trick"] == [{"player": "Alex", "card": "KC"}, {"player": "Beth", "card": "8C"}]
     assert view["turn"] == "Charlie"
+
+
+def test_the_detector_reads_only_around_the_zones_where_it_can(tmp_path: Path) -> None:
+    script = snap_script()
+    oracle = script.oracle()
+    regions: list[tuple[float, float, float, float] | None] = []
+
+    def detector(image: np.ndarray, region: tuple[float, float, float, float] | None = None) -> object:
+        regions.append(region)
+        return oracle(image)
+
+    _table, session = run(tmp_path, script, 70, detector=detector)
+    assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]
+    calibration = load_config(tmp_path / "table.toml").calibration
+    assert calibration is not None and regions and all(r == regions[-1] for r in regions)
+    x1, y1, x2, y2 = regions[-1]  # type: ignore[misc]
+    zones = calibration.to_image(np.array([p for zone in LAYOUT.zones for p in zone.polygon]))
+    assert (zones >= [x1, y1]).all() and (zones <= [x2, y2]).all()  # every zone, with room around it
+    assert zones.min(axis=0)[0] - x1 > 20 and x2 - zones.max(axis=0)[0] > 20
+    w, h = calibration.image_size
+    assert (min(x2, w) - max(x1, 0)) * (min(y2, h) - max(y1, 0)) < 0.9 * w * h  # less than the whole frame
+
+
+def test_a_margin_of_zero_reads_the_whole_frame() -> None:
+    from vision.calibrate import Calibration
+    from vision.live import read_region
+
+    calibration = Calibration(np.eye(3), (1280, 720), "corners")
+    assert read_region(calibration, LAYOUT, 0.0) is None
+    x1, y1, x2, y2 = read_region(calibration, LAYOUT, 50.0)  # type: ignore[misc]
+    corners = np.array([p for zone in LAYOUT.zones for p in zone.polygon])
+    assert (x1, y1) == pytest.approx(tuple(corners.min(axis=0) - 50))
+    assert (x2, y2) == pytest.approx(tuple(corners.max(axis=0) + 50))
