@@ -55,9 +55,19 @@ def draw(
     flags: Sequence[Flag] = (),
     alerts: Sequence[str] = (),
     status: Sequence[str] = (),
+    region: tuple[float, float, float, float] | None = None,
 ) -> np.ndarray:
-    """A new image: ``image`` with everything the dashboard shows over it."""
+    """A new image: ``image`` with everything the dashboard shows over it (outside ``region``, the part of the
+    frame the detector reads, the picture is dimmed: cards there are not read)."""
     out = image.copy()
+    if region is not None:
+        h, w = out.shape[:2]
+        x1, y1 = max(0, int(region[0])), max(0, int(region[1]))
+        x2, y2 = min(w, int(np.ceil(region[2]))), min(h, int(np.ceil(region[3])))
+        if x2 > x1 and y2 > y1 and (x2 - x1, y2 - y1) != (w, h):
+            inside = out[y1:y2, x1:x2].copy()
+            out //= 2
+            out[y1:y2, x1:x2] = inside
     frozen = set(update.frozen) if update else set()
     if calibration is not None:
         calibration = calibration.scaled((out.shape[1], out.shape[0]))

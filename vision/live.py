@@ -413,7 +413,12 @@ class LiveTable:
         alerts = [*self._alerts, *self.observer.notes[-2:]]
         config = self.config
         lines = self._status_lines()
-        return annotate.draw(frame.image, config.calibration, config.layout, detections, update, flags, alerts, lines)
+        region = None
+        if config.calibration is not None and self._reads_regions:
+            region = read_region(config.calibration.scaled(frame.size), config.layout, config.tracking.read_margin_mm)
+        return annotate.draw(
+            frame.image, config.calibration, config.layout, detections, update, flags, alerts, lines, region
+        )
 
     def snapshot(self, quality: int = 80) -> bytes:
         """The camera view as one JPEG (cached per frame)."""

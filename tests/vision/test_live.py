@@ -212,6 +212,13 @@ def test_the_annotated_view_draws_zones_and_cards(tmp_path: Path) -> None:
         frame.image, table.config.calibration, LAYOUT, detections, update, (), ["Snap! 7H 7D"], ["ok"]
     )
     assert drawn.shape == frame.image.shape and not np.array_equal(drawn, frame.image)
+    # the part of the frame the detector does not read is dimmed
+    region = (200.0, 100.0, 900.0, 600.0)
+    dimmed = annotate.draw(frame.image, None, LAYOUT, None, None, (), (), (), region)
+    assert np.array_equal(dimmed[100:600, 200:900], frame.image[100:600, 200:900])
+    assert np.array_equal(dimmed[:100], frame.image[:100] // 2) and np.array_equal(
+        dimmed[:, 900:], frame.image[:, 900:] // 2
+    )
     out = Path(__file__).resolve().parents[2] / "artifacts"
     if out.is_dir():  # for people to look at (gitignored)
         cv2.imwrite(str(out / "live_view.png"), drawn)
