@@ -271,7 +271,7 @@ class LiveTable:
             self._show(frame, None, None)
             return
         calibration = config.calibration.scaled(frame.size)
-        detections = self._detect(frame, read_region(calibration, config.layout, config.tracking.read_margin_mm))
+        detections = self._detect(frame, self._region(config, frame.size))
         frozen = motion.update(frame.image)
         view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
@@ -298,13 +298,20 @@ class LiveTable:
             log.exception("the %s referee's view could not be read", self.link.game)
             return None, None, None
 
+    def _region(self, config: TableConfig, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
+        """The part of a frame of ``size`` the detector reads (:func:`read_region`); None: all of it (no
+        calibration, a margin of 0, or a detector that reads whole frames only)."""
+        if config.calibration is None or not self._reads_regions:
+            return None
+        return read_region(config.calibration.scaled(size), config.layout, config.tracking.read_margin_mm)
+
     def _detect(self, frame: Frame, region: tuple[float, float, float, float] | None = None) -> Detections | None:
-        """The detector's cards in ``frame`` (around ``region`` of it, where the detector can read a part of a
-        frame), validated; None (and a message) when its output is unusable."""
+        """The detector's cards in ``frame`` (around ``region`` of it, when given: :meth:`_region`), validated;
+        None (and a message) when its output is unusable."""
         if self.detector is None:
             return None
         try:
-            if region is not None and self._reads_regions:
+            if region is not None:
                 detections = adapt(self.detector(frame.image, region=region))  # type: ignore[call-arg]
             else:
                 detections = adapt(self.detector(frame.image))
@@ -413,9 +420,7 @@ class LiveTable:
         alerts = [*self._alerts, *self.observer.notes[-2:]]
         config = self.config
         lines = self._status_lines()
-        region = None
-        if config.calibration is not None and self._reads_regions:
-            region = read_region(config.calibration.scaled(frame.size), config.layout, config.tracking.read_margin_mm)
+        region = self._region(config, frame.size)
         return annotate.draw(
             frame.image, config.calibration, config.layout, detections, update, flags, alerts, lines, region
         )
