@@ -65,6 +65,17 @@ def describe_source(source: str | None) -> str:
     return f"video {text}"
 
 
+def missing_file(source: str | None) -> str | None:
+    """Why a video file or folder source cannot be read (it is not there), else None; cameras and streams are
+    only known once opened."""
+    if source is None:
+        return None
+    text = source.strip()
+    if not text or text.isdigit() or "://" in text or Path(text).exists():
+        return None
+    return f"video file {text}: no such file"
+
+
 def _number(value: Any, what: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value or abs(value) > 1e6:
         raise CameraError(400, f"{what} must be numbers of pixels, not {value!r}")
@@ -153,7 +164,8 @@ class CameraDesk:
         self.game_id: str | None = None
         self.generation = 0  # changes with every attach / detach (a screen reloads its camera view)
         self.unavailable = vision_problem()  # no vision extras: nothing can be attached
-        self.problem: str | None = self.unavailable  # the last reason there is no live table ...
+        # the last reason there is no live table (a video file that is not there is known at once) ...
+        self.problem: str | None = self.unavailable or missing_file(source)
         self.problem_game: str | None = None  # ... about this game only (None: about the camera itself)
         self.note: str | None = None  # e.g. the demo's "no card detector installed: demo events are scripted"
         self.scripted = False

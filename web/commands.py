@@ -226,8 +226,9 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
     if desk.unavailable:
         print(f"tablecall: {desk.unavailable}; enter the games by hand", file=sys.stderr)
         return
-    if args.video is not None and not args.video.exists():
-        print(f"tablecall: video file {args.video}: no such file (the dashboard says so too)", file=sys.stderr)
+    if desk.problem:
+        print(f"tablecall: {desk.problem} (the dashboard says so too); enter the games by hand", file=sys.stderr)
+        return
     if args.game:
         try:
             desk.attach(args.game)
