@@ -180,7 +180,9 @@ command("train", "train the corner-index detector and the card classifier, expor
 
 # -- detect ----------------------------------------------------------------------------------------
 def _detect_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("images", type=Path, nargs="+", metavar="IMAGE", help="JPEG/PNG files, any size")
+    parser.add_argument(
+        "images", type=Path, nargs="+", metavar="IMAGE", help="JPEG/PNG files, any size, or folders of them"
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
     parser.add_argument("--save", type=Path, default=None, metavar="DIR", help="write annotated copies here")
     parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
@@ -200,6 +202,21 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-faces", action="store_true", help="read the corner indices alone, without the whole-card reader"
     )
+
+
+def _image_files(paths: list[Path]) -> list[tuple[Path, str | None]]:
+    """The images to read, in order: each file as given, each folder's image files (by name); with each, why it
+    cannot be read where that is known before trying (an empty folder)."""
+    from vision.capture import IMAGE_SUFFIXES
+
+    found: list[tuple[Path, str | None]] = []
+    for path in paths:
+        if not path.is_dir():
+            found.append((path, None))
+            continue
+        inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        found += [(p, None) for p in inside] or [(path, f"a folder with no {'/'.join(IMAGE_SUFFIXES)} images in it")]
+    return found
 
 
 def run_detect(args: argparse.Namespace) -> int:
@@ -222,11 +239,11 @@ def run_detect(args: argparse.Namespace) -> int:
         args.save.mkdir(parents=True, exist_ok=True)
     unreadable = 0
     used: set[str] = set()
-    for path in args.images:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+    for path, problem in _image_files(args.images):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if problem is None and path.is_file() else None
         if image is None:
             unreadable += 1
-            print(f"tablecall: {path}: cannot read it as an image (skipped)", file=sys.stderr)
+            print(f"tablecall: {path}: {problem or 'cannot read it as an image'} (skipped)", file=sys.stderr)
             continue
         cards = reader.read(image)
         if args.json:
