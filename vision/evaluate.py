@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import statistics
+import sys
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -100,28 +101,31 @@ def tune(
     validation scenes of the training designs: of the settings within ``TUNE_TOLERANCE`` of the best, the one
     nearest the defaults (the thresholds' defaults, the first size). The reader is left at the sizes' first.
 
-    Each scene is read once per size at the lowest detector threshold; every pair of thresholds is then applied
-    to those readings (equal to reading at that threshold: NMS keeps the higher-scored box of any overlap).
+    Each scene is read once per size and detector threshold, as the run time reads it at that threshold (the
+    face reader pairs the indices the detector keeps, so readings at a lower threshold, filtered, are not the
+    same); every card threshold is then applied to those readings.
     """
+    from tqdm import tqdm
+
     grid = []
     scenes: list[tuple[dict[str, Any], list[Any]]] = []
-    for size in sizes or (None,):
+    todo = [(size, conf) for size in sizes or (None,) for conf in TUNE_CONF]
+    for size, conf in tqdm(todo, desc="tuning", unit="threshold", disable=len(todo) < 2 or not sys.stderr.isatty()):
         if size is not None:
             reader.imgsz = size
-        scenes = [(meta, reader.readings(image, min(TUNE_CONF))) for meta, image in _scenes(folder, limit)]
+        scenes = [(meta, reader.readings(image, conf)) for meta, image in _scenes(folder, limit)]
         if not scenes:
             raise FileNotFoundError(f"{folder} holds no scenes (tablecall synth DIR --whole writes them)")
-        for conf in TUNE_CONF:
-            for min_card in TUNE_MIN_CARD:
-                pairs = [
-                    _judge(meta, [card.card for card in reader.cards(readings, conf, min_card)])
-                    for meta, readings in scenes
-                ]
-                score = _score(pairs)
-                p, r = score["precision"], score["recall"]
-                f1 = 2 * p * r / (p + r) if p + r else 0.0
-                entry = {"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)}
-                grid.append(entry if size is None else {"imgsz": size, **entry})
+        for min_card in TUNE_MIN_CARD:
+            pairs = [
+                _judge(meta, [card.card for card in reader.cards(readings, conf, min_card)])
+                for meta, readings in scenes
+            ]
+            score = _score(pairs)
+            p, r = score["precision"], score["recall"]
+            f1 = 2 * p * r / (p + r) if p + r else 0.0
+            entry = {"conf": conf, "min_card": min_card, "precision": p, "recall": r, "f1": round(f1, 4)}
+            grid.append(entry if size is None else {"imgsz": size, **entry})
     if sizes:
         reader.imgsz = sizes[0]
     top = max(g["f1"] for g in grid)

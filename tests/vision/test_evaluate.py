@@ -136,17 +136,25 @@ class _Answers:
 
 
 class _Readings:
-    """A stand-in reader with scripted index readings per scene and the real reader's thresholds and pairing."""
+    """A stand-in reader with scripted index readings per scene (and per detector size, given ``sizes``: the
+    first scenes' answers, then the next size's), the real reader's thresholds and pairing; like the real one it
+    returns only the readings at least as sure as the detector threshold it is asked for."""
 
     backend = "scripted"
     conf, min_card = 0.25, 0.5
     cards = CardReader.cards
 
-    def __init__(self, answers: list[list[Reading]]) -> None:
-        self.answers = list(answers)
+    def __init__(self, answers: list[list[Reading]], sizes: tuple[int, ...] = ()) -> None:
+        self.answers, self.sizes = list(answers), sizes
+        self.imgsz = sizes[0] if sizes else 640
+        self.calls = 0
 
     def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
-        return self.answers.pop(0)
+        scenes = len(self.answers) // max(1, len(self.sizes))
+        first = self.sizes.index(self.imgsz) * scenes if self.sizes else 0
+        answer = self.answers[first + self.calls % scenes]
+        self.calls += 1
+        return [r for r in answer if r.score >= (self.conf if conf is None else conf)]
 
 
 def test_tuning_picks_the_thresholds_that_keep_the_faint_true_index_and_drop_the_unsure_false_one(
@@ -169,6 +177,35 @@ def test_tuning_picks_the_thresholds_that_keep_the_faint_true_index_and_drop_the
     )
 
 
+class _Mending(_Readings):
+    """As the face reader does: with a faint index of the same card beside it (kept only at a low detector
+    threshold) the scene's first index is read right, without it as a card the scene does not hold."""
+
+    def __init__(self, truths: list[list[str]], absent: list[str]) -> None:
+        answers = []
+        for names in truths:
+            sure = [Reading(n, 0.9, 0.97, (1000.0 * i, 0, 1000.0 * i + 10, 20)) for i, n in enumerate(names)]
+            answers.append([*sure, Reading(names[0], 0.12, 0.97, (0, 100, 10, 120))])  # its faint other corner
+        super().__init__(answers)
+        self.absent = absent
+
+    def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
+        k = self.calls % len(self.answers)
+        answer = super().readings(image, conf)
+        if not any(r.score < 0.25 for r in answer):
+            answer[0] = Reading(self.absent[k], 0.9, 0.97, answer[0].box)
+        return answer
+
+
+def test_tuning_grades_each_threshold_as_the_run_time_reads_at_it(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    absent = [next(c for c in CARDS if c not in {card["card"] for card in m["cards"]}) for m in metas]
+    grid = evaluate.tune(scenes, _Mending(_truths(scenes), absent))["grid"]  # type: ignore[arg-type]
+    at = {(g["conf"], g["min_card"]): g for g in grid}
+    assert at[(0.1, 0.5)]["precision"] == at[(0.1, 0.5)]["recall"] == 1.0
+    assert at[(0.25, 0.5)]["precision"] < 1.0 and at[(0.25, 0.5)]["recall"] < 1.0  # not the low threshold's, filtered
+
+
 def test_tuning_keeps_the_defaults_when_the_others_are_no_better_than_noise(scenes: Path) -> None:
     # every index sure and right: all pairs score F1 1.0, and the plain best would be the grid's first corner
     answers = [
@@ -183,11 +220,11 @@ def test_tuning_tries_the_detector_sizes_and_keeps_the_first_unless_another_is_c
     truths = _truths(scenes)
     sure = [[Reading(n, 0.9, 0.97, (1000.0 * i, 0, 1000.0 * i + 10, 20)) for i, n in enumerate(ns)] for ns in truths]
     half = [answer[: len(answer) // 2] for answer in sure]  # at the first size the detector finds half the indices
-    reader = _Readings([*half, *sure])
+    reader = _Readings([*half, *sure], sizes=(640, 960))
     result = evaluate.tune(scenes, reader, sizes=(640, 960))  # type: ignore[arg-type]
     assert len(result["grid"]) == 2 * len(evaluate.TUNE_CONF) * len(evaluate.TUNE_MIN_CARD)
     assert (result["chosen"]["imgsz"], result["chosen"]["f1"]) == (960, 1.0) and reader.imgsz == 640
-    reader = _Readings([*sure, *sure])  # both sizes read everything: the first (the default) stays
+    reader = _Readings([*sure, *sure], sizes=(640, 960))  # both sizes read everything: the first (the default) stays
     assert evaluate.tune(scenes, reader, sizes=(640, 960))["chosen"]["imgsz"] == 640  # type: ignore[arg-type]
 
 
