@@ -29,12 +29,33 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "open_reader"]
+__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "open_reader", "read_image"]
 
 log = logging.getLogger(__name__)
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".heic", ".heif")  # HEIC: what iPhones save photos as
 STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
+
+
+def read_image(path: str | Path) -> np.ndarray | None:
+    """An image file as a BGR uint8 picture, turned as a viewer shows it (its EXIF orientation), or None when it
+    is not a picture: what OpenCV reads, else what Pillow reads, with the HEIC/HEIF photos phones take
+    (pillow-heif, which applies their orientation itself)."""
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is not None:
+        return np.asarray(image)
+    try:
+        import pillow_heif
+        from PIL import Image, ImageOps
+    except ImportError:
+        return None
+    pillow_heif.register_heif_opener()
+    try:
+        with Image.open(path) as opened:
+            rgb = ImageOps.exif_transpose(opened).convert("RGB")
+    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        return None
+    return np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])
 
 
 class SourceError(ValueError):
@@ -184,10 +205,10 @@ class _FolderReader(Reader):
         while self._next < len(self.files):
             path = self.files[self._next]
             self._next += 1
-            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            image = read_image(path)
             if image is not None:
-                return np.asarray(image)
-            log.warning("skipping %s: not an image OpenCV can read", path)
+                return image
+            log.warning("skipping %s: not an image OpenCV or Pillow can read", path)
         return None
 
 

@@ -222,6 +222,7 @@ def _image_files(paths: list[Path]) -> list[tuple[Path, str | None]]:
 def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.capture import read_image
     from vision.detect import MODELS, CardReader, ModelError, annotate
 
     try:
@@ -240,7 +241,7 @@ def run_detect(args: argparse.Namespace) -> int:
     unreadable = 0
     used: set[str] = set()
     for path, problem in _image_files(args.images):
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR) if problem is None and path.is_file() else None
+        image = read_image(path) if problem is None and path.is_file() else None
         if image is None:
             unreadable += 1
             print(f"tablecall: {path}: {problem or 'cannot read it as an image'} (skipped)", file=sys.stderr)

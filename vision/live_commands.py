@@ -82,13 +82,11 @@ def _calibrate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _grab(source: str) -> tuple[object, str | None]:
     """One picture from ``source`` (an image file is read directly); (None, why) if there is none."""
-    import cv2
+    from vision.capture import IMAGE_SUFFIXES, Capture, Source, read_image
 
-    from vision.capture import Capture, Source
-
-    if Path(source).is_file() and Path(source).suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp", ".webp"):
-        image = cv2.imread(source, cv2.IMREAD_COLOR)
-        return (image, None) if image is not None else (None, f"{source}: not an image OpenCV can read")
+    if Path(source).is_file() and Path(source).suffix.lower() in IMAGE_SUFFIXES:
+        image = read_image(source)
+        return (image, None) if image is not None else (None, f"{source}: not an image OpenCV or Pillow can read")
     capture = Capture(Source.parse(source), lossless=True, backoff=(0.5, 1.0)).start()
     try:
         frame = capture.next(timeout=8.0)

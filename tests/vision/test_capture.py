@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.capture import Capture, Reader, Source, SourceError
+from vision.capture import Capture, Reader, Source, SourceError, open_reader, read_image
 
 
 def write_video(path: Path, frames: int, fps: float = 10.0, size: tuple[int, int] = (160, 120)) -> Path:
@@ -101,6 +101,40 @@ def test_a_folder_of_images_skips_an_unreadable_one(tmp_path: Path) -> None:
     assert [level(f.image) for f in frames] == [0, 1, 2, 3]
     assert [f.pos_ms for f in frames] == [0, 200, 400, 600]
     wait_for(capture, "ended")
+
+
+def test_read_image_reads_phone_photos_turned_as_taken(tmp_path: Path) -> None:
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()  # Pillow writes HEIC with it
+    picture = np.zeros((60, 100, 3), np.uint8)
+    picture[:, :50] = (0, 0, 255)  # BGR: the left half red
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the phone was held upright: a viewer turns the picture a quarter clockwise
+    rgb = Image.fromarray(picture[:, :, ::-1].copy())
+    rgb.save(tmp_path / "IMG_0001.HEIC", exif=exif.tobytes(), quality=95)
+    rgb.save(tmp_path / "IMG_0002.jpg", exif=exif.tobytes(), quality=95)
+    heic, jpeg = read_image(tmp_path / "IMG_0001.HEIC"), read_image(tmp_path / "IMG_0002.jpg")
+    assert heic is not None and jpeg is not None
+    assert heic.shape == jpeg.shape == (100, 60, 3) and heic.dtype == np.uint8
+    turned = np.rot90(picture, k=-1)  # red on top once turned clockwise
+    assert np.abs(heic.astype(int) - turned).mean() < 6 and np.abs(jpeg.astype(int) - turned).mean() < 6
+    (tmp_path / "notes.heic").write_text("not a picture")
+    assert read_image(tmp_path / "notes.heic") is None and read_image(tmp_path / "missing.png") is None
+
+
+def test_a_folder_of_phone_photos_includes_heic(tmp_path: Path) -> None:
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()  # Pillow writes HEIC with it
+    Image.new("RGB", (64, 48), (10, 200, 30)).save(tmp_path / "b.heic")
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((48, 64, 3), np.uint8))
+    reader = open_reader(Source.parse(str(tmp_path)))
+    frames = [reader.read(), reader.read(), reader.read()]
+    assert frames[0] is not None and frames[1] is not None and frames[2] is None
+    assert int(frames[1][0, 0, 1]) > 150  # b.heic's green, second by name
 
 
 def test_an_empty_folder_fails_with_a_message(tmp_path: Path) -> None:

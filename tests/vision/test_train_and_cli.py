@@ -142,16 +142,22 @@ def test_detect_all_readable_exits_zero(
 def test_detect_reads_the_images_of_a_folder_in_name_order(
     trained: Path, images: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import pillow_heif
+    from PIL import Image
+
+    pillow_heif.register_heif_opener()  # Pillow writes HEIC with it
     folder, empty = tmp_path / "photos", tmp_path / "empty"
     folder.mkdir()
     empty.mkdir()
     (folder / "b.PNG").write_bytes(images["gray"].read_bytes())
     (folder / "a.jpg").write_bytes(images["colour"].read_bytes())
+    with Image.open(images["colour"]) as photo:
+        photo.save(folder / "c.heic")  # an iPhone's photo
     (folder / "notes.txt").write_text("not a picture")
     (empty / "notes.txt").write_text("not a picture")
     assert main(["detect", str(folder), "--json", "--models", str(trained)]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert [line["image"] for line in lines] == [str(folder / "a.jpg"), str(folder / "b.PNG")]
+    assert [line["image"] for line in lines] == [str(folder / n) for n in ("a.jpg", "b.PNG", "c.heic")]
     assert main(["detect", str(empty), str(images["colour"]), "--json", "--models", str(trained)]) == 2
     out, err = capsys.readouterr()
     assert [json.loads(line)["image"] for line in out.splitlines()] == [str(images["colour"])]
