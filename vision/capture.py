@@ -38,24 +38,25 @@ STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp
 
 
 def read_image(path: str | Path) -> np.ndarray | None:
-    """An image file as a BGR uint8 picture, turned as a viewer shows it (its EXIF orientation), or None when it
-    is not a picture: what OpenCV reads, else what Pillow reads, with the HEIC/HEIF photos phones take
-    (pillow-heif, which applies their orientation itself)."""
+    """An image file as a BGR uint8 picture, turned as a viewer shows it, or None when it is not a picture: what
+    OpenCV reads (JPEGs by their EXIF orientation), and the HEIC/HEIF photos iPhones take (pillow-heif; libheif
+    turns them as the phone was held)."""
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is not None:
         return np.asarray(image)
     try:
         import pillow_heif
-        from PIL import Image, ImageOps
     except ImportError:
         return None
-    pillow_heif.register_heif_opener()
     try:
-        with Image.open(path) as opened:
-            rgb = ImageOps.exif_transpose(opened).convert("RGB")
-    except (OSError, ValueError, SyntaxError, Image.DecompressionBombError):
+        if not Path(path).is_file() or not pillow_heif.is_supported(str(path)):
+            return None
+        pixels = np.asarray(pillow_heif.open_heif(str(path), convert_hdr_to_8bit=True))
+    except (OSError, ValueError, RuntimeError):  # a damaged file
         return None
-    return np.ascontiguousarray(np.asarray(rgb)[:, :, ::-1])
+    if pixels.ndim == 2:
+        return np.ascontiguousarray(cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR))
+    return np.ascontiguousarray(pixels[:, :, 2::-1])  # RGB or RGBA to BGR
 
 
 class SourceError(ValueError):
@@ -208,7 +209,7 @@ class _FolderReader(Reader):
             image = read_image(path)
             if image is not None:
                 return image
-            log.warning("skipping %s: not an image OpenCV or Pillow can read", path)
+            log.warning("skipping %s: not an image OpenCV or pillow-heif can read", path)
         return None
 
 

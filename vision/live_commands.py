@@ -86,7 +86,7 @@ def _grab(source: str) -> tuple[object, str | None]:
 
     if Path(source).is_file() and Path(source).suffix.lower() in IMAGE_SUFFIXES:
         image = read_image(source)
-        return (image, None) if image is not None else (None, f"{source}: not an image OpenCV or Pillow can read")
+        return (image, None) if image is not None else (None, f"{source}: not an image OpenCV or pillow-heif can read")
     capture = Capture(Source.parse(source), lossless=True, backoff=(0.5, 1.0)).start()
     try:
         frame = capture.next(timeout=8.0)
