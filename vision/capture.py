@@ -311,7 +311,8 @@ class Capture:
                     ended = self._pump(reader)
                 finally:
                     reader.close()
-            except SourceError as exc:
+            except Exception as error:  # not only SourceError: a decoder's surprise must not leave a dead camera
+                exc = error if isinstance(error, SourceError) else self._unexpected(error)
                 if not self.source.live:
                     self._set("failed", str(exc))
                     return
@@ -326,6 +327,13 @@ class Capture:
                 self._set("ended", f"the end of {self.source.describe()} ({self._index} frames)")
                 return
         self._set("stopped", "capture stopped")
+
+    def _unexpected(self, error: Exception) -> SourceError:
+        """What an error no reader expected says on the dashboard (its traceback goes to the log)."""
+        log.error("%s: unexpected error while reading", self.source.describe(), exc_info=error)
+        return SourceError(
+            f"{self.source.describe()}: unexpected error while reading ({error.__class__.__name__}: {error})"
+        )
 
     def _pump(self, reader: Reader) -> bool:
         """Read until the end (True), a stop (False) or a failure (raises). Frame numbers go on across reopens."""

@@ -230,3 +230,39 @@ def test_a_camera_that_comes_back_is_reopened_and_frames_go_on() -> None:
         assert capture.attempts == 3 and capture.status.state == "running" and capture.status.retries == 2
     finally:
         capture.stop()
+
+
+class BrokenReader(Reader):
+    """A reader that gives ``frames`` pictures, then raises what no reader is meant to (a decoder's bug)."""
+
+    def __init__(self, frames: int) -> None:
+        self.left, self.fps = frames, 0.0
+
+    def read(self) -> np.ndarray | None:
+        if self.left <= 0:
+            raise RuntimeError("the decoder fell over")
+        self.left -= 1
+        return np.zeros((8, 8, 3), np.uint8)
+
+
+def test_an_unexpected_error_fails_a_file_and_says_so() -> None:
+    capture = Capture(Source("file", "game.mp4"), lossless=True, opener=lambda source: BrokenReader(2)).start()
+    frames = list(capture.frames(timeout=2))
+    wait_for(capture, "failed")
+    assert len(frames) == 2
+    assert (
+        capture.status.message == "file game.mp4: unexpected error while reading (RuntimeError: the decoder fell over)"
+    )
+
+
+def test_a_camera_that_raises_something_unexpected_is_reopened() -> None:
+    readers = [BrokenReader(2), BrokenReader(1000)]
+    capture = Capture(
+        Source("camera", "0"), lossless=True, backoff=(0.02, 0.05), opener=lambda source: readers.pop(0)
+    ).start()
+    try:
+        got = [capture.next(timeout=2) for _ in range(5)]
+        assert all(frame is not None for frame in got), capture.status
+        assert capture.attempts == 2 and capture.status.state == "running" and capture.status.retries == 1
+    finally:
+        capture.stop()
