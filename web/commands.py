@@ -17,6 +17,7 @@ import argparse
 import contextlib
 import ipaddress
 import logging
+import os
 import socket
 import struct
 import sys
@@ -136,19 +137,29 @@ def run_serve(args: argparse.Namespace) -> int:
         app = create_app(config)
     except StoreError as exc:
         return fail(str(exc))
+    claim, holder = _claim(Path(store(app).path))
+    if holder is not None:
+        store(app).close()
+        return fail(
+            f"the database {store(app).path} is in use by another tablecall server ({holder}): open that one, or "
+            "stop it first (Ctrl-C in its terminal); --db FILE starts a server with games of its own"
+        )
     try:
         server = waitress.create_server(app, host=host, port=args.port, threads=args.threads, ident="tablecall")
     except OSError as exc:
         store(app).close()
+        _release(claim)
         return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}); try another --port")
     port = int(server.effective_port)
     local = f"http://127.0.0.1:{port}"
+    _say_who(claim, f"pid {os.getpid()}, {local}/")
     bases = [f"http://{a}:{port}" for a in lan_addresses()] if args.lan else []
     app.config["PUBLIC_URLS"] = bases
 
     if args.game and store(app).game(args.game) is None:
         server.close()
         store(app).close()
+        _release(claim)
         return fail(f"--game: there is no game {args.game!r} in {store(app).path}")
     demos: list[Any] = []
     if source is not None or args.demo:
@@ -186,7 +197,46 @@ def run_serve(args: argparse.Namespace) -> int:
         hub(app).close_streams()
         server.close()
         store(app).close()
+        _release(claim)
     return 0
+
+
+def _claim(db: Path) -> tuple[Any, str | None]:
+    """Hold the database's server lock (a file beside it) while this server runs, or say who holds it.
+
+    Two servers on one database would each keep their own live copy of a game: phones of one would not see the
+    events entered on the other until they enter one themselves. The lock is the operating system's, so it goes
+    with the process however it ends. Where it cannot be taken (no ``fcntl``, a folder that cannot be written),
+    nothing is checked."""
+    try:
+        import fcntl
+    except ImportError:
+        return None, None
+    try:
+        handle = db.with_name(db.name + ".server").open("a+", encoding="utf-8")
+    except OSError:
+        return None, None
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.seek(0)
+        holder = handle.read().strip() or "starting"
+        handle.close()
+        return None, holder
+    return handle, None
+
+
+def _say_who(claim: Any, who: str) -> None:
+    if claim is not None:
+        claim.seek(0)
+        claim.truncate()
+        claim.write(who)
+        claim.flush()
+
+
+def _release(claim: Any) -> None:
+    if claim is not None:
+        claim.close()  # closing the file lets the lock go
 
 
 def _camera_source(args: argparse.Namespace) -> tuple[str | None, str | None]:

@@ -59,6 +59,31 @@ def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
     assert f"cannot listen on 127.0.0.1:{port}" in taken.stderr
 
 
+def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    first, base = start_server(db)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-c", SERVE, "serve", "--db", str(db), "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+        status = call(base, "GET", "/api/games")[0]  # the first is unharmed
+    finally:
+        first.kill()
+        first.wait(10)
+    assert second.returncode == 2 and status == 200
+    assert f"the database {db} is in use by another tablecall server (pid {first.pid}, {base}/)" in second.stderr
+    again, base = start_server(db)  # the lock went with the first server
+    try:
+        assert call(base, "GET", "/api/games")[0] == 200
+    finally:
+        again.kill()
+        again.wait(10)
+
+
 def test_serve_says_when_the_database_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "folder.db").mkdir()
     assert main(["serve", "--db", str(tmp_path / "folder.db")]) == 2
