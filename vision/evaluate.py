@@ -67,8 +67,15 @@ def heldout(folder: Path, reader: CardReader, limit: int | None = None) -> dict[
     return result
 
 
+def _progress(items: Any, desc: str, unit: str = "image", total: int | None = None) -> Any:
+    """A progress bar on a terminal (none in logs and tests): these measurements take minutes."""
+    from tqdm import tqdm
+
+    return tqdm(items, desc=desc, unit=unit, total=total, leave=False, disable=not sys.stderr.isatty())
+
+
 def _scenes(folder: Path, limit: int | None) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
-    for meta_path in sorted(folder.glob("*.json"))[:limit]:
+    for meta_path in _progress(sorted(folder.glob("*.json"))[:limit], folder.name):
         meta = json.loads(meta_path.read_text())
         yield meta, cv2.imread(str(meta_path.with_suffix(".jpg")), cv2.IMREAD_COLOR)
 
@@ -105,12 +112,10 @@ def tune(
     face reader pairs the indices the detector keeps, so readings at a lower threshold, filtered, are not the
     same); every card threshold is then applied to those readings.
     """
-    from tqdm import tqdm
-
     grid = []
     scenes: list[tuple[dict[str, Any], list[Any]]] = []
     todo = [(size, conf) for size in sizes or (None,) for conf in TUNE_CONF]
-    for size, conf in tqdm(todo, desc="tuning", unit="threshold", disable=len(todo) < 2 or not sys.stderr.isatty()):
+    for size, conf in _progress(todo, "tuning", "threshold"):
         if size is not None:
             reader.imgsz = size
         scenes = [(meta, reader.readings(image, conf)) for meta, image in _scenes(folder, limit)]
@@ -143,7 +148,7 @@ def tune(
 def pinochle(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
     classes = (folder / "labels-yolo" / "classes.txt").read_text().split()
     pairs = []
-    for label in sorted((folder / "labels-yolo").glob("*.txt"))[:limit]:
+    for label in _progress(sorted((folder / "labels-yolo").glob("*.txt"))[:limit], folder.name):
         if label.name == "classes.txt":
             continue
         images = [p for p in (folder / "images").glob(label.stem + ".*")]
@@ -176,7 +181,8 @@ def simulated(
             Options(size=(1280, 720), fps=fps, seed=seed, design=design),
         )
         cards = [c for event in sim.measure()["events"] for c in event["cards"]]
-        reads = {frame: reader.read(sim.frame(frame)) for frame in sorted({c["frame"] for c in cards})}
+        frames = sorted({c["frame"] for c in cards})
+        reads = {frame: reader.read(sim.frame(frame)) for frame in _progress(frames, f"{name} video", "frame")}
         hits = sum(
             any(
                 card.card == c["card"]
