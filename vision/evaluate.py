@@ -67,11 +67,11 @@ def heldout(folder: Path, reader: CardReader, limit: int | None = None) -> dict[
     return result
 
 
-def _progress(items: Any, desc: str, unit: str = "image", total: int | None = None) -> Any:
+def _progress(items: Any, desc: str, unit: str = "image") -> Any:
     """A progress bar on a terminal (none in logs and tests): these measurements take minutes."""
     from tqdm import tqdm
 
-    return tqdm(items, desc=desc, unit=unit, total=total, leave=False, disable=not sys.stderr.isatty())
+    return tqdm(items, desc=desc, unit=unit, leave=False, disable=not sys.stderr.isatty())
 
 
 def _scenes(folder: Path, limit: int | None) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
