@@ -29,12 +29,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "open_reader", "read_image"]
+__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "image_files", "open_reader", "read_image"]
 
 log = logging.getLogger(__name__)
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".heic", ".heif")  # HEIC: what iPhones save photos as
 STREAM_PREFIXES = ("rtsp://", "rtsps://", "http://", "https://", "rtmp://", "udp://", "tcp://")
+
+
+def image_files(folder: Path) -> list[Path]:
+    """The image files of ``folder`` (by their suffix, ``IMAGE_SUFFIXES``), in name order."""
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
 
 
 def read_image(path: str | Path) -> np.ndarray | None:
@@ -196,7 +201,7 @@ def _cannot_open(source: Source) -> str:
 class _FolderReader(Reader):
     def __init__(self, source: Source) -> None:
         folder = Path(source.target)
-        self.files = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and p.is_file())
+        self.files = image_files(folder)
         if not self.files:
             raise SourceError(f"folder {folder} has no images ({', '.join(IMAGE_SUFFIXES)})")
         self.fps = source.fps or 2.0

@@ -207,14 +207,14 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
 def _image_files(paths: list[Path]) -> list[tuple[Path, str | None]]:
     """The images to read, in order: each file as given, each folder's image files (by name); with each, why it
     cannot be read where that is known before trying (an empty folder)."""
-    from vision.capture import IMAGE_SUFFIXES
+    from vision.capture import IMAGE_SUFFIXES, image_files
 
     found: list[tuple[Path, str | None]] = []
     for path in paths:
         if not path.is_dir():
             found.append((path, None))
             continue
-        inside = sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+        inside = image_files(path)
         found += [(p, None) for p in inside] or [(path, f"a folder with no {'/'.join(IMAGE_SUFFIXES)} images in it")]
     return found
 

@@ -68,12 +68,9 @@ def describe_source(source: str | None) -> str:
 def missing_file(source: str | None) -> str | None:
     """Why a video file or folder source cannot be read (it is not there), else None; cameras and streams are
     only known once opened."""
-    if source is None:
+    if source is None or not describe_source(source).startswith("video ") or Path(source.strip()).exists():
         return None
-    text = source.strip()
-    if not text or text.isdigit() or "://" in text or Path(text).exists():
-        return None
-    return f"video file {text}: no such file"
+    return f"video file {source.strip()}: no such file"
 
 
 def _number(value: Any, what: str) -> float:
