@@ -47,6 +47,13 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="classifier crops instead (into OUT/classify): indices of N simulated webcam videos of training designs",
     )
+    parser.add_argument(
+        "--face-videos",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the face reader's crops (into OUT/faces) from N simulated webcam videos of training designs",
+    )
 
 
 def run_synth(args: argparse.Namespace) -> int:
@@ -65,15 +72,20 @@ def run_synth(args: argparse.Namespace) -> int:
             return fail(str(exc))
         print(json.dumps({"out": str(out), "sim_crops": n}))
         return 0
-    if args.face_cards or args.face_scenes:
+    if args.face_cards or args.face_scenes or args.face_videos:
         from vision.facecards import write_face_set
+        from vision.simcrops import write_sim_crops
 
-        if min(args.face_cards, args.face_scenes) < 0:
-            return fail("--face-cards and --face-scenes cannot be negative")
+        if min(args.face_cards, args.face_scenes, args.face_videos) < 0:
+            return fail("--face-cards, --face-scenes and --face-videos cannot be negative")
+        out = args.out / "faces"
+        n = 0
         try:
-            out = args.out / "faces"
-            n = write_face_set(out, args.face_cards, args.face_scenes, args.seed, args.workers, args.start)
-        except ArtError as exc:
+            if args.face_cards or args.face_scenes:
+                n += write_face_set(out, args.face_cards, args.face_scenes, args.seed, args.workers, args.start)
+            if args.face_videos:
+                n += write_sim_crops(out, args.face_videos, args.seed, args.workers, args.start, faces=True)
+        except (ArtError, FileNotFoundError) as exc:
             return fail(str(exc))
         print(json.dumps({"out": str(out), "face_crops": n}))
         return 0

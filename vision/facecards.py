@@ -189,7 +189,8 @@ def scene_pairs(scene: Scene) -> list[tuple[str, Box, Box]]:
     return out
 
 
-def _jitter(box: Sequence[float], rng: np.random.Generator) -> Box:
+def jitter(box: Sequence[float], rng: np.random.Generator) -> Box:
+    """``box`` moved by about 8 % of its size, as a detector's box lies about its index."""
     s = _size(box)
     dx, dy = rng.normal(0, 0.08 * s, 2)
     return float(box[0] + dx), float(box[1] + dy), float(box[2] + dx), float(box[3] + dy)
@@ -205,7 +206,7 @@ def write_scene_pairs(folder: Path, seed: int, pool: DesignPool, bg_per_scene: i
     bg = [p for p in pairs if p[0] == BACKGROUND]
     picked = [bg[k] for k in rng.permutation(len(bg))[:bg_per_scene]]
     for k, (name, a, b) in enumerate(faces + picked):
-        crop = cut(bgr, pair_square(_jitter(a, rng), _jitter(b, rng)), size)  # boxes moved as a detector's are
+        crop = cut(bgr, pair_square(jitter(a, rng), jitter(b, rng)), size)  # boxes moved as a detector's are
         cv2.imwrite(str(folder / name / f"s{seed}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return len(faces) + len(picked)
 
@@ -276,6 +277,7 @@ __all__ = [
     "candidate_pairs",
     "could_pair",
     "face_card_crop",
+    "jitter",
     "pair_square",
     "scene_pairs",
     "write_design_faces",

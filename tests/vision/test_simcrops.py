@@ -6,12 +6,13 @@ import hashlib
 from collections.abc import Mapping
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from vision.cardart import designs
 from vision.dataset import CLASSES
 from vision.sim import DEMOS, demo_log
-from vision.simcrops import training_logs, video_design, write_video_crops
+from vision.simcrops import training_logs, video_design, write_video_crops, write_video_faces
 
 
 def test_the_demo_games_are_never_training_logs() -> None:
@@ -69,8 +70,48 @@ def test_a_set_of_videos_fills_train_and_validation(tmp_path: Path) -> None:
     assert n == train + val and train > 0 and val > 0  # video 0 goes to validation (every 20th)
 
 
-@pytest.mark.parametrize("videos", [-1])
-def test_synth_refuses_a_negative_video_count(videos: int, tmp_path: Path) -> None:
+def test_a_video_gives_the_face_reader_whole_cards_and_background(tmp_path: Path) -> None:
+    from scorer.events import parse_log
+    from vision.facecards import FACE_SIZE
+
+    def write(folder: Path) -> dict[str, str]:
+        for name in CLASSES:
+            (folder / name).mkdir(parents=True, exist_ok=True)
+        n = write_video_faces(folder, log, "proc:4321", 77)
+        files = sorted(folder.glob("*/*.jpg"))
+        assert n == len(files)
+        return {f"{p.parent.name}/{p.name}": hashlib.sha256(p.read_bytes()).hexdigest() for p in files}
+
+    log = next(p for p in training_logs() if p.parent.name == "spades")
+    first = write(tmp_path / "a")
+    assert first == write(tmp_path / "b")
+    labels = [key.split("/")[0] for key in first]
+    cards = {str(c) for e in parse_log(log.read_text()).events for c in _cards(e.data)}
+    assert labels.count("bg") > 10 and len(labels) - labels.count("bg") > 20
+    assert set(labels) - {"bg"} <= cards
+    import cv2
+
+    crop = cv2.imread(str(tmp_path / "a" / next(k for k in first if not k.startswith("bg"))))
+    assert crop.shape == (FACE_SIZE, FACE_SIZE, 3)
+    # a whole card lies centred: its middle is the card's (light) face, the square's corners are the table
+    middle = crop[FACE_SIZE // 2 - 8 : FACE_SIZE // 2 + 8, FACE_SIZE // 2 - 8 : FACE_SIZE // 2 + 8].mean()
+    corners = np.mean([crop[:6, :6].mean(), crop[:6, -6:].mean(), crop[-6:, :6].mean(), crop[-6:, -6:].mean()])
+    assert middle > corners + 40
+
+
+@pytest.mark.parametrize("option", ["--sim-videos", "--face-videos"])
+def test_synth_refuses_a_negative_video_count(option: str, tmp_path: Path) -> None:
     from web.cli import main
 
-    assert main(["synth", str(tmp_path), "--sim-videos", str(videos)]) == 2
+    assert main(["synth", str(tmp_path), option, "-1"]) == 2
+
+
+def test_face_videos_go_into_the_faces_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from web.cli import main
+
+    assert main(["synth", str(tmp_path), "--face-videos", "1", "--workers", "1"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    files = list((tmp_path / "faces" / "val").glob("*/*.jpg"))  # video 0 goes to validation
+    assert report["face_crops"] == len(files) > 0 and not (tmp_path / "classify").exists()
