@@ -225,6 +225,19 @@ def open_reader(source: Source, timeout_ms: int = 4000) -> Reader:
     return _VideoReader(source, timeout_ms)
 
 
+def probe(spec: str | int, timeout_ms: int = 4000) -> str | None:
+    """Whether a webcam or stream answers now: None if it opens (it is closed again at once), else why not.  Files
+    and folders are known without opening them; a camera plugged in later is opened by the capture all the same."""
+    try:
+        source = Source.parse(spec)
+        if not source.live:
+            return None
+        open_reader(source, timeout_ms).close()
+    except SourceError as exc:
+        return str(exc)
+    return None
+
+
 class Capture:
     """Reads ``source`` on a thread; :meth:`next` gives the newest frame (see the module docstring)."""
 

@@ -171,6 +171,22 @@ class CameraDesk:
         if self.unavailable:
             log.warning("camera: %s", self.unavailable)
 
+    def probe(self) -> str | None:
+        """Open a webcam or stream source once, at start, so that one that is not there is said before a game
+        uses it (as a missing video file is); None when it answers.  Nothing is given up: attaching a game
+        opens it again, and the capture keeps trying until it answers."""
+        if self.unavailable or self.problem or self.source is None:
+            return None
+        from vision.capture import probe
+
+        reason = probe(self.source, timeout_ms=2000)
+        if reason is not None:
+            with self._lock:
+                if self.table is None:  # not attached meanwhile
+                    self.problem, self.problem_game = reason, None
+            log.warning("camera: %s", reason)
+        return reason
+
     # -- attaching ----------------------------------------------------------------------------------
     @property
     def label(self) -> str:

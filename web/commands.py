@@ -279,6 +279,12 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
     if desk.problem:
         print(f"tablecall: {desk.problem} (the dashboard says so too); enter the games by hand", file=sys.stderr)
         return
+    absent = desk.probe()
+    if absent:
+        print(
+            f"tablecall: {absent} (the dashboard says so too); a game that uses the camera keeps trying it",
+            file=sys.stderr,
+        )
     if args.game:
         try:
             desk.attach(args.game)
@@ -286,7 +292,7 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
             print(f"tablecall: {exc.message}; enter the game by hand", file=sys.stderr)
             return
         print(f"Camera: {describe_source(source)} follows game {args.game}", flush=True)
-    else:
+    elif not absent:
         print(
             f"Camera: {describe_source(source)} is ready: open a game and press 'Use the camera for this game'",
             flush=True,

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.capture import Capture, Reader, Source, SourceError, open_reader, read_image
+from vision.capture import Capture, Reader, Source, SourceError, open_reader, probe, read_image
 
 
 def write_video(path: Path, frames: int, fps: float = 10.0, size: tuple[int, int] = (160, 120)) -> Path:
@@ -183,6 +183,14 @@ def test_an_unplugged_camera_says_so() -> None:
         assert "camera 7 cannot be opened: is it plugged in" in capture.status.message
     finally:
         capture.stop()
+
+
+def test_probe_opens_cameras_and_streams_once_and_leaves_files_to_the_capture(tmp_path: Path) -> None:
+    assert (probe("7") or "").startswith("camera 7 cannot be opened: is it plugged in")
+    assert "stream http://127.0.0.1:9/video.mjpg cannot be opened" in (probe("http://127.0.0.1:9/video.mjpg") or "")
+    assert probe(str(tmp_path / "missing.mp4")) is None  # files are known without opening (web.camera.missing_file)
+    assert probe(str(tmp_path)) is None
+    assert probe(" ") == "no video source given: a camera number (0), a video file, a folder or a URL"
 
 
 class FlakyCamera(Reader):

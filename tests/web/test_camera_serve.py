@@ -1,6 +1,6 @@
 """``tablecall serve`` with a camera, as a real server in a subprocess: ``--video`` following a game from the
-start (the snapshot is a JPEG, the status names the video), a missing video (said on the dashboard and in the
-terminal; manual entry goes on), ``--demo`` through the camera pipeline, and the options' refusals."""
+start (the snapshot is a JPEG, the status names the video), a missing video or webcam (said on the dashboard and
+in the terminal; manual entry goes on), ``--demo`` through the camera pipeline, and the options' refusals."""
 
 from __future__ import annotations
 
@@ -88,6 +88,29 @@ def test_serve_with_a_missing_video_says_so_and_games_are_entered_by_hand(tmp_pa
     assert f"video file {missing}: no such file (the dashboard says so too)" in text
     assert "is ready" not in text and "is ready" not in home
     assert f"video file {missing}: no such file" in home
+
+
+def test_serve_with_a_webcam_that_is_not_there_says_so_and_tries_it_when_a_game_uses_it(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    process, base = start_server(db, "--camera", "7")
+    try:
+        home = fetch(base, "/")[2].decode()
+        created = call(base, "POST", "/api/games", {"game": "snap", "players": ["Ann", "Bo"]})[1]
+        game_id = created["id"]
+        before = status_of(base, game_id)
+        assert call(base, "POST", f"/api/games/{game_id}/camera", {})[0] == 200  # plugged in later: it is tried
+        status = wait_for(
+            lambda: (s := status_of(base, game_id))["live"]["camera"]["state"] == "lost" and s,
+            what="the capture's attempt",
+        )
+    finally:
+        stop(process)
+    reason = "camera 7 cannot be opened: is it plugged in, and not in use by another program?"
+    assert reason in home and "is ready" not in home
+    assert before["problem"] == reason and before["can_attach"] is True
+    assert status["problem"] is None and reason in status["live"]["camera"]["message"]
+    text = output(db)
+    assert f"{reason} (the dashboard says so too)" in text and "is ready" not in text
 
 
 def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) -> None:
