@@ -117,12 +117,12 @@ def write_video_faces(
     rng = np.random.default_rng([seed, 4343])
     written = 0
     for index, frame, owner, cards in _sampled_frames(log_path, design, seed, rng):
-        shown: list[tuple[int, Box, float]] = []  # (object, index box, the card's diagonal)
+        shown: list[tuple[int, Box, float, np.ndarray]] = []  # (object, index box, the card's diagonal, centre)
         faces: list[tuple[str, Box, Box]] = []
         for obj, name, outline, quads in cards:
             diagonal = float(np.linalg.norm(outline[0] - outline[2]))
             boxes = [_box(q) for q in quads if _shows(owner, q, obj)]
-            shown += [(obj, b, diagonal) for b in boxes]
+            shown += [(obj, b, diagonal, outline.mean(axis=0)) for b in boxes]
             if len(boxes) < 2 or synth._visible(owner, outline, obj) < FULLY_SHOWN or _under_hand(owner, outline):
                 continue
             a, b = max(
@@ -134,8 +134,7 @@ def write_video_faces(
         bg = [
             (BACKGROUND, shown[i][1], shown[j][1])
             for i, j in candidate_pairs([s[1] for s in shown])
-            if shown[i][0] != shown[j][0]
-            or np.linalg.norm(box_centre(shown[i][1]) - box_centre(shown[j][1])) < 0.6 * shown[i][2]
+            if _background(shown[i], shown[j])
         ]
         picked = [bg[k] for k in rng.permutation(len(bg))[:bg_per_frame]]
         for k, (label, a, b) in enumerate(faces + picked):
@@ -143,6 +142,17 @@ def write_video_faces(
             cv2.imwrite(str(folder / label / f"v{seed}_{index}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
             written += 1
     return written
+
+
+def _background(a: tuple[int, Box, float, np.ndarray], b: tuple[int, Box, float, np.ndarray]) -> bool:
+    """Whether two shown indices are a ``bg`` pair: one side's two corners of a card, or corners of two cards
+    unless their square lies centred on either card as one card's would (a pile's top card and the card under
+    it, a little offset: what the face reader should say there is the top card, not ``bg``, so it is left out)."""
+    apart = float(np.linalg.norm(box_centre(a[1]) - box_centre(b[1])))
+    if a[0] == b[0]:
+        return apart < 0.6 * a[2]
+    middle = (box_centre(a[1]) + box_centre(b[1])) / 2
+    return not any(apart >= 0.6 * c[2] and np.linalg.norm(middle - c[3]) < 0.2 * c[2] for c in (a, b))
 
 
 def _shows(owner: np.ndarray, quad: np.ndarray, obj: int) -> bool:

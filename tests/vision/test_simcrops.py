@@ -99,6 +99,27 @@ def test_a_video_gives_the_face_reader_whole_cards_and_background(tmp_path: Path
     assert middle > corners + 40
 
 
+def _index(obj: int, centre: tuple[float, float], card_centre: tuple[float, float]) -> tuple:
+    x, y = centre
+    return (obj, (x - 5, y - 7, x + 5, y + 7), 100.0, np.array(card_centre))
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "background"),
+    [
+        pytest.param(_index(1, (30, 20), (60, 60)), _index(1, (90, 100), (60, 60)), False, id="one_card_corners"),
+        pytest.param(_index(1, (30, 20), (60, 60)), _index(1, (80, 20), (60, 60)), True, id="one_side_of_a_card"),
+        pytest.param(_index(1, (30, 20), (60, 60)), _index(2, (150, 100), (180, 140)), True, id="two_neighbours"),
+        # a pile: the top card's corner and the opposite corner of the card under it, 4 px off: a card's square
+        pytest.param(_index(1, (30, 20), (60, 60)), _index(2, (94, 104), (64, 64)), False, id="a_pile"),
+    ],
+)
+def test_which_pairs_of_two_shown_indices_are_background(a: tuple, b: tuple, background: bool) -> None:
+    from vision.simcrops import _background
+
+    assert _background(a, b) is background
+
+
 @pytest.mark.parametrize("option", ["--sim-videos", "--face-videos"])
 def test_synth_refuses_a_negative_video_count(option: str, tmp_path: Path) -> None:
     from web.cli import main
