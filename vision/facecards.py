@@ -35,6 +35,7 @@ FACE_MARGIN = 1.3  # the square's side in distances between the two index centre
 PAIR_REACH = (2.0, 9.0)  # centre distance of two candidate indices, in the larger index size (see pair_corners)
 SIZE_RATIO = 1.7  # two indices of one card have about the same box size
 FULLY_SHOWN = 0.85  # a scene's card counts as a face to read when this share of it is uncovered
+ONE_SIDE = 0.6  # two indices of one card closer than this many card diagonals are one side's corners, not opposite
 
 Box = tuple[float, float, float, float]
 
@@ -179,7 +180,7 @@ def scene_pairs(scene: Scene) -> list[tuple[str, Box, Box]]:
             continue
         quad = quads[a.card_id]
         diagonal = float(np.linalg.norm(quad[0] - quad[2]))
-        if np.linalg.norm(box_centre(a.box) - box_centre(b.box)) < 0.6 * diagonal:
+        if np.linalg.norm(box_centre(a.box) - box_centre(b.box)) < ONE_SIDE * diagonal:
             out.append((BACKGROUND, a.box, b.box))  # two corners of one side
             continue
         if a.card_id not in shown:
@@ -272,6 +273,7 @@ __all__ = [
     "CLASSES",
     "FACE_MARGIN",
     "FACE_SIZE",
+    "ONE_SIDE",
     "SIZE_RATIO",
     "box_centre",
     "candidate_pairs",

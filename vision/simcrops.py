@@ -36,6 +36,7 @@ from vision.dataset import BACKGROUND, VAL_EVERY, count_written, scene_seed
 from vision.facecards import (
     FACE_SIZE,
     FULLY_SHOWN,
+    ONE_SIDE,
     Box,
     box_centre,
     candidate_pairs,
@@ -89,9 +90,10 @@ def _sampled_frames(
         cards: list[Shown] = []
         for obj, pose in poses.items():
             card = sim.timeline.tracks[obj].card
-            if pose.up and card is not None and has_card(design, card.split("/")[0]):
+            name = card.split("/")[0] if card is not None else None
+            if pose.up and name is not None and has_card(design, name):
                 outline, quads = sim.scene.quads(card, pose)
-                cards.append((obj, card.split("/")[0], outline, quads))
+                cards.append((obj, name, outline, quads))
         yield index, sim.sensor.expose(clean, index), owner, cards
 
 
@@ -129,7 +131,7 @@ def write_video_faces(
                 ((a, b) for i, a in enumerate(boxes) for b in boxes[i + 1 :]),
                 key=lambda ab: float(np.linalg.norm(box_centre(ab[0]) - box_centre(ab[1]))),
             )
-            if np.linalg.norm(box_centre(a) - box_centre(b)) >= 0.6 * diagonal and could_pair(a, b):
+            if np.linalg.norm(box_centre(a) - box_centre(b)) >= ONE_SIDE * diagonal and could_pair(a, b):
                 faces.append((name, a, b))
         bg = [
             (BACKGROUND, shown[i][1], shown[j][1])
@@ -150,9 +152,9 @@ def _background(a: tuple[int, Box, float, np.ndarray], b: tuple[int, Box, float,
     it, a little offset: what the face reader should say there is the top card, not ``bg``, so it is left out)."""
     apart = float(np.linalg.norm(box_centre(a[1]) - box_centre(b[1])))
     if a[0] == b[0]:
-        return apart < 0.6 * a[2]
+        return apart < ONE_SIDE * a[2]
     middle = (box_centre(a[1]) + box_centre(b[1])) / 2
-    return not any(apart >= 0.6 * c[2] and np.linalg.norm(middle - c[3]) < 0.2 * c[2] for c in (a, b))
+    return not any(apart >= ONE_SIDE * c[2] and np.linalg.norm(middle - c[3]) < 0.2 * c[2] for c in (a, b))
 
 
 def _shows(owner: np.ndarray, quad: np.ndarray, obj: int) -> bool:
