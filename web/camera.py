@@ -168,24 +168,54 @@ class CameraDesk:
         self.scripted = False
         self.frame_size: tuple[int, int] | None = None
         self.streams = 0
+        self._stopped = threading.Event()  # the server is shutting down (ends the probe's retries)
         if self.unavailable:
             log.warning("camera: %s", self.unavailable)
 
-    def probe(self) -> str | None:
+    def probe(self, again_s: float | None = None, on_answer: Callable[[], None] | None = None) -> str | None:
         """Open a webcam or stream source once, at start, so that one that is not there is said before a game
         uses it (as a missing video file is); None when it answers.  Nothing is given up: attaching a game
-        opens it again, and the capture keeps trying until it answers."""
+        opens it again, and the capture keeps trying until it answers.  With ``again_s``, a source that does not
+        answer is tried again every ``again_s`` seconds on a thread of its own (never on a request) until it
+        answers, a game attaches or the server stops, so a webcam plugged in later clears the message; then
+        ``on_answer()`` runs (the terminal says so)."""
         if self.unavailable or self.problem or self.source is None:
             return None
         from vision.capture import probe
 
-        reason = probe(self.source, timeout_ms=2000)
+        source = self.source
+        reason = probe(source, timeout_ms=2000)
         if reason is not None:
             with self._lock:
                 if self.table is None:  # not attached meanwhile
                     self.problem, self.problem_game = reason, None
             log.warning("camera: %s", reason)
+            if again_s is not None:
+                thread = threading.Thread(
+                    target=self._probe_again,
+                    args=(source, reason, again_s, on_answer),
+                    name="camera-probe",
+                    daemon=True,
+                )
+                thread.start()
         return reason
+
+    def _probe_again(self, source: str, reason: str, every_s: float, on_answer: Callable[[], None] | None) -> None:
+        from vision.capture import probe
+
+        while not self._stopped.wait(every_s):
+            with self._lock:
+                if self.table is not None or self.problem != reason or self.source != source:
+                    return  # a game attached (its capture keeps trying), or the message is another one now
+            if probe(source, timeout_ms=2000) is None:
+                with self._lock:
+                    if self.table is not None or self.problem != reason or self.source != source:
+                        return
+                    self.problem = self.problem_game = None
+                log.info("camera: %s answers now", describe_source(source))
+                if on_answer is not None:
+                    on_answer()
+                return
 
     # -- attaching ----------------------------------------------------------------------------------
     @property
@@ -296,7 +326,8 @@ class CameraDesk:
             self.scripted, self.note = False, None
 
     def stop(self) -> None:
-        """Server shutdown: the table stops (its camera view streams end)."""
+        """Server shutdown: the table stops (its camera view streams end), and so does trying an absent source."""
+        self._stopped.set()
         self.detach()
 
     def table_for(self, game_id: str) -> Any:

@@ -29,6 +29,7 @@ from web.cli import command, fail
 __all__ = ["lan_addresses", "run_serve"]
 
 DEFAULT_PORT = 8000
+PROBE_AGAIN_S = 3.0  # a webcam or stream that did not answer at start is tried again this often (web.camera)
 
 
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -279,10 +280,12 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
     if desk.problem:
         print(f"tablecall: {desk.problem} (the dashboard says so too); enter the games by hand", file=sys.stderr)
         return
-    absent = desk.probe()
+    ready = f"Camera: {describe_source(source)} is ready: open a game and press 'Use the camera for this game'"
+    absent = desk.probe(again_s=PROBE_AGAIN_S, on_answer=lambda: print(ready, flush=True))
     if absent:
         print(
-            f"tablecall: {absent} (the dashboard says so too); a game that uses the camera keeps trying it",
+            f"tablecall: {absent} (the dashboard says so too); it is tried again every {PROBE_AGAIN_S:g} s,"
+            " and a game that uses the camera keeps trying it",
             file=sys.stderr,
         )
     if args.game:
@@ -293,10 +296,7 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
             return
         print(f"Camera: {describe_source(source)} follows game {args.game}", flush=True)
     elif not absent:
-        print(
-            f"Camera: {describe_source(source)} is ready: open a game and press 'Use the camera for this game'",
-            flush=True,
-        )
+        print(ready, flush=True)
 
 
 def _scripted_demo(app: Any, pace: float) -> Any:

@@ -4,6 +4,10 @@ in the terminal; manual entry goes on), ``--demo`` through the camera pipeline, 
 
 from __future__ import annotations
 
+import functools
+import http.server
+import socket
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -111,6 +115,44 @@ def test_serve_with_a_webcam_that_is_not_there_says_so_and_tries_it_when_a_game_
     assert status["problem"] is None and reason in status["live"]["camera"]["message"]
     text = output(db)
     assert f"{reason} (the dashboard says so too)" in text and "is ready" not in text
+
+
+def test_serve_tries_a_stream_that_was_not_there_again_and_clears_the_message_when_it_answers(tmp_path: Path) -> None:
+    """A phone's camera app started after the server: the home page stops saying it cannot be opened, and the
+    terminal says the camera is ready, with no game attached and no page asking."""
+    served = tmp_path / "served"
+    served.mkdir()
+    write_video(served / "clip.mp4", seconds=2)
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/clip.mp4"
+    db = tmp_path / "t.sqlite3"
+    process, base = start_server(db, "--camera", url)
+    phone = None
+    try:
+        before = fetch(base, "/")[2].decode()
+        handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+        phone = http.server.ThreadingHTTPServer(("127.0.0.1", port), handler)
+        threading.Thread(target=phone.serve_forever, daemon=True).start()
+        after = wait_for(
+            lambda: "cannot be opened" not in (page := fetch(base, "/")[2].decode()) and page,
+            seconds=20,
+            what="the stream tried again",
+        )
+        created = call(base, "POST", "/api/games", {"game": "snap", "players": ["Ann", "Bo"]})[1]
+        status = status_of(base, created["id"])
+    finally:
+        stop(process)
+        if phone is not None:
+            phone.shutdown()
+            phone.server_close()
+    reason = f"stream {url} cannot be opened"
+    assert reason in before and "is ready" not in before
+    assert reason not in after and status["problem"] is None and status["attached"] is False
+    text = output(db)
+    assert "it is tried again every 3 s" in text
+    assert f"Camera: stream {url} is ready: open a game" in text
 
 
 def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) -> None:
