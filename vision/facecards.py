@@ -165,21 +165,33 @@ def _shown(scene: Scene, card_id: int) -> float:
     return float(mask.sum()) / max(area, 1)
 
 
+def squares_card(a: Sequence[float], b: Sequence[float], centre: np.ndarray, diagonal: float) -> bool:
+    """Whether the square of two index boxes lies on a card (``centre``, ``diagonal``) as that card's own pair's
+    would: far enough apart for opposite corners, their midpoint within a fifth of a diagonal of its centre.  Two
+    different cards' indices can do that (a pile's top card and a corner of the card under it, a little offset);
+    the square then shows a card, so such a pair is no ``bg`` example, and it is left out of the face sets."""
+    apart = float(np.linalg.norm(box_centre(a) - box_centre(b)))
+    middle = (box_centre(a) + box_centre(b)) / 2
+    return apart >= ONE_SIDE * diagonal and float(np.linalg.norm(middle - centre)) < 0.2 * diagonal
+
+
 def scene_pairs(scene: Scene) -> list[tuple[str, Box, Box]]:
     """The candidate pairs of a scene's labelled indices as ``(class, box, box)``: the card for two opposite
     corners of a card shown whole, ``bg`` for other pairs (different cards, one side's two corners); pairs of a
-    card partly covered are left out (what it should read there is unclear)."""
+    card partly covered are left out (what it should read there is unclear), and so are two cards' indices whose
+    square lies on either card as its own would (``squares_card``)."""
     out: list[tuple[str, Box, Box]] = []
     labels = scene.labels
     quads = {c["card_id"]: np.float32(c["quad"]) for c in scene.cards}
+    diagonals = {k: float(np.linalg.norm(q[0] - q[2])) for k, q in quads.items()}
     shown: dict[int, float] = {}
     for i, j in candidate_pairs([lab.box for lab in labels]):
         a, b = labels[i], labels[j]
         if a.card_id != b.card_id:
-            out.append((BACKGROUND, a.box, b.box))
+            if not any(squares_card(a.box, b.box, quads[k].mean(axis=0), diagonals[k]) for k in (a.card_id, b.card_id)):
+                out.append((BACKGROUND, a.box, b.box))
             continue
-        quad = quads[a.card_id]
-        diagonal = float(np.linalg.norm(quad[0] - quad[2]))
+        diagonal = diagonals[a.card_id]
         if np.linalg.norm(box_centre(a.box) - box_centre(b.box)) < ONE_SIDE * diagonal:
             out.append((BACKGROUND, a.box, b.box))  # two corners of one side
             continue
@@ -282,6 +294,7 @@ __all__ = [
     "jitter",
     "pair_square",
     "scene_pairs",
+    "squares_card",
     "write_design_faces",
     "write_face_set",
     "write_scene_pairs",

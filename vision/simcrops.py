@@ -43,6 +43,7 @@ from vision.facecards import (
     could_pair,
     jitter,
     pair_square,
+    squares_card,
 )
 from vision.synth import DesignPool
 
@@ -150,11 +151,9 @@ def _background(a: tuple[int, Box, float, np.ndarray], b: tuple[int, Box, float,
     """Whether two shown indices are a ``bg`` pair: one side's two corners of a card, or corners of two cards
     unless their square lies centred on either card as one card's would (a pile's top card and the card under
     it, a little offset: what the face reader should say there is the top card, not ``bg``, so it is left out)."""
-    apart = float(np.linalg.norm(box_centre(a[1]) - box_centre(b[1])))
     if a[0] == b[0]:
-        return apart < ONE_SIDE * a[2]
-    middle = (box_centre(a[1]) + box_centre(b[1])) / 2
-    return not any(apart >= ONE_SIDE * c[2] and np.linalg.norm(middle - c[3]) < 0.2 * c[2] for c in (a, b))
+        return float(np.linalg.norm(box_centre(a[1]) - box_centre(b[1]))) < ONE_SIDE * a[2]
+    return not any(squares_card(a[1], b[1], c[3], c[2]) for c in (a, b))
 
 
 def _shows(owner: np.ndarray, quad: np.ndarray, obj: int) -> bool:
