@@ -184,11 +184,12 @@ def scene_pairs(scene: Scene) -> list[tuple[str, Box, Box]]:
     labels = scene.labels
     quads = {c["card_id"]: np.float32(c["quad"]) for c in scene.cards}
     diagonals = {k: float(np.linalg.norm(q[0] - q[2])) for k, q in quads.items()}
+    centres = {k: q.mean(axis=0) for k, q in quads.items()}
     shown: dict[int, float] = {}
     for i, j in candidate_pairs([lab.box for lab in labels]):
         a, b = labels[i], labels[j]
         if a.card_id != b.card_id:
-            if not any(squares_card(a.box, b.box, quads[k].mean(axis=0), diagonals[k]) for k in (a.card_id, b.card_id)):
+            if not any(squares_card(a.box, b.box, centres[k], diagonals[k]) for k in (a.card_id, b.card_id)):
                 out.append((BACKGROUND, a.box, b.box))
             continue
         diagonal = diagonals[a.card_id]

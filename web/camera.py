@@ -203,13 +203,16 @@ class CameraDesk:
     def _probe_again(self, source: str, reason: str, every_s: float, on_answer: Callable[[], None] | None) -> None:
         from vision.capture import probe
 
+        def still_absent() -> bool:  # not when a game attached (its capture keeps trying) or the message changed
+            return self.table is None and self.problem == reason and self.source == source
+
         while not self._stopped.wait(every_s):
             with self._lock:
-                if self.table is not None or self.problem != reason or self.source != source:
-                    return  # a game attached (its capture keeps trying), or the message is another one now
+                if not still_absent():
+                    return
             if probe(source, timeout_ms=2000) is None:
                 with self._lock:
-                    if self.table is not None or self.problem != reason or self.source != source:
+                    if not still_absent():
                         return
                     self.problem = self.problem_game = None
                 log.info("camera: %s answers now", describe_source(source))
