@@ -259,6 +259,7 @@ def find_corner_index(face: np.ndarray, jumbo: bool = False) -> Box | None:
     if not near:
         return None
     box = min(near, key=lambda b: b[0] + b[1])
+    rank_height = box[3] - box[1]
     gap = 0.03 * h
     below = max(gap, 0.18 * (box[3] - box[1])) if jumbo else gap  # a jumbo rank sits further above its suit
     grown = True
@@ -272,7 +273,35 @@ def find_corner_index(face: np.ndarray, jumbo: bool = False) -> Box | None:
                 grown = True
     if box[2] - box[0] > 0.25 * w or box[3] - box[1] > 0.32 * scale * h or box[3] - box[1] < 0.05 * h:
         return None
+    if not jumbo and box[3] - box[1] < 1.2 * rank_height:
+        suit = _suit_below(face, paper, box, rank_height)
+        if suit is not None:
+            box = (min(box[0], suit[0]), box[1], max(box[2], suit[2]), suit[3])
     return box
+
+
+def _suit_below(face: np.ndarray, paper: np.ndarray, rank: Box, rank_height: float) -> Box | None:
+    """The suit of an index found as its rank alone, where the suit sits further below than the search's gap
+    and reaches past its window (``ornamental`` and ``tango`` print a suit as large as the rank, a quarter of
+    the rank's height below it): the nearest blob starting just below the rank, under it, at most 1.5 times
+    its height and twice its width, in a window half the card tall.  None where there is no such blob."""
+    h, w = face.shape[:2]
+    win_w, win_h = int(0.30 * w), int(0.50 * h)
+    window = face[:win_h, :win_w].astype(np.int16)
+    ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    width = rank[2] - rank[0]
+    best: Box | None = None
+    for x, y, bw, bh, area in stats[1:count]:
+        touches = x + bw >= win_w - 1 or y + bh >= win_h - 1 or x <= 0 or y <= 0
+        if touches or area < 0.0002 * h * h or bh > 1.5 * rank_height or bw > 2.0 * width:
+            continue
+        overlap = min(rank[2], x + bw) - max(rank[0], x)
+        below = y - rank[3]
+        near = overlap >= 0.5 * min(width, bw) and 0 <= below <= 0.35 * rank_height
+        if near and (best is None or y < best[1]):
+            best = (float(x), float(y), float(x + bw), float(y + bh))
+    return best
 
 
 def corner_indices(face: np.ndarray, jumbo: bool = False) -> tuple[Box, ...]:
@@ -349,10 +378,30 @@ def _cache_dir(item: Design) -> Path:
     return data_dir() / "faces" / item.name.replace(":", "_").replace("/", "_")
 
 
+#: the corner search's version: a cache labelled by an older search is labelled again from its PNGs (2: suits that
+#: sit a quarter of the rank's height below it, ``ornamental`` and ``tango``)
+INDEX_VERSION = "2"
+
+
+def _relabel(folder: Path) -> None:
+    """Search a cached design's faces for their indices again (the corner search changed; the PNGs did not)."""
+    faces = {}
+    for card in json.loads((folder / "index.json").read_text()):
+        image = cv2.imread(str(folder / f"{card}.png"), cv2.IMREAD_UNCHANGED)
+        if image is None:
+            raise ArtError(f"{folder / card}.png is unreadable: delete {folder} and render again")
+        faces[card] = cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+    (folder / "index.json").write_text(json.dumps(design_indices(faces), indent=1))
+    (folder / "index.version").write_text(INDEX_VERSION)
+
+
 def prepare(item: Design, force: bool = False) -> Path:
     """Render ``item``'s faces into the cache (once) and return the cache folder."""
     folder = _cache_dir(item)
     if (folder / "index.json").exists() and not force:
+        version = folder / "index.version"
+        if not version.exists() or version.read_text().strip() != INDEX_VERSION:
+            _relabel(folder)
         return folder
     faces = _render_design(item)
     missing = [card for card in CARDS[:-1] if card not in faces]
@@ -363,6 +412,7 @@ def prepare(item: Design, force: bool = False) -> Path:
     for card, image in faces.items():
         cv2.imwrite(str(folder / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))
     (folder / "index.json").write_text(json.dumps(index, indent=1))
+    (folder / "index.version").write_text(INDEX_VERSION)
     return folder
 
 
