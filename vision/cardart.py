@@ -4,6 +4,8 @@ A *design* is one deck's artwork.  Three sources:
 
 * ``gnome:<theme>``: the Debian package ``gnome-cards-data`` (AisleRiot's SVG sprite sheets, ids such as
   ``spade_1`` or ``heart_king``), rendered with ``rsvg-convert -z ZOOM -i ID``;
+* ``kde:<deck>``: the Debian package ``kdegames-card-data-kf5`` (KDE's SVG sprite sheets under
+  ``/usr/share/carddecks/svg-<deck>/``, ids such as ``1_spade`` or ``king_heart``), rendered the same way;
 * ``npm:<package>``: SVG decks from npm installed under ``data/npm`` (one SVG per card, or a sprite sheet);
   both usable ones (``svg-cards``, ``@heruka_urgyen/react-playing-cards``) are held out.  ``cardsJS`` is not on
   the npm registry (404), and ``deck-of-cards``' faces carry no rank index, so neither is used;
@@ -41,6 +43,7 @@ FACE_HEIGHT = 400  # pixels; scenes draw cards at most ~360 px tall
 
 ROOT = Path(__file__).resolve().parent.parent
 GNOME_DIRS = (Path("/usr/share/aisleriot/cards"), Path("/usr/share/gnome-games-common/cards"))
+KDE_DIR = Path("/usr/share/carddecks")
 
 
 def data_dir() -> Path:
@@ -98,15 +101,29 @@ _GNOME_TRAIN = (
     "tango",
 )
 _GNOME_HELDOUT = ("anglo_poker", "bellot", "paris")
+# KDE's decks with English indices, rank over suit in one corner (the usable ones, checked by eye on their faces
+# with index boxes): not ``gm-paris`` (the Paris pattern, whose GNOME theme is held out), ``xskat-german`` (German
+# suits), ``oxygen``, ``oxygen-air`` and ``oxygen-white`` (rank and suit in different corners), ``future`` (no
+# card layout); ``konqi-modern`` and ``xskat-french`` give rsvg-convert no size; ``ancient-egyptians``' court
+# figures reach past their cards' edges; the corner search finds few of ``jolly-royal``'s shaded indices.
+# ``nicu-ornamental`` is GNOME's ``ornamental``.
+_KDE_TRAIN = (
+    "dondorf",
+    "nicu-white",
+    "penguins",
+    "standard",
+    "tigullio-international",
+)
 DESIGNS: tuple[Design, ...] = (
     *(Design(f"gnome:{theme}", "train") for theme in _GNOME_TRAIN),
+    *(Design(f"kde:{deck}", "train") for deck in _KDE_TRAIN),
     *(Design(f"gnome:{theme}", "heldout") for theme in _GNOME_HELDOUT),
     Design("npm:svg-cards", "heldout"),
     *(Design(f"npm:react-playing-cards/{v}", "heldout") for v in ("2color", "4color", "2color-bf", "4color-bf")),
 )
 
 
-def designs(split: str | None = None, sources: Iterable[str] = ("gnome", "npm")) -> tuple[Design, ...]:
+def designs(split: str | None = None, sources: Iterable[str] = ("gnome", "kde", "npm")) -> tuple[Design, ...]:
     """The registered artwork designs of one split (``train``/``heldout``/None for all)."""
     wanted = set(sources)
     return tuple(d for d in DESIGNS if (split is None or d.split == split) and d.source in wanted)
@@ -127,11 +144,12 @@ _GNOME_RANK = {"A": "1", "J": "jack", "Q": "queen", "K": "king"}
 _GNOME_SUIT = {"S": "spade", "H": "heart", "D": "diamond", "C": "club"}
 
 
-def _sprite_ids(card: str) -> tuple[str, ...]:
+def _sprite_ids(card: str, kde: bool = False) -> tuple[str, ...]:
+    """The sprite sheet's ids for ``card``: GNOME's ``suit_rank``, KDE's ``rank_suit``."""
     if card == JOKER:
-        return ("joker_black", "joker_red", "joker")
-    rank, suit = card[:-1], card[-1]
-    return (f"{_GNOME_SUIT[suit]}_{_GNOME_RANK.get(rank, rank)}",)
+        return ("black_joker", "red_joker", "joker") if kde else ("joker_black", "joker_red", "joker")
+    rank, suit = _GNOME_RANK.get(card[:-1], card[:-1]), _GNOME_SUIT[card[-1]]
+    return (f"{rank}_{suit}",) if kde else (f"{suit}_{rank}",)
 
 
 def _gnome_file(theme: str) -> Path:
@@ -140,6 +158,13 @@ def _gnome_file(theme: str) -> Path:
             if (folder / f"{theme}{suffix}").exists():
                 return folder / f"{theme}{suffix}"
     raise ArtError(f"GNOME card theme {theme!r} not found: apt-get install gnome-cards-data (see ./dev vision)")
+
+
+def _kde_file(deck: str) -> Path:
+    found = sorted((KDE_DIR / f"svg-{deck}").glob("*.svg*"))
+    if not found:
+        raise ArtError(f"KDE card deck {deck!r} not found: apt-get install kdegames-card-data-kf5 (see ./dev vision)")
+    return found[0]
 
 
 def _npm_root() -> Path:
@@ -188,7 +213,7 @@ def _to_height(image: np.ndarray, height: int = FACE_HEIGHT) -> np.ndarray:
     return cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
 
 
-def _render_sprite_faces(svg: Path) -> dict[str, np.ndarray]:
+def _render_sprite_faces(svg: Path, kde: bool = False) -> dict[str, np.ndarray]:
     """Every card of a sprite sheet, each scaled so that the card back is FACE_HEIGHT tall."""
     with tempfile.TemporaryDirectory() as tmp:
         plain = Path(tmp) / "deck.svg"
@@ -199,7 +224,7 @@ def _render_sprite_faces(svg: Path) -> dict[str, np.ndarray]:
         aspect = back.shape[1] / back.shape[0]
         faces = {}
         for card in CARDS:
-            for sprite in _sprite_ids(card):
+            for sprite in _sprite_ids(card, kde):
                 try:
                     image = _crop_alpha(_rsvg(["-z", f"{zoom:.5f}", "-i", sprite, str(plain)]))
                 except ArtError:
@@ -218,6 +243,8 @@ def _render_file_faces(files: dict[str, Path]) -> dict[str, np.ndarray]:
 def _render_design(item: Design) -> dict[str, np.ndarray]:
     if item.source == "gnome":
         return _render_sprite_faces(_gnome_file(item.key))
+    if item.source == "kde":
+        return _render_sprite_faces(_kde_file(item.key), kde=True)
     if item.key == "svg-cards":
         path = _npm_root() / "svg-cards" / "svg-cards.svg"
         if not path.exists():

@@ -120,6 +120,27 @@ def _rendered(name: str, needs: str) -> dict[str, np.ndarray]:
         pytest.skip(f"needs {needs}")
 
 
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+def test_a_kde_deck_renders_every_card_with_its_indices() -> None:
+    # KDE's sprite ids are rank_suit ("king_heart", "1_spade"), GNOME's suit_rank
+    faces = _rendered("kde:standard", "kdegames-card-data-kf5")
+    assert set(CARDS[:-1]) <= set(faces)
+    index = cardart.design_indices(faces)
+    h = cardart.FACE_HEIGHT
+    for card in CARDS[:-1]:
+        assert faces[card].shape[0] == h
+        assert len(index[card]) == 2, card
+        _, y1, x2, y2 = index[card][0]
+        assert x2 < 0.3 * faces[card].shape[1] and 0.12 * h < y2 - y1 < 0.35 * h, (card, index[card])
+    assert not np.array_equal(faces["KH"], faces["KS"]) and not np.array_equal(faces["AS"], faces["AC"])
+
+
+def test_kde_decks_train_and_the_paris_pattern_stays_held_out() -> None:
+    kde = [d for d in DESIGNS if d.source == "kde"]
+    assert kde and all(d.split == "train" for d in kde)
+    assert not any("paris" in d.name for d in kde)
+
+
 def test_a_jumbo_index_deck_gets_whole_index_boxes() -> None:
     # react-playing-cards' "bf" decks print a rank a quarter of the card tall: the ordinary corner search missed
     # 49 of 53 and the outlier repair then gave every card the "1" of a "10" as its index
