@@ -1,6 +1,6 @@
 """Card faces for the scene renderer: a registry of artwork designs, face rendering and a cache.
 
-A *design* is one deck's artwork.  Three sources:
+A *design* is one deck's artwork.  Four sources:
 
 * ``gnome:<theme>``: the Debian package ``gnome-cards-data`` (AisleRiot's SVG sprite sheets, ids such as
   ``spade_1`` or ``heart_king``), rendered with ``rsvg-convert -z ZOOM -i ID``;
