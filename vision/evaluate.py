@@ -167,22 +167,25 @@ def simulated(
     reader: CardReader, seed: int = 31, fps: int = 5, games: tuple[str, ...] | None = None, split: str = "heldout"
 ) -> dict[str, Any]:
     """The demo games as simulated webcam video in a design of ``split`` (held-out art by default; a training
-    design to choose settings on): the share of ground-truth cards read at their time, per game and in all."""
+    design to choose settings on): the share of ground-truth cards read at their time, per game and in all.
+    A card the video never shows (its index covered from the time it lands, ``t_ms`` None) counts as not read,
+    and ``unseen`` says how many."""
     from scorer.events import parse_log
     from vision.sim import DEMOS, Options, Simulation, demo_log
     from vision.sim.render import pick_design
 
     design = pick_design(seed, split)
     result: dict[str, Any] = {"design": design, "games": {}}
-    found = total = 0
+    found = total = unseen = 0
     for name in games or DEMOS:
         sim = Simulation.prepare(
             parse_log(demo_log(name).read_text(encoding="utf-8")),
             Options(size=(1280, 720), fps=fps, seed=seed, design=design),
         )
         cards = [c for event in sim.measure()["events"] for c in event["cards"]]
-        frames = sorted({c["frame"] for c in cards})
+        frames = sorted({c["frame"] for c in cards if c["frame"] is not None})
         reads = {frame: reader.read(sim.frame(frame)) for frame in _progress(frames, f"{name} video", "frame")}
+        unseen += sum(c["frame"] is None for c in cards)
         hits = sum(
             any(
                 card.card == c["card"]
@@ -193,11 +196,12 @@ def simulated(
                 for card in reads[c["frame"]]
             )
             for c in cards
+            if c["frame"] is not None
         )
         result["games"][name] = f"{hits}/{len(cards)}"
         found, total = found + hits, total + len(cards)
     result["found"] = round(found / total, 4) if total else 0.0
-    result["cards"], result["read"] = total, found
+    result["cards"], result["read"], result["unseen"] = total, found, unseen
     return result
 
 

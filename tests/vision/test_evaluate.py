@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -121,6 +122,28 @@ def test_simulated_video_counts_a_card_read_inside_its_outline_at_its_time() -> 
     assert score["elsewhere"]["found"] == score["misnamed"]["found"] == 0.0
     assert score["none"]["found"] == 0.0
     assert score["right"]["cards"] == score["right"]["read"] == len(cards) and score["none"]["read"] == 0
+
+
+def test_simulated_video_counts_a_card_it_never_shows_as_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a card whose index is covered from the time it lands (a Push meld, a large-suited design) has no time
+    # in the ground truth: it cannot be read at its time, and measuring must not stop there
+    from vision import sim as simulation
+
+    measure = simulation.Simulation.measure
+
+    def hide_one(self: simulation.Simulation) -> dict[str, Any]:
+        truth = measure(self)
+        card = next(c for event in truth["events"] for c in event["cards"])
+        card.update(t_ms=None, frame=None)
+        return truth
+
+    monkeypatch.setattr(simulation.Simulation, "measure", hide_one)
+    try:
+        simulation.render.pick_design(31, "heldout")
+    except simulation.SimError as exc:
+        pytest.skip(str(exc))
+    result = evaluate.simulated(_Answers([]), fps=2, games=("snap",))  # type: ignore[arg-type]
+    assert result["unseen"] == 1 and result["read"] == 0 and result["cards"] > 1
 
 
 class _Answers:
