@@ -272,23 +272,17 @@ def find_corner_index(face: np.ndarray, jumbo: bool = False) -> Box | None:
     h, w = face.shape[:2]
     scale = JUMBO if jumbo else 1.0
     win_w, win_h = int(0.30 * scale * w), int(0.34 * scale * h)
-    window = face[:win_h, :win_w].astype(np.int16)
     paper = np.median(face[int(0.4 * h) : int(0.6 * h), int(0.02 * w) : int(0.06 * w), :3], axis=(0, 1))
-    ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
-    blobs = []
-    for x, y, bw, bh, area in stats[1:count]:
-        touches = x + bw >= win_w - 1 or y + bh >= win_h - 1 or x <= 0 or y <= 0
-        if touches or area < 0.0002 * h * h or bw > 0.6 * win_w or bh > 0.6 * win_h:
-            continue
-        blobs.append((float(x), float(y), float(x + bw), float(y + bh)))
+    blobs = [
+        b for b in _ink_blobs(face, paper, win_w, win_h) if b[2] - b[0] <= 0.6 * win_w and b[3] - b[1] <= 0.6 * win_h
+    ]
     near = [b for b in blobs if b[0] < 0.14 * w and b[1] < 0.12 * h]
     if not near:
         return None
     box = min(near, key=lambda b: b[0] + b[1])
     rank_height = box[3] - box[1]
     gap = 0.03 * h
-    below = max(gap, 0.18 * (box[3] - box[1])) if jumbo else gap  # a jumbo rank sits further above its suit
+    below = max(gap, 0.18 * rank_height) if jumbo else gap  # a jumbo rank sits further above its suit
     grown = True
     while grown:
         grown = False
@@ -307,27 +301,38 @@ def find_corner_index(face: np.ndarray, jumbo: bool = False) -> Box | None:
     return box
 
 
+def _ink_blobs(face: np.ndarray, paper: np.ndarray, win_w: int, win_h: int) -> list[Box]:
+    """The boxes of the ink blobs (whatever differs from the paper colour) in the face's top-left ``win_w`` x
+    ``win_h`` window, but for those touching the window's edges (outlines, pictures cut by it) and specks."""
+    h = face.shape[0]
+    window = face[:win_h, :win_w].astype(np.int16)
+    ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
+    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
+    blobs = []
+    for x, y, bw, bh, area in stats[1:count]:
+        touches = x + bw >= win_w - 1 or y + bh >= win_h - 1 or x <= 0 or y <= 0
+        if not touches and area >= 0.0002 * h * h:
+            blobs.append((float(x), float(y), float(x + bw), float(y + bh)))
+    return blobs
+
+
 def _suit_below(face: np.ndarray, paper: np.ndarray, rank: Box, rank_height: float) -> Box | None:
     """The suit of an index found as its rank alone, where the suit sits further below than the search's gap
     and reaches past its window (``ornamental`` and ``tango`` print a suit as large as the rank, a quarter of
     the rank's height below it): the nearest blob starting just below the rank, under it, at most 1.5 times
     its height and twice its width, in a window half the card tall.  None where there is no such blob."""
     h, w = face.shape[:2]
-    win_w, win_h = int(0.30 * w), int(0.50 * h)
-    window = face[:win_h, :win_w].astype(np.int16)
-    ink = (np.abs(window[:, :, :3] - paper).sum(axis=2) > 90) & (window[:, :, 3] > 128)
-    count, _, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     width = rank[2] - rank[0]
     best: Box | None = None
-    for x, y, bw, bh, area in stats[1:count]:
-        touches = x + bw >= win_w - 1 or y + bh >= win_h - 1 or x <= 0 or y <= 0
-        if touches or area < 0.0002 * h * h or bh > 1.5 * rank_height or bw > 2.0 * width:
+    for b in _ink_blobs(face, paper, int(0.30 * w), int(0.50 * h)):
+        bw = b[2] - b[0]
+        if b[3] - b[1] > 1.5 * rank_height or bw > 2.0 * width:
             continue
-        overlap = min(rank[2], x + bw) - max(rank[0], x)
-        below = y - rank[3]
+        overlap = min(rank[2], b[2]) - max(rank[0], b[0])
+        below = b[1] - rank[3]
         near = overlap >= 0.5 * min(width, bw) and 0 <= below <= 0.35 * rank_height
-        if near and (best is None or y < best[1]):
-            best = (float(x), float(y), float(x + bw), float(y + bh))
+        if near and (best is None or b[1] < best[1]):
+            best = b
     return best
 
 
@@ -410,14 +415,17 @@ def _cache_dir(item: Design) -> Path:
 INDEX_VERSION = "2"
 
 
+def _read_face(folder: Path, card: str) -> np.ndarray:
+    """A cached face's RGBA pixels."""
+    image = cv2.imread(str(folder / f"{card}.png"), cv2.IMREAD_UNCHANGED)
+    if image is None:
+        raise ArtError(f"{folder / card}.png is unreadable: delete {folder} and render again")
+    return cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+
+
 def _relabel(folder: Path) -> None:
     """Search a cached design's faces for their indices again (the corner search changed; the PNGs did not)."""
-    faces = {}
-    for card in json.loads((folder / "index.json").read_text()):
-        image = cv2.imread(str(folder / f"{card}.png"), cv2.IMREAD_UNCHANGED)
-        if image is None:
-            raise ArtError(f"{folder / card}.png is unreadable: delete {folder} and render again")
-        faces[card] = cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
+    faces = {card: _read_face(folder, card) for card in json.loads((folder / "index.json").read_text())}
     (folder / "index.json").write_text(json.dumps(design_indices(faces), indent=1))
     (folder / "index.version").write_text(INDEX_VERSION)
 
@@ -447,13 +455,10 @@ def prepare(item: Design, force: bool = False) -> Path:
 def _load_design(name: str) -> dict[str, Face]:
     folder = prepare(design(name))
     index = json.loads((folder / "index.json").read_text())
-    faces = {}
-    for card, boxes in index.items():
-        image = cv2.imread(str(folder / f"{card}.png"), cv2.IMREAD_UNCHANGED)
-        if image is None:
-            raise ArtError(f"{folder / card}.png is unreadable: delete {folder} and render again")
-        faces[card] = Face(card, name, cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA), tuple(tuple(b) for b in boxes))
-    return faces
+    return {
+        card: Face(card, name, _read_face(folder, card), tuple(tuple(b) for b in boxes))
+        for card, boxes in index.items()
+    }
 
 
 def face(design_name: str, card: str) -> Face:
