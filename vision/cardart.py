@@ -104,7 +104,7 @@ _GNOME_HELDOUT = ("anglo_poker", "bellot", "paris")
 # KDE's decks with English indices, rank over suit in one corner (the usable ones, checked by eye on their faces
 # with index boxes): not ``gm-paris`` (the Paris pattern, whose GNOME theme is held out), ``xskat-german`` (German
 # suits), ``oxygen``, ``oxygen-air`` and ``oxygen-white`` (rank and suit in different corners), ``future`` (no
-# card layout); ``konqi-modern`` and ``xskat-french`` give rsvg-convert no size; ``ancient-egyptians``' court
+# card layout); ``konqi-modern`` and ``xskat-french`` are embedded 72x96 bitmaps; ``ancient-egyptians``' court
 # figures reach past their cards' edges; the corner search finds few of ``jolly-royal``'s shaded indices.
 # ``nicu-ornamental`` is GNOME's ``ornamental``.
 _KDE_TRAIN = (
