@@ -53,10 +53,13 @@ WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled
 ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
 
 # the face reader (vision.facecards) joins in where it sees a whole card between two indices: a square whose "bg"
-# probability is under FACE_MAX_BG; each of the three readings (two indices, the face) keeps FACE_FLOOR of every name
+# probability is under FACE_MAX_BG; each index reading keeps INDEX_FLOOR of every name, the face reading FACE_FLOOR
+# (a tenth of it: a face reader sure past 0.999 outvotes two tiny indices that agree on another card; session 16 in
+# models/MODEL_CARD.md)
 FACE_MAX_BG = 0.2
 FACE_SURE = 0.5  # and whose likeliest card has at least this probability
-FACE_FLOOR = 0.01
+INDEX_FLOOR = 0.01
+FACE_FLOOR = 0.001
 # ... and only where the name the three agree on is one each index gives at least FACE_PLAUSIBLE: two indices of
 # different cards (a 7H read at 1.0 beside a QC) are no pair, whatever the face reader sees between them
 FACE_PLAUSIBLE = 0.001
@@ -383,9 +386,9 @@ def join_faces(
 
     Where the face reader sees a whole card (``bg`` under ``FACE_MAX_BG``, its likeliest card at least
     ``FACE_SURE``) between two indices the classifier takes for indices, both get the product of the three readings
-    (each keeping ``FACE_FLOOR`` of every name), normalised, provided each index gives the name they agree on at
-    least ``FACE_PLAUSIBLE``; an index in several such pairs takes the surest product.  Everything else is left as
-    it was."""
+    (the indices keeping ``INDEX_FLOOR`` of every name, the face ``FACE_FLOOR``), normalised, provided each index
+    gives the name they agree on at least ``FACE_PLAUSIBLE``; an index in several such pairs takes the surest
+    product.  Everything else is left as it was."""
     bg = list(names).index("bg") if "bg" in names else None
     best: dict[int, np.ndarray] = {}
     for (i, j), q, ok in zip(pairs, faces, joinable(probs, pairs, names), strict=True):
@@ -394,7 +397,7 @@ def join_faces(
         cards = q if bg is None else np.delete(q, bg)
         if (bg is not None and q[bg] >= FACE_MAX_BG) or cards.max() < FACE_SURE:
             continue
-        joint = (q + FACE_FLOOR) * (probs[i] + FACE_FLOOR) * (probs[j] + FACE_FLOOR)
+        joint = (q + FACE_FLOOR) * (probs[i] + INDEX_FLOOR) * (probs[j] + INDEX_FLOOR)
         if bg is not None:
             joint[bg] = 0.0
         joint = joint / joint.sum()

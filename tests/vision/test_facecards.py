@@ -173,6 +173,17 @@ def test_a_sure_face_turns_two_misread_indices_into_the_card() -> None:
     assert np.array_equal(out[2], probs[2])
 
 
+def test_a_face_sure_past_a_thousand_to_one_outvotes_two_small_indices_that_agree() -> None:
+    # the held-out Snap video's 10D: both 6 px indices read QD (10D at about 2 %), the face reader 10D at 0.9999; with
+    # the face keeping 1 % of every name, as the indices do, the indices' 0.6 x 0.55 outvoted it (session 16)
+    probs = np.stack([_probs(QD=0.6, QS=0.29, TD=0.02), _probs(QD=0.55, QS=0.2, TD=0.02)])
+    out = join_faces(probs, [(0, 1)], np.stack([_probs(TD=0.9999)]), NAMES)
+    assert [NAMES[int(i)] for i in out.argmax(axis=1)] == ["10D", "10D"]
+    # a face reader only 0.9 sure still loses to two indices that agree on another card
+    out = join_faces(probs, [(0, 1)], np.stack([_probs(TD=0.9)]), NAMES)
+    assert [NAMES[int(i)] for i in out.argmax(axis=1)] == ["QD", "QD"]
+
+
 @pytest.mark.parametrize(
     ("face_row", "index_row", "why"),
     [
