@@ -17,9 +17,7 @@ into a hand the camera cannot see.
 
 Where the referee knows the hands in full (the deal and every draw entered with its card), a card in a player's
 strip is one of the cards already melded, one that player holds, or one the player in turn holds (a lay-off):
-:meth:`PushObserver.possible`, so a reading of any other card is re-read as the likeliest one it can be. Of the
-player in turn's cards only those that fit one of the strip's melds are likely there (:meth:`PushObserver.likely`):
-a doubtful reading leans to the others.
+:meth:`PushObserver.possible`, so a reading of any other card is re-read as the likeliest one it can be.
 """
 
 from __future__ import annotations
@@ -29,8 +27,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.cards import parse_face
-from scorer.push_melds import check_meld
 from vision.observers import Observer, Proposal
 from vision.track import TableCard, Update
 from vision.zones import Layout
@@ -42,15 +38,6 @@ Json = Any
 
 def _is_wild(card: str) -> bool:
     return card == "JK" or card[:-1] == "2"
-
-
-def _fits(meld: Mapping[str, Json], card: str) -> bool:
-    """Whether ``card`` could be laid off on this referee meld (its wilds free to stand anywhere: a lenient check)."""
-    try:
-        cards = [parse_face(str(c)) for c in meld.get("cards") or []]
-        return check_meld(str(meld.get("kind")), [*cards, parse_face(card)]).ok
-    except ValueError:
-        return False
 
 
 def meld_kind(cards: Sequence[str]) -> str:
@@ -82,34 +69,6 @@ class PushObserver(Observer):
                 cards.update(known)
             else:
                 out[zone.name] = frozenset(cards)
-        return out
-
-    def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
-        """In play, each meld strip whose owner's hand and that of the player in turn the referee knows in full: its
-        melded cards, its owner's (a new meld, also one laid just before the turn passed) and those of the player
-        in turn that could go on one of the strip's melds (a lay-off, by the referee's meld check).  A doubtful
-        reading of another card there leans away from it (``TrackSettings.foul_prior``): a melded 6S whose small
-        index reads 8S after its owner's turn stays the 6S, though the next player holds an 8S that fits none of
-        those melds."""
-        if view.get("phase") != "play":
-            return {}
-        hands = view.get("hands") or {}
-
-        def known(name: object) -> list[str] | None:
-            hand = hands.get(name) or {}
-            cards = [str(c) for c in hand.get("known") or []]
-            return cards if hand and len(cards) >= int(hand.get("count") or 0) else None
-
-        turn = known(view.get("turn"))
-        out = {}
-        for zone in self.zones("melds"):
-            own = known(self.owner(zone.name))
-            if turn is None or own is None:
-                continue
-            melds = [m for m in view.get("melds") or [] if m.get("owner") == self.owner(zone.name)]
-            cards = {str(c) for m in melds for c in m.get("cards") or []} | set(own)
-            cards.update(c for c in turn if any(_fits(m, c) for m in melds))
-            out[zone.name] = frozenset(cards)
         return out
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
