@@ -183,9 +183,10 @@ def simulated(
             Options(size=(1280, 720), fps=fps, seed=seed, design=design),
         )
         cards = [c for event in sim.measure()["events"] for c in event["cards"]]
-        frames = sorted({c["frame"] for c in cards if c["frame"] is not None})
+        shown = [c for c in cards if c["frame"] is not None]
+        frames = sorted({c["frame"] for c in shown})
         reads = {frame: reader.read(sim.frame(frame)) for frame in _progress(frames, f"{name} video", "frame")}
-        unseen += sum(c["frame"] is None for c in cards)
+        unseen += len(cards) - len(shown)
         hits = sum(
             any(
                 card.card == c["card"]
@@ -195,8 +196,7 @@ def simulated(
                 >= -4
                 for card in reads[c["frame"]]
             )
-            for c in cards
-            if c["frame"] is not None
+            for c in shown
         )
         result["games"][name] = f"{hits}/{len(cards)}"
         found, total = found + hits, total + len(cards)
