@@ -486,6 +486,37 @@ def test_push_melds_entered_on_a_phone_are_not_sent_again() -> None:
     assert d.show({"melds/0": melds}, frames=40) == []
 
 
+def _sent_cards(sent: list) -> list[list[str]]:
+    return [c for _, body, _ in sent for m in body.get("melds", []) for c in [m["cards"]]]
+
+
+def test_push_a_sent_card_covered_and_seen_again_where_it_lay_is_not_sent_again() -> None:
+    d = push_driver()
+    sent = d.show({"melds/0": [("7S", -200.0), ("JK", -180.0)]}, frames=40)
+    assert _sent_cards(sent) == [["7S", "JK"]] and "invalid_meld" in codes(sent)  # a foul: the cards stay there
+    assert d.show({"melds/0": [("JK", -180.0)]}, frames=10) == []  # an arm covers the 7S: it leaves ...
+    assert d.show({"melds/0": [("7S", -200.0), ("JK", -180.0)]}, frames=40) == []  # ... and is the same 7S
+    # (until this was kept, the 7S went again as a meld of its own, and so on for each card covered a moment)
+
+
+@pytest.mark.parametrize(
+    "back, offset, wait_frames, news",
+    [
+        pytest.param("7S", -200.0, 10, False, id="the_same_card_where_it_lay_is_no_news"),
+        pytest.param("7S", -160.0, 10, False, id="within_half_a_card_of_where_it_lay_is_the_same_card"),
+        pytest.param("7S", 100.0, 10, True, id="the_same_name_far_from_where_it_lay_is_another_copy"),
+        pytest.param("7H", -200.0, 10, True, id="another_card_where_it_lay_is_news"),
+        pytest.param("7S", -200.0, 700, True, id="back_after_comeback_ms_is_news"),
+    ],
+)
+def test_push_which_cards_coming_back_are_news(back: str, offset: float, wait_frames: int, news: bool) -> None:
+    d = push_driver()
+    d.show({"melds/0": [("7S", -200.0), ("JK", -180.0)]}, frames=40)
+    d.show({"melds/0": [("JK", -180.0)]}, frames=wait_frames)  # 50 ms a frame: 700 frames are 35 s
+    sent = d.show({"melds/0": [(back, offset), ("JK", -180.0)]}, frames=40)
+    assert (_sent_cards(sent) == [[back]]) is news and (sent == []) is not news
+
+
 @pytest.mark.parametrize(
     "cards, kind",
     [

@@ -31,9 +31,14 @@ from vision.observers import Observer, Proposal
 from vision.track import TableCard, Update
 from vision.zones import Layout
 
-__all__ = ["PushObserver", "meld_kind"]
+__all__ = ["COMEBACK_MM", "COMEBACK_MS", "PushObserver", "meld_kind"]
 
 Json = Any
+#: a card that left a strip and is seen again this close to where it lay is the same card: its reading point may
+#: move from the card's centre (both indices read) to the one index left in view (about half a card's diagonal)
+COMEBACK_MM = 55.0
+#: ... if it comes back within this time (and in the same deal)
+COMEBACK_MS = 30_000
 
 
 def _is_wild(card: str) -> bool:
@@ -52,6 +57,9 @@ class PushObserver(Observer):
     join_mm: float = 80.0
     settle_ms: int = 1000
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
+    _left: list[TableCard] = field(default_factory=list)  # cards already sent that left a strip (newest last)
+    _left_ts: list[int] = field(default_factory=list)  # ... and when
+    _deal: Json = None
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Each meld strip: the cards in the referee's melds and those its owner and the player in turn hold, where
@@ -77,6 +85,7 @@ class PushObserver(Observer):
         if isinstance(turn, str) and (not self._turns or self._turns[-1][1] != turn):
             self._turns.append((update.ts, turn))
             del self._turns[:-16]
+        self._remember_left(update, view.get("deal"))
         if phase not in ("play", "counting"):
             return []
         new: dict[int, list[TableCard]] = {}
@@ -112,9 +121,34 @@ class PushObserver(Observer):
             spot = next((i for i, (name, _) in enumerate(wanted) if name == card.card.split("/")[0]), None)
             if spot is not None:
                 placed.append((card, wanted.pop(spot)[1]))
+            elif self._came_back(card):
+                self.use(card)
             elif not self.skip(card, view):
                 fresh.append(card)
         return placed, fresh
+
+    def _remember_left(self, update: Update, deal: Json) -> None:
+        """Keep the strips' cards already sent that leave (for :meth:`_came_back`), for this deal only."""
+        if deal != self._deal:
+            self._deal, self._left, self._left_ts = deal, [], []
+        for change in update.changes:
+            card = change.card
+            if change.kind == "leave" and card.id in self.done and self.layout.zone(card.zone).kind == "melds":
+                self._left.append(card)
+                self._left_ts.append(update.ts)
+        keep = [i for i, ts in enumerate(self._left_ts) if update.ts - ts <= COMEBACK_MS][-32:]
+        self._left, self._left_ts = [self._left[i] for i in keep], [self._left_ts[i] for i in keep]
+
+    def _came_back(self, card: TableCard) -> bool:
+        """Whether ``card`` is one already sent that left its strip and lies again where it lay (see the module
+        doc); if so it is taken off the list (it counts once)."""
+        if card.id in self.done:
+            return False
+        for i, old in enumerate(self._left):
+            if old.card == card.card and old.zone == card.zone and math.dist(old.point, card.point) <= COMEBACK_MM:
+                del self._left[i], self._left_ts[i]
+                return True
+        return False
 
     def _groups(self, cards: Sequence[TableCard]) -> list[list[TableCard]]:
         """Cards within ``join_mm`` of each other, group by group from the zone owner's left."""
