@@ -57,8 +57,7 @@ class PushObserver(Observer):
     join_mm: float = 80.0
     settle_ms: int = 1000
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
-    _left: list[TableCard] = field(default_factory=list)  # cards already sent that left a strip (newest last)
-    _left_ts: list[int] = field(default_factory=list)  # ... and when
+    _left: list[tuple[int, TableCard]] = field(default_factory=list)  # (when, a card already sent) left a strip
     _deal: Json = None
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
@@ -130,23 +129,22 @@ class PushObserver(Observer):
     def _remember_left(self, update: Update, deal: Json) -> None:
         """Keep the strips' cards already sent that leave (for :meth:`_came_back`), for this deal only."""
         if deal != self._deal:
-            self._deal, self._left, self._left_ts = deal, [], []
-        for change in update.changes:
-            card = change.card
-            if change.kind == "leave" and card.id in self.done and self.layout.zone(card.zone).kind == "melds":
-                self._left.append(card)
-                self._left_ts.append(update.ts)
-        keep = [i for i, ts in enumerate(self._left_ts) if update.ts - ts <= COMEBACK_MS][-32:]
-        self._left, self._left_ts = [self._left[i] for i in keep], [self._left_ts[i] for i in keep]
+            self._deal, self._left = deal, []
+        self._left += [
+            (update.ts, c.card)
+            for c in update.changes
+            if c.kind == "leave" and c.card.id in self.done and self.layout.zone(c.card.zone).kind == "melds"
+        ]
+        self._left = [(ts, card) for ts, card in self._left if update.ts - ts <= COMEBACK_MS][-32:]
 
     def _came_back(self, card: TableCard) -> bool:
         """Whether ``card`` is one already sent that left its strip and lies again where it lay (see the module
         doc); if so it is taken off the list (it counts once)."""
         if card.id in self.done:
             return False
-        for i, old in enumerate(self._left):
+        for i, (_, old) in enumerate(self._left):
             if old.card == card.card and old.zone == card.zone and math.dist(old.point, card.point) <= COMEBACK_MM:
-                del self._left[i], self._left_ts[i]
+                del self._left[i]
                 return True
         return False
 
