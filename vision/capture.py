@@ -1,10 +1,13 @@
 """Frames from a camera, a video file, a stream URL or a folder of images: always the newest one.
 
 :class:`Capture` reads its source on its own thread and keeps only the latest frame, so whoever processes
-frames never falls behind: a slow consumer simply skips frames (``lossless=True`` instead makes the reader wait
-for the consumer, so every frame of a file is processed: for tests and offline runs). Each :class:`Frame` has
-its number, ``pos_ms`` (time in the video, or since the stream started) and ``wall_ms`` (the wall clock when it
-was captured; for files: when it is shown in real time).
+frames never falls behind: a slow consumer simply skips frames. ``lossless=True`` instead makes the reader wait
+for the consumer, so every frame of a file is processed: as fast as the consumer goes (tests and offline runs), or,
+with ``realtime=True`` as well, **paced**: never sooner than its time in real time, and when the consumer falls
+behind the video waits for it (a recorded game on a busy laptop is read card by card, only more slowly, where
+skipping frames would miss cards). Each :class:`Frame` has its number, ``pos_ms`` (time in the video, or since the
+stream started) and ``wall_ms`` (the wall clock when it was captured; for files: when it is shown in real time,
+later by as long as a paced video has waited for its consumer).
 
 A camera or stream that fails is reported (:attr:`Capture.status`: ``lost`` with a message a person can act
 on) and reopened with exponential backoff until it comes back; a video file or folder that cannot be read is
@@ -246,13 +249,14 @@ class Capture:
         source: Source | str | int,
         *,
         lossless: bool = False,
-        realtime: bool = True,
+        realtime: bool | None = None,
         backoff: tuple[float, float] = (0.5, 8.0),
         opener: Callable[[Source], Reader] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.source = source if isinstance(source, Source) else Source.parse(source)
-        self.lossless, self.realtime = lossless, realtime and not lossless
+        self.lossless = lossless
+        self.realtime = not lossless if realtime is None else realtime  # lossless and realtime: paced
         self.backoff = backoff
         self.opener = opener or open_reader
         self.clock = clock
@@ -372,6 +376,11 @@ class Capture:
             else:
                 pos = count * period * 1000
                 wall = opened + count * period
+                if self.realtime and self.lossless:
+                    self._wait_for_consumer()
+                    if (late := self.clock() - wall) > 0:  # it waited: the rest of the video plays on from now
+                        opened += late
+                        wall += late
                 if self.realtime and (wait := wall - self.clock()) > 0 and self._stop.wait(wait):
                     return False
             self._publish(Frame(image, self._index, round(pos), round(wall * 1000)))
@@ -379,11 +388,16 @@ class Capture:
             count += 1
         return False
 
-    def _publish(self, frame: Frame) -> None:
+    def _wait_for_consumer(self) -> None:
+        """Until the frame last published has been taken (or the capture stops)."""
         with self._cond:
-            if self.lossless:
-                while self._latest is not None and self._latest.index > self._taken and not self._stop.is_set():
-                    self._cond.wait(0.5)
+            while self._latest is not None and self._latest.index > self._taken and not self._stop.is_set():
+                self._cond.wait(0.5)
+
+    def _publish(self, frame: Frame) -> None:
+        if self.lossless:
+            self._wait_for_consumer()
+        with self._cond:
             self._latest = frame
             s = self._status
             self._status = CaptureStatus(s.state, s.message, s.source, s.frames + 1, s.retries, s.since)

@@ -15,9 +15,11 @@
 before each frame is processed (both on the pipeline thread; keep them short).
 
 Nothing here blocks the web server: the pipeline thread only calls ``link.append`` (a short write under the
-game's lock). Each frame: the newest frame is taken (older ones are skipped); without a calibration the corner
-markers are looked for (every ``recheck_s``), with one the calibration is re-checked that often; then the
-detector, :func:`vision.track.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand covers),
+game's lock). Each frame: the newest frame of a camera or stream is taken (older ones are skipped: the table is
+followed as it is now); a video file or folder gives every frame, paced to real time, and waits while the pipeline
+is behind (``lossless=True``: every frame as fast as it goes, for tests and offline runs); without a
+calibration the corner markers are looked for (every ``recheck_s``), with one the calibration is re-checked that
+often; then the detector, :func:`vision.track.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand covers),
 :class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
 A lost camera, a failed video, a missing calibration or detector are shown in the status and the camera view
 and logged; no frame means no change, so nothing is lost or invented while the camera is away.
@@ -58,6 +60,9 @@ log = logging.getLogger(__name__)
 Json = Any
 Cards = dict[str, frozenset[str]]  # zone -> card names
 AUTO = "auto"
+#: the camera view says so when the pipeline reads fewer of a camera's pictures than this share, or a video plays
+#: slower than this share of real time (a paced file waits for the pipeline)
+SKIP_WARNING = 0.9
 
 
 def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
@@ -100,7 +105,10 @@ class LiveTable:
         on_event: Callable[[VisionEvent, int, list[Any]], None] | None = None,
         on_frame: Callable[[Frame], None] | None = None,
     ) -> None:
-        self.capture = source if isinstance(source, Capture) else Capture(source, lossless=lossless)
+        if not isinstance(source, Capture):
+            spec = source if isinstance(source, Source) else Source.parse(source)
+            source = Capture(spec, lossless=lossless or not spec.live, realtime=not lossless)
+        self.capture = source
         self.link, self.config, self.config_path = link, config, config_path
         self.recheck_s, self.on_event, self.on_frame = recheck_s, on_event, on_frame
         if config.layout.game != link.game or config.layout.players != len(link.players):
@@ -129,6 +137,8 @@ class LiveTable:
         self._last: tuple[Frame, Detections | None, Update | None] | None = None
         self._jpeg: tuple[int, bytes] | None = None
         self._fps = 0.0
+        self._read_share = 1.0  # of the source's pictures, those the pipeline reads (a slow one skips the rest)
+        self._speed = 1.0  # of real time, how fast the video plays (a paced file waits for a slow pipeline)
         self._busy_ms = 0.0
         self._next_check = 0.0
         self._moved = 0
@@ -234,7 +244,7 @@ class LiveTable:
         return not self._thread.is_alive()
 
     def _run(self) -> None:
-        previous = None
+        previous: Frame | None = None
         while not self._stop.is_set():
             frame = self.capture.next(timeout=0.5)
             if frame is None:
@@ -250,11 +260,21 @@ class LiveTable:
             except Exception:  # a bug must not kill the camera for the rest of the evening
                 log.exception("the live table could not process frame %d", frame.index)
             self._busy_ms = (time.perf_counter() - started) * 1000
-            if previous is not None and frame.wall_ms > previous:
-                rate = 1000 / (frame.wall_ms - previous)
-                self._fps = 0.8 * self._fps + 0.2 * rate if self._fps else rate
-            previous = frame.wall_ms
+            if previous is not None:
+                self._keep_pace(previous, frame)
+            previous = frame
         self._publish_blank()
+
+    def _keep_pace(self, previous: Frame, frame: Frame) -> None:
+        """The rates the camera view shows (moving averages): frames read a second, the share of a camera's
+        pictures read (a slow pipeline skips the rest), and how fast a paced video plays (it waits for one)."""
+        if frame.wall_ms > previous.wall_ms:
+            rate = 1000 / (frame.wall_ms - previous.wall_ms)
+            self._fps = 0.8 * self._fps + 0.2 * rate if self._fps else rate
+            speed = min(1.0, (frame.pos_ms - previous.pos_ms) / (frame.wall_ms - previous.wall_ms))
+            self._speed = 0.8 * self._speed + 0.2 * speed
+        if frame.index > previous.index:
+            self._read_share = 0.8 * self._read_share + 0.2 / (frame.index - previous.index)
 
     def _process(self, frame: Frame) -> None:
         if self.on_frame is not None:
@@ -393,6 +413,10 @@ class LiveTable:
     def _status_lines(self) -> list[str]:
         camera = self.capture.status
         lines = [f"camera: {camera.message}" if not camera.ok else f"{camera.source}: {self._fps:.1f} fps"]
+        if camera.ok and self._read_share < SKIP_WARNING:
+            lines.append(f"too slow for every picture: reads {self._read_share:.0%} of them")
+        if camera.ok and self._speed < SKIP_WARNING:
+            lines.append(f"too slow for real time: the video plays at {self._speed:.0%} speed")
         if self._calibration_state != "ok" or self.config.calibration is None:
             lines.append(self._calibration_message)
         if self.detector is None or self.detector_message != "card detector ready":
@@ -477,6 +501,8 @@ class LiveTable:
             },
             "detector": {"ready": self.detector_message == "card detector ready", "message": self.detector_message},
             "fps": round(self._fps, 2),
+            "read_share": round(self._read_share, 2),
+            "speed": round(self._speed, 2),
             "busy_ms": round(self._busy_ms, 1),
             "frame": last[0].index if last else None,
             "frozen": list(update.frozen) if update else [],

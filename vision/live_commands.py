@@ -150,7 +150,12 @@ def _live_arguments(parser: argparse.ArgumentParser) -> None:
         "by hand so far (the deal, bids, ...)",
     )
     parser.add_argument("--out", type=Path, help="write the whole log (given + camera events) here at the end")
-    parser.add_argument("--every-frame", action="store_true", help="process every frame of a file (not real time)")
+    parser.add_argument(
+        "--every-frame",
+        action="store_true",
+        help="process every frame of a file as fast as it goes (by default a file plays in real time, every "
+        "frame, and waits when the pipeline is behind)",
+    )
     parser.add_argument("--models", help="the detector's weights folder (default models/)")
 
 

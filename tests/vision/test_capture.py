@@ -91,6 +91,37 @@ def test_frames_of_a_file_are_due_in_real_time(tmp_path: Path) -> None:
     assert [b - a for a, b in itertools.pairwise(walls)] == [50] * (len(walls) - 1)
 
 
+def test_a_paced_file_gives_a_slow_consumer_every_frame_and_waits_for_it(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "fast.mp4", 12, fps=50.0)  # 0.24 s in real time; the consumer needs 0.72 s
+    capture = Capture(str(path), lossless=True, realtime=True).start()
+    got, taken = [], []
+    while (frame := capture.next(timeout=2)) is not None:
+        got.append(frame)
+        taken.append(time.time() * 1000)
+        time.sleep(0.06)  # a pipeline three times slower than the video
+    assert [f.index for f in got] == list(range(12))  # not one skipped
+    assert [level(f.image) for f in got] == list(range(12))
+    assert [f.pos_ms for f in got] == [20 * i for i in range(12)]  # the video's own time is kept
+    walls = [f.wall_ms for f in got]
+    # each is shown when the consumer has taken the one before (one frame waits ready), not at its time in the
+    # video: the video slows down to the consumer, and a frame's wall time is when it was shown
+    assert all(b - a >= 50 for a, b in itertools.pairwise(walls[2:])), walls
+    assert walls[-1] - walls[0] >= 600
+    assert all(wall <= t + 5 for wall, t in zip(walls, taken, strict=True))
+    assert capture.status.state == "ended"
+
+
+def test_a_paced_file_with_a_quick_consumer_plays_in_real_time(tmp_path: Path) -> None:
+    path = write_video(tmp_path / "rt.mp4", 6, fps=20.0)
+    capture = Capture(str(path), lossless=True, realtime=True).start()
+    start = time.time() * 1000
+    frames = list(capture.frames(timeout=2))
+    walls = [f.wall_ms for f in frames]
+    assert [f.index for f in frames] == list(range(6))
+    assert [b - a for a, b in itertools.pairwise(walls)] == [50] * 5
+    assert time.time() * 1000 - start >= 240  # not sooner than in real time
+
+
 def test_a_folder_of_images_skips_an_unreadable_one(tmp_path: Path) -> None:
     for i in range(4):
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((40, 60, 3), i * 7, np.uint8))

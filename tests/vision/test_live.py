@@ -5,6 +5,7 @@ the cards, the observer, the referee; and bad input: no calibration, no detector
 from __future__ import annotations
 
 import logging
+import time
 from pathlib import Path
 
 import cv2
@@ -14,6 +15,8 @@ import pytest
 from scorer.events import GameEvent, Source, format_log, parse_log
 from scorer.session import Session, replay
 from tests.vision.tablesim import Card, Hand, Script, camera, project
+from vision.capture import Capture, Reader
+from vision.capture import Source as VideoSource
 from vision.detections import Detection, Detections
 from vision.links import SessionLink
 from vision.live import LiveTable
@@ -323,3 +326,79 @@ def test_a_margin_of_zero_reads_the_whole_frame() -> None:
     corners = np.array([p for zone in LAYOUT.zones for p in zone.polygon])
     assert (x1, y1) == pytest.approx(tuple(corners.min(axis=0) - 50))
     assert (x2, y2) == pytest.approx(tuple(corners.max(axis=0) + 50))
+
+
+def test_a_video_file_gives_every_frame_in_real_time_and_a_camera_its_newest(tmp_path: Path) -> None:
+    video = snap_script().write(tmp_path / "table.mp4", 3)
+    config = default_config("snap", 2)
+
+    def modes(source: str, **kwargs) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
+        capture = LiveTable(source, SessionLink(snap_session()), config, detector=None, **kwargs).capture
+        return capture.lossless, capture.realtime
+
+    assert modes(str(video)) == (True, True)  # paced: a busy laptop reads a recorded game slower, not worse
+    assert modes(str(tmp_path)) == (True, True)  # a folder of pictures likewise
+    assert modes(str(video), lossless=True) == (True, False)  # tests and offline runs: as fast as it goes
+    assert modes("0") == (False, True)  # a camera: the table as it is now, older pictures skipped
+
+
+class QuickCamera(Reader):
+    """A camera that gives a picture every 2 ms: quicker than any pipeline."""
+
+    fps = 0.0
+
+    def read(self) -> np.ndarray | None:
+        time.sleep(0.002)
+        return np.zeros((72, 128, 3), np.uint8)
+
+
+def test_a_pipeline_too_slow_for_the_camera_says_it_skips_pictures() -> None:
+    capture = Capture(VideoSource("camera", "0"), opener=lambda source: QuickCamera())
+    table = LiveTable(
+        capture,
+        SessionLink(snap_session()),
+        default_config("snap", 2),
+        detector=None,
+        on_frame=lambda frame: time.sleep(0.02),  # ten times slower than the camera
+    )
+    table.start()
+    try:
+        deadline = time.monotonic() + 10
+        while table.status()["frame"] is None or table.status()["frame"] < 40:
+            assert time.monotonic() < deadline, table.status()
+            time.sleep(0.05)
+        status = table.status()
+        assert status["read_share"] < 0.5
+        assert any("too slow for every picture" in line for line in table._status_lines())
+    finally:
+        table.stop()
+
+
+def test_a_pipeline_that_keeps_up_says_nothing_of_skipping(tmp_path: Path) -> None:
+    table, _ = run(tmp_path, snap_script(), 30)
+    assert table.status()["read_share"] == 1.0 and table.status()["speed"] == 1.0
+    assert not any("too slow" in line for line in table._status_lines())
+
+
+def test_a_video_too_fast_for_the_pipeline_plays_slower_and_says_so(tmp_path: Path) -> None:
+    video = snap_script().write(tmp_path / "table.mp4", 30)  # 10 fps
+    session = snap_session()
+    table = LiveTable(
+        str(video),
+        SessionLink(session),
+        default_config("snap", 2),
+        detector=None,
+        on_frame=lambda frame: time.sleep(0.25),  # 4 frames a second
+    )
+    table.start()
+    try:
+        deadline = time.monotonic() + 20
+        while table.status()["frame"] is None or table.status()["frame"] < 12:
+            assert time.monotonic() < deadline, table.status()
+            time.sleep(0.05)
+        status = table.status()
+        assert status["read_share"] == 1.0  # every picture is read ...
+        assert status["speed"] < 0.6  # ... at under half of real time
+        assert any("too slow for real time" in line for line in table._status_lines())
+    finally:
+        table.stop()

@@ -24,7 +24,15 @@ export function statusLine(status) {
   const live = status && status.live;
   if (!live) return '';
   const parts = [STATES[live.camera.state] || live.camera.state];
-  if (live.camera.state === 'running') parts.push(`${Number(live.fps || 0).toFixed(1)} fps`);
+  if (live.camera.state === 'running') {
+    parts.push(`${Number(live.fps || 0).toFixed(1)} fps`);
+    // a camera's pictures this computer is too slow to read are skipped: cards shown only briefly can be missed
+    if (live.read_share !== undefined && live.read_share < 0.9) {
+      parts.push(`too slow for every picture: reads ${Math.round(live.read_share * 100)}%`);
+    }
+    // a video file waits for a computer too slow for it: every picture is read, the game just goes slower
+    if (live.speed !== undefined && live.speed < 0.9) parts.push(`video at ${Math.round(live.speed * 100)}% speed`);
+  }
   const cal = live.calibration;
   parts.push(cal.state === 'ok' ? `calibrated (${cal.method === 'aruco' ? 'markers' : 'corners'})`
     : cal.state === 'moved' ? 'camera moved' : 'not calibrated');
