@@ -30,6 +30,7 @@ __all__ = ["lan_addresses", "run_serve"]
 
 DEFAULT_PORT = 8000
 PROBE_AGAIN_S = 3.0  # a webcam or stream that did not answer at start is tried again this often (web.camera)
+DEMO_READY_S = 300.0  # serve waits this long for the camera demo's first game (its video is rendered first)
 
 
 def _serve_arguments(parser: argparse.ArgumentParser) -> None:
@@ -340,7 +341,15 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
     camera_demo = CameraDemo(desk, hub(app), fallback=fallback)
     demos.append(camera_demo)
     camera_demo.start()
-    camera_demo.ready.wait(60)  # the first run renders the demo video (some seconds)
+    if camera_demo.video is None:
+        from vision.sim import demo_video_made
+
+        if demo_video_made(camera_demo.name) is None:
+            print(
+                "tablecall: rendering the demo video once, into data/sim/ (a minute or two on a slow computer) ...",
+                flush=True,
+            )
+    camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
     return demos
 
 

@@ -15,8 +15,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVE = "import sys, tests.scorer.toygame; from web.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def start_server(db: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
-    """``tablecall serve`` on a free loopback port; its output goes to a file beside the database."""
+def start_server(db: Path, *args: str, timeout: float = 30.0) -> tuple[subprocess.Popen[bytes], str]:
+    """``tablecall serve`` on a free loopback port; its output goes to a file beside the database.  ``timeout``:
+    how long it may take to say it is serving (``--demo`` renders its video first on a new checkout)."""
     out = db.with_suffix(f".{time.monotonic_ns()}.out")
     with out.open("wb") as sink:
         process = subprocess.Popen(
@@ -25,7 +26,7 @@ def start_server(db: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
             stdout=sink,
             stderr=subprocess.STDOUT,
         )
-    ends = time.monotonic() + 30
+    ends = time.monotonic() + timeout
     while time.monotonic() < ends and process.poll() is None:
         text = out.read_text(errors="replace")
         if "serving on " in text:

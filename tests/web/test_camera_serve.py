@@ -21,6 +21,7 @@ from tests.web.camerakit import wait_for, write_video
 from tests.web.server import call, output, start_server
 from web.camera_demo import SCRIPTED_NOTE
 from web.cli import main
+from web.commands import DEMO_READY_S
 
 
 def fetch(base: str, path: str) -> tuple[int, str, bytes]:
@@ -157,7 +158,7 @@ def test_serve_tries_a_stream_that_was_not_there_again_and_clears_the_message_wh
 
 def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
-    process, base = start_server(db, "--demo")
+    process, base = start_server(db, "--demo", timeout=DEMO_READY_S + 30)
     try:
         games = call(base, "GET", "/api/games")[1]["games"]
         demo = next(g for g in games if g["origin"] == "demo")

@@ -16,7 +16,18 @@ from vision.cardart import data_dir
 from vision.sim.render import Options, Simulation, pick_design, simulate, truth_path
 from vision.sim.timeline import SimError, Timing
 
-__all__ = ["DEMOS", "Options", "SimError", "Simulation", "Timing", "demo_log", "demo_video", "simulate", "truth_path"]
+__all__ = [
+    "DEMOS",
+    "Options",
+    "SimError",
+    "Simulation",
+    "Timing",
+    "demo_log",
+    "demo_video",
+    "demo_video_made",
+    "simulate",
+    "truth_path",
+]
 
 DEMO_DIR = Path(__file__).resolve().parent / "demos"
 #: the scripted demo games: a short Snap game with matches and a Snap Pot, a Spit round with an illegal play
@@ -31,6 +42,20 @@ def demo_log(name: str) -> Path:
     return DEMO_DIR / f"{name}.jsonl"
 
 
+def demo_video_made(
+    name: str, folder: Path | None = None, size: tuple[int, int] = (1280, 720), fps: float = 15.0, seed: int = 0
+) -> Path | None:
+    """Where :func:`demo_video` keeps demo ``name``'s video, if it is rendered already (and newer than its log)."""
+    out = _demo_video_path(name, folder, size, fps, seed)
+    if out.exists() and truth_path(out).exists() and out.stat().st_mtime >= demo_log(name).stat().st_mtime:
+        return out
+    return None
+
+
+def _demo_video_path(name: str, folder: Path | None, size: tuple[int, int], fps: float, seed: int) -> Path:
+    return (folder or data_dir() / "sim") / f"{name}-{size[0]}x{size[1]}-{fps:g}fps-{seed}.mp4"
+
+
 def demo_video(
     name: str, folder: Path | None = None, size: tuple[int, int] = (1280, 720), fps: float = 15.0, seed: int = 0
 ) -> Path:
@@ -38,9 +63,10 @@ def demo_video(
     ``data/sim/``) and reused while newer than the demo log: what a live table can play when no camera is given.
     The cards are a held-out design when one is installed, so the detector sees art it never trained on."""
     log = demo_log(name)
-    out = (folder or data_dir() / "sim") / f"{name}-{size[0]}x{size[1]}-{fps:g}fps-{seed}.mp4"
-    if out.exists() and truth_path(out).exists() and out.stat().st_mtime >= log.stat().st_mtime:
-        return out
+    made = demo_video_made(name, folder, size, fps, seed)
+    if made is not None:
+        return made
+    out = _demo_video_path(name, folder, size, fps, seed)
     try:
         design = pick_design(seed, "heldout")
     except SimError:
