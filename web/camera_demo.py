@@ -33,6 +33,11 @@ __all__ = ["SCRIPTED_NOTE", "CameraDemo", "DemoScript", "schedule"]
 log = logging.getLogger(__name__)
 
 SCRIPTED_NOTE = "no card detector installed: demo events are scripted"
+#: scripted events this close (ms of video) after the one before keep their gap in the game's clock: two calls 70 ms
+#: apart tie (a Snap Pot) however slowly the video plays on this computer (it waits for a slow pipeline) ...
+RACE_MS = 1000
+#: ... unless that would put the event this far (ms) behind the game's clock: then it is now (the hub takes 30 s)
+LAG_MS = 10_000
 
 
 def schedule(events: tuple[GameEvent, ...] | list[GameEvent], truth: Mapping[str, Any]) -> list[tuple[int, GameEvent]]:
@@ -74,6 +79,7 @@ class DemoScript:
         self.next = 0
         self.seqs: dict[int, int] = {}
         self.entered: list[int] = []  # the demo game's seqs the script wrote
+        self._last: tuple[int, int] | None = None  # (video ms, game ts) of the event the script entered last
         self._lock = threading.Lock()
 
     def at(self, frame: Any) -> None:
@@ -85,7 +91,7 @@ class DemoScript:
     def play_until(self, pos_ms: float) -> None:
         with self._lock:
             while self.next < len(self.plan) and self.plan[self.next][0] <= pos_ms:
-                _, event = self.plan[self.next]
+                at, event = self.plan[self.next]
                 self.next += 1
                 if event.source is Source.VISION and not self.camera:
                     continue  # the pipeline sends it
@@ -94,11 +100,24 @@ class DemoScript:
                     and int(event.data.get("target", event.data.get("after", 0))) not in self.seqs
                 ):
                     continue  # its target was the pipeline's: nothing to point at
-                self._enter(event)
+                self._enter(event, at)
 
-    def _enter(self, event: GameEvent) -> None:
+    def _client_ts(self, at: int) -> int | None:
+        """The game time for an event at ``at`` ms of the video: now (None), but right after the script's event
+        before (within ``RACE_MS`` of video) that one's time plus their gap in the video, unless that is over
+        ``LAG_MS`` ago: the video may play slower than real time, and the races in it must come out the same."""
+        live = self.hub.live(self.game_id)
+        if self._last is None or live is None or not 0 <= at - self._last[0] < RACE_MS:
+            return None
+        now = self.hub.game_time(live)
+        ts = self._last[1] + at - self._last[0]
+        return min(ts, now) if ts > now - LAG_MS else None
+
+    def _enter(self, event: GameEvent, at: int) -> None:
         try:
-            result = self.hub.append(self.game_id, _body(event, self.seqs), author="demo", source=event.source)
+            result = self.hub.append(
+                self.game_id, _body(event, self.seqs), author="demo", source=event.source, client_ts=self._client_ts(at)
+            )
         except EventError as exc:  # someone entered or undid events in the demo game: go on with the rest
             log.info("camera demo: the script's %s was refused (%s)", event.type, exc)
             return
@@ -106,6 +125,7 @@ class DemoScript:
             return
         self.seqs[event.seq] = result.event.seq
         self.entered.append(result.event.seq)
+        self._last = (at, result.event.ts)
 
 
 class CameraDemo(threading.Thread):

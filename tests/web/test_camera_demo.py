@@ -96,6 +96,26 @@ def test_the_script_alone_makes_the_demo_logs_game(app: Flask) -> None:
     ends_like(app, live.record.id, log)
 
 
+def test_a_video_slower_than_real_time_keeps_the_races_of_the_log(app: Flask) -> None:
+    """On a computer too slow for the video it plays at a tenth of its speed (it waits for the pipeline): the
+    script's events still keep their gaps in the log where they come close together, so Alex's and Cara's calls
+    70 ms apart still tie (the Snap Pot) and the game ends as the log does."""
+    log = demo_log()
+    the_hub = hub(app)
+    live = the_hub.create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    script = DemoScript(the_hub, live.record.id, log, truth, camera=True)
+    epoch = live.record.epoch_ms
+    for frame in range(0, 40_000 // 66):  # 15 fps, each frame shown 0.66 s after the one before
+        the_hub.clock = lambda frame=frame: epoch + frame * 660
+        script.play_until(frame * 66)
+    script.finish()
+    calls = [(e.data["player"], e.ts) for e in store(app).events(live.record.id) if e.type == "call"]
+    alex, cara = calls[2], calls[3]
+    assert (alex[0], cara[0]) == ("Alex", "Cara") and 0 < cara[1] - alex[1] < 150  # the log: 18950 and 19020
+    ends_like(app, live.record.id, log)
+
+
 def test_with_a_detector_the_script_leaves_the_cards_to_the_camera(app: Flask) -> None:
     log = demo_log()
     live = hub(app).create("snap", log.header.players, {}, origin="demo")
