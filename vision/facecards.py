@@ -4,7 +4,7 @@ A webcam over a whole table shows indices of 10-17 px, where a 6 and an 8, a 10 
 black spade look alike; the same card's face, 90-120 px tall, shows its pips plainly (count and shape).  Two index
 boxes of one card at opposite corners give the card's centre (their midpoint) and its size (their distance) whatever
 the design, so no card outline is needed: for every pair of index boxes that could be opposite corners of one card
-(:func:`candidate_pairs`, similar sizes, 2-9 index sizes apart) the run time cuts a square around the midpoint
+(:func:`candidate_pairs`, similar sizes, 1.5-9 index sizes apart) the run time cuts a square around the midpoint
 (:func:`pair_square`, 1.3 times their distance: the whole card at any rotation) and a third network reads it: one of
 the 53 faces when a whole card lies centred in it, ``bg`` for anything else (two indices of different cards, two
 corners of one side, a card mostly covered).
@@ -32,7 +32,9 @@ from vision.textures import table_texture
 
 FACE_SIZE = 96  # the face reader's input side
 FACE_MARGIN = 1.3  # the square's side in distances between the two index centres
-PAIR_REACH = (2.0, 9.0)  # centre distance of two candidate indices, in the larger index size (see pair_corners)
+#: centre distance of two candidate indices, in the larger index size (see pair_corners): from 1.5, since a jumbo
+#: index's card (rank and suit 38 % of its height) has its opposite corners 1.8 index sizes apart (session 18)
+PAIR_REACH = (1.5, 9.0)
 SIZE_RATIO = 1.7  # two indices of one card have about the same box size
 FULLY_SHOWN = 0.85  # a scene's card counts as a face to read when this share of it is uncovered
 ONE_SIDE = 0.6  # two indices of one card closer than this many card diagonals are one side's corners, not opposite

@@ -41,13 +41,21 @@ def _box(cx: float, cy: float, size: float = 10.0) -> tuple[float, float, float,
     ("distance", "size", "expected"),
     [
         (60.0, 10.0, True),  # 5 index sizes apart: a card's diagonal
-        (20.0, 10.0, False),  # 1.7 sizes: rank and suit of one index, or a fan's neighbours
+        (22.0, 10.0, True),  # 1.8 sizes: a jumbo index's card (react-playing-cards' 4color-bf: rank and suit 38 %)
+        (16.0, 10.0, False),  # 1.3 sizes: rank and suit of one index, or a fan's neighbours
         (120.0, 10.0, False),  # 10 sizes: farther than any card's corners
         (60.0, 20.0, False),  # one box twice the other's size
     ],
 )
 def test_two_indices_could_be_one_cards_opposite_corners(distance: float, size: float, expected: bool) -> None:
     assert could_pair(_box(0, 0), _box(distance, 0, size)) is expected
+
+
+def test_a_sideways_jumbo_index_cards_corners_are_a_pair() -> None:
+    """David's 10D on his Spades trick spot (the slow end-to-end test's video, 4color-bf at 1280x720): its two
+    index boxes, 32 px long, lie 1.8 of that apart; read as one card the face reader says 10D at 1.0, read apart
+    one corner says 10S at 0.75."""
+    assert could_pair((724, 340, 756, 353), (772, 305, 802, 318))
 
 
 def test_candidate_pairs_lists_each_plausible_pair_once() -> None:
