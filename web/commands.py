@@ -346,7 +346,7 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
 
         if demo_video_made(camera_demo.name) is None:
             print(
-                "tablecall: rendering the demo video once, into data/sim/ (a minute or two on a slow computer) ...",
+                "tablecall: rendering the demo video once, into data/sim/ (some seconds, more on a busy computer)",
                 flush=True,
             )
     camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
