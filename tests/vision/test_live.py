@@ -342,6 +342,20 @@ def test_a_video_file_gives_every_frame_in_real_time_and_a_camera_its_newest(tmp
     assert modes("0") == (False, True)  # a camera: the table as it is now, older pictures skipped
 
 
+def status_after(table: LiveTable, frames: int, seconds: float) -> tuple[dict[str, object], list[str]]:
+    """Run ``table`` until it has processed frame number ``frames`` (within ``seconds``): its status and the camera
+    view's status lines then."""
+    table.start()
+    try:
+        deadline = time.monotonic() + seconds
+        while table.status()["frame"] is None or table.status()["frame"] < frames:
+            assert time.monotonic() < deadline, table.status()
+            time.sleep(0.05)
+        return table.status(), table._status_lines()
+    finally:
+        table.stop()
+
+
 class QuickCamera(Reader):
     """A camera that gives a picture every 2 ms: quicker than any pipeline."""
 
@@ -361,17 +375,9 @@ def test_a_pipeline_too_slow_for_the_camera_says_it_skips_pictures() -> None:
         detector=None,
         on_frame=lambda frame: time.sleep(0.02),  # ten times slower than the camera
     )
-    table.start()
-    try:
-        deadline = time.monotonic() + 10
-        while table.status()["frame"] is None or table.status()["frame"] < 40:
-            assert time.monotonic() < deadline, table.status()
-            time.sleep(0.05)
-        status = table.status()
-        assert status["read_share"] < 0.5
-        assert any("too slow for every picture" in line for line in table._status_lines())
-    finally:
-        table.stop()
+    status, lines = status_after(table, 40, 10)
+    assert status["read_share"] < 0.5
+    assert any("too slow for every picture" in line for line in lines)
 
 
 def test_a_pipeline_that_keeps_up_says_nothing_of_skipping(tmp_path: Path) -> None:
@@ -390,15 +396,7 @@ def test_a_video_too_fast_for_the_pipeline_plays_slower_and_says_so(tmp_path: Pa
         detector=None,
         on_frame=lambda frame: time.sleep(0.25),  # 4 frames a second
     )
-    table.start()
-    try:
-        deadline = time.monotonic() + 20
-        while table.status()["frame"] is None or table.status()["frame"] < 12:
-            assert time.monotonic() < deadline, table.status()
-            time.sleep(0.05)
-        status = table.status()
-        assert status["read_share"] == 1.0  # every picture is read ...
-        assert status["speed"] < 0.6  # ... at under half of real time
-        assert any("too slow for real time" in line for line in table._status_lines())
-    finally:
-        table.stop()
+    status, lines = status_after(table, 12, 20)
+    assert status["read_share"] == 1.0  # every picture is read ...
+    assert status["speed"] < 0.6  # ... at under half of real time
+    assert any("too slow for real time" in line for line in lines)
