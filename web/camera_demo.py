@@ -106,8 +106,10 @@ class DemoScript:
         """The game time for an event at ``at`` ms of the video: now (None), but right after the script's event
         before (within ``RACE_MS`` of video) that one's time plus their gap in the video, unless that is over
         ``LAG_MS`` ago: the video may play slower than real time, and the races in it must come out the same."""
+        if self._last is None or not 0 <= at - self._last[0] < RACE_MS:
+            return None
         live = self.hub.live(self.game_id)
-        if self._last is None or live is None or not 0 <= at - self._last[0] < RACE_MS:
+        if live is None:
             return None
         now = self.hub.game_time(live)
         ts = self._last[1] + at - self._last[0]

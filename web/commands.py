@@ -340,7 +340,6 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
     desk = install_camera(app, None, models=args.models, demo=True, tables_dir=None)
     camera_demo = CameraDemo(desk, hub(app), fallback=fallback)
     demos.append(camera_demo)
-    camera_demo.start()
     if camera_demo.video is None:
         from vision.sim import demo_video_made
 
@@ -349,6 +348,7 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
                 "tablecall: rendering the demo video once, into data/sim/ (some seconds, more on a busy computer)",
                 flush=True,
             )
+    camera_demo.start()
     camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
     return demos
 
