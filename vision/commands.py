@@ -41,6 +41,11 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
         "--face-scenes", type=int, default=0, help="... and the index pairs of this many scenes (~10 crops each)"
     )
     parser.add_argument(
+        "--axis-aligned",
+        action="store_true",
+        help="the earlier kind of data: upright index boxes and crops at any angle (default: turned boxes and crops)",
+    )
+    parser.add_argument(
         "--sim-videos",
         type=int,
         default=0,
@@ -102,6 +107,7 @@ def run_synth(args: argparse.Namespace) -> int:
             start=args.start,
             face_designs=args.face_designs,
             whole=args.heldout or args.whole,
+            oriented=not args.axis_aligned,
         )
     except ArtError as exc:
         return fail(str(exc))

@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import CARDS, design, designs, prepare
-from vision.crops import crop_box, cut
+from vision.crops import crop_box, cut, cut_turned, quad_axis, turned_square
 from vision.facecrops import write_design_crops
 from vision.synth import DesignPool, Label, Scene, render_scene, yolo_lines
 
@@ -50,6 +50,7 @@ class Plan:
     tile: int = 416
     crop: int = 64
     whole: bool = False  # whole scenes for evaluation (held-out designs, or training designs for choosing thresholds)
+    oriented: bool = True  # turned index boxes (OBB labels) and crops turned upright; False: the earlier kind
 
 
 def scene_seed(seed: int, number: int) -> int:
@@ -113,6 +114,17 @@ def _tile(rng: np.random.Generator, image: np.ndarray, labels: list[Label], scal
     return piece, kept, (x0, y0)
 
 
+def obb_lines(labels: list[Label], scale: float, offset: tuple[int, int], w: int, h: int) -> list[str]:
+    """Labels as Ultralytics OBB lines (``0 x1 y1 ... x4 y4``, normalised, clipped to the tile): each index's quad
+    in the downscaled scene's tile at ``offset``."""
+    lines = []
+    for lab in labels:
+        quad = (np.asarray(lab.quad, np.float64) * scale - offset) / (w, h)
+        quad = np.clip(quad, 0.0, 1.0)
+        lines.append("0 " + " ".join(f"{v:.6f}" for v in quad.ravel()))
+    return lines
+
+
 def _write_scene(plan: Plan, number: int) -> dict[str, int]:
     seed = scene_seed(plan.seed, number)
     scene = render_scene(seed, plan.pool)
@@ -128,19 +140,33 @@ def _write_scene(plan: Plan, number: int) -> dict[str, int]:
     h, w = bgr.shape[:2]
     scale = plan.det_long / max(h, w)
     small = cv2.resize(bgr, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA)
-    piece, kept, _ = _tile(rng, small, scene.labels, scale, plan.tile)
+    piece, kept, offset = _tile(rng, small, scene.labels, scale, plan.tile)
     det = plan.out / "detect"
     cv2.imwrite(str(det / "images" / split / f"{name}.jpg"), piece, [cv2.IMWRITE_JPEG_QUALITY, 92])
     ph, pw = piece.shape[:2]
-    boxed = [Label(lab.card, box, lab.quad, lab.visible, lab.card_id, lab.design) for lab, box in kept]
-    (det / "labels" / split / f"{name}.txt").write_text("\n".join(yolo_lines(boxed, pw, ph)) + "\n" * bool(boxed))
+    if plan.oriented:
+        lines = obb_lines([lab for lab, _ in kept], scale, offset, pw, ph)
+    else:
+        lines = yolo_lines(
+            [Label(lab.card, box, lab.quad, lab.visible, lab.card_id, lab.design) for lab, box in kept], pw, ph
+        )
+    (det / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n" * bool(lines))
     cls = plan.out / "classify" / split
+    turn = np.random.default_rng([seed, 98])  # the turned crops draw their own: the tile stays as it was
     for k, lab in enumerate(scene.labels):
-        crop = cut(bgr, crop_box(lab.box, rng), plan.crop)
+        if plan.oriented:
+            cx, cy, long_side, short_side, axis = quad_axis(lab.quad)
+            crop = cut_turned(bgr, turned_square((cx, cy), axis, long_side, turn, short_side=short_side), plan.crop)
+        else:
+            crop = cut(bgr, crop_box(lab.box, rng), plan.crop)
         cv2.imwrite(str(cls / lab.card / f"{name}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     backgrounds = _background_boxes(rng, scene, max(1, len(scene.labels) // 3))
     for k, box in enumerate(backgrounds):
-        crop = cut(bgr, box, plan.crop)
+        if plan.oriented:  # whatever a turned detector box may hold, at any angle
+            square = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2, box[2] - box[0], float(turn.uniform(0, 360)))
+            crop = cut_turned(bgr, square, plan.crop)
+        else:
+            crop = cut(bgr, box, plan.crop)
         cv2.imwrite(str(cls / BACKGROUND / f"{name}_b{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
     return {"scenes": 1, "labels": len(scene.labels), "tile_labels": len(kept), "bg": len(backgrounds)}
 
@@ -154,7 +180,8 @@ def _write_face_crops(plan: Plan, number: int) -> dict[str, int]:
     else:
         name = f"proc:{plan.pool.proc_seeds[1] + number}"  # designs no scene uses
     split = "val" if number % VAL_EVERY == 0 else "train"
-    return {"face_crops": write_design_crops(plan.out / "classify" / split, name, seed, size=plan.crop)}
+    crops = write_design_crops(plan.out / "classify" / split, name, seed, size=plan.crop, upright=plan.oriented)
+    return {"face_crops": crops}
 
 
 def init_worker() -> None:
@@ -220,6 +247,7 @@ def write_dataset(
     start: int = 0,
     face_designs: int = 0,
     whole: bool | None = None,
+    oriented: bool = True,
 ) -> dict[str, int]:
     """Render scenes ``start .. start+scenes-1`` of ``seed`` and write them under ``out`` (see module doc).
 
@@ -227,10 +255,12 @@ def write_dataset(
     from their faces (:mod:`vision.facecrops`): cheap index variety.
     """
     whole = heldout if whole is None else whole
-    plan = Plan(Path(out), seed, pool or default_pool(heldout), whole=whole)
+    plan = Plan(Path(out), seed, pool or default_pool(heldout), whole=whole, oriented=oriented)
     for name in plan.pool.artwork:  # render the artwork caches once, before the workers need them
         prepare(design(name))
     _folders(plan)
+    if not whole:  # what kind of crops and boxes these are: the training recipe records it with the networks
+        (plan.out / "oriented.json").write_text(json.dumps({"oriented": plan.oriented}) + "\n")
     jobs = [("scene", plan, n) for n in range(start, start + scenes)]
     if not whole:
         jobs += [("faces", plan, n) for n in range(start, start + face_designs)]

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
-from vision.crops import crop_box, cut
+from vision.crops import crop_box, cut, cut_turned, turned_square
 from vision.facecards import SIZE_RATIO, box_centre, candidate_pairs, pair_square
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -240,6 +240,56 @@ def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
         overlap = ix * iy / (areas[i] + areas[rest] - ix * iy + 1e-9)
         order = rest[overlap <= iou]
     return keep
+
+
+def _gaussian(rboxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each turned box (cx, cy, w, h, angle in radians) as the covariance (a, b, c) of a uniform rectangle."""
+    w2, h2 = rboxes[:, 2] ** 2 / 12, rboxes[:, 3] ** 2 / 12
+    cos, sin = np.cos(rboxes[:, 4]), np.sin(rboxes[:, 4])
+    return w2 * cos**2 + h2 * sin**2, w2 * sin**2 + h2 * cos**2, (w2 - h2) * cos * sin
+
+
+def probiou(one: np.ndarray, others: np.ndarray) -> np.ndarray:
+    """Overlap of turned box ``one`` with each of ``others`` as 1 - the Hellinger distance of their Gaussians
+    (ProbIoU, Llerena et al. 2021: what Ultralytics' turned-box detectors are trained and suppressed with)."""
+    a1, b1, c1 = (v[0] for v in _gaussian(one[None]))
+    a2, b2, c2 = _gaussian(others)
+    a, b, c = a1 + a2, b1 + b2, c1 + c2
+    dx, dy = one[0] - others[:, 0], one[1] - others[:, 1]
+    det = a * b - c * c + 1e-7
+    near = (a * dy * dy + b * dx * dx) / det * 0.25 + (c * dx * dy) / det * 0.5
+    spread = np.sqrt(np.clip(a1 * b1 - c1 * c1, 0, None) * np.clip(a2 * b2 - c2 * c2, 0, None))
+    shape = 0.5 * np.log(det / (4 * spread + 1e-7) + 1e-7)
+    distance = np.clip(near + shape, 1e-7, 100.0)
+    return 1 - np.sqrt(1 - np.exp(-distance) + 1e-7)
+
+
+def nms_turned(rboxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
+    """Greedy non-maximum suppression of turned boxes (N, 5: cx, cy, w, h, angle) by :func:`probiou`."""
+    order = scores.argsort()[::-1]
+    keep: list[int] = []
+    while order.size:
+        i = int(order[0])
+        keep.append(i)
+        rest = order[1:]
+        order = rest[probiou(rboxes[i], rboxes[rest]) <= iou]
+    return keep
+
+
+def upright_boxes(rboxes: np.ndarray) -> np.ndarray:
+    """The upright box (x1, y1, x2, y2) around each turned box (cx, cy, w, h, angle in radians)."""
+    cos, sin = np.abs(np.cos(rboxes[:, 4])), np.abs(np.sin(rboxes[:, 4]))
+    half_w = (rboxes[:, 2] * cos + rboxes[:, 3] * sin) / 2
+    half_h = (rboxes[:, 2] * sin + rboxes[:, 3] * cos) / 2
+    return np.stack([rboxes[:, 0] - half_w, rboxes[:, 1] - half_h, rboxes[:, 0] + half_w, rboxes[:, 1] + half_h], 1)
+
+
+def turns_of(rboxes: np.ndarray) -> np.ndarray:
+    """Each turned box's (long side, short side, axis): the long side's direction in degrees, 0-180, clockwise
+    from the image's x axis (:func:`vision.crops.quad_axis`'s convention)."""
+    w, h = rboxes[:, 2], rboxes[:, 3]
+    axis = np.degrees(rboxes[:, 4]) + np.where(w >= h, 0.0, 90.0)
+    return np.stack([np.maximum(w, h), np.minimum(w, h), axis % 180], 1)
 
 
 def pair_corners(
@@ -464,6 +514,11 @@ class CardReader:
             raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
         # the detector's input long side, a multiple of its stride (as asked, else as tuned, else data.yaml's size)
         self.imgsz = -(-int(imgsz or tuned.get("imgsz") or self.det_meta["imgsz"]) // stride) * stride
+        # turned boxes (since session 20): the detector gives each index's axis and the classifier reads it upright
+        self.turned = self.det_meta.get("task", "detect") == "obb"
+        self.upright = bool(self.cls_meta.get("upright", False))
+        if self.upright and not self.turned:
+            raise ModelError(f"{models}: the classifier reads turned crops, and the detector gives no turned boxes")
 
     @property
     def backend(self) -> str:
@@ -477,6 +532,15 @@ class CardReader:
         Given a ``region`` (x1, y1, x2, y2 in image pixels) the detector reads only the window of the letterboxed
         image that holds it, widened to the detector's stride so that the window's grid is the whole image's: the
         same pixels at the same scale, less of them (the live table reads only around its zones)."""
+        boxes, scores, _ = self.turned_indices(image, conf, region)
+        return boxes, scores
+
+    def turned_indices(
+        self, image: np.ndarray, conf: float | None = None, region: Box | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """:meth:`indices`, and for a turned-box detector each box's (long side, short side, axis) in image pixels
+        and degrees (:func:`turns_of`; ``None`` for an upright-box detector).  The boxes are upright either way:
+        around the turned box where the detector turns them."""
         square = self.detector.name == "opencv"
         stride = int(self.det_meta["stride"])
         batch, r, (px, py) = letterbox(image, self.imgsz, stride, square)
@@ -489,51 +553,82 @@ class CardReader:
             y2 = min(th, int(np.ceil((region[3] * r + py) / stride)) * stride)
             if x2 - x1 >= stride and y2 - y1 >= stride:
                 batch, ox, oy = np.ascontiguousarray(batch[:, y1:y2, x1:x2]), x1, y1
-        out = self.detector(batch)[0]  # (4 + classes, anchors)
-        scores = out[4:].max(axis=0)
+        out = self.detector(batch)[0]  # (4 + classes [+ angle], anchors)
+        classes = out[4:-1] if self.turned else out[4:]
+        scores = classes.max(axis=0)
         keep = scores >= (self.conf if conf is None else conf)
-        xywh, scores = out[:4, keep].T, scores[keep]
+        scores = scores[keep]
         if not len(scores):
-            return np.zeros((0, 4), np.float32), scores
-        boxes = np.stack(
-            [
-                xywh[:, 0] - xywh[:, 2] / 2,
-                xywh[:, 1] - xywh[:, 3] / 2,
-                xywh[:, 0] + xywh[:, 2] / 2,
-                xywh[:, 1] + xywh[:, 3] / 2,
-            ],
-            axis=1,
-        )
-        picked = nms(boxes, scores, self.iou)[:300]
-        boxes = (boxes[picked] + [ox - px, oy - py, ox - px, oy - py]) / r
+            return np.zeros((0, 4), np.float32), scores, (np.zeros((0, 3), np.float32) if self.turned else None)
+        turns = None
+        if self.turned:
+            rboxes = np.concatenate([out[:4, keep].T, out[-1:, keep].T], axis=1).astype(np.float64)
+            picked = nms_turned(rboxes, scores, self.iou)[:300]
+            rboxes = rboxes[picked]
+            rboxes[:, :2] = (rboxes[:, :2] + [ox - px, oy - py]) / r
+            rboxes[:, 2:4] /= r
+            boxes, turns = upright_boxes(rboxes), turns_of(rboxes).astype(np.float32)
+        else:
+            xywh = out[:4, keep].T
+            boxes = np.stack(
+                [
+                    xywh[:, 0] - xywh[:, 2] / 2,
+                    xywh[:, 1] - xywh[:, 3] / 2,
+                    xywh[:, 0] + xywh[:, 2] / 2,
+                    xywh[:, 1] + xywh[:, 3] / 2,
+                ],
+                axis=1,
+            )
+            picked = nms(boxes, scores, self.iou)[:300]
+            boxes = (boxes[picked] + [ox - px, oy - py, ox - px, oy - py]) / r
         h, w = image.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
-        return boxes.astype(np.float32), scores[picked]
+        return boxes.astype(np.float32), scores[picked], turns
 
-    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """Stage 2: for each box, the probability of each class (``self.names``), shape (N, classes)."""
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
+        """Stage 2: for each box, the probability of each class (``self.names``), shape (N, classes); an upright
+        classifier reads each index along its ``turns`` (:meth:`turned_indices`)."""
+        if self.upright and turns is None:
+            raise ModelError("this classifier reads turned crops: give each box its turn (turned_indices)")
+        if not self.upright:
+            turns = None
         if not len(boxes):
             return np.zeros((0, len(self.names)), np.float32)
         # the views' geometric mean, normalised: a name one view finds unlikely stays unlikely, so the probability
         # left to the second-best names stays as small as with two crops (an arithmetic mean of five views named
         # as many right but doubled how often a right reading the game wrongly rules out is re-read as another)
         first, rest = self.crops[:FIRST_VIEWS], self.crops[FIRST_VIEWS:]
-        logs = self._view_logs(image, boxes, first)
+        logs = self._view_logs(image, boxes, first, turns)
         mean = _normalised(logs.mean(axis=0))
         unsure = np.flatnonzero(mean.max(axis=1) < self.sure_views)
         if rest and len(unsure):
-            more = self._view_logs(image, boxes[unsure], rest)
+            more = self._view_logs(image, boxes[unsure], rest, None if turns is None else turns[unsure])
             mean[unsure] = _normalised(np.concatenate([logs[:, unsure], more]).mean(axis=0))
         return mean.astype(np.float32)
 
     def _view_logs(
-        self, image: np.ndarray, boxes: np.ndarray, views: Sequence[tuple[float, float, float]]
+        self,
+        image: np.ndarray,
+        boxes: np.ndarray,
+        views: Sequence[tuple[float, float, float]],
+        turns: np.ndarray | None = None,
     ) -> np.ndarray:
-        """The classifier's log probabilities for each box from each of these crops, shape (views, N, classes)."""
+        """The classifier's log probabilities for each box from each of these crops, shape (views, N, classes):
+        upright squares around the boxes, or given their ``turns`` squares turned along each index."""
         size = int(self.cls_meta["imgsz"])
-        crops = np.stack(
-            [cut(image, crop_box(tuple(b), None, m, (dx, dy)), size) for m, dx, dy in views for b in boxes]
-        )
+        if turns is None:
+            crops = np.stack(
+                [cut(image, crop_box(tuple(b), None, m, (dx, dy)), size) for m, dx, dy in views for b in boxes]
+            )
+        else:
+            centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+            crops = np.stack(
+                [
+                    cut_turned(image, turned_square((cx, cy), axis, long, None, m, (dx, dy)), size)
+                    for m, dx, dy in views
+                    for (cx, cy), (long, _short, axis) in zip(centres.tolist(), turns.tolist(), strict=True)
+                ]
+            )
         probs = np.asarray(self.classifier(crops), np.float64).reshape(len(views), len(boxes), -1)
         return np.log(np.clip(probs, 1e-7, 1.0))
 
@@ -570,9 +665,11 @@ class CardReader:
         ]
         return joined, whole
 
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    def classify(
+        self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None
+    ) -> tuple[list[str], np.ndarray]:
         """Stage 2: the class name and probability for each box."""
-        probs = self.probabilities(image, boxes)
+        probs = self.probabilities(image, boxes, turns)
         best = probs.argmax(axis=1)
         return [self.names[i] for i in best], probs[np.arange(len(best)), best]
 
@@ -583,8 +680,8 @@ class CardReader:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-        boxes, det_scores = self.indices(image, conf, region)
-        probs = self.probabilities(image, boxes)
+        boxes, det_scores, turns = self.turned_indices(image, conf, region)
+        probs = self.probabilities(image, boxes, turns)
         whole: list[tuple[int, int]] = []
         if self.face is not None:
             probs, whole = self.with_faces(image, boxes, probs)

@@ -74,6 +74,14 @@ def _progress(items: Any, desc: str, unit: str = "image") -> Any:
     return tqdm(items, desc=desc, unit=unit, leave=False, disable=not sys.stderr.isatty())
 
 
+def labelled_turns(labels: list[dict[str, Any]]) -> np.ndarray:
+    """Each labelled index's (long side, short side, axis), from its quad: the turn a turned-box detector gives
+    (:meth:`CardReader.turned_indices`); the labelled box's centre is the quad's."""
+    from vision.crops import quad_axis
+
+    return np.array([quad_axis(lab["quad"])[2:] for lab in labels], np.float32).reshape(-1, 3)
+
+
 def _scenes(folder: Path, limit: int | None) -> Iterator[tuple[dict[str, Any], np.ndarray]]:
     for meta_path in _progress(sorted(folder.glob("*.json"))[:limit], folder.name):
         meta = json.loads(meta_path.read_text())
@@ -242,27 +250,28 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     crops = reader.crops
     fates: Counter[str] = Counter()
     for meta, image in _scenes(folder, limit):
-        boxes, scores = reader.indices(image)
+        boxes, scores, turns = reader.turned_indices(image)
         by_card: dict[int, list[list[float]]] = {}
         for lab in meta["labels"]:
             by_card.setdefault(lab["card_id"], []).append(lab["box"])
         cards += len(by_card)
         boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
-        detected = ranked_names(reader.probabilities(image, boxes), reader.names)  # the reader's own boxes
+        detected = ranked_names(reader.probabilities(image, boxes, turns), reader.names)  # the reader's own boxes
         readings = [
             Reading(alts[0][0], float(score), alts[0][1], tuple(float(v) for v in box), alts)  # type: ignore[arg-type]
             for alts, score, box in zip(detected, scores, boxes, strict=True)
         ]
         fates.update(_fates(meta, readings, reader))
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
+        label_turns = labelled_turns(meta["labels"])
         indices += len(labelled)
         reader.crops = ((1.3, 0.0, 0.0),)
         try:
-            names, _ = reader.classify(image, labelled)
+            names, _ = reader.classify(image, labelled, label_turns)
         finally:
             reader.crops = crops
         right["one crop 1.3"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
-        ranked = ranked_names(reader.probabilities(image, labelled), reader.names)  # the reader's own crops
+        ranked = ranked_names(reader.probabilities(image, labelled, label_turns), reader.names)  # the reader's crops
         names = [r[0][0] for r in ranked]
         right["reader's crops"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
         for n, lab in zip(names, meta["labels"], strict=True):  # the reader's crops, by how much of it shows

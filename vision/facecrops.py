@@ -2,11 +2,12 @@
 
 A scene costs ~0.15 s and yields ~12 crops of 3-4 designs; here one design's 53 faces yield ~100 crops in about
 0.3 s, so a set can hold thousands of procedural designs.  Each crop is the square the run time cuts around an
-index box (same size, jitter and rotation as in :func:`vision.crops.crop_box`), the card pasted on a table patch,
+index box (same size and jitter as in :func:`vision.crops.turned_square`), the card pasted on a table patch,
 often half covered beside the index by a neighbouring card (as in fans and rows; now and then over up to a third
-of the index's width, as in tight fans: scenes label indices with up to 40 % covered), then degraded like a webcam
-frame: any rotation, shrunk to 11-64 px (log-uniform: many webcam-sized ones) and enlarged back (small indices
-lose detail), blur, light, noise, JPEG.
+of the index's width, as in tight fans: scenes label indices with up to 40 % covered), turned upright or upside
+down as the run time turns an index's crop along its turned box (since session 20; at any angle before, and with
+``upright=False``), then degraded like a webcam frame: shrunk to 11-64 px (log-uniform: many webcam-sized ones)
+and enlarged back (small indices lose detail), blur, light, noise, JPEG.
 """
 
 from __future__ import annotations
@@ -17,16 +18,26 @@ import cv2
 import numpy as np
 
 from vision.cardart import CARDS, Face, face, has_card
+from vision.crops import AXIS_JITTER, SQUARE_ISH
 from vision.textures import table_texture
 
 
-def _affine(box: tuple[float, ...], rng: np.random.Generator, size: int) -> np.ndarray:
-    """Face pixels -> crop pixels: the jittered square around ``box``, turned by any angle."""
+def _affine(box: tuple[float, ...], rng: np.random.Generator, size: int, upright: bool = True) -> np.ndarray:
+    """Face pixels -> crop pixels: the jittered square around ``box``, turned as the run time turns an index's
+    crop (``upright``: its long side upright or upside down, :func:`vision.crops.turned_square`), else by any
+    angle (the earlier, axis-aligned crops)."""
     x1, y1, x2, y2 = box
     side = max(x2 - x1, y2 - y1) * float(rng.uniform(1.1, 1.55))
     cx = (x1 + x2) / 2 + float(rng.normal(0, 0.07)) * side
     cy = (y1 + y2) / 2 + float(rng.normal(0, 0.07)) * side
-    m = cv2.getRotationMatrix2D((cx, cy), float(rng.uniform(0, 360)), size / side)
+    if upright:
+        w, h = x2 - x1, y2 - y1
+        angle = (90.0 if w > h else 0.0) + float(rng.normal(0, AXIS_JITTER)) + 180 * int(rng.integers(2))
+        if min(w, h) >= SQUARE_ISH * max(w, h) and rng.random() < 0.5:
+            angle += 90
+    else:
+        angle = float(rng.uniform(0, 360))
+    m = cv2.getRotationMatrix2D((cx, cy), angle, size / side)
     m[:, 2] += (size / 2 - cx, size / 2 - cy)
     return m
 
@@ -44,14 +55,16 @@ def face_crop(
     size: int = 64,
     neighbour: Face | None = None,
     table: np.ndarray | None = None,
+    upright: bool = True,
 ) -> np.ndarray:
-    """One degraded RGB crop around index ``corner`` of face ``f`` (on a patch of ``table`` if given)."""
+    """One degraded RGB crop around index ``corner`` of face ``f`` (on a patch of ``table`` if given), turned as
+    ``_affine`` turns it."""
     work = size * 2  # draw at twice the size, shrink at the end
     if table is None or min(table.shape[:2]) < work:
         table = table_texture(rng, work, work)
     y, x = (int(rng.integers(0, d - work + 1)) for d in table.shape[:2])
     canvas = table[y : y + work, x : x + work].astype(np.float32)
-    m = _affine(f.indices[corner], rng, work)
+    m = _affine(f.indices[corner], rng, work, upright)
     _paste(canvas, f.image, m, work)
     if neighbour is not None and rng.random() < 0.5:  # the next card of a fan or row, beside the index
         x1, y1, x2, y2 = f.indices[corner]
@@ -96,7 +109,9 @@ def degrade(
     return cv2.resize(image, (size, size), interpolation=cv2.INTER_AREA if small > size else cv2.INTER_LINEAR)
 
 
-def write_design_crops(folder: Path, design: str, seed: int, per_card: int = 2, size: int = 64) -> int:
+def write_design_crops(
+    folder: Path, design: str, seed: int, per_card: int = 2, size: int = 64, upright: bool = True
+) -> int:
     """Crops of every card of ``design`` into ``folder/<CARD>/``; returns how many were written."""
     rng = np.random.default_rng([seed, 4242])
     written = 0
@@ -109,7 +124,7 @@ def write_design_crops(folder: Path, design: str, seed: int, per_card: int = 2, 
         for k in range(per_card):
             neighbour = face(design, cards[int(rng.integers(len(cards)))])
             table = tables[int(rng.integers(len(tables)))]
-            crop = face_crop(f, int(rng.integers(len(f.indices))), rng, size, neighbour, table)
+            crop = face_crop(f, int(rng.integers(len(f.indices))), rng, size, neighbour, table, upright)
             name = f"f{seed}_{design.replace(':', '-').replace('/', '-')}_{card}_{k}.jpg"
             cv2.imwrite(
                 str(folder / card / name), cv2.cvtColor(crop, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, 95]

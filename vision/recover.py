@@ -23,7 +23,7 @@ import ast
 from pathlib import Path
 from typing import Any
 
-YAMLS = {"classify": "yolov8n-cls.yaml", "detect": "yolov8n.yaml"}
+YAMLS = {"classify": "yolov8n-cls.yaml", "detect": "yolov8n.yaml", "obb": "yolov8n-obb.yaml"}
 
 
 class RecoverError(ValueError):
@@ -39,15 +39,15 @@ def rebuild(onnx_path: Path) -> Any:
     import onnx
     import torch
     from onnx import numpy_helper
-    from ultralytics.nn.tasks import ClassificationModel, DetectionModel
+    from ultralytics.nn.tasks import ClassificationModel, DetectionModel, OBBModel
 
     exported = onnx.load(str(onnx_path))
     meta = _metadata(exported)
     task = meta.get("task")
     if task not in YAMLS or "names" not in meta:
-        raise RecoverError(f"{onnx_path}: not an Ultralytics classify or detect export (task {task!r})")
+        raise RecoverError(f"{onnx_path}: not an Ultralytics classify, detect or obb export (task {task!r})")
     names = ast.literal_eval(meta["names"])
-    kind = ClassificationModel if task == "classify" else DetectionModel
+    kind = {"classify": ClassificationModel, "detect": DetectionModel, "obb": OBBModel}[task]
     net = kind(YAMLS[task], nc=len(names), verbose=False)
     net.names, net.task = names, task
     weights = {i.name: torch.from_numpy(numpy_helper.to_array(i).copy()) for i in exported.graph.initializer}
@@ -184,4 +184,33 @@ def write_checkpoint(onnx_path: Path, out: Path, images: Any = None) -> Path:
     out.parent.mkdir(parents=True, exist_ok=True)
     args = {"task": net.task, "recovered_from": str(onnx_path)}
     torch.save({"epoch": -1, "model": net, "ema": None, "optimizer": None, "train_args": args}, out)
+    return out
+
+
+def to_oriented(checkpoint: Path, out: Path) -> Path:
+    """The detector of ``checkpoint`` (an Ultralytics ``detect`` checkpoint) as a turned-box (``obb``) detector:
+    the same backbone, neck and box and class branches (every tensor whose shape fits), a new angle branch; saved
+    as an Ultralytics checkpoint ``out``.  How the upright index detector's training carries over to the turned one
+    (``vision.train``).  The new angle branch starts by saying 0 for every box (its last layer's weights near
+    zero, its bias where Ultralytics' angle, (sigmoid - 1/4) pi, is 0), so the turned detector starts out boxing
+    as the upright one did and learns the angles from there."""
+    import math
+
+    import torch
+    from ultralytics.nn.tasks import OBBModel
+
+    source = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    net = source.get("ema") or source["model"]
+    names = dict(net.names)
+    oriented = OBBModel(YAMLS["obb"], nc=len(names), verbose=False)
+    oriented.load(net, verbose=False)
+    with torch.no_grad():
+        for branch in oriented.model[-1].cv4:
+            last = branch[-1]
+            last.weight.mul_(0.01)
+            last.bias.fill_(-math.log(3))  # sigmoid = 1/4
+    oriented.names, oriented.task = names, "obb"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    args = {"task": "obb", "turned_from": str(checkpoint)}
+    torch.save({"epoch": -1, "model": oriented, "ema": None, "optimizer": None, "train_args": args}, out)
     return out

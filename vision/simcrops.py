@@ -7,8 +7,8 @@ On simulated video the index reader's misses are such indices (``models/MODEL_CA
 frames give crops too: game logs that are *not* the demo games (the demos are what the simulated-video tests and
 ``tablecall evaluate --sim`` measure) rendered with training designs only (GNOME training themes and procedural
 decks, never a held-out design), and every resting face-up card's corner index that shows (``MIN_VISIBLE`` of it
-uncovered, as the rendered scenes label indices, and no hand over it) cut as the run time cuts a detector box
-(:func:`vision.crops.crop_box`, jittered as in training) from the frame the webcam delivers.
+uncovered, as the rendered scenes label indices, and no hand over it) cut as the run time cuts a turned detector
+box (:func:`vision.crops.turned_square`, jittered as in training) from the frame the webcam delivers.
 
 ``tablecall synth OUT --sim-videos N`` writes them into ``OUT/classify/{train,val}/<CARD>/`` beside the other
 classifier crops, deterministically by ``--seed`` and video number.
@@ -31,7 +31,7 @@ import numpy as np
 from scorer.events import parse_log
 from vision import synth
 from vision.cardart import ROOT, has_card
-from vision.crops import crop_box, cut
+from vision.crops import cut, cut_turned, quad_axis, turned_square
 from vision.dataset import BACKGROUND, VAL_EVERY, count_written, scene_seed
 from vision.facecards import (
     FACE_SIZE,
@@ -107,7 +107,8 @@ def write_video_crops(folder: Path, log_path: Path, design: str, seed: int, size
             for k, quad in enumerate(quads):
                 if not _shows(owner, quad, obj):
                     continue
-                crop = cut(frame, crop_box(_box(quad), rng), size)
+                cx, cy, long_side, short_side, axis = quad_axis(quad)  # turned as the run time turns it
+                crop = cut_turned(frame, turned_square((cx, cy), axis, long_side, rng, short_side=short_side), size)
                 cv2.imwrite(str(folder / name / f"v{seed}_{index}_{obj}_{k}.jpg"), crop, [cv2.IMWRITE_JPEG_QUALITY, 95])
                 written += 1
     return written

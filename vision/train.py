@@ -33,6 +33,7 @@ FACE = "card-face"
 NAMES = {"detector": DETECTOR, "classifier": CLASSIFIER, "face": FACE}
 SIZES = {"detector": 640, "classifier": 64, "face": 96}  # export input sizes (all three are dynamic)
 DATA = {"detector": "detect/data.yaml", "classifier": "classify", "face": "faces"}  # under the synth folder
+MODEL_YAMLS = {"detect": "yolov8n.yaml", "obb": "yolov8n-obb.yaml", "classify": "yolov8n-cls.yaml"}
 
 
 @dataclass
@@ -179,6 +180,7 @@ def train_stage(
     best = runs / name / "weights" / "best.pt"
     if resume and last.exists() and _finished(last):
         return best if best.exists() else last  # this stage ended before the interruption: nothing to resume
+    task = detector_task(data) if stage == "detector" else "classify"
     warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
     if warm and not best.exists() and init is None:
         init = models / f"{name}.onnx"  # a new machine: no runs/ yet, so the shipped weights (vision.recover)
@@ -197,14 +199,16 @@ def train_stage(
             write_checkpoint(source, start, calibration_images(stage, data, config.imgsz))
         else:
             shutil.copyfile(source, start)  # type: ignore[arg-type]
+        if task == "obb" and checkpoint_task(start) == "detect":
+            from vision.recover import to_oriented
+
+            print(f"train: {name} turns the upright detector of {source} into a turned-box one (vision/recover.py)")
+            to_oriented(start, start)
         model = YOLO(str(start))
         warm_start = start
         resume = False
     else:
-        model = YOLO(
-            "yolov8n.yaml" if stage == "detector" else "yolov8n-cls.yaml",
-            task="detect" if stage == "detector" else "classify",
-        )
+        model = YOLO(MODEL_YAMLS[task], task=task)
         resume = False
     if on_cpu:
         model.add_callback("on_pretrain_routine_start", lambda _: torch.set_num_threads(threads))
@@ -244,6 +248,34 @@ def train_stage(
     else:
         model.train(**args)
     return best if best.exists() else last
+
+
+def detector_task(data: Path) -> str:
+    """``obb`` where the detector set's labels are turned boxes (four corners, ``tablecall synth`` since session
+    20), else ``detect`` (upright boxes, ``synth --axis-aligned``)."""
+    import yaml
+
+    meta = yaml.safe_load(data.read_text())
+    folder = Path(meta.get("path", data.parent)) / "labels" / str(meta["train"]).split("/")[-1]
+    for label in sorted(folder.glob("*.txt")):
+        first = label.read_text().split("\n", 1)[0].split()
+        if first:
+            return "obb" if len(first) == 9 else "detect"
+    return "detect"
+
+
+def is_oriented(data: Path) -> bool:
+    """Whether ``tablecall synth`` wrote this folder's crops turned along their index (``oriented.json``)."""
+    marker = data / "oriented.json"
+    return marker.exists() and bool(json.loads(marker.read_text()).get("oriented"))
+
+
+def checkpoint_task(checkpoint: Path) -> str:
+    import torch
+
+    saved = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    net = saved.get("ema") or saved["model"]
+    return str(getattr(net, "task", None) or saved.get("train_args", {}).get("task", "detect"))
 
 
 def calibration_images(stage: str, data: Path, imgsz: int, count: int = 256) -> Any:
@@ -312,8 +344,11 @@ def write_data_yaml(
     classifier: list[str] | None,
     notes: dict[str, Any],
     face: list[str] | None = None,
+    task: str = "detect",
+    upright: bool = False,
 ) -> Path:
-    """``models/data.yaml``: the class order of each stage and the input sizes the runtime needs."""
+    """``models/data.yaml``: the class order of each stage and the input sizes the runtime needs; the detector's
+    ``task`` (``obb``: turned boxes) and whether the classifier reads crops turned ``upright`` along them."""
     path = models / "data.yaml"
     current: dict[str, Any] = {}
     if path.exists():
@@ -321,12 +356,24 @@ def write_data_yaml(
 
         current = yaml.safe_load(path.read_text()) or {}
     if detector is not None:
-        current["detector"] = {"file": DETECTOR, "names": detector, "imgsz": SIZES["detector"], "stride": 32}
+        current["detector"] = {
+            "file": DETECTOR,
+            "names": detector,
+            "imgsz": SIZES["detector"],
+            "stride": 32,
+            "task": task,
+        }
     if classifier is not None:
         from vision.crops import CROP_MARGIN
 
         size = SIZES["classifier"]
-        current["classifier"] = {"file": CLASSIFIER, "names": classifier, "imgsz": size, "crop_margin": CROP_MARGIN}
+        current["classifier"] = {
+            "file": CLASSIFIER,
+            "names": classifier,
+            "imgsz": size,
+            "crop_margin": CROP_MARGIN,
+            "upright": upright,
+        }
     if face is not None:
         from vision.facecards import FACE_MARGIN
 
@@ -395,6 +442,8 @@ def run(recipe: Recipe) -> dict[str, Any]:
                 names if stage == "classifier" else None,
                 {stage: {"data": str(recipe.data), **asdict(config)}},
                 names if stage == "face" else None,
+                task=checkpoint_task(best) if stage == "detector" else "detect",
+                upright=stage == "classifier" and is_oriented(recipe.data),
             )
     if recipe.export:
         (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))

@@ -31,14 +31,46 @@ def test_writes_a_yolo_set_and_crops(tmp_path: Path) -> None:
     images = sorted((tmp_path / "detect" / "images").rglob("*.jpg"))
     labels = sorted((tmp_path / "detect" / "labels").rglob("*.txt"))
     assert len(images) == len(labels) == 4
-    for label in labels:
+    for label in labels:  # turned boxes: each index's four corners (Ultralytics OBB)
         for line in label.read_text().splitlines():
-            cls, *xywh = line.split()
-            assert cls == "0" and len(xywh) == 4 and all(0 <= float(v) <= 1 for v in xywh)
+            cls, *corners = line.split()
+            assert cls == "0" and len(corners) == 8 and all(0 <= float(v) <= 1 for v in corners)
+    assert json.loads((tmp_path / "oriented.json").read_text()) == {"oriented": True}
     crops = list((tmp_path / "classify").rglob("*.jpg"))
     assert len(crops) == totals["labels"] + totals["bg"]
     assert {p.parent.name for p in crops} <= set(CLASSES)
     assert (tmp_path / "contact_sheet.png").stat().st_size > 0
+
+
+def test_turned_labels_are_the_index_quads_in_the_tile() -> None:
+    from vision.dataset import obb_lines
+    from vision.synth import Label
+
+    quad = ((110.0, 40.0), (130.0, 60.0), (90.0, 100.0), (70.0, 80.0))
+    label = Label("QH", (70.0, 40.0, 130.0, 100.0), quad, 1.0, 0, "proc:1")
+    (line,) = obb_lines([label], 0.5, (20, 10), 100, 100)
+    assert line.split() == [
+        "0",
+        "0.350000",
+        "0.100000",
+        "0.450000",
+        "0.200000",
+        "0.250000",
+        "0.400000",
+        "0.150000",
+        "0.300000",
+    ]
+    (clipped,) = obb_lines([label], 1.0, (0, 0), 100, 100)  # a corner past the tile's edge stays on it
+    assert max(float(v) for v in clipped.split()[1:]) == 1.0
+
+
+def test_axis_aligned_writes_the_earlier_kind(tmp_path: Path) -> None:
+    totals = write_dataset(tmp_path, scenes=2, seed=5, pool=PROC, progress=False, oriented=False)
+    for label in (tmp_path / "detect" / "labels").rglob("*.txt"):
+        for line in label.read_text().splitlines():
+            assert len(line.split()) == 5
+    assert json.loads((tmp_path / "oriented.json").read_text()) == {"oriented": False}
+    assert len(list((tmp_path / "classify").rglob("*.jpg"))) == totals["labels"] + totals["bg"]
 
 
 def test_same_seed_writes_the_same_files(tmp_path: Path) -> None:

@@ -106,3 +106,29 @@ def test_calibrated_batch_norms_train_from_where_the_export_left_off() -> None:
     assert np.abs(training_pass(net) - want).max() < 0.02
     with pytest.raises(RecoverError, match="just rebuilt"):
         calibrate(net, images)
+
+
+def test_an_upright_detector_turns_into_a_turned_box_one_keeping_its_weights(tmp_path: Path) -> None:
+    """What ``train --warm`` does when the data has turned boxes and the last detector boxed upright: every tensor
+    of the upright network carries over, the angle branch is new, and Ultralytics loads it as an OBB model."""
+    import torch
+    from ultralytics import YOLO
+    from ultralytics.nn.tasks import DetectionModel
+
+    from vision.recover import to_oriented
+
+    upright = DetectionModel("yolov8n.yaml", nc=1, verbose=False)
+    upright.names, upright.task = {0: "index"}, "detect"
+    source = tmp_path / "upright.pt"
+    torch.save({"epoch": -1, "model": upright, "ema": None, "optimizer": None, "train_args": {}}, source)
+    turned = YOLO(str(to_oriented(source, tmp_path / "turned.pt")))
+    assert turned.task == "obb" and turned.names == {0: "index"}
+    mine, theirs = upright.state_dict(), turned.model.state_dict()
+    shared = [k for k in mine if k in theirs and mine[k].shape == theirs[k].shape]
+    assert len(shared) == len(mine)  # the whole upright network carries over
+    assert all(torch.equal(mine[k], theirs[k]) for k in shared)
+    assert any(".cv4." in k for k in theirs) and not any(".cv4." in k for k in mine)  # the angle branch is new
+    turned.model.eval()
+    with torch.no_grad():
+        out = turned.model(torch.rand(1, 3, 64, 96))[0]
+    assert out.shape[1] == 6 and float(out[0, -1].abs().max()) < 0.05  # and starts out saying upright

@@ -64,6 +64,7 @@ def test_training_exports_onnx_openvino_and_the_class_order(trained: Path) -> No
         assert (trained / f"{stem}_openvino" / f"{stem}.bin").exists()
     meta = yaml.safe_load((trained / "data.yaml").read_text())
     assert meta["detector"]["names"] == ["index"]
+    assert meta["detector"]["task"] == "obb" and meta["classifier"]["upright"] is True  # turned boxes, upright crops
     assert "bg" in meta["classifier"]["names"] and "QH" in meta["classifier"]["names"]
     assert len(meta["classifier"]["names"]) == len(set(meta["classifier"]["names"]))
     assert sorted(meta["face"]["names"]) == sorted(meta["classifier"]["names"])  # the run time maps them by name
@@ -251,3 +252,27 @@ def test_each_export_rebuilds_into_the_network_it_came_from(trained: Path, stem:
 
     shape = (1, 3, 160, 224) if stem == train.DETECTOR else (3, 3, 32, 32)
     assert max_difference(trained / f"{stem}.onnx", rebuild(trained / f"{stem}.onnx"), shape) < 1e-3
+
+
+def test_an_upright_classifier_needs_a_detector_that_turns_its_boxes(trained: Path, tmp_path: Path) -> None:
+    import shutil
+
+    import yaml
+
+    from vision.detect import CardReader, ModelError
+
+    reader = CardReader(trained, "onnxruntime")
+    assert reader.turned and reader.upright
+    image = np.random.default_rng(2).integers(0, 255, (300, 500, 3), dtype=np.uint8)
+    boxes, _, turns = reader.turned_indices(image, conf=0.0)
+    assert turns is not None and turns.shape == (len(boxes), 3)
+    assert reader.probabilities(image, boxes, turns).shape == (len(boxes), len(reader.names))
+    with pytest.raises(ModelError, match="turn"):
+        reader.probabilities(image, boxes)  # an upright crop would be read as the classifier never saw one
+    models = tmp_path / "models"
+    shutil.copytree(trained, models)
+    meta = yaml.safe_load((models / "data.yaml").read_text())
+    meta["detector"]["task"] = "detect"
+    (models / "data.yaml").write_text(yaml.safe_dump(meta))
+    with pytest.raises(ModelError, match="turned"):
+        CardReader(models, "onnxruntime")
