@@ -277,7 +277,8 @@ def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_fo
     assert chosen["imgsz"] in evaluate.TUNE_IMGSZ and reader.imgsz == chosen["imgsz"] == report["imgsz"]
     assert report["thresholds"] == {"conf": chosen["conf"], "min_card": chosen["min_card"]}
     assert CardReader(models, conf=0.6).conf == 0.6  # asked for beats tuned
-    train.write_data_yaml(models, ["index"], None, {})  # new detector weights: the old thresholds no longer hold
+    task = "obb" if reader.turned else "detect"  # new detector weights of the same kind
+    train.write_data_yaml(models, ["index"], None, {}, task=task)  # the old thresholds no longer hold
     assert (CardReader(models).conf, CardReader(models).min_card) == (0.25, 0.5)
     assert main(["evaluate", "--tune", str(tmp_path / "nothing"), "--models", str(models)]) == 2
     assert "synth DIR --whole" in capsys.readouterr().err
@@ -294,18 +295,20 @@ class _Perfect:
     def __init__(self, metas: list[dict], blind_to: str | None = None, doubt: float = 0.0) -> None:
         self.metas, self.blind_to, self.scene, self.doubt = metas, blind_to, -1, doubt
 
-    def indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def turned_indices(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, None]:
         self.scene += 1
         boxes = np.array([lab["box"] for lab in self.metas[self.scene]["labels"]], np.float32).reshape(-1, 4)
-        return boxes, np.ones(len(boxes), np.float32)
+        return boxes, np.ones(len(boxes), np.float32), None  # upright boxes, as an upright-box detector gives
 
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[list[str], np.ndarray]:
-        names = [self.names[i] for i in self.probabilities(image, boxes).argmax(axis=1)]
+    def classify(
+        self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None
+    ) -> tuple[list[str], np.ndarray]:
+        names = [self.names[i] for i in self.probabilities(image, boxes, turns).argmax(axis=1)]
         if self.blind_to is not None and self.crops == ((1.3, 0.0, 0.0),):
             names = [self.blind_to] * len(names)
         return names, np.ones(len(names), np.float32)
 
-    def probabilities(self, image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    def probabilities(self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
         """The truth, and ``doubt`` of the probability on the next card of the deck (a likely misreading)."""
         probs = np.zeros((len(boxes), len(self.names)), np.float32)
         for row, lab in zip(probs, self.metas[self.scene]["labels"], strict=True):
