@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("cv2")
 
-from vision.crops import crop_box, cut
-from vision.detect import MODELS, letterbox, nms, pair_corners, to_input
+from vision.crops import crop_box, cut, cut_turned, turned_square
+from vision.detect import MODELS, CardReader, letterbox, nms, pair_corners, to_input
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -192,27 +192,31 @@ def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pyt
 
 
 @pytest.fixture(scope="module")
-def table() -> tuple[np.ndarray, np.ndarray]:
-    """A rendered table of procedural decks (BGR, 1280x720) and its labelled index boxes."""
+def table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rendered table of procedural decks (BGR, 1280x720), its labelled index boxes and their turns (long side,
+    short side, axis: what a turned-box detector gives)."""
+    from vision.crops import quad_axis
     from vision.synth import DesignPool, render_scene
 
     scene = render_scene(3, DesignPool((), proc_share=1.0), size=(1280, 720))
-    return scene.image[:, :, ::-1].copy(), np.array([lab.box for lab in scene.labels], np.float32)
+    boxes = np.array([lab.box for lab in scene.labels], np.float32)
+    turns = np.array([quad_axis(lab.quad)[2:] for lab in scene.labels], np.float32)
+    return scene.image[:, :, ::-1].copy(), boxes, turns
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
 def test_each_index_is_read_from_every_crop_and_the_probabilities_combined(
-    table: tuple[np.ndarray, np.ndarray],
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
 ) -> None:
     pytest.importorskip("openvino")
     from vision.detect import CROPS, FIRST_VIEWS, CardReader
 
-    image, boxes = table[0], table[1][:6]
+    image, boxes, turns = table[0], table[1][:6], table[2][:6]
     reader = CardReader(MODELS)
     reader.sure_views = 2.0  # every index from every crop
     assert reader.crops == CROPS and len({c[0] for c in CROPS}) >= 3 and any(c[1] for c in CROPS)
-    names, probs = reader.classify(image, boxes)
-    single = [reader.classifier(_batch(image, boxes, margin, (dx, dy))) for margin, dx, dy in CROPS]
+    names, probs = reader.classify(image, boxes, turns)
+    single = [reader.classifier(_batch(reader, image, boxes, turns, view)) for view in CROPS]
     assert names == [reader.names[i] for i in _geometric_mean(single).argmax(axis=1)]
     assert probs == pytest.approx(_geometric_mean(single).max(axis=1), abs=1e-4)
     # by default the later crops are read only where the first ones leave the index unsure
@@ -220,19 +224,21 @@ def test_each_index_is_read_from_every_crop_and_the_probabilities_combined(
     first = _geometric_mean(single[:FIRST_VIEWS])
     sure = first.max(axis=1) >= 0.99
     expected = np.where(sure[:, None], first, _geometric_mean(single))
-    assert reader.probabilities(image, boxes) == pytest.approx(expected, abs=1e-4)
+    assert reader.probabilities(image, boxes, turns) == pytest.approx(expected, abs=1e-4)
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
-def test_the_later_crops_are_read_only_for_the_unsure_indices(table: tuple[np.ndarray, np.ndarray]) -> None:
+def test_the_later_crops_are_read_only_for_the_unsure_indices(
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
     pytest.importorskip("openvino")
     from vision.detect import CROPS, FIRST_VIEWS, CardReader
 
     image, real = table[0], table[1][:4]
     half = real[:2] + (real[:2, 2:3] - real[:2, 0:1]) * np.array([0.5, 0, 0.5, 0], np.float32)  # half an index
-    boxes = np.concatenate([real, half])
+    boxes, turns = np.concatenate([real, half]), np.concatenate([table[2][:4], table[2][:2]])
     reader = CardReader(MODELS)
-    first = _geometric_mean([reader.classifier(_batch(image, boxes, m, (dx, dy))) for m, dx, dy in CROPS[:2]])
+    first = _geometric_mean([reader.classifier(_batch(reader, image, boxes, turns, view)) for view in CROPS[:2]])
     unsure = int((first.max(axis=1) < reader.sure_views).sum())
     assert 0 < unsure < len(boxes)  # the scene has both
     batches: list[int] = []
@@ -243,7 +249,7 @@ def test_the_later_crops_are_read_only_for_the_unsure_indices(table: tuple[np.nd
         return classifier(images)
 
     reader.classifier = counting  # type: ignore[assignment]
-    reader.probabilities(image, boxes)
+    reader.probabilities(image, boxes, turns)
     assert batches == [FIRST_VIEWS * len(boxes), (len(CROPS) - FIRST_VIEWS) * unsure]
 
 
@@ -253,12 +259,27 @@ def _geometric_mean(views: list[np.ndarray]) -> np.ndarray:
     return mean / mean.sum(axis=1, keepdims=True)
 
 
-def _batch(image: np.ndarray, boxes: np.ndarray, margin: float, shift: tuple = (0.0, 0.0)) -> np.ndarray:
-    return np.stack([cut(image, crop_box(tuple(b), None, margin, shift), 64) for b in boxes])
+def _batch(
+    reader: CardReader, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray, view: tuple[float, float, float]
+) -> np.ndarray:
+    """One view's 64 px crops of these index boxes, as the reader's classifier reads them: squares around the boxes,
+    or (an upright classifier) squares turned along each index."""
+    margin, dx, dy = view
+    if not reader.upright:
+        return np.stack([cut(image, crop_box(tuple(b), None, margin, (dx, dy)), 64) for b in boxes])
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    return np.stack(
+        [
+            cut_turned(image, turned_square((cx, cy), axis, long, None, margin, (dx, dy)), 64)
+            for (cx, cy), (long, _short, axis) in zip(centres.tolist(), turns.tolist(), strict=True)
+        ]
+    )
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
-def test_a_region_is_read_at_the_scale_the_whole_frame_is_read_at(table: tuple[np.ndarray, np.ndarray]) -> None:
+def test_a_region_is_read_at_the_scale_the_whole_frame_is_read_at(
+    table: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> None:
     pytest.importorskip("openvino")
     from vision.detect import CardReader
 
