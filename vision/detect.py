@@ -389,6 +389,23 @@ def _normalised(logs: np.ndarray) -> np.ndarray:
     return mean / mean.sum(axis=1, keepdims=True)
 
 
+def view_crops(
+    image: np.ndarray, boxes: np.ndarray, view: tuple[float, float, float], size: int, turns: np.ndarray | None = None
+) -> np.ndarray:
+    """One view (margin, shift x, shift y: ``CROPS``) of each index box as the classifier reads it, (N, size, size,
+    3): the square around the box, or given the boxes' ``turns`` (:func:`turns_of`) the square turned along each."""
+    margin, dx, dy = view
+    if turns is None:
+        return np.stack([cut(image, crop_box(tuple(b), None, margin, (dx, dy)), size) for b in boxes])
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    return np.stack(
+        [
+            cut_turned(image, turned_square((cx, cy), axis, long, None, margin, (dx, dy)), size)
+            for (cx, cy), (long, _short, axis) in zip(centres.tolist(), turns.tolist(), strict=True)
+        ]
+    )
+
+
 def ranked_names(probs: np.ndarray, names: Sequence[str]) -> list[Alternatives]:
     """For each row of class probabilities (classes in ``names`` order), the likeliest names, best first."""
     order = np.argsort(-probs, axis=1)[:, :ALTERNATIVES]
@@ -616,19 +633,7 @@ class CardReader:
         """The classifier's log probabilities for each box from each of these crops, shape (views, N, classes):
         upright squares around the boxes, or given their ``turns`` squares turned along each index."""
         size = int(self.cls_meta["imgsz"])
-        if turns is None:
-            crops = np.stack(
-                [cut(image, crop_box(tuple(b), None, m, (dx, dy)), size) for m, dx, dy in views for b in boxes]
-            )
-        else:
-            centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-            crops = np.stack(
-                [
-                    cut_turned(image, turned_square((cx, cy), axis, long, None, m, (dx, dy)), size)
-                    for m, dx, dy in views
-                    for (cx, cy), (long, _short, axis) in zip(centres.tolist(), turns.tolist(), strict=True)
-                ]
-            )
+        crops = np.concatenate([view_crops(image, boxes, view, size, turns) for view in views])
         probs = np.asarray(self.classifier(crops), np.float64).reshape(len(views), len(boxes), -1)
         return np.log(np.clip(probs, 1e-7, 1.0))
 

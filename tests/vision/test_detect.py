@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 pytest.importorskip("cv2")
 
-from vision.crops import crop_box, cut, cut_turned, turned_square
-from vision.detect import MODELS, CardReader, letterbox, nms, pair_corners, to_input
+from vision.crops import crop_box, cut
+from vision.detect import MODELS, CardReader, letterbox, nms, pair_corners, to_input, view_crops
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -264,16 +264,7 @@ def _batch(
 ) -> np.ndarray:
     """One view's 64 px crops of these index boxes, as the reader's classifier reads them: squares around the boxes,
     or (an upright classifier) squares turned along each index."""
-    margin, dx, dy = view
-    if not reader.upright:
-        return np.stack([cut(image, crop_box(tuple(b), None, margin, (dx, dy)), 64) for b in boxes])
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    return np.stack(
-        [
-            cut_turned(image, turned_square((cx, cy), axis, long, None, margin, (dx, dy)), 64)
-            for (cx, cy), (long, _short, axis) in zip(centres.tolist(), turns.tolist(), strict=True)
-        ]
-    )
+    return view_crops(image, boxes, view, 64, turns if reader.upright else None)
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
