@@ -30,7 +30,9 @@ Small single-purpose steps, as in supervision's tools:
    having moved over the zone since that one appeared, is the same physical card read anew (a doubtful index
    read differently as the light changes), not a new card laid on it, even if the old reading has faded and
    left (nothing can be taken away unseen either): it takes the old card's place (``TableCard.replaces``), and
-   observers do not send it as a second event.
+   observers do not send it as a second event. A faint card (one only the weak tier would let appear) first seen
+   before a pile's top card settled, while that top is in view, lies under it: a buried card's corner at the
+   pile's edge read as another name; it does not appear (``Tracker._under_top``).
 5. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
    card than the deck holds (the same card in two places in a one-deck game), raises a :class:`Flag` and is
    not acted on: the table keeps its last good state until the picture makes sense again.
@@ -476,6 +478,8 @@ class Tracker:
             and t.still >= self.settings.still_frames
         ]
         for track in sorted(ready, key=lambda t: (t.first_ts, t.id)):
+            if self._under_top(track):
+                continue
             others = [t for t in self._stable() if t.card == track.card]
             moved_from = None
             if len(others) >= self._copies(track.card):
@@ -502,6 +506,18 @@ class Tracker:
             reread = None if old is None else old.card
             changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from, reread_of=reread))
         return changes
+
+    def _under_top(self, track: _Track) -> bool:
+        """Whether ``track``, a faint card (one that would appear by the weak tier alone), lies under the pile's top
+        card: first seen before that card settled, and the top still seen. Nothing new can be under a settled top
+        card that is still in view: a card laid with it and covered by it does not show, and one seen at the
+        pile's edge under it is a buried card read as another name (the corner of Cara's 3H under her 8C, its
+        suit half covered, read 3D at 0.3-0.4 in two frames of three), not a new card. A card read plainly (at
+        ``min_confidence`` for ``appear_frames``) still appears: it may have been laid just before the top."""
+        if track.zone in self.spread or track.strong >= self.settings.appear_frames:
+            return False
+        tops = [t for t in self._stable() if t.zone == track.zone and not t.missed]
+        return bool(tops) and track.first_ts <= max(tops, key=lambda t: t.order).stable_ts
 
     def _reread_of(self, track: _Track) -> _Track | None:
         """The stable card ``track`` is a re-read of: same pile zone and card (its other index may be the one read),

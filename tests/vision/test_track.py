@@ -206,6 +206,37 @@ def test_a_card_laid_on_a_pile_with_motion_is_a_new_card() -> None:
     assert [(c.card, c.replaces) for c in t.state.cards] == [("5S", None), ("5C", None)]  # 5S buried under it
 
 
+def _laid_on(under: list[Sighting]) -> tuple[list[list[Sighting]], list[set[str]]]:
+    """5S settles on pile 0; then KD is laid on it (the zone moves for 3 frames) while ``under`` shows too, and
+    both stay in view for 15 frames."""
+    first = [seen("5S", PILE0, "face_up/0")]
+    top = seen("KD", PILE0, "face_up/0", dx=6)
+    frames = [first] * 4 + [[top, *under]] * 18
+    return frames, [{"face_up/0"}, set(), set(), set()] + [{"face_up/0"}] * 3 + [set()] * 15
+
+
+def test_a_faint_card_seen_under_the_top_since_it_landed_is_a_buried_edge_not_a_new_card() -> None:
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([faint("5D", PILE0, "face_up/0")])  # 5S's corner at the edge, read 5D
+    ups = run(t, frames, frozen)
+    assert changes(ups) == [("appear", "5S", "face_up/0"), ("appear", "KD", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("5S", "KD")
+
+
+def test_a_plain_card_seen_under_the_top_still_appears() -> None:
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([seen("5D", PILE0, "face_up/0", dx=-8)])  # laid just before KD, read plainly
+    assert ("appear", "5D", "face_up/0") in changes(run(t, frames, frozen))
+
+
+def test_a_faint_card_laid_on_the_settled_top_still_appears() -> None:
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, [{"face_up/0"}, set(), set(), set()])
+    dim = [seen("5S", PILE0, "face_up/0"), faint("KD", PILE0, "face_up/0")]
+    ups = run(t, [dim] * 14, [{"face_up/0"}] * 2 + [set()] * 12, start=4)  # it lands after 5S settled
+    assert changes(ups) == [("appear", "KD", "face_up/0")]
+
+
 def test_a_covered_zone_does_not_lose_its_cards() -> None:
     t = tracker()
     a = [seen("AS", PILE0, "face_up/0")]
