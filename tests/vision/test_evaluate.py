@@ -377,3 +377,55 @@ def test_a_second_copy_within_reach_of_the_first_is_joined_with_it() -> None:
 def test_simulated_runs_combine_over_all_their_cards() -> None:
     runs = [{"cards": 20, "read": 19, "found": 0.95}, {"cards": 10, "read": 5, "found": 0.5}]
     assert evaluate.combined(runs) == {"runs": runs, "cards": 30, "read": 24, "found": 0.8}
+
+
+@pytest.mark.parametrize(
+    ("scores", "hits", "truths", "expected"),
+    [
+        ([0.9, 0.8], [True, True], 2, 1.0),  # every box right, nothing missed
+        ([0.9, 0.8], [True, True], 4, 51 / 101),  # half the truths never boxed: recall stops at 0.5
+        ([0.9, 0.8], [False, True], 1, 0.5),  # a surer false box first: precision 1/2 over all recall
+        ([0.9, 0.8], [True, False], 1, 1.0),  # the false box comes after every truth is found
+        ([], [], 3, 0.0),
+    ],
+    ids=["perfect", "half-missed", "false-first", "false-last", "nothing-found"],
+)
+def test_average_precision_is_the_area_under_cocos_101_point_curve(
+    scores: list[float], hits: list[bool], truths: int, expected: float
+) -> None:
+    ap = evaluate.average_precision(np.array(scores, float), np.array(hits, bool), truths)
+    assert ap == pytest.approx(expected)
+
+
+def test_each_true_box_is_taken_once_by_the_surest_box_over_half_its_union() -> None:
+    truth = np.array([[0, 0, 10, 10], [20, 0, 30, 10]], float)
+    boxes = np.array([[0, 0, 10, 10], [1, 0, 11, 10], [20, 0, 26, 10], [50, 50, 60, 60]], float)
+    scores = np.array([0.5, 0.9, 0.8, 0.7])
+    # the surer second box takes the first truth; the first box finds it taken; 6 of 10 px wide is IoU 0.6
+    assert evaluate._match50(boxes, scores, truth).tolist() == [False, True, True, False]
+
+
+class _Boxes:
+    """A stand-in reader whose readings are the scenes' labelled index boxes, named as labelled but for one name."""
+
+    def __init__(self, metas: list[dict[str, Any]], wrong: str | None = None) -> None:
+        self.metas, self.wrong = list(metas), wrong
+
+    def readings(self, image: np.ndarray, conf: float | None = None) -> list[Reading]:
+        assert conf == evaluate.AP_CONF  # every box the detector gives
+        labels = self.metas.pop(0)["labels"]
+        named = [("JK" if lab["card"] == self.wrong else lab["card"], lab["box"]) for lab in labels]
+        return [Reading(name, 0.9, 0.95, tuple(box)) for name, box in named]
+
+
+def test_ap50_of_the_labelled_boxes_is_one_and_a_misnamed_card_scores_nothing(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    result = evaluate.ap50(scenes, _Boxes(metas))  # type: ignore[arg-type]
+    names = {lab["card"] for meta in metas for lab in meta["labels"]}
+    assert result["index_ap50"] == result["identity_map50"] == 1.0 and result["cards"] == len(names)
+    assert result["labelled_indices"] == sum(len(meta["labels"]) for meta in metas)
+    wrong = sorted(names - {"JK"})[0]
+    result = evaluate.ap50(scenes, _Boxes(metas, wrong))  # type: ignore[arg-type]
+    assert result["index_ap50"] == 1.0  # the boxes are all right
+    assert result["lowest_ap50"][0] == (wrong, 0.0)
+    assert result["identity_map50"] < 1.0
