@@ -155,6 +155,13 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
         "--warm", action="store_true", help="start each stage from its previous best.pt (none yet: from models/)"
     )
     parser.add_argument("--no-export", action="store_true")
+    parser.add_argument(
+        "--quantize-scenes",
+        type=int,
+        default=None,
+        metavar="N",
+        help="calibrate the detector's INT8 OpenVINO network on N rendered scenes (default 200; 0: keep it FP16)",
+    )
     parser.add_argument("--fraction", type=float, default=1.0, help="use this share of the training images")
     parser.add_argument("--models", type=Path, default=None, help="where exports go (default models/)")
     parser.add_argument("--runs", type=Path, default=None, help="Ultralytics runs folder (default runs/vision)")
@@ -183,6 +190,7 @@ def run_train(args: argparse.Namespace) -> int:
         bf16=not args.no_bf16,
         fraction=args.fraction,
         warm=args.warm,
+        quantize=train.QUANTIZE_SCENES if args.quantize_scenes is None else max(0, args.quantize_scenes),
     )
     try:
         written = train.run(recipe)
@@ -194,6 +202,35 @@ def run_train(args: argparse.Namespace) -> int:
 
 run_train.arguments = _train_arguments  # type: ignore[attr-defined]
 command("train", "train the corner-index detector and the card classifier, export ONNX + OpenVINO")(run_train)
+
+
+# -- quantize --------------------------------------------------------------------------------------
+def _quantize_arguments(parser: argparse.ArgumentParser) -> None:
+    from vision.quantize import SCENES, SEED
+
+    parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
+    parser.add_argument(
+        "--scenes", type=int, default=SCENES, help=f"calibration scenes of the training designs ({SCENES})"
+    )
+    parser.add_argument("--seed", type=int, default=SEED, help=f"their seed ({SEED}; validation scenes are 77)")
+
+
+def run_quantize(args: argparse.Namespace) -> int:
+    from vision import quantize
+    from vision.detect import MODELS, ModelError
+
+    if args.scenes < 1:
+        return fail("--scenes must be at least 1")
+    try:
+        record = quantize.quantize_detector(args.models or MODELS, args.scenes, args.seed)
+    except ModelError as exc:
+        return fail(str(exc))
+    print(json.dumps(record))
+    return 0
+
+
+run_quantize.arguments = _quantize_arguments  # type: ignore[attr-defined]
+command("quantize", "rewrite the detector's OpenVINO network in INT8, calibrated on rendered scenes")(run_quantize)
 
 
 # -- detect ----------------------------------------------------------------------------------------
@@ -291,6 +328,9 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--stages", type=Path, default=None, metavar="DIR", help="where cards are lost, stage by stage, on these scenes"
     )
+    parser.add_argument(
+        "--ap", type=Path, default=None, metavar="DIR", help="mAP50 of the index boxes of these scenes (synth --whole)"
+    )
     parser.add_argument("--sim", action="store_true", help="the demo games as simulated webcam video, held-out art")
     parser.add_argument("--sim-seed", type=int, nargs="+", default=[31], help="video seeds for --sim (default 31)")
     parser.add_argument(
@@ -342,6 +382,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         report["pinochle"] = evaluate.pinochle(args.pinochle, reader, args.limit)
     if args.stages:
         report["stages"] = evaluate.stages(args.stages, reader, args.limit)
+    if args.ap:
+        report["ap50"] = evaluate.ap50(args.ap, reader, args.limit)
     if args.sim:
         split = "train" if args.sim_train else "heldout"
         runs = [evaluate.simulated(reader, seed, split=split) for seed in args.sim_seed]
@@ -358,12 +400,11 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def _save_thresholds(models: Path, chosen: dict[str, object]) -> None:
     import yaml
 
-    path = models / "data.yaml"
-    text = path.read_text()
-    header = "".join(line for line in text.splitlines(keepends=True) if line.startswith("#"))
-    meta = yaml.safe_load(text)
+    from vision.detect import save_meta
+
+    meta = yaml.safe_load((models / "data.yaml").read_text())
     meta["reader"] = chosen
-    path.write_text(header + yaml.safe_dump(meta, sort_keys=False))
+    save_meta(models, meta)
 
 
 run_evaluate.arguments = _evaluate_arguments  # type: ignore[attr-defined]

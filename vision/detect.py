@@ -9,11 +9,13 @@ whose box is the union of its index boxes (two opposite corners: about the card)
 
 Backend order is by measurement on this machine (1280x720 frame, detector at 640, 2 threads): OpenVINO about
 2x faster than ONNX Runtime, which is faster than OpenCV DNN; each is tried in turn if the one before is not
-installed or cannot load the model.
+installed or cannot load the model.  The shipped OpenVINO detector is in INT8 (``tablecall quantize``,
+:mod:`vision.quantize`); the ONNX files are float32.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -34,7 +36,7 @@ DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen t
 # classifier names 90.6 % of the indices right this way, 88.9 % with the two crops used until session 6 (1.15 and
 # 1.3) and 88.1 % with one 1.3 crop; the five were picked on those scenes among 11 views (widths 1.05-1.6, shifts,
 # +-12 degree turns) taken 2 to 5 at a time, and on the held-out designs they name 91.9 % against 90.4 %
-# (models/MODEL_CARD.md, "Reading each index from several crops")
+# (docs/model-history.md, "Reading each index from several crops")
 CROPS: tuple[tuple[float, float, float], ...] = (  # (width in index sizes, shift x, shift y in crop sides)
     (1.15, 0.0, 0.0),
     (1.3, 0.08, 0.0),
@@ -45,7 +47,7 @@ CROPS: tuple[tuple[float, float, float], ...] = (  # (width in index sizes, shif
 # ... but not every index needs all five: the first FIRST_VIEWS crops are read for every index, the others only for
 # the indices those leave under SURE_VIEWS (their geometric mean). On the detector's boxes of the validation scenes
 # 62 % of the indices are that sure after two crops, and not one of them is named otherwise by all five, whose
-# probability differs from the two's by at most 0.08 (models/MODEL_CARD.md, "Fewer crops for sure indices"); the
+# probability differs from the two's by at most 0.08 (docs/model-history.md, "Fewer crops for sure indices"); the
 # classifier reads about 40 % fewer crops a frame
 FIRST_VIEWS = 2
 SURE_VIEWS = 0.99
@@ -55,7 +57,7 @@ ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (he
 # the face reader (vision.facecards) joins in where it sees a whole card between two indices: a square whose "bg"
 # probability is under FACE_MAX_BG; each index reading keeps INDEX_FLOOR of every name, the face reading FACE_FLOOR
 # (a tenth of it: a face reader sure past 0.999 outvotes two tiny indices that agree on another card; session 16 in
-# models/MODEL_CARD.md)
+# docs/model-history.md)
 FACE_MAX_BG = 0.2
 FACE_SURE = 0.5  # and whose likeliest card has at least this probability
 INDEX_FLOOR = 0.01
@@ -64,7 +66,7 @@ FACE_FLOOR = 0.001
 # different cards (a 7H read at 1.0 beside a QC) are no pair, whatever the face reader sees between them
 FACE_PLAUSIBLE = 0.001
 
-# pairing indices into cards (pair_corners; models/MODEL_CARD.md, "Telling copies apart", chose these on the
+# pairing indices into cards (pair_corners; docs/model-history.md, "Telling copies apart", chose these on the
 # validation scenes): two indices of one card have boxes of about the same width and height (each within
 # SIZE_RATIO, the face reader's candidate pairs' ratio), and any further index of a card the face reader saw whole
 # lies on the circle through its two opposite indices, around the card's centre (a card's indices are the corners
@@ -209,6 +211,17 @@ def load_backend(models: Path, stem: str, prefer: str = "auto", dynamic_batch: b
         except (ImportError, FileNotFoundError, RuntimeError, cv2.error) as exc:
             problems.append(f"{name}: {exc.__class__.__name__}: {exc}")
     raise ModelError(f"cannot load {stem} from {models}: " + "; ".join(problems))
+
+
+def save_meta(models: Path, meta: dict[str, Any]) -> Path:
+    """Write ``meta`` as ``models/data.yaml``, keeping the comment lines it starts with."""
+    import yaml
+
+    path = models / "data.yaml"
+    lines = path.read_text().splitlines(keepends=True) if path.exists() else []
+    header = "".join(itertools.takewhile(lambda line: line.startswith("#"), lines))
+    path.write_text(header + yaml.safe_dump(meta, sort_keys=False))
+    return path
 
 
 def letterbox(

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.cardart import ROOT
+from vision.quantize import SCENES as QUANTIZE_SCENES
 
 MODELS = ROOT / "models"
 RUNS = ROOT / "runs" / "vision"
@@ -408,6 +409,7 @@ class Recipe:
     bf16: bool = True
     fraction: float = 1.0
     warm: bool = False
+    quantize: int = QUANTIZE_SCENES  # calibration scenes for the detector's INT8 OpenVINO network (0: keep FP16)
 
 
 def run(recipe: Recipe) -> dict[str, Any]:
@@ -445,6 +447,10 @@ def run(recipe: Recipe) -> dict[str, Any]:
                 task=checkpoint_task(best) if stage == "detector" else "detect",
                 upright=stage == "classifier" and is_oriented(recipe.data),
             )
+            if stage == "detector" and recipe.quantize:
+                from vision.quantize import quantize_detector
+
+                written[stage]["openvino_int8"] = quantize_detector(recipe.models, recipe.quantize)
     if recipe.export:
         (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))
     return written

@@ -49,6 +49,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
         models=base / "models",
         runs=base / "runs",
         device="cpu",
+        quantize=2,  # the detector's INT8 network, calibrated on two rendered scenes
     )
     written = train.run(recipe)
     assert set(written) == {"classifier", "detector", "face"}
@@ -68,6 +69,14 @@ def test_training_exports_onnx_openvino_and_the_class_order(trained: Path) -> No
     assert "bg" in meta["classifier"]["names"] and "QH" in meta["classifier"]["names"]
     assert len(meta["classifier"]["names"]) == len(set(meta["classifier"]["names"]))
     assert sorted(meta["face"]["names"]) == sorted(meta["classifier"]["names"])  # the run time maps them by name
+    calibration = {"scenes": 2, "seed": 91, "sizes": [640, 1280]}
+    assert meta["detector"]["openvino"] == {"precision": "int8", "calibration": calibration}
+
+    def network(stem: str) -> str:
+        return (trained / f"{stem}_openvino" / f"{stem}.xml").read_text()
+
+    assert 'type="FakeQuantize"' in network(train.DETECTOR)  # INT8; the classifier's network stays in float
+    assert 'type="FakeQuantize"' not in network(train.CLASSIFIER)
     # the face reader started from the classifier's weights
     import torch
 
