@@ -3,7 +3,7 @@
 The rendered scenes and the face crops (:mod:`vision.dataset`, :mod:`vision.facecrops`) give the classifier index
 designs by the thousand, but a webcam over a whole table shows them differently: 10-17 px tall, through a lens,
 a sensor and a video codec (:mod:`vision.sim.camera`), on cards that slid in and lie in piles, rows and tricks.
-On simulated video the index reader's misses are such indices (``models/MODEL_CARD.md``).  So the simulator's own
+On simulated video the index reader's misses are such indices (``docs/model-history.md``).  So the simulator's own
 frames give crops too: game logs that are *not* the demo games (the demos are what the simulated-video tests and
 ``tablecall evaluate --sim`` measure) rendered with training designs only (GNOME training themes and procedural
 decks, never a held-out design), and every resting face-up card's corner index that shows (``MIN_VISIBLE`` of it
