@@ -8,8 +8,9 @@ and writes the INT8 network in place of ``models/index-detector_openvino``.  The
 reshapes, the box distribution's softmax, the sigmoid of the scores and angles) stays in float, as Ultralytics'
 own INT8 export keeps it.  ONNX Runtime and OpenCV DNN, the fallbacks, keep reading the float32 ONNX file.
 
-The same calibration scenes give the same network: they are rendered from a seed (:data:`SEED`), never the
-validation (seed 77) or held-out scenes the reader is measured on.  ``models/MODEL_CARD.md`` has what it changed.
+The calibration scenes are rendered from a seed (:data:`SEED`), so each run sees the same ones, and they are
+never the validation (seed 77) or held-out scenes (seed 9001) the reader is measured on.
+``models/MODEL_CARD.md`` has what it changed.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from vision.dataset import default_pool, scene_seed
 from vision.detect import MODELS, ModelError, letterbox, save_meta, to_input
 from vision.synth import render_scene
 
-SCENES, SEED = 200, 91  # calibration scenes of the training designs (validation is seed 77, held-out scenes 78)
+SCENES, SEED = 200, 91  # calibration scenes of the training designs (validation scenes are seed 77)
 SIZES = (640, 1280)  # letterboxed long sides, alternately: tablecall detect's and the live table's
 DETECTOR = "index-detector"
 
