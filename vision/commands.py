@@ -363,7 +363,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
         reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz, faces=not args.no_faces)
     except ModelError as exc:
         return fail(str(exc))
-    report: dict[str, object] = {"backend": reader.backend, "imgsz": reader.imgsz, "faces": reader.face is not None}
+    report: dict[str, object] = {
+        "backend": reader.backend,
+        "detector_precision": reader.detector_precision,
+        "imgsz": reader.imgsz,
+        "faces": reader.face is not None,
+    }
     if args.tune:
         try:
             tuned = evaluate.tune(args.tune, reader, args.limit, None if args.imgsz else evaluate.TUNE_IMGSZ)

@@ -554,6 +554,12 @@ class CardReader:
     def backend(self) -> str:
         return self.detector.name
 
+    @property
+    def detector_precision(self) -> str:
+        """``int8`` where the detector runs the quantized OpenVINO network (``tablecall quantize``), else ``float``."""
+        quantized = (self.det_meta.get("openvino") or {}).get("precision") == "int8"
+        return "int8" if quantized and self.backend == "openvino" else "float"
+
     def indices(
         self, image: np.ndarray, conf: float | None = None, region: Box | None = None
     ) -> tuple[np.ndarray, np.ndarray]:

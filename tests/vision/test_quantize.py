@@ -86,6 +86,7 @@ def test_the_shipped_int8_detector_boxes_the_indices_the_float_onnx_network_boxe
     assert yaml.safe_load((MODELS / "data.yaml").read_text())["detector"]["openvino"]["precision"] == "int8"
     int8 = CardReader(MODELS, "openvino", imgsz=640, faces=False)
     float32 = CardReader(MODELS, "onnxruntime", imgsz=640, faces=False)
+    assert (int8.detector_precision, float32.detector_precision) == ("int8", "float")  # what evaluate reports
     matched = total = 0
     for seed in range(4):
         frame = render_scene(seed, DesignPool((), proc_share=1.0), size=(1280, 720)).image[:, :, ::-1].copy()
