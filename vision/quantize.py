@@ -8,8 +8,9 @@ and writes the INT8 network in place of ``models/index-detector_openvino``.  The
 reshapes, the box distribution's softmax, the sigmoid of the scores and angles) stays in float, as Ultralytics'
 own INT8 export keeps it.  ONNX Runtime and OpenCV DNN, the fallbacks, keep reading the float32 ONNX file.
 
-The calibration scenes are rendered from a seed (:data:`SEED`), so each run sees the same ones, and they are
-never the validation (seed 77) or held-out scenes (seed 9001) the reader is measured on.
+The calibration scenes are rendered from a seed (:data:`SEED`), so each run sees the same ones (two runs on one
+machine wrote the same bytes), and they are never the validation (seed 77) or held-out scenes (seed 9001) the
+reader is measured on.
 ``models/MODEL_CARD.md`` has what it changed.
 """
 
