@@ -25,6 +25,7 @@ from typing import Any
 
 from vision.cardart import ROOT
 from vision.quantize import SCENES as QUANTIZE_SCENES
+from vision.quantize import quantize_detector
 
 MODELS = ROOT / "models"
 RUNS = ROOT / "runs" / "vision"
@@ -448,8 +449,6 @@ def run(recipe: Recipe) -> dict[str, Any]:
                 upright=stage == "classifier" and is_oriented(recipe.data),
             )
             if stage == "detector" and recipe.quantize:
-                from vision.quantize import quantize_detector
-
                 written[stage]["openvino_int8"] = quantize_detector(recipe.models, recipe.quantize)
     if recipe.export:
         (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 pytest.importorskip("cv2")
@@ -81,6 +80,7 @@ def test_the_shipped_int8_detector_boxes_the_indices_the_float_onnx_network_boxe
 
     pytest.importorskip("onnxruntime")
     from vision.detect import CardReader
+    from vision.evaluate import box_ious
     from vision.synth import DesignPool, render_scene
 
     assert yaml.safe_load((MODELS / "data.yaml").read_text())["detector"]["openvino"]["precision"] == "int8"
@@ -91,10 +91,7 @@ def test_the_shipped_int8_detector_boxes_the_indices_the_float_onnx_network_boxe
     for seed in range(4):
         frame = render_scene(seed, DesignPool((), proc_share=1.0), size=(1280, 720)).image[:, :, ::-1].copy()
         (a, _), (b, _) = int8.indices(frame), float32.indices(frame)
-        ix = np.clip(np.minimum(a[:, None, 2], b[None, :, 2]) - np.maximum(a[:, None, 0], b[None, :, 0]), 0, None)
-        iy = np.clip(np.minimum(a[:, None, 3], b[None, :, 3]) - np.maximum(a[:, None, 1], b[None, :, 1]), 0, None)
-        area_a, area_b = ((x[:, 2] - x[:, 0]) * (x[:, 3] - x[:, 1]) for x in (a, b))
-        iou = ix * iy / (area_a[:, None] + area_b[None] - ix * iy)
+        iou = box_ious(a, b)
         matched += int((iou.max(axis=0) >= 0.7).sum()) if len(a) else 0
         total += len(b)
     assert total >= 20 and matched >= 0.9 * total  # the same boxes, to within the rounding of 8-bit integers
