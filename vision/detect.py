@@ -74,6 +74,16 @@ FACE_PLAUSIBLE = 0.001
 # are one card
 ON_CIRCLE = 0.5
 SAME_CENTRE = 0.3
+# ... and two indices of the same name are never joined through each other where the face reader sees no card
+# between them ("bg" at least APART_BG) and their boxes are turned more than APART_TURN degrees apart: a card's
+# indices turn with it, so these are two copies (two decks) lying near each other at different angles.  Either
+# sign alone splits cards: the detector's angles are rough (one card's two indices: 95 % within 28 degrees of each
+# other as the detector turns them, 98 % within 4.5 as labelled), and the face reader sees "bg" between a card's
+# corners where another card covers its middle.  Of the held-out scenes' near pairs of one name, both read right,
+# the two together flag 3 of 978 pairs of one card and 31 of 53 pairs of two copies (the face reader alone 32 and
+# 42, the angle alone 87 and 36).  Chosen on the validation scenes (models/MODEL_CARD.md, "Session 22").
+APART_BG = 0.9
+APART_TURN = 15.0
 
 Alternatives = tuple[tuple[str, float], ...]
 Box = tuple[float, float, float, float]
@@ -110,6 +120,7 @@ class Reading:
     box: tuple[float, float, float, float]
     alternatives: Alternatives = ()  # the likeliest names and their probabilities, best first
     whole: tuple[Box, ...] = ()  # boxes of other readings the face reader saw as this index's card's opposite corner
+    apart: tuple[Box, ...] = ()  # boxes of other readings of another card: no card between them, at another angle
 
 
 class Backend(Protocol):
@@ -305,10 +316,27 @@ def turns_of(rboxes: np.ndarray) -> np.ndarray:
     return np.stack([np.maximum(w, h), np.minimum(w, h), axis % 180], 1)
 
 
+def turn_between(a: float, b: float) -> float:
+    """The angle in degrees, 0-90, between two box axes given in degrees 0-180 (:func:`turns_of`)."""
+    return abs((a - b + 90.0) % 180.0 - 90.0)
+
+
+def apart_pairs(pairs: Sequence[tuple[int, int]], background: np.ndarray, turns: np.ndarray) -> list[tuple[int, int]]:
+    """Of these index pairs, those of two cards: the face reader's ``bg`` probability between them (``background``,
+    one per pair) at least :data:`APART_BG`, and their boxes (``turns``, :func:`turns_of`) turned more than
+    :data:`APART_TURN` degrees apart."""
+    return [
+        (i, j)
+        for (i, j), bg in zip(pairs, background.tolist(), strict=True)
+        if bg >= APART_BG and turn_between(float(turns[i, 2]), float(turns[j, 2])) > APART_TURN
+    ]
+
+
 def pair_corners(
     found: Sequence[tuple[str, float, Box] | tuple[str, float, Box, Alternatives]],
     reach: float = 9.0,
     whole: Collection[tuple[Box, Box]] = (),
+    apart: Collection[tuple[Box, Box]] = (),
 ) -> list[Card]:
     """Join index readings ``(name, confidence, box[, alternatives])`` of the same card name into physical cards.
 
@@ -318,16 +346,19 @@ def pair_corners(
     surest card of its name with an index closer than ``reach`` times the larger index size (a card's diagonal is
     5-8.5 index heights) and of about its width and height (``SIZE_RATIO``); a card has at most four
     indices.  So farther copies of a name (two decks) stay apart, and so do near ones drawn at other sizes or lying
-    off a whole card's corners.  A card's alternatives are its indices' probabilities averaged.
+    off a whole card's corners.  ``apart``: pairs of index boxes known to be of two cards (:data:`APART_BG`); an
+    index never joins a card through an index it is apart from.  A card's alternatives are its indices'
+    probabilities averaged.
     """
     pairs = {frozenset(pair) for pair in whole if pair[0] != pair[1]}
+    two = {frozenset(pair) for pair in apart if pair[0] != pair[1]}
     cards: list[Card] = []
     by_name: dict[str, list[tuple[float, Box, Alternatives]]] = {}
     for name, conf, box, *alts in found:
         by_name.setdefault(name, []).append((conf, box, alts[0] if alts else ()))
     for name, items in by_name.items():
         items.sort(key=lambda item: -item[0])
-        for group in _group_corners(items, pairs, reach):
+        for group in _group_corners(items, pairs, reach, two):
             boxes = np.array([b for _, b, _ in group])
             union = (
                 float(boxes[:, 0].min()),
@@ -344,7 +375,9 @@ def pair_corners(
 _Item = tuple[float, Box, Alternatives]
 
 
-def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: float) -> list[list[_Item]]:
+def _group_corners(
+    items: Sequence[_Item], whole: set[frozenset[Box]], reach: float, apart: Collection[frozenset[Box]] = ()
+) -> list[list[_Item]]:
     """One name's indices (surest first) grouped into cards: see :func:`pair_corners`."""
     faces: list[tuple[set[int], np.ndarray, float]] = []  # (members, centre, radius) of cards seen whole
     for i in range(len(items)):
@@ -381,7 +414,10 @@ def _group_corners(items: Sequence[_Item], whole: set[frozenset[Box]], reach: fl
     for k in rest:
         for group in groups:
             if len(group) < 4 and any(
-                _near(items[k][1], items[o][1], reach) and _similar(items[k][1], items[o][1]) for o in group
+                _near(items[k][1], items[o][1], reach)
+                and _similar(items[k][1], items[o][1])
+                and frozenset((items[k][1], items[o][1])) not in apart
+                for o in group
             ):
                 group.append(k)
                 break
@@ -673,11 +709,13 @@ class CardReader:
         return pairs, raw[:, self._face_order].astype(np.float32)
 
     def with_faces(
-        self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray
-    ) -> tuple[np.ndarray, list[tuple[int, int]]]:
-        """The indices' probabilities joined with the face reader's (:func:`join_faces`), and the pairs of indices
-        the face reader saw as one card's opposite corners: their joined readings name the same card, and the face
-        reader sees it whole (``bg`` under ``FACE_MAX_BG``, that card at least ``FACE_SURE``)."""
+        self, image: np.ndarray, boxes: np.ndarray, probs: np.ndarray, turns: np.ndarray | None = None
+    ) -> tuple[np.ndarray, list[tuple[int, int]], list[tuple[int, int]]]:
+        """The indices' probabilities joined with the face reader's (:func:`join_faces`); the pairs of indices the
+        face reader saw as one card's opposite corners: their joined readings name the same card, and the face
+        reader sees it whole (``bg`` under ``FACE_MAX_BG``, that card at least ``FACE_SURE``); and, given the
+        boxes' ``turns`` (:func:`turns_of`), the pairs it saw as two cards: ``bg`` at least ``APART_BG`` between
+        them, their boxes turned more than ``APART_TURN`` degrees apart (:func:`pair_corners`)."""
         pairs, faces = self.face_probabilities(image, boxes, probs)
         joined = join_faces(probs, pairs, faces, self.names)
         names = joined.argmax(axis=1)
@@ -687,7 +725,8 @@ class CardReader:
             for (i, j), q in zip(pairs, faces, strict=True)
             if names[i] == names[j] and (bg is None or q[bg] < FACE_MAX_BG) and q[names[i]] >= FACE_SURE
         ]
-        return joined, whole
+        apart = apart_pairs(pairs, faces[:, bg], turns) if turns is not None and bg is not None else []
+        return joined, whole, apart
 
     def classify(
         self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None
@@ -707,15 +746,21 @@ class CardReader:
         boxes, det_scores, turns = self.turned_indices(image, conf, region)
         probs = self.probabilities(image, boxes, turns)
         whole: list[tuple[int, int]] = []
+        apart: list[tuple[int, int]] = []
         if self.face is not None:
-            probs, whole = self.with_faces(image, boxes, probs)
+            probs, whole, apart = self.with_faces(image, boxes, probs, turns)
         as_tuples: list[Box] = [(float(x1), float(y1), float(x2), float(y2)) for x1, y1, x2, y2 in boxes]
-        others: dict[int, list[Box]] = {}
-        for i, j in whole:
-            others.setdefault(i, []).append(as_tuples[j])
-            others.setdefault(j, []).append(as_tuples[i])
+
+        def partners(pairs: list[tuple[int, int]]) -> dict[int, tuple[Box, ...]]:
+            out: dict[int, tuple[Box, ...]] = {}
+            for i, j in pairs:
+                out[i] = (*out.get(i, ()), as_tuples[j])
+                out[j] = (*out.get(j, ()), as_tuples[i])
+            return out
+
+        same, two = partners(whole), partners(apart)
         return [
-            Reading(alts[0][0], float(s), alts[0][1], box, alts, tuple(others.get(k, ())))
+            Reading(alts[0][0], float(s), alts[0][1], box, alts, same.get(k, ()), two.get(k, ()))
             for k, (alts, s, box) in enumerate(zip(ranked_names(probs, self.names), det_scores, as_tuples, strict=True))
         ]
 
@@ -727,7 +772,11 @@ class CardReader:
         min_card = self.min_card if min_card is None else min_card
         kept = [r for r in readings if r.name != "bg" and r.score >= conf and r.prob >= min_card]
         found = [(r.name, r.prob * r.score, r.box, r.alternatives) for r in kept]
-        return pair_corners(found, whole=[(r.box, other) for r in kept for other in r.whole])
+        return pair_corners(
+            found,
+            whole=[(r.box, other) for r in kept for other in r.whole],
+            apart=[(r.box, other) for r in kept for other in r.apart],
+        )
 
     def read(self, image: np.ndarray, region: Box | None = None) -> list[Card]:
         """Every physical card the image shows (around ``region`` of it, when given), as far as the corners tell."""

@@ -14,7 +14,8 @@
 * ``stages(folder)``: where cards are lost, stage by stage: the share of cards one of whose labelled indices the
   detector boxes (IoU >= 0.3), and the share of labelled index boxes the classifier names right when given the
   labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``); and every labelled card by
-  what became of it in the reader's answer (``cards_by_fate``): found, not boxed, misread, read right but under
+  what became of it in the reader's answer (``cards_by_fate``; the readings ``read`` pairs, the face reader's
+  included since session 22): found, not boxed, misread, read right but under
   the card threshold, or read right and joined with another copy of the same card (scenes mix decks: a second
   copy lying within a card's reach of the first, at about its size and not told apart by the face reader, is
   taken for the first's other corner).
@@ -335,17 +336,12 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     crops = reader.crops
     fates: Counter[str] = Counter()
     for meta, image in _scenes(folder, limit):
-        boxes, scores, turns = reader.turned_indices(image)
+        readings = reader.readings(image)  # the reader's own boxes, read and paired as the reader does
         by_card: dict[int, list[list[float]]] = {}
         for lab in meta["labels"]:
             by_card.setdefault(lab["card_id"], []).append(lab["box"])
         cards += len(by_card)
-        boxed += sum(any(iou(t, b) >= 0.3 for t in truth for b in boxes) for truth in by_card.values())
-        detected = ranked_names(reader.probabilities(image, boxes, turns), reader.names)  # the reader's own boxes
-        readings = [
-            Reading(alts[0][0], float(score), alts[0][1], tuple(float(v) for v in box), alts)  # type: ignore[arg-type]
-            for alts, score, box in zip(detected, scores, boxes, strict=True)
-        ]
+        boxed += sum(any(iou(t, r.box) >= 0.3 for t in truth for r in readings) for truth in by_card.values())
         fates.update(_fates(meta, readings, reader))
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         label_turns = labelled_turns(meta["labels"])

@@ -16,7 +16,19 @@ from hypothesis import strategies as st
 pytest.importorskip("cv2")
 
 from vision.crops import crop_box, cut
-from vision.detect import MODELS, CardReader, letterbox, nms, pair_corners, to_input, view_crops
+from vision.detect import (
+    APART_BG,
+    APART_TURN,
+    MODELS,
+    CardReader,
+    apart_pairs,
+    letterbox,
+    nms,
+    pair_corners,
+    to_input,
+    turn_between,
+    view_crops,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,6 +128,36 @@ def test_a_card_seen_whole_keeps_a_corner_whose_box_is_cut_short() -> None:
     assert len(card.indices) == 2
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "between"), [(10, 10, 0), (10, 30, 20), (170, 10, 20), (0, 179, 1), (20, 110, 90), (45, 150, 75)]
+)
+def test_the_angle_between_two_box_axes_is_taken_round_half_a_turn(a: float, b: float, between: float) -> None:
+    assert turn_between(a, b) == pytest.approx(between)
+    assert turn_between(b, a) == pytest.approx(between)
+
+
+def test_two_indices_are_apart_only_with_no_card_between_them_and_at_another_angle() -> None:
+    turns = np.array([[40, 20, 10], [40, 20, 10 + APART_TURN + 5], [40, 20, 14], [40, 20, 175]], np.float32)
+    pairs = [(0, 1), (0, 2), (0, 3), (1, 2)]
+    high, low = APART_BG, APART_BG - 0.05
+    # 0-1: bg and turned; 0-2: turned 4 degrees (one card's corners, its middle covered); 0-3: 15 degrees round
+    # 180; 1-2: turned but the face reader is unsure it is no card
+    assert apart_pairs(pairs, np.array([high, 1.0, 1.0, low]), turns) == [(0, 1)]
+    assert apart_pairs(pairs, np.array([low, low, low, low]), turns) == []
+
+
+def test_pairing_never_joins_an_index_through_one_it_is_apart_from() -> None:
+    # two QH copies within reach of each other (two decks), and the first copy's other corner c
+    a, b, c = (10, 10, 30, 50), (150, 100, 170, 140), (150, 200, 170, 240)
+    found = [("QH", 0.9, a), ("QH", 0.7, b), ("QH", 0.8, c)]
+    assert len(pair_corners(found)) == 1  # by distance alone, all three are one card
+    cards = pair_corners(found, apart=[(a, b), (c, b)])
+    assert sorted(card.indices for card in cards) == [(a, c), (b,)]
+    # apart from one index of a card, an index still joins the card through another it is not apart from
+    (card,) = pair_corners(found, apart=[(a, b)])
+    assert set(card.indices) == {a, b, c}
+
+
 def test_pairing_averages_the_corners_alternatives() -> None:
     found = [
         ("QH", 0.9, (10, 10, 30, 50), (("QH", 0.8), ("QD", 0.2))),
@@ -163,6 +205,23 @@ def test_readings_say_which_indices_the_face_reader_saw_as_one_card() -> None:
     for r, other in linked:  # and the two are one card
         assert any(r.box in card.indices and other.box in card.indices for card in cards)
     assert len(cards) == len({lab.card_id for lab in scene.labels})
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_two_copies_near_each_other_at_another_angle_are_two_cards() -> None:
+    pytest.importorskip("openvino")
+    from vision.synth import DesignPool, render_scene
+
+    reader = CardReader(MODELS)
+    # two decks: a 5D in a row of cards, another (turned about 20 degrees from it) 9 index sizes below at the
+    # frame's edge; by distance and size they would be one card
+    scene = render_scene(111, DesignPool((), proc_share=1.0), size=(1280, 720))
+    assert sorted(lab.card_id for lab in scene.labels if lab.card == "5D") == [3, 14]
+    readings = reader.readings(scene.image[:, :, ::-1].copy())
+    fives = [r for r in readings if r.name == "5D"]
+    assert len(fives) == 2
+    assert fives[0].apart == (fives[1].box,) and fives[1].apart == (fives[0].box,)
+    assert [c.card for c in reader.cards(readings)].count("5D") == 2
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")

@@ -14,7 +14,7 @@ cv2 = pytest.importorskip("cv2")
 from vision import evaluate  # noqa: E402
 from vision.cardart import CARDS  # noqa: E402
 from vision.dataset import write_dataset  # noqa: E402
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading  # noqa: E402
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading, ranked_names  # noqa: E402
 from vision.synth import DesignPool  # noqa: E402
 
 
@@ -299,6 +299,16 @@ class _Perfect:
         self.scene += 1
         boxes = np.array([lab["box"] for lab in self.metas[self.scene]["labels"]], np.float32).reshape(-1, 4)
         return boxes, np.ones(len(boxes), np.float32), None  # upright boxes, as an upright-box detector gives
+
+    def readings(self, image: np.ndarray) -> list[Reading]:
+        """Every labelled index read as :meth:`probabilities` says (no face reader: nothing seen whole or apart)."""
+        boxes, scores, turns = self.turned_indices(image)
+        return [
+            Reading(alts[0][0], float(score), alts[0][1], (*map(float, box),), alts)  # type: ignore[arg-type]
+            for alts, score, box in zip(
+                ranked_names(self.probabilities(image, boxes, turns), self.names), scores, boxes, strict=True
+            )
+        ]
 
     def classify(
         self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None
