@@ -325,11 +325,13 @@ def apart_pairs(pairs: Sequence[tuple[int, int]], background: np.ndarray, turns:
     """Of these index pairs, those of two cards: the face reader's ``bg`` probability between them (``background``,
     one per pair) at least :data:`APART_BG`, and their boxes (``turns``, :func:`turns_of`) turned more than
     :data:`APART_TURN` degrees apart."""
-    return [
-        (i, j)
-        for (i, j), bg in zip(pairs, background.tolist(), strict=True)
-        if bg >= APART_BG and turn_between(float(turns[i, 2]), float(turns[j, 2])) > APART_TURN
-    ]
+    if not len(pairs):
+        return []
+    i, j = np.asarray(pairs).T
+    axis = np.asarray(turns, np.float64)[:, 2]
+    between = np.abs((axis[i] - axis[j] + 90.0) % 180.0 - 90.0)  # turn_between, for all pairs at once
+    keep = (np.asarray(background) >= APART_BG) & (between > APART_TURN)
+    return [(int(a), int(b)) for a, b in zip(i[keep], j[keep], strict=True)]
 
 
 def pair_corners(
