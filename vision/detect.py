@@ -316,8 +316,9 @@ def turns_of(rboxes: np.ndarray) -> np.ndarray:
     return np.stack([np.maximum(w, h), np.minimum(w, h), axis % 180], 1)
 
 
-def turn_between(a: float, b: float) -> float:
-    """The angle in degrees, 0-90, between two box axes given in degrees 0-180 (:func:`turns_of`)."""
+def turn_between(a: Any, b: Any) -> Any:
+    """The angle in degrees, 0-90, between two box axes given in degrees 0-180 (:func:`turns_of`): floats, or
+    arrays of them element by element."""
     return abs((a - b + 90.0) % 180.0 - 90.0)
 
 
@@ -329,8 +330,7 @@ def apart_pairs(pairs: Sequence[tuple[int, int]], background: np.ndarray, turns:
         return []
     i, j = np.asarray(pairs).T
     axis = np.asarray(turns, np.float64)[:, 2]
-    between = np.abs((axis[i] - axis[j] + 90.0) % 180.0 - 90.0)  # turn_between, for all pairs at once
-    keep = (np.asarray(background) >= APART_BG) & (between > APART_TURN)
+    keep = (np.asarray(background) >= APART_BG) & (turn_between(axis[i], axis[j]) > APART_TURN)
     return [(int(a), int(b)) for a, b in zip(i[keep], j[keep], strict=True)]
 
 

@@ -15,10 +15,10 @@
   detector boxes (IoU >= 0.3), and the share of labelled index boxes the classifier names right when given the
   labelled box itself, with one crop 1.3 wide and with the reader's crops (``CROPS``); and every labelled card by
   what became of it in the reader's answer (``cards_by_fate``; the readings ``read`` pairs, the face reader's
-  included since session 22): found, not boxed, misread, read right but under
-  the card threshold, or read right and joined with another copy of the same card (scenes mix decks: a second
-  copy lying within a card's reach of the first, at about its size and not told apart by the face reader, is
-  taken for the first's other corner).
+  included since session 22): found, not boxed, misread, read right but under the card threshold, or read right
+  and joined with another copy of the same card (scenes mix decks: a second copy lying within a card's reach of
+  the first, at about its size, and told apart neither by the face reader nor by the boxes' angles, is taken for
+  the first's other corner).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
