@@ -250,13 +250,24 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--imgsz",
-        type=int,
+        type=_detector_size,
         default=None,
-        help="detector input size, long side (default: as tuned, else 640; 1280 suits webcam frames of a table)",
+        help="detector input size, long side (default: as tuned, else 640; 1280 suits webcam frames of a table; "
+        "auto: as tuned, and images whose indices come out small read again 1.5 times larger)",
     )
     parser.add_argument(
         "--no-faces", action="store_true", help="read the corner indices alone, without the whole-card reader"
     )
+
+
+def _detector_size(text: str) -> int | str:
+    """``--imgsz``: a number of pixels, or ``auto`` (:data:`vision.detect.SMALL_INDEX`)."""
+    if text.strip().lower() == "auto":
+        return "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is neither a number of pixels nor auto") from None
 
 
 def _image_files(paths: list[Path]) -> list[tuple[Path, str | None]]:
@@ -342,9 +353,10 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
     parser.add_argument(
         "--imgsz",
-        type=int,
+        type=_detector_size,
         default=None,
-        help="detector input size, long side (default: as tuned, else 640; --tune without it tries 640 and 960)",
+        help="detector input size, long side (default: as tuned, else 640; --tune without it tries 640 and 960; "
+        "auto: as tuned, and images whose indices come out small read again 1.5 times larger)",
     )
     parser.add_argument(
         "--tune",
@@ -366,7 +378,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     report: dict[str, object] = {
         "backend": reader.backend,
         "detector_precision": reader.detector_precision,
-        "imgsz": reader.imgsz,
+        "imgsz": f"{reader.imgsz}, auto" if reader.auto else reader.imgsz,
         "faces": reader.face is not None,
     }
     if args.tune:

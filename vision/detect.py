@@ -52,6 +52,14 @@ CROPS: tuple[tuple[float, float, float], ...] = (  # (width in index sizes, shif
 FIRST_VIEWS = 2
 SURE_VIEWS = 0.99
 WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled (indices ~10-20 px at 720p)
+# ``imgsz="auto"`` (``tablecall detect --imgsz auto``): an image whose index boxes come out small at the reader's
+# size (their median long side under SMALL_INDEX px of the detector's input) is read again, all of it, at LARGER
+# times that size.  Of the held-out cards whose indices are under 12 px at 640, 22 % have none boxed there (3 % of
+# the rest), 12 % at 960; and there the classifier's crops, cut along better boxes, read surer.  Chosen on the
+# validation scenes among medians of 10-28 px and 800 or 960 (models/MODEL_CARD.md, "Session 23"); it costs a second
+# read of such images (the latency frame: about twice the time of one read), so it is not the default
+SMALL_INDEX = 20.0
+LARGER = 1.5
 ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
 
 # the face reader (vision.facecards) joins in where it sees a whole card between two indices: a square whose "bg"
@@ -476,6 +484,15 @@ def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
     return tuple((name, round(p, 4)) for name, p in ranked)
 
 
+def small_indices(boxes: np.ndarray, scale: float, small: float = SMALL_INDEX) -> bool:
+    """Whether index ``boxes`` (N, 4, image pixels; upright, around turned boxes) are small for the detector:
+    their median long side, times ``scale`` (the detector's input pixels per image pixel), under ``small``."""
+    if not len(boxes):
+        return False
+    sides = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]) * scale
+    return bool(np.median(sides) < small)
+
+
 def could_join(a: np.ndarray, b: np.ndarray, names: Sequence[str]) -> bool:
     """Whether :func:`join_faces` could join two indices with these probabilities, whatever the face reader
     says: neither is taken for ``bg`` and some card has at least ``FACE_PLAUSIBLE`` in both."""
@@ -548,7 +565,7 @@ class CardReader:
         conf: float | None = None,
         iou: float = 0.7,
         min_card: float | None = None,
-        imgsz: int | None = None,
+        imgsz: int | str | None = None,
         faces: bool = True,
     ) -> None:
         import yaml
@@ -578,6 +595,12 @@ class CardReader:
         self.crops = CROPS
         self.sure_views = SURE_VIEWS  # above 1: every index is read from all the crops
         stride = int(self.det_meta["stride"])
+        # "auto": the tuned size, and a second read LARGER where the indices come out small (SMALL_INDEX)
+        self.auto = imgsz == "auto"
+        if self.auto:
+            imgsz = None
+        elif isinstance(imgsz, str):
+            raise ModelError(f"detector size {imgsz!r}: a number of pixels, or auto")
         if imgsz is not None and (imgsz < stride or imgsz > 4096):
             raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
         # the detector's input long side, a multiple of its stride (as asked, else as tuned, else data.yaml's size)
@@ -610,14 +633,15 @@ class CardReader:
         return boxes, scores
 
     def turned_indices(
-        self, image: np.ndarray, conf: float | None = None, region: Box | None = None
+        self, image: np.ndarray, conf: float | None = None, region: Box | None = None, imgsz: int | None = None
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
         """:meth:`indices`, and for a turned-box detector each box's (long side, short side, axis) in image pixels
         and degrees (:func:`turns_of`; ``None`` for an upright-box detector).  The boxes are upright either way:
-        around the turned box where the detector turns them."""
+        around the turned box where the detector turns them.  ``imgsz``: the detector's size for this read (default
+        the reader's)."""
         square = self.detector.name == "opencv"
         stride = int(self.det_meta["stride"])
-        batch, r, (px, py) = letterbox(image, self.imgsz, stride, square)
+        batch, r, (px, py) = letterbox(image, imgsz or self.imgsz, stride, square)
         ox = oy = 0
         if region is not None and not square:  # OpenCV DNN reads a square input only
             th, tw = batch.shape[1:3]
@@ -658,6 +682,18 @@ class CardReader:
         h, w = image.shape[:2]
         boxes = np.clip(boxes, 0, [w, h, w, h])
         return boxes.astype(np.float32), scores[picked], turns
+
+    def larger_size(self, image: np.ndarray, boxes: np.ndarray) -> int | None:
+        """The detector size to read ``image`` again at, given the index ``boxes`` (image pixels) read at the
+        reader's size: :data:`LARGER` times it (a multiple of the stride) where their median long side is under
+        :data:`SMALL_INDEX` px of the detector's input, else ``None`` (no boxes: nothing to tell the size by)."""
+        if not len(boxes):
+            return None
+        scale = self.imgsz / max(image.shape[:2])
+        if small_indices(boxes, scale):
+            stride = int(self.det_meta["stride"])
+            return -(-round(self.imgsz * LARGER) // stride) * stride
+        return None
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
         """Stage 2: for each box, the probability of each class (``self.names``), shape (N, classes); an upright
@@ -746,6 +782,9 @@ class CardReader:
         elif image.shape[2] == 4:
             image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
         boxes, det_scores, turns = self.turned_indices(image, conf, region)
+        larger = self.larger_size(image, boxes) if self.auto and region is None else None
+        if larger:
+            boxes, det_scores, turns = self.turned_indices(image, conf, None, larger)
         probs = self.probabilities(image, boxes, turns)
         whole: list[tuple[int, int]] = []
         apart: list[tuple[int, int]] = []

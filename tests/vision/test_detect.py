@@ -250,6 +250,75 @@ def test_detect_refuses_a_detector_size_out_of_range(tmp_path: Path, capsys: pyt
     assert "detector size 4 is out of range" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("sides", "scale", "small"),
+    [
+        ([30, 30, 30], 0.5, True),  # 15 px at the detector's input
+        ([30, 30, 30], 1.0, False),  # 30 px
+        ([10, 12, 50, 60, 70], 1.0, False),  # the median decides: a few small ones do not make the image small ...
+        ([10, 12, 14, 60, 70], 1.0, True),  # ... nor a few large ones large
+        ([19, 21, 21], 1.0, False),
+        ([19, 19, 21], 1.0, True),
+        ([], 1.0, False),  # no boxes: nothing to tell the size by
+    ],
+)
+def test_indices_are_small_by_their_median_long_side_at_the_detectors_input(
+    sides: list[float], scale: float, small: bool
+) -> None:
+    from vision.detect import SMALL_INDEX, small_indices
+
+    boxes = np.array([[100, 100, 100 + side, 100 + side * 0.6] for side in sides], np.float32).reshape(-1, 4)
+    assert small_indices(boxes, scale) is small
+    assert SMALL_INDEX == 20.0  # the examples straddle it
+
+
+@pytest.mark.parametrize(("text", "size"), [("auto", "auto"), ("AUTO", "auto"), ("960", 960)])
+def test_the_detector_size_is_a_number_or_auto(text: str, size: int | str) -> None:
+    from vision.commands import _detector_size
+
+    assert _detector_size(text) == size
+
+
+def test_detect_says_what_a_detector_size_must_be(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from web.cli import main
+
+    with pytest.raises(SystemExit) as exit_info:
+        main(["detect", str(tmp_path / "table.png"), "--imgsz", "big"])
+    assert exit_info.value.code != 0
+    assert "'big' is neither a number of pixels nor auto" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_auto_size_reads_an_image_of_small_indices_again_larger_and_one_of_large_indices_once() -> None:
+    pytest.importorskip("openvino")
+    import cv2
+
+    from vision.synth import DesignPool, render_scene
+
+    reader = CardReader(MODELS, imgsz="auto")
+    assert reader.auto and reader.imgsz == 640
+    sizes: list[int | None] = []
+    read = reader.turned_indices
+
+    def spy(image, conf=None, region=None, imgsz=None):  # type: ignore[no-untyped-def]
+        sizes.append(imgsz)
+        return read(image, conf, region, imgsz)
+
+    reader.turned_indices = spy  # type: ignore[method-assign]
+    scene = render_scene(7, DesignPool((), proc_share=1.0), size=(1280, 720))  # indices ~18 px at 640
+    frame = np.ascontiguousarray(scene.image[:, :, ::-1])
+    cards = reader.read(frame)
+    assert sizes == [None, 960]  # the reader's size, then 1.5 times it
+    assert {c.card for c in cards} >= {lab.card for lab in scene.labels if lab.visible == 1.0} - {"JK"}
+    sizes.clear()
+    near = cv2.resize(frame[180:540, 320:960], (1280, 720), interpolation=cv2.INTER_LINEAR)  # twice as near
+    reader.read(near)
+    assert sizes == [None]
+    sizes.clear()
+    reader.read(frame, region=(0, 0, 640, 360))  # a region (the live table's reads) keeps its size
+    assert sizes == [None]
+
+
 @pytest.fixture(scope="module")
 def table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A rendered table of procedural decks (BGR, 1280x720), its labelled index boxes and their turns (long side,
