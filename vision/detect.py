@@ -56,9 +56,10 @@ WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled
 # size (their median long side under SMALL_INDEX px of the detector's input) is read again, all of it, at LARGER
 # times that size.  Of the held-out cards whose indices are under 12 px at 640, 22 % have none boxed there (3 % of
 # the rest), 12 % at 960; and there the classifier's crops, cut along better boxes, read surer.  Chosen on the
-# validation scenes among medians of 10-28 px and 800 or 960 (models/MODEL_CARD.md, "Session 23"); it costs a second
-# read of such images (the latency frame: about twice the time of one read), so it is not the default
-SMALL_INDEX = 20.0
+# validation scenes as `evaluate --tune` chooses, among 640, 800 or 960 for every image and 800 or 960 where the
+# median is under 10-28 px (models/MODEL_CARD.md, "Session 23"); a second read costs (over the held-out scenes'
+# frames: median 49.9 ms against 41.6, mean 81 against 55), so it is not the default
+SMALL_INDEX = 18.0
 LARGER = 1.5
 ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
 
@@ -597,6 +598,7 @@ class CardReader:
         stride = int(self.det_meta["stride"])
         # "auto": the tuned size, and a second read LARGER where the indices come out small (SMALL_INDEX)
         self.auto = imgsz == "auto"
+        self.small_index = SMALL_INDEX
         if self.auto:
             imgsz = None
         elif isinstance(imgsz, str):
@@ -686,11 +688,12 @@ class CardReader:
     def larger_size(self, image: np.ndarray, boxes: np.ndarray) -> int | None:
         """The detector size to read ``image`` again at, given the index ``boxes`` (image pixels) read at the
         reader's size: :data:`LARGER` times it (a multiple of the stride) where their median long side is under
-        :data:`SMALL_INDEX` px of the detector's input, else ``None`` (no boxes: nothing to tell the size by)."""
+        ``small_index`` px of the detector's input (:data:`SMALL_INDEX`), else ``None`` (no boxes: nothing to tell
+        the size by)."""
         if not len(boxes):
             return None
         scale = self.imgsz / max(image.shape[:2])
-        if small_indices(boxes, scale):
+        if small_indices(boxes, scale, self.small_index):
             stride = int(self.det_meta["stride"])
             return -(-round(self.imgsz * LARGER) // stride) * stride
         return None
