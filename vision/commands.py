@@ -136,6 +136,9 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--det-lr0", type=float, default=0.002, help="detector start learning rate (lower it to continue --warm)"
     )
+    parser.add_argument(
+        "--det-scale", type=float, default=0.35, help="detector zoom augmentation: 1 +- this (default 0.35)"
+    )
     parser.add_argument("--cls-epochs", type=int, default=20)
     parser.add_argument("--cls-minutes", type=float, default=None)
     parser.add_argument("--cls-batch", type=int, default=256)
@@ -175,7 +178,9 @@ def run_train(args: argparse.Namespace) -> int:
     recipe = train.Recipe(
         data=args.data,
         stages=("classifier", "detector") if args.stage == "both" else (args.stage,),
-        detector=train.detector_config(args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch, args.det_lr0),
+        detector=train.detector_config(
+            args.det_epochs, args.det_minutes, args.det_imgsz, args.det_batch, args.det_lr0, args.det_scale
+        ),
         classifier=train.classifier_config(args.cls_epochs, args.cls_minutes, batch=args.cls_batch, lr0=args.cls_lr0),
         face=train.face_config(
             args.face_epochs, args.face_minutes, batch=args.face_batch, lr0=args.face_lr0, hue=args.face_hue

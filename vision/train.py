@@ -50,7 +50,12 @@ class StageConfig:
 
 
 def detector_config(
-    epochs: int = 30, minutes: float | None = None, imgsz: int = 416, batch: int = 32, lr0: float = 0.002
+    epochs: int = 30,
+    minutes: float | None = None,
+    imgsz: int = 416,
+    batch: int = 32,
+    lr0: float = 0.002,
+    scale: float = 0.35,
 ) -> StageConfig:
     extra = {
         "optimizer": "AdamW",
@@ -59,7 +64,7 @@ def detector_config(
         "warmup_epochs": 1,
         "mosaic": 1.0,
         "close_mosaic": max(1, epochs // 10),
-        "scale": 0.35,  # zoom 0.65-1.35: the scenes already vary card size
+        "scale": scale,  # zoom 0.65-1.35 by default: the scenes already vary card size
         "degrees": 0.0,  # scenes are already rotated; rotating boxes would only loosen them
         "fliplr": 0.0,  # a mirrored index does not exist
         "translate": 0.1,
