@@ -360,7 +360,7 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
         "--imgsz",
         type=_detector_size,
         default=None,
-        help="detector input size, long side (default: as tuned, else 640; --tune without it tries 640 and 960; "
+        help="detector input size, long side (default: as tuned, else 640; --tune keeps 640 unless given one; "
         "auto: as tuned, and images whose indices come out small read again 1.5 times larger)",
     )
     parser.add_argument(
