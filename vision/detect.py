@@ -494,6 +494,11 @@ def small_indices(boxes: np.ndarray, scale: float, small: float = SMALL_INDEX) -
     return bool(np.median(sides) < small)
 
 
+def _stride_multiple(size: int, stride: int) -> int:
+    """``size`` rounded up to a multiple of the detector's ``stride``."""
+    return -(-size // stride) * stride
+
+
 def could_join(a: np.ndarray, b: np.ndarray, names: Sequence[str]) -> bool:
     """Whether :func:`join_faces` could join two indices with these probabilities, whatever the face reader
     says: neither is taken for ``bg`` and some card has at least ``FACE_PLAUSIBLE`` in both."""
@@ -606,7 +611,7 @@ class CardReader:
         if imgsz is not None and (imgsz < stride or imgsz > 4096):
             raise ModelError(f"detector size {imgsz} is out of range ({stride}..4096)")
         # the detector's input long side, a multiple of its stride (as asked, else as tuned, else data.yaml's size)
-        self.imgsz = -(-int(imgsz or tuned.get("imgsz") or self.det_meta["imgsz"]) // stride) * stride
+        self.imgsz = _stride_multiple(int(imgsz or tuned.get("imgsz") or self.det_meta["imgsz"]), stride)
         # turned boxes (since session 20): the detector gives each index's axis and the classifier reads it upright
         self.turned = self.det_meta.get("task", "detect") == "obb"
         self.upright = bool(self.cls_meta.get("upright", False))
@@ -690,12 +695,8 @@ class CardReader:
         reader's size: :data:`LARGER` times it (a multiple of the stride) where their median long side is under
         ``small_index`` px of the detector's input (:data:`SMALL_INDEX`), else ``None`` (no boxes: nothing to tell
         the size by)."""
-        if not len(boxes):
-            return None
-        scale = self.imgsz / max(image.shape[:2])
-        if small_indices(boxes, scale, self.small_index):
-            stride = int(self.det_meta["stride"])
-            return -(-round(self.imgsz * LARGER) // stride) * stride
+        if small_indices(boxes, self.imgsz / max(image.shape[:2]), self.small_index):
+            return _stride_multiple(round(self.imgsz * LARGER), int(self.det_meta["stride"]))
         return None
 
     def probabilities(self, image: np.ndarray, boxes: np.ndarray, turns: np.ndarray | None = None) -> np.ndarray:
