@@ -59,12 +59,36 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="the face reader's crops (into OUT/faces) from N simulated webcam videos of training designs",
     )
+    parser.add_argument(
+        "--reader-boxes",
+        type=int,
+        default=0,
+        metavar="N",
+        help="classifier crops instead (into OUT/classify): N scenes of training designs boxed by a shipped detector"
+        " and cut as the reader cuts its boxes",
+    )
+    parser.add_argument(
+        "--models", type=Path, default=None, help="with --reader-boxes: the detector's folder (default models/)"
+    )
 
 
 def run_synth(args: argparse.Namespace) -> int:
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
+    if args.reader_boxes:
+        from vision.detect import MODELS, ModelError
+        from vision.readercrops import write_reader_crops
+
+        if args.reader_boxes < 0:
+            return fail("--reader-boxes cannot be negative")
+        try:
+            out = args.out / "classify"
+            n = write_reader_crops(out, args.reader_boxes, args.models or MODELS, args.seed, args.workers, args.start)
+        except (ArtError, ModelError, ValueError) as exc:
+            return fail(str(exc))
+        print(json.dumps({"out": str(out), "reader_crops": n}))
+        return 0
     if args.sim_videos:
         from vision.simcrops import write_sim_crops
 

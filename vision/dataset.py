@@ -230,6 +230,18 @@ def _folders(plan: Plan) -> None:
     )
 
 
+def crop_folders(out: Path, pool: DesignPool | None = None) -> DesignPool:
+    """Ready a crop set: ``out/{train,val}/<CLASS>/`` made and the artwork of ``pool`` (default: the training
+    designs) rendered once, before worker processes need it; the pool."""
+    pool = pool or default_pool()
+    for name in pool.artwork:
+        prepare(design(name))
+    for split in ("train", "val"):
+        for name in CLASSES:
+            (out / split / name).mkdir(parents=True, exist_ok=True)
+    return pool
+
+
 def default_pool(heldout: bool = False, proc_share: float = 0.6) -> DesignPool:
     """Training: every training artwork design plus procedural ones; held out: the held-out artwork only."""
     chosen = designs("heldout" if heldout else "train")

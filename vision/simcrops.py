@@ -210,15 +210,9 @@ def write_sim_crops(
     ``start``...) under ``out/{train,val}/<CLASS>/`` (``out`` is the ``classify`` or the ``faces`` folder) in the
     training designs of ``pool``; returns how many crops were written.  The face reader's videos are other videos
     (other seeds) than the classifier's."""
-    from vision.cardart import design, prepare
-    from vision.dataset import CLASSES, default_pool
+    from vision.dataset import crop_folders
 
-    pool = pool or default_pool()
-    for name in pool.artwork:
-        prepare(design(name))
-    for split in ("train", "val"):
-        for name in CLASSES:
-            (out / split / name).mkdir(parents=True, exist_ok=True)
+    pool = crop_folders(out, pool)
     logs = [p for p in training_logs() if _has_cards(p)]
     if not logs:
         raise FileNotFoundError(f"no game logs of {', '.join(SIM_GAMES)} under {ROOT / 'tests' / 'golden'}")
