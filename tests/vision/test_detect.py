@@ -18,6 +18,7 @@ pytest.importorskip("cv2")
 from vision.crops import crop_box, cut
 from vision.detect import (
     APART_BG,
+    APART_SHAPE,
     APART_TURN,
     MODELS,
     CardReader,
@@ -144,6 +145,16 @@ def test_two_indices_are_apart_only_with_no_card_between_them_and_at_another_ang
     # 180; 1-2: turned but the face reader is unsure it is no card
     assert apart_pairs(pairs, np.array([high, 1.0, 1.0, low]), turns) == [(0, 1)]
     assert apart_pairs(pairs, np.array([low, low, low, low]), turns) == []
+
+
+@pytest.mark.parametrize(
+    ("sides", "apart"),
+    [((40, 20), True), ((40, 40 / APART_SHAPE + 0.5), False), ((20.8, 18), False)],
+    ids=["an index's shape", "just under the shape", "a half-covered corner (tests' scene 5)"],
+)
+def test_a_near_square_box_has_no_angle_to_tell_two_cards_apart_by(sides: tuple[float, float], apart: bool) -> None:
+    turns = np.array([[40, 20, 140], [*sides, 100]], np.float32)
+    assert apart_pairs([(0, 1)], np.array([1.0]), turns) == ([(0, 1)] if apart else [])
 
 
 def test_pairing_never_joins_an_index_through_one_it_is_apart_from() -> None:
