@@ -46,6 +46,14 @@ SQUARE_ISH = 0.85  # an index whose short side is this close to its long one: a 
 AXIS_JITTER = 5.0  # degrees (sd): the training crops' axis is off by about what a detector's angle is off
 
 
+def quad_box(quad: object) -> tuple[float, float, float, float]:
+    """The upright box (x1, y1, x2, y2) around a quadrilateral's corners."""
+    points = np.asarray(quad, np.float64).reshape(-1, 2)
+    x1, y1 = points.min(axis=0).tolist()
+    x2, y2 = points.max(axis=0).tolist()
+    return x1, y1, x2, y2
+
+
 def quad_axis(quad: object) -> tuple[float, float, float, float, float]:
     """A labelled index quad (four corners in order) as (cx, cy, long side, short side, axis): its centre, its
     sides' lengths and the longer side's direction in degrees, 0-180, clockwise from the image's x axis (y down)."""

@@ -26,6 +26,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
+from vision.crops import quad_box
 from vision.dataset import BACKGROUND, VAL_EVERY, count_written, crop_folders, scene_seed
 from vision.synth import DesignPool, render_scene
 
@@ -45,13 +46,6 @@ def _reader(models: Path) -> Any:
     return _READERS[models]
 
 
-def _quad_box(quad: Any) -> tuple[float, float, float, float]:
-    points = np.asarray(quad, np.float64)
-    x1, y1 = points.min(axis=0).tolist()
-    x2, y2 = points.max(axis=0).tolist()
-    return (x1, y1, x2, y2)
-
-
 def box_names(
     boxes: np.ndarray,
     labelled: list[tuple[str, tuple[float, float, float, float]]],
@@ -59,7 +53,7 @@ def box_names(
 ) -> list[str | None]:
     """For each detector box (upright, image pixels): the card of the labelled index it matches, ``bg`` where it
     overlaps no index (labelled or ``hidden``), ``None`` where neither (left out)."""
-    others = [box for _, box in labelled] + [_quad_box(q) for q in hidden]
+    others = [box for _, box in labelled] + [quad_box(q) for q in hidden]
     out: list[str | None] = []
     for b in boxes.tolist():
         scores = [iou(b, box) for _, box in labelled]
@@ -115,11 +109,11 @@ def write_reader_crops(
 ) -> int:
     """Crops along the detector's boxes of ``scenes`` rendered scenes (numbers ``start``...) of the training
     designs under ``out/{train,val}/<CLASS>/`` (``out`` is the ``classify`` folder); returns how many."""
-    from vision.detect import CardReader
+    from vision.train import is_oriented
 
-    reader = CardReader(models, faces=False)  # a missing or broken models folder fails here, with its own message
+    reader = _reader(models)  # a missing or broken models folder fails here, with its own message
     marker = out.parent / "oriented.json"  # the kind of crops in this set: the training recipe records it
-    if marker.exists() and bool(json.loads(marker.read_text()).get("oriented")) != reader.turned:
+    if marker.exists() and is_oriented(out.parent) != reader.turned:
         kind = "turned" if reader.turned else "upright"
         raise ValueError(f"{out.parent} holds the other kind of crops than this detector's boxes give ({kind})")
     marker.parent.mkdir(parents=True, exist_ok=True)

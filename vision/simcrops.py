@@ -31,7 +31,7 @@ import numpy as np
 from scorer.events import parse_log
 from vision import synth
 from vision.cardart import ROOT, has_card
-from vision.crops import cut, cut_turned, quad_axis, turned_square
+from vision.crops import cut, cut_turned, quad_axis, quad_box, turned_square
 from vision.dataset import BACKGROUND, VAL_EVERY, count_written, scene_seed
 from vision.facecards import (
     FACE_SIZE,
@@ -125,7 +125,7 @@ def write_video_faces(
         faces: list[tuple[str, Box, Box]] = []
         for obj, name, outline, quads in cards:
             diagonal = float(np.linalg.norm(outline[0] - outline[2]))
-            boxes = [_box(q) for q in quads if _shows(owner, q, obj)]
+            boxes = [quad_box(q) for q in quads if _shows(owner, q, obj)]
             shown += [(obj, b, diagonal, outline.mean(axis=0)) for b in boxes]
             if len(boxes) < 2 or synth._visible(owner, outline, obj) < FULLY_SHOWN or _under_hand(owner, outline):
                 continue
@@ -160,12 +160,6 @@ def _background(a: tuple[int, Box, float, np.ndarray], b: tuple[int, Box, float,
 def _shows(owner: np.ndarray, quad: np.ndarray, obj: int) -> bool:
     """Whether an index shows as the scenes label one: ``MIN_VISIBLE`` of it uncovered, no hand over it."""
     return synth._visible(owner, quad, obj) >= MIN_VISIBLE and not _under_hand(owner, quad)
-
-
-def _box(quad: np.ndarray) -> Box:
-    x1, y1 = quad.min(axis=0)
-    x2, y2 = quad.max(axis=0)
-    return float(x1), float(y1), float(x2), float(y2)
 
 
 def _has_cards(log_path: Path) -> bool:
