@@ -240,7 +240,7 @@ def train_stage(
         "pretrained": str(warm_start) if warm_start else False,
         "amp": amp,
         "plots": False,
-        "workers": 0 if on_cpu else 8,
+        "workers": 0 if on_cpu else min(16, os.cpu_count() or 1),  # a GPU waits on its loaders
         "seed": 0,
         "deterministic": False,
         "patience": 1000,

@@ -1,0 +1,53 @@
+"""The GPU-round bundle: subset fonts draw our glyphs as the full fonts do; faces survive the WebP round trip."""
+
+from __future__ import annotations
+
+import tarfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from vision.gpu.bundle import GLYPHS, pack_faces, subset_font, unpack_faces
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
+def _draw(font: ImageFont.FreeTypeFont, text: str) -> np.ndarray:
+    image = Image.new("L", (120, 80), 0)
+    ImageDraw.Draw(image).text((10, 10), text, font=font, fill=255)
+    return np.asarray(image)
+
+
+@pytest.mark.skipif(not DEJAVU.exists(), reason="fonts-dejavu-core is not installed (./dev vision installs it)")
+def test_subset_font_draws_every_glyph_as_the_full_font(tmp_path: Path) -> None:
+    small = tmp_path / "small.ttf"
+    small.write_bytes(subset_font(str(DEJAVU)))
+    assert small.stat().st_size < DEJAVU.stat().st_size / 5
+    full, cut = ImageFont.truetype(str(DEJAVU), 48), ImageFont.truetype(str(small), 48)
+    for text in [*GLYPHS, "10", "AK"]:
+        assert np.array_equal(_draw(full, text), _draw(cut, text)), text
+    assert not np.array_equal(_draw(full, "x"), _draw(cut, "x"))  # a glyph we never draw is really gone
+
+
+def test_faces_round_trip_through_webp(tmp_path: Path) -> None:
+    faces = tmp_path / "faces"
+    (faces / "design").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    card = np.full((180, 120, 3), 240, np.uint8)
+    card[20:60, 10:40] = (200, 20, 30)
+    card += rng.integers(0, 6, card.shape, dtype=np.uint8)
+    Image.fromarray(card).save(faces / "design" / "heart_1.png")
+    (faces / "design" / "meta.json").write_text("{}")
+    out = tmp_path / "faces.tar"
+    assert pack_faces(faces, out) == 1
+    there = tmp_path / "there"
+    with tarfile.open(out) as tar:
+        assert sorted(tar.getnames()) == ["faces/design/heart_1.webp", "faces/design/meta.json"]
+        tar.extractall(there, filter="data")
+    assert unpack_faces(there / "faces", workers=1) == 1
+    back = np.asarray(Image.open(there / "faces" / "design" / "heart_1.png").convert("RGB")).astype(int)
+    assert back.shape == card.shape
+    assert np.abs(back - card).mean() < 3
+    assert (there / "faces" / "design" / "meta.json").read_text() == "{}"
