@@ -183,6 +183,14 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-export", action="store_true")
     parser.add_argument(
+        "--export-only",
+        type=Path,
+        default=None,
+        metavar="WEIGHTS",
+        help="train nothing: export these weights (a best.pt trained elsewhere) for --stage as a run would, with "
+        "the --data and stage settings they were trained with recorded in data.yaml",
+    )
+    parser.add_argument(
         "--quantize-scenes",
         type=int,
         default=None,
@@ -197,7 +205,14 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
 def run_train(args: argparse.Namespace) -> int:
     from vision import train
 
-    if not args.data.exists():
+    if args.export_only is not None:
+        if args.stage == "both":
+            return fail("--export-only exports one stage's weights: give --stage detector, classifier or face")
+        if not args.export_only.is_file():
+            return fail(f"{args.export_only}: no such weights file")
+        if args.stage == "classifier" and not args.data.exists():  # its oriented.json says how crops are turned
+            return fail(f"{args.data}: no such folder; give the --data the classifier was trained on")
+    elif not args.data.exists():
         return fail(f"{args.data}: no such folder; write training data first: tablecall synth {args.data}")
     recipe = train.Recipe(
         data=args.data,
@@ -222,7 +237,11 @@ def run_train(args: argparse.Namespace) -> int:
         quantize=train.QUANTIZE_SCENES if args.quantize_scenes is None else max(0, args.quantize_scenes),
     )
     try:
-        written = train.run(recipe)
+        if args.export_only is not None:
+            stage = recipe.stages[0]
+            written = {stage: {"weights": str(args.export_only), **train.publish(args.export_only, stage, recipe)}}
+        else:
+            written = train.run(recipe)
     except FileNotFoundError as exc:
         return fail(str(exc))
     print(json.dumps(written, indent=2))

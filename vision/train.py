@@ -418,11 +418,35 @@ class Recipe:
     quantize: int = QUANTIZE_SCENES  # calibration scenes for the detector's INT8 OpenVINO network (0: keep FP16)
 
 
+def stage_config(recipe: Recipe, stage: str) -> StageConfig:
+    return {"detector": recipe.detector, "classifier": recipe.classifier, "face": recipe.face}[stage]
+
+
+def publish(best: Path, stage: str, recipe: Recipe) -> dict[str, Any]:
+    """Export one stage's trained weights into ``recipe.models``, record its class order and training settings in
+    ``data.yaml``, and quantize the detector; what a training run does after its last epoch, and what
+    ``tablecall train --export-only`` does with weights trained elsewhere (a lent GPU machine)."""
+    written = export(best, stage, recipe.models)
+    names = class_names(best)
+    write_data_yaml(
+        recipe.models,
+        names if stage == "detector" else None,
+        names if stage == "classifier" else None,
+        {stage: {"data": str(recipe.data), **asdict(stage_config(recipe, stage))}},
+        names if stage == "face" else None,
+        task=checkpoint_task(best) if stage == "detector" else "detect",
+        upright=stage == "classifier" and is_oriented(recipe.data),
+    )
+    if stage == "detector" and recipe.quantize:
+        written["openvino_int8"] = quantize_detector(recipe.models, recipe.quantize)
+    return written
+
+
 def run(recipe: Recipe) -> dict[str, Any]:
     """Train the chosen stages in order, export each, record the class order; returns what was written."""
     written: dict[str, Any] = {}
     for stage in recipe.stages:
-        config = {"detector": recipe.detector, "classifier": recipe.classifier, "face": recipe.face}[stage]
+        config = stage_config(recipe, stage)
         data = recipe.data / DATA[stage]
         if not data.exists():
             raise FileNotFoundError(f"{data} does not exist: write the data first (tablecall synth {recipe.data})")
@@ -442,19 +466,7 @@ def run(recipe: Recipe) -> dict[str, Any]:
         )
         written[stage] = {"weights": str(best)}
         if recipe.export:
-            written[stage].update(export(best, stage, recipe.models))
-            names = class_names(best)
-            write_data_yaml(
-                recipe.models,
-                names if stage == "detector" else None,
-                names if stage == "classifier" else None,
-                {stage: {"data": str(recipe.data), **asdict(config)}},
-                names if stage == "face" else None,
-                task=checkpoint_task(best) if stage == "detector" else "detect",
-                upright=stage == "classifier" and is_oriented(recipe.data),
-            )
-            if stage == "detector" and recipe.quantize:
-                written[stage]["openvino_int8"] = quantize_detector(recipe.models, recipe.quantize)
+            written[stage].update(publish(best, stage, recipe))
     if recipe.export:
         (recipe.runs / "last_run.json").write_text(json.dumps(written, indent=2))
     return written

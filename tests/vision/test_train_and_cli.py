@@ -7,12 +7,14 @@ the exported models through OpenVINO and ONNX Runtime: any image size, grayscale
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 cv2 = pytest.importorskip("cv2")
 pytest.importorskip("ultralytics")
@@ -285,3 +287,27 @@ def test_an_upright_classifier_needs_a_detector_that_turns_its_boxes(trained: Pa
     (models / "data.yaml").write_text(yaml.safe_dump(meta))
     with pytest.raises(ModelError, match="turned"):
         CardReader(models, "onnxruntime")
+
+
+def test_export_only_publishes_weights_trained_elsewhere(
+    trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    best = trained.parent / "runs" / train.DETECTOR / "weights" / "best.pt"
+    models = tmp_path / "models"
+    shutil.copytree(trained, models)  # a candidate folder: the other stages' files as they are
+    (models / f"{train.DETECTOR}.onnx").unlink()
+    shutil.rmtree(models / f"{train.DETECTOR}_openvino")
+    args = ["train", "--stage", "detector", "--data", "data/g99", "--det-lr0", "0.001", "--models", str(models)]
+    assert main([*args, "--export-only", str(best), "--quantize-scenes", "0"]) == 0
+    assert (models / f"{train.DETECTOR}.onnx").stat().st_size > 100_000
+    assert (models / f"{train.DETECTOR}_openvino" / f"{train.DETECTOR}.xml").exists()
+    data = yaml.safe_load((models / "data.yaml").read_text())
+    assert data["training"]["detector"]["data"] == "data/g99"  # where the weights were trained, as given
+    assert data["training"]["detector"]["extra"]["lr0"] == 0.001
+    assert data["classifier"] == yaml.safe_load((trained / "data.yaml").read_text())["classifier"]
+    assert not (models / "runs").exists() and not (tmp_path / "runs").exists()  # nothing trained
+    capsys.readouterr()
+    assert main([*args, "--export-only", str(tmp_path / "none.pt")]) == 2
+    assert "no such weights file" in capsys.readouterr().err
+    assert main(["train", "--export-only", str(best), "--models", str(models)]) == 2  # which stage?
+    assert "--stage" in capsys.readouterr().err
