@@ -387,16 +387,18 @@ class Tracker:
     _tracks: dict[int, _Track] = field(default_factory=dict)
     _next: int = 1
     _order: int = 0
-    _unknown: Counter[str] = field(default_factory=Counter)
+    _unknown: Counter[str] = field(default_factory=Counter)  # card -> frames in a row seen, though not in the deck
+    _unknown_sure: Counter[str] = field(default_factory=Counter)  # ... of them the last in a row at min_confidence
     state: TableState = field(default_factory=TableState)
     _unknown_now: dict[str, str | None] = field(default_factory=dict)
+    _unknown_sure_now: set[str] = field(default_factory=set)
     _moved: dict[str, int] = field(default_factory=dict)  # zone -> the last frame something moved over it
     _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
 
     def update(self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0) -> Update:
         frozen = frozenset(frozen)
         self._moved.update(dict.fromkeys(frozen, ts))
-        self._unknown_now = {}
+        self._unknown_now, self._unknown_sure_now = {}, set()
         usable = [s for s in seen if self._usable(s) and s.zone is not None]
         matched = self._associate(usable, frozen, ts)
         for track in list(self._tracks.values()):
@@ -414,6 +416,9 @@ class Tracker:
         if s.card not in self._unknown_now:
             self._unknown[s.card] += 1
             self._unknown_now[s.card] = s.zone
+        if s.confidence >= self.settings.min_confidence and s.card not in self._unknown_sure_now:
+            self._unknown_sure[s.card] += 1
+            self._unknown_sure_now.add(s.card)
         return False
 
     def _copies(self, card: str) -> int:
@@ -574,8 +579,10 @@ class Tracker:
                 message = f"{t.card} is seen in {' and '.join(where)}: the game has {has}; ignored until cleared up"
                 flags.append(Flag("duplicate_card", message, t.card, tuple(where)))
         self._unknown = Counter({c: n for c, n in self._unknown.items() if c in self._unknown_now})
+        self._unknown_sure = Counter({c: n for c, n in self._unknown_sure.items() if c in self._unknown_sure_now})
         for card, count in sorted(self._unknown.items()):
-            if count >= self.settings.flag_frames:
+            # as a card appears: sure for flag_frames frames in a row, or faint (weak_confidence) for weak_frames
+            if self._unknown_sure[card] >= self.settings.flag_frames or count >= self.settings.weak_frames:
                 zone = self._unknown_now[card]
                 message = f"{card} is not a card of this game: ignored"
                 flags.append(Flag("unknown_card", message, card, (zone,) if zone else ()))

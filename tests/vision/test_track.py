@@ -299,6 +299,17 @@ def test_a_card_the_game_does_not_use_is_flagged_and_ignored() -> None:
     assert run(t, [[]], start=4)[-1].flags == ()
 
 
+def test_a_faint_unknown_card_is_flagged_only_as_a_faint_card_would_appear() -> None:
+    faint = Sighting("JK", PILE0, 0.35, "face_up/0")  # court art read as a joker, faintly: weak_frames (10)
+    t = tracker("snap")
+    ups = run(t, [[faint]] * 9)
+    assert all(u.flags == () for u in ups)
+    assert [f.code for f in run(t, [[faint]], start=9)[-1].flags] == ["unknown_card"]
+    t = tracker("snap")  # sure for two frames then faint: neither count reached
+    ups = run(t, [[seen("JK", PILE0, "face_up/0")]] * 2 + [[faint]] * 3)
+    assert all(u.flags == () for u in ups) and changes(ups) == []
+
+
 def test_two_copies_in_a_two_deck_game_are_fine_a_third_is_flagged() -> None:
     layout = default_layout("push", 4)
     t = Tracker(SETTINGS, deck_for("push"))
