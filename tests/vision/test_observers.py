@@ -461,7 +461,7 @@ HANDS = {
 }
 
 
-def test_push_strips_hold_only_melded_cards_and_those_of_their_owner_and_the_player_in_turn() -> None:
+def test_push_strips_hold_melded_cards_their_owner_s_and_once_melded_the_player_in_turn_s() -> None:
     d = Driver("push", PLAYERS)
     d.manual("deal", dealer="David", upcard="5C")  # hands not entered: nothing known, no rule
     assert d.observer.possible(d.session.view()) == {}
@@ -470,12 +470,18 @@ def test_push_strips_hold_only_melded_cards_and_those_of_their_owner_and_the_pla
     d.manual("draw", player="Alex", card="5C", **{"from": "discard"})
     possible = d.observer.possible(d.session.view())
     assert possible["melds/0"] == {*HANDS["Alex"], "5C"}  # Alex is in turn and owns strip 0
-    assert possible["melds/2"] == {*HANDS["Charlie"], *HANDS["Alex"], "5C"}  # or a lay-off of Alex's
+    assert possible["melds/2"] == set(HANDS["Charlie"])  # Charlie has no meld yet: nothing to lay off onto
+    view = d.session.view()
+    view["melds"] = [{"number": 1, "owner": "Charlie", "kind": "set", "cards": ["JS", "JH", "2D"]}]
+    assert d.observer.possible(view)["melds/2"] == {*HANDS["Charlie"], *HANDS["Alex"], "5C"}  # or Alex's lay-off
     d.manual("discard", player="Alex", card="6D")
     d.manual("draw", player="Beth", **{"from": "stock"})  # Beth's new card is not known: no rule for her strips
     view = d.session.view()
     assert view["turn"] == "Beth" and view["hands"]["Beth"]["count"] == 7
-    assert "melds/1" not in d.observer.possible(view) and "melds/0" not in d.observer.possible(view)
+    assert "melds/1" not in d.observer.possible(view)
+    assert d.observer.possible(view)["melds/0"] == {*HANDS["Alex"], "5C"} - {"6D"}  # no meld of Alex's to lay onto
+    view["melds"] = [{"number": 1, "owner": "Alex", "kind": "set", "cards": ["5H", "5D", "5C"]}]
+    assert "melds/0" not in d.observer.possible(view)  # now Beth may lay off there, and her hand is not known
 
 
 def test_push_melds_entered_on_a_phone_are_not_sent_again() -> None:

@@ -16,7 +16,8 @@ Draws, pushes, discards and wild swaps are entered on the phones: the stock is f
 into a hand the camera cannot see.
 
 Where the referee knows the hands in full (the deal and every draw entered with its card), a card in a player's
-strip is one of the cards already melded, one that player holds, or one the player in turn holds (a lay-off):
+strip is one of the cards already melded, one that player holds, or, once that player has a meld to lay off onto,
+one the player in turn holds (a lay-off):
 :meth:`PushObserver.possible`, so a reading of any other card is re-read as the likeliest one it can be.
 """
 
@@ -61,14 +62,19 @@ class PushObserver(Observer):
     _deal: Json = None
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
-        """Each meld strip: the cards in the referee's melds and those its owner and the player in turn hold, where
-        the referee knows those hands in full (else no rule for that strip)."""
+        """Each meld strip: the cards in the referee's melds and those its owner holds, and, once the owner has a
+        meld there to lay off onto, those the player in turn holds; where the referee knows those hands in full
+        (else no rule for that strip). A strip without its owner's meld takes only the owner's cards: a meld is
+        often seen to settle after the turn has passed, when the next player's hand would let a misread through."""
         hands = view.get("hands") or {}
-        melded = {str(c) for meld in view.get("melds") or [] for c in meld.get("cards") or []}
+        melds = view.get("melds") or []
+        melded = {str(c) for meld in melds for c in meld.get("cards") or []}
+        owners = {meld.get("owner") for meld in melds}
         out = {}
         for zone in self.zones("melds"):
             cards = set(melded)
-            for name in {self.owner(zone.name), view.get("turn")} - {None}:
+            owner = self.owner(zone.name)
+            for name in {owner, view.get("turn") if owner in owners else None} - {None}:
                 hand = hands.get(name) or {}
                 known = [str(c) for c in hand.get("known") or []]
                 if not hand or len(known) < int(hand.get("count") or 0):
