@@ -79,7 +79,7 @@ def pack_faces(faces: Path, out: Path) -> int:
                 data = path.read_bytes()
                 if path.suffix == ".png":
                     buffer = io.BytesIO()
-                    Image.open(path).save(buffer, "WEBP", quality=90, method=4)
+                    Image.open(io.BytesIO(data)).save(buffer, "WEBP", quality=90, method=4)
                     data, name = buffer.getvalue(), name[: -len(".png")] + ".webp"
                     count += 1
                 _add(tar, name, data)
