@@ -1,14 +1,22 @@
 #!/usr/bin/env bash
-# One GPU round of the index detector on the lent machine: render scenes on its CPUs, train warm from the shipped
-# models/index-detector.onnx on its GPU, leave the weights in $OUT.  Run from the repository root there, with the
+# One GPU round on the lent machine: render scenes on its CPUs, train the index detector (and, asked, the classifier)
+# warm from the shipped models/ on its GPU, leave the weights in $OUT.  Run from the repository root there, with the
 # bundle of `python -m vision.gpu.bundle pack` carried along (docs/vision.md, "A GPU round"):
 #   run(command="OUT=$OUT bash vision/gpu/round.sh", carry=[".gpu"], timeout_s=590)
-# Knobs (environment): BUDGET seconds in all, RENDER_S seconds of rendering, SEED, BATCH, LR0, WORKERS.
+# Knobs (environment): BUDGET seconds in all, RENDER_S seconds of rendering, SEED, BATCH, LR0, WORKERS;
+# STAGES "detector" (default), "classifier" or "detector classifier"; for the classifier READER_BOXES scenes boxed by
+# the shipped detector and cut as the reader cuts (synth --reader-boxes, beside the scenes' labelled crops), CLS_SHARE
+# of the training time when both stages train, CLS_LR0, CLS_BATCH.
 set -uo pipefail
 T0=$(date +%s); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 BUDGET=${BUDGET:-560}; RENDER_S=${RENDER_S:-170}; MAXSCENES=${MAXSCENES:-20000}; CHUNK=${CHUNK:-2000}
 WORKERS=${WORKERS:-16}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}; LR0=${LR0:-0.001}; SEED=${SEED:-27}
 SET=${SET:-data/gpu}; RUNS=${RUNS:-runs/gpu}; PYTHON=${PYTHON:-python3}
+STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; CLS_SHARE=${CLS_SHARE:-0.3}
+CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}
+case " $STAGES " in *" classifier "*) CLS=1 ;; *) CLS=0 ;; esac
+case " $STAGES " in *" detector "*) DET=1 ;; *) DET=0 ;; esac
+[ $((CLS + DET)) -gt 0 ] || { echo "STAGES must name detector, classifier or both, not '$STAGES'"; exit 2; }
 el() { echo $(( $(date +%s) - T0 )); }
 log() { echo "[$(el)s] $*"; }
 export PYTHONUNBUFFERED=1
@@ -30,13 +38,34 @@ while [ $n -eq 0 ] || { [ $n -lt "$MAXSCENES" ] && [ "$(el)" -lt "$RENDER_S" ]; 
   n=$((n + CHUNK)); log "rendered $n scenes"
 done
 log "tiles: $(ls "$SET"/detect/images/train | wc -l) train, $(ls "$SET"/detect/images/val | wc -l) val"
-MIN=$($PYTHON -c "print(max(0.3, ($BUDGET - $(el) - 75) / 60))"); log "training for $MIN minutes"
-W=$RUNS/index-detector
-save() { for f in $W/weights/best.pt $W/weights/last.pt $W/results.csv; do [ -f "$f" ] && cp "$f" "$OUT/"; done; }
+if [ $CLS = 1 ] && [ "$READER_BOXES" -gt 0 ]; then  # scene numbers after the rendered ones: no scene twice
+  TC synth "$SET" --reader-boxes "$READER_BOXES" --start "$n" --seed "$SEED" --workers "$WORKERS" 2>&1 | tail -c 200
+  echo; log "reader-box crops of $READER_BOXES scenes"
+fi
+[ $CLS = 1 ] && log "classifier crops: $(find "$SET"/classify/train -type f | wc -l) train"
+LEFT=$($PYTHON -c "print(max(0.3, ($BUDGET - $(el) - 75 * ($CLS + $DET)) / 60))")
+CMIN=$($PYTHON -c "print(round($LEFT * ($CLS_SHARE if $DET else 1), 2) if $CLS else 0)")
+DMIN=$($PYTHON -c "print(round(max(0.3, $LEFT - $CMIN), 2) if $DET else 0)")
+log "training: classifier $CMIN minutes, detector $DMIN minutes"
+save() {
+  for stage in card-classifier index-detector; do
+    for f in weights/best.pt weights/last.pt results.csv; do
+      [ -f "$RUNS/$stage/$f" ] && cp "$RUNS/$stage/$f" "$OUT/$stage-$(basename "$f")"
+    done
+  done
+}
 ( while sleep 15; do save; done ) &  # a run cut short still brings back its latest weights
 COPIER=$!
-TC train --data "$SET" --stage detector --warm --det-minutes "$MIN" --det-lr0 "$LR0" --det-batch "$BATCH" \
-  --device "$DEVICE" --no-export --runs "$RUNS" --models models 2>&1 | grep -v "it/s]" | tail -n 60
+if [ $CLS = 1 ]; then
+  TC train --data "$SET" --stage classifier --warm --cls-minutes "$CMIN" --cls-lr0 "$CLS_LR0" --cls-batch "$CLS_BATCH" \
+    --device "$DEVICE" --no-export --runs "$RUNS" --models models 2>&1 | grep -v "it/s]" | tail -n 40
+fi
+if [ $DET = 1 ]; then
+  TC train --data "$SET" --stage detector --warm --det-minutes "$DMIN" --det-lr0 "$LR0" --det-batch "$BATCH" \
+    --device "$DEVICE" --no-export --runs "$RUNS" --models models 2>&1 | grep -v "it/s]" | tail -n 60
+fi
 kill $COPIER; save
-cut -d, -f1-12 "$W/results.csv" | tail -n 40
+for stage in card-classifier index-detector; do
+  [ -f "$RUNS/$stage/results.csv" ] && { echo "$stage:"; cut -d, -f1-12 "$RUNS/$stage/results.csv" | tail -n 30; }
+done
 log "done"; ls -la "$OUT"
