@@ -1,7 +1,11 @@
-"""The GPU-round bundle: subset fonts draw our glyphs as the full fonts do; faces survive the WebP round trip."""
+"""The GPU round: subset fonts draw our glyphs as the full fonts do; faces survive the WebP round trip; and
+(``--runslow``) ``vision/gpu/round.sh`` runs here on the CPU, training both stages a little."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tarfile
 from pathlib import Path
 
@@ -11,6 +15,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from vision.gpu.bundle import GLYPHS, pack_faces, subset_font, unpack_faces
 
+ROOT = Path(__file__).resolve().parents[2]
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
 
@@ -51,3 +56,39 @@ def test_faces_round_trip_through_webp(tmp_path: Path) -> None:
     assert back.shape == card.shape
     assert np.abs(back - card).mean() < 3
     assert (there / "faces" / "design" / "meta.json").read_text() == "{}"
+
+
+@pytest.mark.slow  # renders, boxes and trains (about 1.5 minutes on 2 cores): run with --runslow
+@pytest.mark.skipif(
+    not (ROOT / "models" / "index-detector.onnx").exists(), reason="models/ holds no shipped networks to start from"
+)
+def test_the_gpu_round_trains_both_stages_and_brings_their_weights_back(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    env = {
+        **os.environ,
+        "OUT": str(out),
+        "SKIP_SETUP": "1",  # this checkout has Ultralytics, the fonts and the faces already
+        "PYTHON": sys.executable,
+        "DEVICE": "cpu",
+        "BUDGET": "200",
+        "RENDER_S": "5",
+        "MAXSCENES": "20",
+        "CHUNK": "20",
+        "READER_BOXES": "10",
+        "STAGES": "detector classifier",
+        "WORKERS": "1",
+        "BATCH": "8",
+        "CLS_BATCH": "32",
+        "SET": str(tmp_path / "set"),
+        "RUNS": str(tmp_path / "runs"),
+    }
+    done = subprocess.run(
+        ["bash", "vision/gpu/round.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "reader-box crops of 10 scenes" in done.stdout
+    for stage in ("card-classifier", "index-detector"):
+        for name in ("best.pt", "last.pt", "results.csv"):
+            assert (out / f"{stage}-{name}").stat().st_size > 0, f"{stage}-{name} did not come back"
+    rows = (out / "card-classifier-results.csv").read_text().splitlines()
+    assert len(rows) >= 2 and rows[0].startswith("epoch")  # at least one epoch trained and recorded
