@@ -43,9 +43,10 @@ if [ $CLS = 1 ] && [ "$READER_BOXES" -gt 0 ]; then  # scene numbers after the re
   echo; log "reader-box crops of $READER_BOXES scenes"
 fi
 [ $CLS = 1 ] && log "classifier crops: $(find "$SET"/classify/train -type f | wc -l) train"
-LEFT=$($PYTHON -c "print(max(0.3, ($BUDGET - $(el) - 75 * ($CLS + $DET)) / 60))")
-CMIN=$($PYTHON -c "print(round($LEFT * ($CLS_SHARE if $DET else 1), 2) if $CLS else 0)")
-DMIN=$($PYTHON -c "print(round(max(0.3, $LEFT - $CMIN), 2) if $DET else 0)")
+read -r CMIN DMIN < <($PYTHON -c "
+left = max(0.3, ($BUDGET - $(el) - 75 * ($CLS + $DET)) / 60)  # minutes, less each stage's start and export
+c = round(left * ($CLS_SHARE if $DET else 1), 2) if $CLS else 0
+print(c, round(max(0.3, left - c), 2) if $DET else 0)")
 log "training: classifier $CMIN minutes, detector $DMIN minutes"
 save() {
   for stage in card-classifier index-detector; do
