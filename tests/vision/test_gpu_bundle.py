@@ -36,26 +36,28 @@ def test_subset_font_draws_every_glyph_as_the_full_font(tmp_path: Path) -> None:
     assert not np.array_equal(_draw(full, "x"), _draw(cut, "x"))  # a glyph we never draw is really gone
 
 
-def test_faces_round_trip_through_webp(tmp_path: Path) -> None:
+def test_training_faces_round_trip_through_webp_and_held_out_ones_stay(tmp_path: Path) -> None:
     faces = tmp_path / "faces"
-    (faces / "design").mkdir(parents=True)
+    train, heldout = "gnome_tango", "gnome_bellot"  # cache folders of a training and a held-out design
     rng = np.random.default_rng(0)
     card = np.full((180, 120, 3), 240, np.uint8)
     card[20:60, 10:40] = (200, 20, 30)
     card += rng.integers(0, 6, card.shape, dtype=np.uint8)
-    Image.fromarray(card).save(faces / "design" / "heart_1.png")
-    (faces / "design" / "meta.json").write_text("{}")
+    for design in (train, heldout):
+        (faces / design).mkdir(parents=True)
+        Image.fromarray(card).save(faces / design / "heart_1.png")
+        (faces / design / "meta.json").write_text("{}")
     out = tmp_path / "faces.tar"
     assert pack_faces(faces, out) == 1
     there = tmp_path / "there"
     with tarfile.open(out) as tar:
-        assert sorted(tar.getnames()) == ["faces/design/heart_1.webp", "faces/design/meta.json"]
+        assert sorted(tar.getnames()) == [f"faces/{train}/heart_1.webp", f"faces/{train}/meta.json"]
         tar.extractall(there, filter="data")
     assert unpack_faces(there / "faces", workers=1) == 1
-    back = np.asarray(Image.open(there / "faces" / "design" / "heart_1.png").convert("RGB")).astype(int)
+    back = np.asarray(Image.open(there / "faces" / train / "heart_1.png").convert("RGB")).astype(int)
     assert back.shape == card.shape
     assert np.abs(back - card).mean() < 3
-    assert (there / "faces" / "design" / "meta.json").read_text() == "{}"
+    assert (there / "faces" / train / "meta.json").read_text() == "{}"
 
 
 @pytest.mark.slow  # renders, boxes and trains (about 1.5 minutes on 2 cores): run with --runslow
