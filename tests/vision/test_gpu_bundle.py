@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -60,12 +61,25 @@ def test_training_faces_round_trip_through_webp_and_held_out_ones_stay(tmp_path:
     assert (there / "faces" / train / "meta.json").read_text() == "{}"
 
 
+@pytest.mark.parametrize(("stages", "missing"), [("detector", "index-detector"), ("classifier", "card-classifier")])
+def test_a_round_refuses_a_start_folder_without_the_stage_networks(tmp_path: Path, stages: str, missing: str) -> None:
+    (tmp_path / "index-detector.onnx" if missing == "card-classifier" else tmp_path / "card-classifier.onnx").touch()
+    env = {**os.environ, "OUT": str(tmp_path / "out"), "WARM_FROM": str(tmp_path), "STAGES": stages}
+    done = subprocess.run(["bash", "vision/gpu/round.sh"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert f"WARM_FROM={tmp_path} holds no {missing}.onnx" in done.stdout
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing set up or rendered
+
+
 @pytest.mark.slow  # renders, boxes and trains (about 1.5 minutes on 2 cores): run with --runslow
 @pytest.mark.skipif(
     not (ROOT / "models" / "index-detector.onnx").exists(), reason="models/ holds no shipped networks to start from"
 )
 def test_the_gpu_round_trains_both_stages_and_brings_their_weights_back(tmp_path: Path) -> None:
-    out = tmp_path / "out"
+    out, warm = tmp_path / "out", tmp_path / "first-round"
+    warm.mkdir()
+    for stage in ("card-classifier", "index-detector"):
+        shutil.copyfile(ROOT / "models" / f"{stage}.onnx", warm / f"{stage}.onnx")
     env = {
         **os.environ,
         "OUT": str(out),
@@ -83,12 +97,14 @@ def test_the_gpu_round_trains_both_stages_and_brings_their_weights_back(tmp_path
         "CLS_BATCH": "32",
         "SET": str(tmp_path / "set"),
         "RUNS": str(tmp_path / "runs"),
+        "WARM_FROM": str(warm),  # a second round starts from the first one's export, not from models/
     }
     done = subprocess.run(
         ["bash", "vision/gpu/round.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "reader-box crops of 10 scenes" in done.stdout
+    assert f"the stages start from {warm}" in done.stdout
     for stage in ("card-classifier", "index-detector"):
         for name in ("best.pt", "last.pt", "results.csv"):
             assert (out / f"{stage}-{name}").stat().st_size > 0, f"{stage}-{name} did not come back"

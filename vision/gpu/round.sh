@@ -6,17 +6,21 @@
 # Knobs (environment): BUDGET seconds in all, RENDER_S seconds of rendering, SEED, BATCH, LR0, WORKERS;
 # STAGES "detector" (default), "classifier" or "detector classifier"; for the classifier READER_BOXES scenes boxed by
 # the shipped detector and cut as the reader cuts (synth --reader-boxes, beside the scenes' labelled crops), CLS_SHARE
-# of the training time when both stages train, CLS_LR0, CLS_BATCH.
+# of the training time when both stages train, CLS_LR0, CLS_BATCH; WARM_FROM a folder whose <stage>.onnx each stage starts
+# from (default models, the shipped networks; a second round in one session: the first round's export folder, carried).
 set -uo pipefail
 T0=$(date +%s); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 BUDGET=${BUDGET:-560}; RENDER_S=${RENDER_S:-170}; MAXSCENES=${MAXSCENES:-20000}; CHUNK=${CHUNK:-2000}
 WORKERS=${WORKERS:-16}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}; LR0=${LR0:-0.001}; SEED=${SEED:-27}
 SET=${SET:-data/gpu}; RUNS=${RUNS:-runs/gpu}; PYTHON=${PYTHON:-python3}
 STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; CLS_SHARE=${CLS_SHARE:-0.3}
-CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}
+CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}; WARM_FROM=${WARM_FROM:-models}
 case " $STAGES " in *" classifier "*) CLS=1 ;; *) CLS=0 ;; esac
 case " $STAGES " in *" detector "*) DET=1 ;; *) DET=0 ;; esac
 [ $((CLS + DET)) -gt 0 ] || { echo "STAGES must name detector, classifier or both, not '$STAGES'"; exit 2; }
+for stage in $([ $CLS = 1 ] && echo card-classifier) $([ $DET = 1 ] && echo index-detector); do
+  [ -f "$WARM_FROM/$stage.onnx" ] || { echo "WARM_FROM=$WARM_FROM holds no $stage.onnx to start from"; exit 2; }
+done
 el() { echo $(( $(date +%s) - T0 )); }
 log() { echo "[$(el)s] $*"; }
 export PYTHONUNBUFFERED=1
@@ -30,7 +34,7 @@ if [ "${SKIP_SETUP:-0}" != 1 ]; then
 else
   export PYTHONPATH=$PWD/vision/gpu/shim:$PWD
 fi
-log "setup done"
+log "setup done; the stages start from $WARM_FROM"
 TC() { $PYTHON -c "import sys; from web.cli import main; sys.argv[0]='tablecall'; sys.exit(main())" "$@"; }
 n=0; rm -rf "$RUNS" "$SET"
 while [ $n -eq 0 ] || { [ $n -lt "$MAXSCENES" ] && [ "$(el)" -lt "$RENDER_S" ]; }; do  # one chunk at least
@@ -59,11 +63,11 @@ save() {
 COPIER=$!
 if [ $CLS = 1 ]; then
   TC train --data "$SET" --stage classifier --warm --cls-minutes "$CMIN" --cls-lr0 "$CLS_LR0" --cls-batch "$CLS_BATCH" \
-    --device "$DEVICE" --no-export --runs "$RUNS" --models models 2>&1 | grep -v "it/s]" | tail -n 40
+    --device "$DEVICE" --no-export --runs "$RUNS" --models "$WARM_FROM" 2>&1 | grep -v "it/s]" | tail -n 40
 fi
 if [ $DET = 1 ]; then
   TC train --data "$SET" --stage detector --warm --det-minutes "$DMIN" --det-lr0 "$LR0" --det-batch "$BATCH" \
-    --device "$DEVICE" --no-export --runs "$RUNS" --models models 2>&1 | grep -v "it/s]" | tail -n 60
+    --device "$DEVICE" --no-export --runs "$RUNS" --models "$WARM_FROM" 2>&1 | grep -v "it/s]" | tail -n 60
 fi
 kill $COPIER; save
 for stage in card-classifier index-detector; do
