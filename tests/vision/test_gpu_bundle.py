@@ -91,6 +91,7 @@ def test_the_gpu_round_trains_both_stages_and_brings_their_weights_back(tmp_path
         "MAXSCENES": "20",
         "CHUNK": "20",
         "READER_BOXES": "10",
+        "FACE_DESIGNS": "2",
         "STAGES": "detector classifier",
         "WORKERS": "1",
         "BATCH": "8",
@@ -99,11 +100,19 @@ def test_the_gpu_round_trains_both_stages_and_brings_their_weights_back(tmp_path
         "RUNS": str(tmp_path / "runs"),
         "WARM_FROM": str(warm),  # a second round starts from the first one's export, not from models/
     }
+    # errors="replace": round.sh keeps synth's progress bar to its last 200 bytes, which can split a character
     done = subprocess.run(
-        ["bash", "vision/gpu/round.sh"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=900
+        ["bash", "vision/gpu/round.sh"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        errors="replace",
+        timeout=900,
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "reader-box crops of 10 scenes" in done.stdout
+    assert "index crops of 2 new designs" in done.stdout
     assert f"the stages start from {warm}" in done.stdout
     for stage in ("card-classifier", "index-detector"):
         for name in ("best.pt", "last.pt", "results.csv"):

@@ -5,7 +5,8 @@
 #   run(command="OUT=$OUT bash vision/gpu/round.sh", carry=[".gpu"], timeout_s=590)
 # Knobs (environment): BUDGET seconds in all, RENDER_S seconds of rendering, SEED, BATCH, LR0, WORKERS;
 # STAGES "detector" (default), "classifier" or "detector classifier"; for the classifier READER_BOXES scenes boxed by
-# the shipped detector and cut as the reader cuts (synth --reader-boxes, beside the scenes' labelled crops), CLS_SHARE
+# the shipped detector and cut as the reader cuts (synth --reader-boxes, beside the scenes' labelled crops), and
+# FACE_DESIGNS new procedural designs' index crops (synth --face-designs, ~106 a design: more designs), CLS_SHARE
 # of the training time when both stages train, CLS_LR0, CLS_BATCH; WARM_FROM a folder whose <stage>.onnx each stage starts
 # from (default models, the shipped networks; a second round in one session: the first round's export folder, carried).
 set -uo pipefail
@@ -13,7 +14,7 @@ T0=$(date +%s); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 BUDGET=${BUDGET:-560}; RENDER_S=${RENDER_S:-170}; MAXSCENES=${MAXSCENES:-20000}; CHUNK=${CHUNK:-2000}
 WORKERS=${WORKERS:-16}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}; LR0=${LR0:-0.001}; SEED=${SEED:-27}
 SET=${SET:-data/gpu}; RUNS=${RUNS:-runs/gpu}; PYTHON=${PYTHON:-python3}
-STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; CLS_SHARE=${CLS_SHARE:-0.3}
+STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; FACE_DESIGNS=${FACE_DESIGNS:-0}; CLS_SHARE=${CLS_SHARE:-0.3}
 CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}; WARM_FROM=${WARM_FROM:-models}
 case " $STAGES " in *" classifier "*) CLS=1 ;; *) CLS=0 ;; esac
 case " $STAGES " in *" detector "*) DET=1 ;; *) DET=0 ;; esac
@@ -42,6 +43,11 @@ while [ $n -eq 0 ] || { [ $n -lt "$MAXSCENES" ] && [ "$(el)" -lt "$RENDER_S" ]; 
   n=$((n + CHUNK)); log "rendered $n scenes"
 done
 log "tiles: $(ls "$SET"/detect/images/train | wc -l) train, $(ls "$SET"/detect/images/val | wc -l) val"
+if [ $CLS = 1 ] && [ "$FACE_DESIGNS" -gt 0 ]; then  # one more scene, and the designs drawn from its number on
+  TC synth "$SET" --scenes 1 --start "$n" --face-designs "$FACE_DESIGNS" --seed "$SEED" --workers "$WORKERS" 2>&1 \
+    | tail -c 200
+  n=$((n + 1)); echo; log "index crops of $FACE_DESIGNS new designs"
+fi
 if [ $CLS = 1 ] && [ "$READER_BOXES" -gt 0 ]; then  # scene numbers after the rendered ones: no scene twice
   TC synth "$SET" --reader-boxes "$READER_BOXES" --start "$n" --seed "$SEED" --workers "$WORKERS" 2>&1 | tail -c 200
   echo; log "reader-box crops of $READER_BOXES scenes"
