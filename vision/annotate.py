@@ -1,5 +1,6 @@
-"""The annotated camera view for the dashboard: zones, detection boxes and card names, frozen zones, the stable
-table, flags, the referee's alerts and the pipeline's status, drawn over the frame (OpenCV, BGR)."""
+"""The annotated camera view for the dashboard: zones, detection boxes and card names, frozen zones, zones where a
+card is being read, the stable table, flags, the referee's alerts and the pipeline's status, drawn over the frame
+(OpenCV, BGR)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ BOX = (80, 220, 80)
 STABLE = (255, 255, 255)
 ALERT = (40, 170, 255)
 FLAG = (60, 60, 255)  # red: an impossible table
+SETTLING = (60, 200, 240)  # amber: a card seen in the zone that has not settled yet (being read)
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
@@ -69,6 +71,7 @@ def draw(
             out //= 2
             out[y1:y2, x1:x2] = inside
     frozen = set(update.frozen) if update else set()
+    settling = set(update.unsettled) if update else set()
     if calibration is not None:
         calibration = calibration.scaled((out.shape[1], out.shape[0]))
         flagged = {z for f in flags for z in f.zones}
@@ -82,7 +85,10 @@ def draw(
             cv2.polylines(out, [poly], True, colour, 2 if zone.name in flagged else 1, cv2.LINE_AA)
             x, y = poly.min(axis=0)
             cards = " ".join(update.state.names(zone.name)) if update else ""
-            _text(out, zone.name, (int(x) + 2, int(y) + 14), colour, 0.4)
+            if zone.name in settling and zone.name not in flagged:  # players see the camera is reading a card there
+                _text(out, f"{zone.name} reading...", (int(x) + 2, int(y) + 14), SETTLING, 0.4)
+            else:
+                _text(out, zone.name, (int(x) + 2, int(y) + 14), colour, 0.4)
             if cards:  # the stable table: the zone's cards, the top (last to arrive) last
                 _text(out, cards, (int(x) + 2, int(poly[:, 1].max()) + 16), STABLE, 0.5)
     if detections is not None:

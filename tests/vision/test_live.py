@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -215,6 +216,16 @@ def test_the_annotated_view_draws_zones_and_cards(tmp_path: Path) -> None:
         frame.image, table.config.calibration, LAYOUT, detections, update, (), ["Snap! 7H 7D"], ["ok"]
     )
     assert drawn.shape == frame.image.shape and not np.array_equal(drawn, frame.image)
+    # a zone where a card is seen but not settled yet says so by its name, and nothing else changes
+    calm = annotate.draw(frame.image, table.config.calibration, LAYOUT, None, replace(update, unsettled=()))
+    zone = LAYOUT.zones[0]
+    reading = annotate.draw(
+        frame.image, table.config.calibration, LAYOUT, None, replace(update, unsettled=(zone.name,))
+    )
+    changed = np.argwhere((calm != reading).any(axis=2))
+    x, y = table.config.calibration.scaled(frame.size).to_image(zone.polygon).min(axis=0)
+    assert len(changed) > 50
+    assert changed[:, 0].min() >= y - 2 and changed[:, 0].max() <= y + 20 and changed[:, 1].min() >= x - 2
     # the part of the frame the detector does not read is dimmed
     region = (200.0, 100.0, 900.0, 600.0)
     dimmed = annotate.draw(frame.image, None, LAYOUT, None, None, (), (), (), region)
