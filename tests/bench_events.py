@@ -12,13 +12,15 @@ detector, held-out card art, the corner markers, the phones entering what a came
 seed 31 by default, not the tests' seed 5, so that choosing settings on it does not tune them to the tests. For
 each game it counts the camera events the live session has that the log has too (right), those it has that the
 log does not (extra: wrong or invented), and those of the log it lacks (missed), comparing each event's type and
-data (a Push meld or a deal's hands must be right in every card to count).
+data (a Push meld or a deal's hands must be right in every card to count), and the times the live table flagged an
+impossible table (flags: the demo games have none, so every one is false, a red zone on the camera view for nothing).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import tempfile
 import time
@@ -53,10 +55,27 @@ def _key(kind: str, data: dict[str, Any]) -> str:
     return json.dumps([kind, {k: v for k, v in data.items() if k != "piles"}], sort_keys=True)
 
 
+class _Flags(logging.Handler):
+    """The impossible-table flags the live table logs (once each time one is raised)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.getMessage().startswith("impossible table:"):
+            self.messages.append(record.getMessage())
+
+
 def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
     started = time.monotonic()
-    with tempfile.TemporaryDirectory() as tmp:
-        live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking)
+    flags = _Flags()
+    logging.getLogger("vision.live").addHandler(flags)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking)
+    finally:
+        logging.getLogger("vision.live").removeHandler(flags)
     game = truth.game.spec.name
     want = Counter(_key(e.type, dict(e.data)) for e in truth.events if is_camera(e, game))
     got = Counter(_key(e.type, dict(e.data)) for e in live.events if e.source is Source.VISION)
@@ -67,6 +86,7 @@ def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
         "right": sum((want & got).values()),
         "extra": sum((got - want).values()),
         "missed": sum((want - got).values()),
+        "flags": len(flags.messages),
         "seconds": round(time.monotonic() - started, 1),
     }
 
@@ -84,7 +104,7 @@ def main() -> None:
         print(f"[{i}/{len(args.games)}] {name}: rendering and refereeing seed {args.seed} ...", file=sys.stderr)
         rows.append(count(name, args.seed, tracking))
         print(json.dumps(rows[-1]))
-    total = {k: sum(r[k] for r in rows) for k in ("camera_events", "right", "extra", "missed")}
+    total = {k: sum(r[k] for r in rows) for k in ("camera_events", "right", "extra", "missed", "flags")}
     result = {"settings": {pair.split("=")[0]: pair.split("=")[1] for pair in args.set}, "games": rows, **total}
     print(json.dumps({"total": total, "settings": result["settings"]}))
     if args.json:
