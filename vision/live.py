@@ -295,7 +295,9 @@ class LiveTable:
         frozen = motion.update(frame.image)
         view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
-            sightings(detections, calibration.homography, config.layout, config.tracking, possible, likely)
+            sightings(
+                detections, calibration.homography, config.layout, config.tracking, possible, likely, tracker.deck
+            )
             if detections
             else []
         )

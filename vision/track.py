@@ -167,10 +167,12 @@ def sightings(
     settings: TrackSettings,
     possible: Mapping[str, Collection[str]] | None = None,
     likely: Mapping[str, Collection[str]] | None = None,
+    deck: Collection[str] | None = None,
 ) -> list[Sighting]:
     """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography;
     ``possible``: the cards each zone can hold, ``likely``: those it would hold if the players keep the rules,
-    where the game knows (see the module docstring)."""
+    where the game knows (see the module docstring); ``deck``: the game's cards, among which a reading of a card
+    the game does not use (court art read as a joker) is read again where the game tells no more of its zone."""
     if not len(detections):
         return []
     anchors = detections.anchor
@@ -201,9 +203,11 @@ def sightings(
             for i in members:
                 names[i], alternatives[i], scores[i] = joint[0][0], joint, score
                 confidence[i] = score * joint[0][1]
-    for i in range(len(detections)) if possible or likely else ():
+    for i in range(len(detections)) if possible or likely or deck else ():
         zone = zones[i]
         allowed = possible.get(zone.name) if possible and zone else None
+        if allowed is None and deck and names[i] not in deck:
+            allowed = deck
         legal = likely.get(zone.name) if likely and zone else None
         reread = (
             reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)

@@ -122,6 +122,25 @@ def test_faint_frames_between_clear_ones_keep_a_card_appearing() -> None:
     assert changes(run(t, [clear, dim, dim, clear, dim, clear])) == [("appear", "KH", "face_up/0")]
 
 
+@pytest.mark.parametrize(
+    "alternatives, deck, expected",
+    [
+        pytest.param((("JK", 0.6), ("KD", 0.35)), True, ("KD", 0.9 * 0.35 / 0.4), id="court_art_read_as_a_joker"),
+        pytest.param((("JK", 0.6), ("KD", 0.35)), False, ("JK", 0.9 * 0.6), id="no_deck_given_stays"),
+        pytest.param((("JK", 0.98), ("KD", 0.01), ("QD", 0.01)), True, ("JK", 0.9 * 0.98), id="a_plain_joker_stays"),
+        pytest.param((("KD", 0.6), ("JK", 0.35)), True, ("KD", 0.9 * 0.6), id="a_card_of_the_game_is_not_reread"),
+    ],
+)
+def test_a_card_the_game_does_not_use_is_read_again_among_its_deck(
+    alternatives: tuple[tuple[str, float], ...], deck: bool, expected: tuple[str, float]
+) -> None:
+    box = (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5)
+    det = Detections.from_records([Detection(alternatives[0][0], 0.9 * alternatives[0][1], box, None, alternatives)])
+    (one,) = sightings(det, np.eye(3), LAYOUT, TrackSettings(), deck=deck_for("snap") if deck else None)
+    assert (one.card, one.zone) == (expected[0], "face_up/0")
+    assert one.confidence == pytest.approx(expected[1])
+
+
 def test_sightings_keep_faint_readings_only_with_a_weak_tier() -> None:
     det = Detections.from_records([Detection("AS", 0.4, (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5))])
     assert sightings(det, np.eye(3), LAYOUT, TrackSettings(weak_confidence=0.5)) == []
