@@ -69,13 +69,13 @@ class _Flags(logging.Handler):
 
 def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
     started = time.monotonic()
-    flags = _Flags()
-    logging.getLogger("vision.live").addHandler(flags)
+    flags, logger = _Flags(), logging.getLogger("vision.live")
+    logger.addHandler(flags)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking)
     finally:
-        logging.getLogger("vision.live").removeHandler(flags)
+        logger.removeHandler(flags)
     game = truth.game.spec.name
     want = Counter(_key(e.type, dict(e.data)) for e in truth.events if is_camera(e, game))
     got = Counter(_key(e.type, dict(e.data)) for e in live.events if e.source is Source.VISION)

@@ -85,10 +85,9 @@ def draw(
             cv2.polylines(out, [poly], True, colour, 2 if zone.name in flagged else 1, cv2.LINE_AA)
             x, y = poly.min(axis=0)
             cards = " ".join(update.state.names(zone.name)) if update else ""
-            if zone.name in settling and zone.name not in flagged:  # players see the camera is reading a card there
-                _text(out, f"{zone.name} reading...", (int(x) + 2, int(y) + 14), SETTLING, 0.4)
-            else:
-                _text(out, zone.name, (int(x) + 2, int(y) + 14), colour, 0.4)
+            reading = zone.name in settling and zone.name not in flagged  # the camera is reading a card there
+            label = f"{zone.name} reading..." if reading else zone.name
+            _text(out, label, (int(x) + 2, int(y) + 14), SETTLING if reading else colour, 0.4)
             if cards:  # the stable table: the zone's cards, the top (last to arrive) last
                 _text(out, cards, (int(x) + 2, int(poly[:, 1].max()) + 16), STABLE, 0.5)
     if detections is not None:

@@ -406,7 +406,8 @@ def design_indices(faces: dict[str, np.ndarray]) -> dict[str, list[Box]]:
 
 
 # -- cache -----------------------------------------------------------------------------------------
-def _cache_dir(item: Design) -> Path:
+def cache_dir(item: Design) -> Path:
+    """Where ``item``'s rendered faces are cached (``data/faces/<design>``, ``:`` and ``/`` made ``_``)."""
     return data_dir() / "faces" / item.name.replace(":", "_").replace("/", "_")
 
 
@@ -432,7 +433,7 @@ def _relabel(folder: Path) -> None:
 
 def prepare(item: Design, force: bool = False) -> Path:
     """Render ``item``'s faces into the cache (once) and return the cache folder."""
-    folder = _cache_dir(item)
+    folder = cache_dir(item)
     if (folder / "index.json").exists() and not force:
         version = folder / "index.version"
         if not version.exists() or version.read_text().strip() != INDEX_VERSION:

@@ -61,9 +61,14 @@ def test_training_faces_round_trip_through_webp_and_held_out_ones_stay(tmp_path:
     assert (there / "faces" / train / "meta.json").read_text() == "{}"
 
 
-@pytest.mark.parametrize(("stages", "missing"), [("detector", "index-detector"), ("classifier", "card-classifier")])
-def test_a_round_refuses_a_start_folder_without_the_stage_networks(tmp_path: Path, stages: str, missing: str) -> None:
-    (tmp_path / "index-detector.onnx" if missing == "card-classifier" else tmp_path / "card-classifier.onnx").touch()
+@pytest.mark.parametrize(
+    ("stages", "present", "missing"),
+    [("detector", "card-classifier", "index-detector"), ("classifier", "index-detector", "card-classifier")],
+)
+def test_a_round_refuses_a_start_folder_without_the_stage_networks(
+    tmp_path: Path, stages: str, present: str, missing: str
+) -> None:
+    (tmp_path / f"{present}.onnx").touch()  # the other stage's network is there: not enough
     env = {**os.environ, "OUT": str(tmp_path / "out"), "WARM_FROM": str(tmp_path), "STAGES": stages}
     done = subprocess.run(["bash", "vision/gpu/round.sh"], cwd=ROOT, env=env, capture_output=True, text=True)
     assert done.returncode == 2

@@ -71,10 +71,10 @@ def subset_font(path: str, text: str = GLYPHS) -> bytes:
 def pack_faces(faces: Path, out: Path) -> int:
     if not faces.is_dir():
         raise SystemExit(f"{faces} does not exist: render it first (tablecall synth data/smoke --scenes 40)")
-    from vision.cardart import _cache_dir, designs  # here only: the GPU machine's unpack needs none of it
+    from vision.cardart import cache_dir, designs  # here only: the GPU machine's unpack needs none of it
 
     # only the training designs travel: a round renders training scenes, and held-out art never leaves this machine
-    training = {_cache_dir(d).name for d in designs("train")}
+    training = {cache_dir(d).name for d in designs("train")}
     count = 0
     with tarfile.open(out, "w") as tar:
         for folder in sorted(p for p in faces.iterdir() if p.is_dir() and p.name in training):

@@ -7,15 +7,16 @@
 # STAGES "detector" (default), "classifier" or "detector classifier"; for the classifier READER_BOXES scenes boxed by
 # the shipped detector and cut as the reader cuts (synth --reader-boxes, beside the scenes' labelled crops), and
 # FACE_DESIGNS new procedural designs' index crops (synth --face-designs, ~106 a design: more designs), CLS_SHARE
-# of the training time when both stages train, CLS_LR0, CLS_BATCH; WARM_FROM a folder whose <stage>.onnx each stage starts
-# from (default models, the shipped networks; a second round in one session: the first round's export folder, carried).
+# of the training time when both stages train, CLS_LR0, CLS_BATCH; WARM_FROM a folder whose <stage>.onnx each stage
+# starts from (default models, the shipped networks; for a second round in one session, the first round's export
+# folder, carried).
 set -uo pipefail
 T0=$(date +%s); OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 BUDGET=${BUDGET:-560}; RENDER_S=${RENDER_S:-170}; MAXSCENES=${MAXSCENES:-20000}; CHUNK=${CHUNK:-2000}
 WORKERS=${WORKERS:-16}; DEVICE=${DEVICE:-0}; BATCH=${BATCH:-64}; LR0=${LR0:-0.001}; SEED=${SEED:-27}
 SET=${SET:-data/gpu}; RUNS=${RUNS:-runs/gpu}; PYTHON=${PYTHON:-python3}
-STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; FACE_DESIGNS=${FACE_DESIGNS:-0}; CLS_SHARE=${CLS_SHARE:-0.3}
-CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}; WARM_FROM=${WARM_FROM:-models}
+STAGES=${STAGES:-detector}; READER_BOXES=${READER_BOXES:-0}; FACE_DESIGNS=${FACE_DESIGNS:-0}
+CLS_SHARE=${CLS_SHARE:-0.3}; CLS_LR0=${CLS_LR0:-0.0005}; CLS_BATCH=${CLS_BATCH:-512}; WARM_FROM=${WARM_FROM:-models}
 case " $STAGES " in *" classifier "*) CLS=1 ;; *) CLS=0 ;; esac
 case " $STAGES " in *" detector "*) DET=1 ;; *) DET=0 ;; esac
 [ $((CLS + DET)) -gt 0 ] || { echo "STAGES must name detector, classifier or both, not '$STAGES'"; exit 2; }
