@@ -9,7 +9,9 @@ Small single-purpose steps, as in supervision's tools:
    as a person who knows the hands would read a smudged index: the likeliest allowed one of the detector's
    alternatives (a ruled-out top reading is re-read), its confidence the detector's score times its share of
    the probability the allowed cards got. If they got too little (under ``reread_floor``) the reading stays as
-   it was, and the referee judges it. Where the game also says what would be legal there (``likely``: the
+   it was, and the referee judges it; nor is a reading re-read into a card the game has once that is read plainly
+   in another zone in the same frame (a covered card's corner at a pile's edge, taken for the next pile's top, was
+   a duplicate flagged for nothing). Where the game also says what would be legal there (``likely``: the
    Spades spot in turn, Spit's piles in play), a card that would be a foul counts ``foul_prior`` times as much:
    a doubtful reading leans to a legal card, a plain one stays what it is. A zone that holds one card at a time
    (a Spades trick spot, :data:`SINGLE_KINDS`) whose indices read differently is read once from all of them
@@ -167,12 +169,16 @@ def sightings(
     settings: TrackSettings,
     possible: Mapping[str, Collection[str]] | None = None,
     likely: Mapping[str, Collection[str]] | None = None,
-    deck: Collection[str] | None = None,
+    deck: Mapping[str, int] | None = None,
 ) -> list[Sighting]:
     """Detections (image px) as table sightings; ``to_table`` is the calibration's image->table homography;
     ``possible``: the cards each zone can hold, ``likely``: those it would hold if the players keep the rules,
-    where the game knows (see the module docstring); ``deck``: the game's cards, among which a reading of a card
-    the game does not use (court art read as a joker) is read again where the game tells no more of its zone."""
+    where the game knows (see the module docstring); ``deck``: the game's cards (and how many copies of each),
+    among which a reading of a card the game does not use (court art read as a joker) is read again where the game
+    tells no more of its zone. A reading read again among the cards a zone can hold does not become a card of
+    which the game has one copy that is read plainly (``min_confidence``) in another zone in the same frame: a
+    covered card's corner at a pile's edge, its own name ruled out there, was taken for the card on the next pile
+    and flagged as a duplicate."""
     if not len(detections):
         return []
     anchors = detections.anchor
@@ -203,11 +209,17 @@ def sightings(
             for i in members:
                 names[i], alternatives[i], scores[i] = joint[0][0], joint, score
                 confidence[i] = score * joint[0][1]
+    plain: dict[str, set[str]] = {}  # a card the game has once -> the zones it is read plainly in
+    for i, zone in enumerate(zones):
+        if deck and deck.get(names[i]) == 1 and zone is not None and confidence[i] >= settings.min_confidence:
+            plain.setdefault(names[i], set()).add(zone.name)
     for i in range(len(detections)) if possible or likely or deck else ():
         zone = zones[i]
         allowed = possible.get(zone.name) if possible and zone else None
         if allowed is None and deck and names[i] not in deck:
-            allowed = deck
+            allowed = frozenset(deck)
+        if allowed is not None and zone is not None:
+            allowed = frozenset(allowed) - {card for card, where in plain.items() if zone.name not in where}
         legal = likely.get(zone.name) if likely and zone else None
         reread = (
             reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)

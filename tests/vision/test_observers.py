@@ -363,7 +363,29 @@ def test_spit_cards_covered_on_a_spit_pile_are_no_pile_s_reading() -> None:
     possible = d.observer.possible(view)
     assert "2C" not in possible["spit/0"] and "2C" not in possible["spit/1"] and "3S" in possible["spit/0"]
     assert "2C" not in possible["stock/1/4"] and "3S" not in possible["stock/0/0"]  # a spit top is no stock card
-    assert len(possible["spit/1"]) == 51 and len(possible["stock/0/0"]) == 49  # nor 2C, 3S or 9D
+    assert "9D" in possible["spit/1"] and "9D" not in possible["spit/0"]  # nor another spit pile's top
+    assert len(possible["spit/0"]) == len(possible["spit/1"]) == 50 and len(possible["stock/0/0"]) == 49
+
+
+def test_spit_a_covered_card_at_a_pile_s_edge_is_not_taken_for_the_other_pile_s_top() -> None:
+    # the bench's Spit game (seed 31): Alex's JS, covered by 10D, shows its index at the pile's edge, read JS 0.84,
+    # JC 0.12; JS ruled out there (covered), it was read JC, the top of the other pile, and flagged a duplicate
+    d = spit()
+    table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}
+    d.show(table)
+    assert d.observer.possible(d.link.view())["spit/0"] == DECK - {"9D"}  # the opening: tops already rule out
+    table.update(alex_stock(stock_0_0="") | {"spit/0": ["2C", "3S"]})
+    d.show(table)
+    x, y = d.layout.zone("spit/0").centre
+    det = Detections.from_records(
+        [Detection("2C", 0.6 * 0.84, (x - 5, y - 5, x + 5, y + 5), None, (("2C", 0.84), ("9D", 0.12), ("9S", 0.035)))]
+    )
+    possible = d.observer.possible(d.link.view())
+    (seen,) = sightings(det, np.eye(3), d.layout, TrackSettings(), possible)
+    assert seen.card == "2C"  # left as read (what the tracker knows lies under 3S), not re-read as 9D
+    before = {**possible, "spit/0": DECK - {"2C"}}  # the rule before: only covered cards ruled out
+    (seen,) = sightings(det, np.eye(3), d.layout, TrackSettings(), before)
+    assert seen.card == "9D"
 
 
 def test_spit_reveal_and_move() -> None:

@@ -141,6 +141,31 @@ def test_a_card_the_game_does_not_use_is_read_again_among_its_deck(
     assert one.confidence == pytest.approx(expected[1])
 
 
+@pytest.mark.parametrize(
+    "elsewhere, expected",
+    [
+        pytest.param(0.8 * 0.99, "7S", id="not_into_a_card_read_plainly_on_the_other_pile"),
+        pytest.param(0.4, "JC", id="a_faint_reading_elsewhere_rules_nothing_out"),
+        pytest.param(None, "JC", id="nothing_elsewhere"),
+    ],
+)
+def test_a_reread_does_not_make_a_card_read_plainly_in_another_zone(elsewhere: float | None, expected: str) -> None:
+    # the bench's Spit game at seed 12: a covered 2H's corner at a pile's edge (2H ruled out there: covered) was read
+    # again as 2D, Beth's face-up stock top, seen plainly there in the same frame, and flagged as a duplicate
+    near = (("JS", 0.8), ("JC", 0.12), ("7S", 0.07))
+    box = (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5)
+    records = [Detection("JS", 0.6 * 0.8, box, None, near)]
+    if elsewhere is not None:
+        other = (PILE1[0] - 5, PILE1[1] - 5, PILE1[0] + 5, PILE1[1] + 5)
+        records.append(Detection("JC", elsewhere, other, None, (("JC", 0.99), ("JS", 0.01))))
+    possible = {"face_up/0": frozenset(deck_for("snap")) - {"JS"}}
+    found = sightings(
+        Detections.from_records(records), np.eye(3), LAYOUT, TrackSettings(), possible, None, deck_for("snap")
+    )
+    (pile,) = [s for s in found if s.zone == "face_up/0"]
+    assert pile.card == expected
+
+
 def test_sightings_keep_faint_readings_only_with_a_weak_tier() -> None:
     det = Detections.from_records([Detection("AS", 0.4, (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5))])
     assert sightings(det, np.eye(3), LAYOUT, TrackSettings(weak_confidence=0.5)) == []

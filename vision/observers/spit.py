@@ -10,8 +10,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``.
 * A doubtful reading on a spit pile in play leans to the cards that can go there (:meth:`SpitObserver.likely`),
-  on a face-up stock top to the card the referee has there. No pile shows a card that lies covered in a spit pile
-  (:meth:`SpitObserver.possible`): a reading of one is re-read as the likeliest card it can be.
+  on a face-up stock top to the card the referee has there. No pile shows a card that lies covered in a spit pile,
+  nor one that tops another pile (:meth:`SpitObserver.possible`): a reading of one is re-read as the likeliest card
+  it can be.
 * Stalls ("nobody can play") and round ends are found by the referee (its ``spit_call``/``round_over``
   alerts). Layouts (face-down counts), slaps and round ends are entered on the phones.
 """
@@ -55,13 +56,19 @@ class SpitObserver(Observer):
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Every pile: no card the referee has covered in a spit pile (played this round, it cannot show again; a
-        spit pile's top may be seen again on its own pile); a stock pile, none that tops a spit pile either."""
+        spit pile's top may be seen again on its own pile); a spit pile, none that tops the other spit pile (a
+        covered card's corner at a pile's edge, read among the rest, would otherwise be taken for the other pile's
+        top: a duplicate card flagged for nothing); a stock pile, none that tops a spit pile."""
         covered = {str(c) for c in view.get("covered") or []}
-        if not covered:
+        piles = view.get("spit_piles") or []
+        tops = {slot: str(p.get("top")) for slot, p in enumerate(piles) if p.get("top")}
+        if not covered and not tops:
             return {}
-        tops = {str(p.get("top")) for p in view.get("spit_piles") or [] if p.get("top")}
-        out = {zone.name: DECK - covered for zone in self.zones("spit")}
-        out.update({zone.name: DECK - covered - tops for zone in self.zones("stock")})
+        out = {
+            zone.name: DECK - covered - {top for slot, top in tops.items() if slot != zone.slot}
+            for zone in self.zones("spit")
+        }
+        out.update({zone.name: DECK - covered - set(tops.values()) for zone in self.zones("stock")})
         return out
 
     def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
