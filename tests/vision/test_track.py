@@ -166,6 +166,37 @@ def test_a_reread_does_not_make_a_card_read_plainly_in_another_zone(elsewhere: f
     assert pile.card == expected
 
 
+_NAMES = ["AS", "KD", "JC", "JS", "7H"]
+_READING = st.tuples(
+    st.sampled_from([0, 1, 2]),  # face_up/0, face_up/1, pot
+    st.permutations(_NAMES).map(lambda names: names[:3]),
+    st.lists(st.floats(0.01, 1.0), min_size=3, max_size=3),
+    st.floats(0.3, 1.0),  # the detector's score
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_READING, min_size=1, max_size=6), st.lists(st.sets(st.sampled_from(_NAMES)), min_size=3, max_size=3))
+def test_a_reread_never_makes_a_card_read_plainly_in_another_zone(readings: list, allowed: list) -> None:
+    zones, spots = ["face_up/0", "face_up/1", "pot"], [PILE0, PILE1, POT]
+    records, plain = [], {}
+    for zone, names, weights, score in readings:
+        total = sum(weights) * 1.05  # a little probability left to names not listed
+        alternatives = tuple(sorted(zip(names, (w / total for w in weights), strict=True), key=lambda a: -a[1]))
+        x, y = spots[zone]
+        records.append(
+            Detection(alternatives[0][0], score * alternatives[0][1], (x - 5, y - 5, x + 5, y + 5), None, alternatives)
+        )
+        if score * alternatives[0][1] >= SETTINGS.min_confidence:
+            plain.setdefault(alternatives[0][0], set()).add(zones[zone])
+    possible = {zones[k]: frozenset(cards) for k, cards in enumerate(allowed)}
+    found = sightings(Detections.from_records(records), np.eye(3), LAYOUT, SETTINGS, possible, None, deck_for("snap"))
+    for s in found:
+        read_so = {r.card for r, (zone, *_) in zip(records, readings, strict=True) if zones[zone] == s.zone}
+        if s.card not in read_so:  # a re-read: not the card any index there was read as
+            assert s.zone in plain.get(s.card, {s.zone}), (s, plain)
+
+
 def test_sightings_keep_faint_readings_only_with_a_weak_tier() -> None:
     det = Detections.from_records([Detection("AS", 0.4, (PILE0[0] - 5, PILE0[1] - 5, PILE0[0] + 5, PILE0[1] + 5))])
     assert sightings(det, np.eye(3), LAYOUT, TrackSettings(weak_confidence=0.5)) == []
