@@ -18,7 +18,9 @@
   included since session 22): found, not boxed, misread, read right but under the card threshold, or read right
   and joined with another copy of the same card (scenes mix decks: a second copy lying within a card's reach of
   the first, at about its size, and told apart neither by the face reader nor by the boxes' angles, is taken for
-  the first's other corner).
+  the first's other corner). And the share found among the cards whose most legible index is at least so visible
+  and so long at the detector's input size (``cards_found_by_legibility``, bands in ``LEGIBILITY``; found as
+  ``cards_by_fate`` counts it).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -338,6 +340,7 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     by_design: dict[str, list[int]] = {}
     crops = reader.crops
     fates: Counter[str] = Counter()
+    legible = {band: [0, 0] for band, _, _ in LEGIBILITY}
     for meta, image in _scenes(folder, limit):
         readings = reader.readings(image)  # the reader's own boxes, read and paired as the reader does
         by_card: dict[int, list[list[float]]] = {}
@@ -345,7 +348,15 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             by_card.setdefault(lab["card_id"], []).append(lab["box"])
         cards += len(by_card)
         boxed += sum(any(iou(t, r.box) >= 0.3 for t in truth for r in readings) for truth in by_card.values())
-        fates.update(_fates(meta, readings, reader))
+        fate = _card_fates(meta, readings, reader)
+        fates.update(fate.values())
+        scale = reader.imgsz / max(image.shape[:2])
+        for card_id, labs in _by_card(meta).items():
+            visible, length = _most_legible(labs, scale)
+            for band, least_visible, least_length in LEGIBILITY:
+                if visible >= least_visible and length >= least_length:
+                    legible[band][0] += 1
+                    legible[band][1] += fate[card_id] == "found"
         labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
         label_turns = labelled_turns(meta["labels"])
         indices += len(labelled)
@@ -397,6 +408,10 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             band: {"indices": n, "right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_share.items()
         },
         "cards_by_fate": {fate: round(fates[fate] / cards, 4) if cards else 0.0 for fate in FATES},
+        "cards_found_by_legibility": {
+            band: {"cards": n, "share": round(n / cards, 4) if cards else 0.0, "found": round(ok / n, 4) if n else 0.0}
+            for band, (n, ok) in legible.items()
+        },
     }
 
 
@@ -410,31 +425,66 @@ FATES = (
 )
 
 
-def _fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> Counter[str]:
-    """What became of each labelled card of one scene in the reader's answer (see ``FATES``)."""
-    reported = Counter(card.card for card in reader.cards(readings))
+#: held-out recall among the cards whose most legible index is at least this visible and this long (px at the
+#: detector's input size): (band, visible share, long side)
+LEGIBILITY = (
+    ("every card", 0.0, 0.0),
+    ("an index 80 %+ visible", 0.8, 0.0),
+    ("an index fully visible (98 %+)", 0.98, 0.0),
+    ("an index fully visible, 12 px or longer", 0.98, 12.0),
+)
+
+
+def _by_card(meta: dict[str, Any]) -> dict[int, list[dict[str, Any]]]:
     by_card: dict[int, list[dict[str, Any]]] = {}
     for lab in meta["labels"]:
         by_card.setdefault(lab["card_id"], []).append(lab)
+    return by_card
+
+
+def _most_legible(labs: list[dict[str, Any]], scale: float) -> tuple[float, float]:
+    """(visible share, long side in px at ``scale``) of a card's most legible labelled index: a fully visible one
+    first, then the longest (the label's outline where it has one, else its box)."""
+
+    def length(lab: dict[str, Any]) -> float:
+        if lab.get("quad"):
+            q = np.asarray(lab["quad"], np.float64)
+            return float(np.linalg.norm(q - np.roll(q, -1, axis=0), axis=1).max()) * scale
+        x1, y1, x2, y2 = lab["box"]
+        return max(x2 - x1, y2 - y1) * scale
+
+    best = max(labs, key=lambda lab: (lab.get("visible", 1.0) >= 0.98, length(lab)))
+    return float(best.get("visible", 1.0)), length(best)
+
+
+def _card_fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> dict[int, str]:
+    """What became of each labelled card (by its ``card_id``) of one scene in the reader's answer (see ``FATES``)."""
+    reported = Counter(card.card for card in reader.cards(readings))
+    by_card = _by_card(meta)
     copies = Counter(labs[0]["card"] for labs in by_card.values())
-    out: Counter[str] = Counter()
-    for labs in by_card.values():
+    out: dict[int, str] = {}
+    for card_id, labs in by_card.items():
         truth = labs[0]["card"]
         if reported[truth] > 0:
             reported[truth] -= 1
-            out["found"] += 1
+            out[card_id] = "found"
             continue
         hits = [r for r in readings if r.score >= reader.conf and any(iou(lab["box"], r.box) >= 0.3 for lab in labs)]
         right = [r for r in hits if r.name == truth]
         if not hits:
-            out["not boxed"] += 1
+            out[card_id] = "not boxed"
         elif not right:
-            out["misread"] += 1
+            out[card_id] = "misread"
         elif all(r.prob < reader.min_card for r in right):
-            out["read right, under the card threshold"] += 1
+            out[card_id] = "read right, under the card threshold"
         else:  # reported under its name, but as one card with another copy (or lost some other way: counted here)
-            out["read right, joined with a copy" if copies[truth] > 1 else "read right, lost in pairing"] += 1
+            out[card_id] = "read right, joined with a copy" if copies[truth] > 1 else "read right, lost in pairing"
     return out
+
+
+def _fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> Counter[str]:
+    """How many labelled cards of one scene met each fate (see ``FATES``)."""
+    return Counter(_card_fates(meta, readings, reader).values())
 
 
 def latency(reader: CardReader, frame: np.ndarray | None = None, runs: int = 30) -> dict[str, float]:

@@ -290,6 +290,7 @@ class _Perfect:
     crops = ((1.15, 0.0, 0.0), (1.3, 0.08, 0.0))
     names = (*CARDS, "bg")
     conf, min_card = DEFAULT_CONF, DEFAULT_MIN_CARD
+    imgsz = 640  # the detector's input size (the legibility bands measure indices at it)
     cards = CardReader.cards  # the real pairing at these thresholds
 
     def __init__(self, metas: list[dict], blind_to: str | None = None, doubt: float = 0.0) -> None:
@@ -368,6 +369,39 @@ def test_stages_say_what_became_of_each_card(scenes: Path) -> None:
     assert fates["found"] + fates["read right, joined with a copy"] == pytest.approx(1.0, abs=1e-3)  # all read right
     fates = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))["cards_by_fate"]  # type: ignore[arg-type]
     assert fates["misread"] > 0.5 and fates["found"] < 0.5  # each read as the next card (that card may be there too)
+
+
+def test_stages_give_recall_by_how_legible_each_card_is(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    result = evaluate.stages(scenes, _Perfect(metas))  # type: ignore[arg-type]
+    bands = result["cards_found_by_legibility"]
+    assert list(bands) == [band for band, _, _ in evaluate.LEGIBILITY]
+    assert bands["every card"]["cards"] == result["cards"] and bands["every card"]["share"] == 1.0
+    counts = [b["cards"] for b in bands.values()]
+    assert counts == sorted(counts, reverse=True) and counts[-1] > 0  # each band within the one before
+    assert bands["every card"]["found"] == pytest.approx(result["cards_by_fate"]["found"], abs=1e-3)
+    misread = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))["cards_found_by_legibility"]  # type: ignore[arg-type]
+    assert all(misread[band]["found"] < bands[band]["found"] for band in bands)
+
+
+@pytest.mark.parametrize(
+    ("labels", "expected"),
+    [
+        pytest.param([{"box": [0, 0, 10, 20], "visible": 0.5}], (0.5, 10.0), id="box_long_side_at_half_scale"),
+        pytest.param(
+            [{"box": [0, 0, 10, 40], "visible": 0.9}, {"box": [0, 0, 10, 20], "visible": 1.0}],
+            (1.0, 10.0),
+            id="a_fully_visible_index_before_a_longer_covered_one",
+        ),
+        pytest.param(
+            [{"box": [0, 0, 30, 30], "quad": [[15, 0], [30, 15], [15, 30], [0, 15]], "visible": 1.0}],
+            (1.0, 0.5 * 15 * 2**0.5),
+            id="the_outline_where_there_is_one_not_its_box",
+        ),
+    ],
+)
+def test_a_card_is_as_legible_as_its_best_index(labels: list, expected: tuple) -> None:
+    assert evaluate._most_legible(labels, 0.5) == pytest.approx(expected)
 
 
 def test_a_second_copy_within_reach_of_the_first_is_joined_with_it() -> None:
