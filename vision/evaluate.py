@@ -5,6 +5,8 @@
   recall count matched names over predictions and over truths.  Naming a card that lies face up in the scene
   with every index too covered to label counts neither way; naming a card more often than the scene holds it
   (one card reported as two) is a false card each time over.
+  ``false_cards_by_kind`` says what each false card lies on (``FALSE_KINDS``): another card's labelled index (a
+  misreading), an index of its own name (one card reported twice), or no labelled index.
 * ``pinochle(folder)``: ``/work/shared/realphotos/pinochle-phone`` style, whole-card boxes with rank only
   (``labels-yolo/classes.txt``).  Per image the truth is the multiset of ranks; precision and recall of ranks,
   as the photos' README suggests (a predicted rank outside the pinochle deck counts as a false positive).
@@ -31,7 +33,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,7 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, Reading, ranked_names
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading, ranked_names
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 
@@ -59,15 +61,43 @@ def _score(pairs: list[tuple[Counter[str], Counter[str]]]) -> dict[str, float]:
 
 
 def heldout(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
-    pairs, confusions = [], Counter()
+    pairs, confusions, kinds = [], Counter(), Counter()
     for meta, image in _scenes(folder, limit):
-        truth, pred = _judge(meta, [card.card for card in reader.read(image)])
+        cards = reader.read(image)
+        truth, pred = _judge(meta, [card.card for card in cards])
         pairs.append((truth, pred))
         for name in (pred - truth).elements():
             confusions[name] += 1
+        kinds.update(_false_kinds(meta, cards, pred - truth))
     result = _score(pairs)
     result["most_false"] = confusions.most_common(8)
+    result["false_cards_by_kind"] = {kind: kinds[kind] for kind in FALSE_KINDS}
     return result
+
+
+#: what a false card lies on: a labelled index of another card (a misreading), one of its own name (one card
+#: reported twice), or none (court art or pips read as an index, or a corner too covered to be labelled)
+FALSE_KINDS = ("another card's index", "an index of its own name", "no labelled index")
+
+
+def _false_kinds(meta: dict[str, Any], cards: Sequence[Card], false: Counter[str]) -> Counter[str]:
+    """What each of a scene's false cards (``false``: how many of each name) lies on (``FALSE_KINDS``). Where a name
+    is reported more often than it is false, the ones lying on an index of their own name count as right first,
+    then the surer ones."""
+
+    def kind(card: Card) -> str:
+        under = [
+            lab["card"] for lab in meta["labels"] if any(iou(lab["box"], b) >= 0.3 for b in card.indices or (card.box,))
+        ]
+        if any(name != card.card for name in under):
+            return FALSE_KINDS[0]
+        return FALSE_KINDS[1] if under else FALSE_KINDS[2]
+
+    out: Counter[str] = Counter()
+    for name, count in false.items():
+        reported = sorted((c for c in cards if c.card == name), key=lambda c: (kind(c) == FALSE_KINDS[1], c.confidence))
+        out.update(kind(c) for c in reported[:count])
+    return out
 
 
 #: detector threshold for average precision: every box the detector gives, as Ultralytics' validation counts them

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,20 @@ def test_missing_and_invented_cards_lower_recall_and_precision(scenes: Path) -> 
     n = sum(len(t) for t in truths)
     assert result["recall"] == pytest.approx((n - 3) / n, abs=1e-4)
     assert result["precision"] == pytest.approx((n - 3) / (n - 3 + 6), abs=1e-4)
+    kinds = result["false_cards_by_kind"]  # the invented ones lie on no labelled index (a 1 px box at the corner)
+    assert kinds == {"another card's index": 0, "an index of its own name": 0, "no labelled index": 6}
+
+
+def test_false_cards_are_told_by_what_they_lie_on() -> None:
+    meta = {"labels": [{"card": "7H", "box": [100, 100, 120, 130]}, {"card": "9C", "box": [300, 100, 320, 130]}]}
+    cards = [
+        Card("8H", 0.6, (100, 100, 120, 130), ((100, 100, 120, 130),)),  # 7H misread
+        Card("9C", 0.9, (300, 100, 320, 130), ((300, 100, 320, 130),)),
+        Card("9C", 0.5, (301, 101, 321, 131), ((301, 101, 321, 131),)),  # the same card again
+        Card("KS", 0.4, (600, 400, 640, 440)),  # court art read as an index
+    ]
+    kinds = evaluate._false_kinds(meta, cards, Counter({"8H": 1, "9C": 1, "KS": 1}))
+    assert kinds == {"another card's index": 1, "an index of its own name": 1, "no labelled index": 1}
 
 
 def test_naming_a_covered_card_counts_neither_way(scenes: Path) -> None:
