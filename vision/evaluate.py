@@ -373,15 +373,13 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     legible = {band: [0, 0] for band, _, _ in LEGIBILITY}
     for meta, image in _scenes(folder, limit):
         readings = reader.readings(image)  # the reader's own boxes, read and paired as the reader does
-        by_card: dict[int, list[list[float]]] = {}
-        for lab in meta["labels"]:
-            by_card.setdefault(lab["card_id"], []).append(lab["box"])
+        by_card = _by_card(meta)
         cards += len(by_card)
-        boxed += sum(any(iou(t, r.box) >= 0.3 for t in truth for r in readings) for truth in by_card.values())
+        boxed += sum(any(iou(lab["box"], r.box) >= 0.3 for lab in labs for r in readings) for labs in by_card.values())
         fate = _card_fates(meta, readings, reader)
         fates.update(fate.values())
         scale = reader.imgsz / max(image.shape[:2])
-        for card_id, labs in _by_card(meta).items():
+        for card_id, labs in by_card.items():
             visible, length = _most_legible(labs, scale)
             for band, least_visible, least_length in LEGIBILITY:
                 if visible >= least_visible and length >= least_length:
