@@ -22,7 +22,8 @@
   the first, at about its size, and told apart neither by the face reader nor by the boxes' angles, is taken for
   the first's other corner). And the share found among the cards whose most legible index is at least so visible
   and so long at the detector's input size (``cards_found_by_legibility``, bands in ``LEGIBILITY``; found as
-  ``cards_by_fate`` counts it).
+  ``cards_by_fate`` counts it). And what the misread labelled indices got wrong (``misread_indices_by_kind``: the
+  suit only, the rank only, both; ``suits_taken_for_each_other``: the suit pairs, e.g. ``CS`` clubs and spades).
 * ``latency(reader)``: median milliseconds of ``read`` on a 1280x720 frame.
 """
 
@@ -371,6 +372,8 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     crops = reader.crops
     fates: Counter[str] = Counter()
     legible = {band: [0, 0] for band, _, _ in LEGIBILITY}
+    misreads: Counter[str] = Counter()
+    suits: Counter[str] = Counter()
     for meta, image in _scenes(folder, limit):
         readings = reader.readings(image)  # the reader's own boxes, read and paired as the reader does
         by_card = _by_card(meta)
@@ -404,6 +407,11 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             design = by_design.setdefault(str(lab.get("design", "?")), [0, 0])
             design[0] += 1
             design[1] += n == lab["card"]
+            if n != lab["card"]:
+                wrong = misread_kind(lab["card"], n)
+                misreads[wrong] += 1
+                if wrong == "suit only":
+                    suits["".join(sorted(lab["card"][-1] + n[-1]))] += 1
         for alternatives, lab in zip(ranked, meta["labels"], strict=True):
             truth, read = lab["card"], alternatives[0][0]
             others = [c for c in deck if c != truth]
@@ -436,6 +444,8 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
             band: {"indices": n, "right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_share.items()
         },
         "cards_by_fate": {fate: round(fates[fate] / cards, 4) if cards else 0.0 for fate in FATES},
+        "misread_indices_by_kind": {kind: misreads[kind] for kind in MISREAD_KINDS},
+        "suits_taken_for_each_other": dict(suits.most_common()),
         "cards_found_by_legibility": {
             band: {"cards": n, "share": round(n / cards, 4) if cards else 0.0, "found": round(ok / n, 4) if n else 0.0}
             for band, (n, ok) in legible.items()
@@ -451,6 +461,19 @@ FATES = (
     "read right, joined with a copy",
     "read right, lost in pairing",
 )
+
+
+#: what a misread index got wrong (the reader's crops on the labelled box)
+MISREAD_KINDS = ("suit only", "rank only", "rank and suit", "not a card index (bg) or the joker")
+
+
+def misread_kind(truth: str, read: str) -> str:
+    """Which of ``MISREAD_KINDS`` reading ``truth`` as ``read`` (another name) is."""
+    if "JK" in (truth, read) or "bg" in (truth, read):
+        return MISREAD_KINDS[3]
+    if truth[:-1] == read[:-1]:
+        return MISREAD_KINDS[0]
+    return MISREAD_KINDS[1] if truth[-1] == read[-1] else MISREAD_KINDS[2]
 
 
 #: held-out recall among the cards whose most legible index is at least this visible and this long (px at the

@@ -386,6 +386,31 @@ def test_stages_say_what_became_of_each_card(scenes: Path) -> None:
     assert fates["misread"] > 0.5 and fates["found"] < 0.5  # each read as the next card (that card may be there too)
 
 
+@pytest.mark.parametrize(
+    ("truth", "read", "expected"),
+    [
+        pytest.param("7C", "7S", "suit only", id="clubs_read_spades"),
+        pytest.param("10H", "6H", "rank only", id="ten_read_six"),
+        pytest.param("QD", "KS", "rank and suit", id="both"),
+        pytest.param("KD", "JK", "not a card index (bg) or the joker", id="court_art_read_a_joker"),
+        pytest.param("5C", "bg", "not a card index (bg) or the joker", id="an_index_taken_for_no_index"),
+    ],
+)
+def test_a_misreading_is_told_by_what_it_gets_wrong(truth: str, read: str, expected: str) -> None:
+    assert evaluate.misread_kind(truth, read) == expected
+
+
+def test_stages_count_misread_indices_by_what_they_got_wrong(scenes: Path) -> None:
+    metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
+    right = evaluate.stages(scenes, _Perfect(metas))  # type: ignore[arg-type]
+    assert sum(right["misread_indices_by_kind"].values()) == 0 and right["suits_taken_for_each_other"] == {}
+    wrong = evaluate.stages(scenes, _Perfect(metas, doubt=0.7))  # type: ignore[arg-type]
+    # each read as the next card of the deck: 7H as 8H, a king as the next suit's ace
+    kinds = wrong["misread_indices_by_kind"]
+    assert list(kinds) == list(evaluate.MISREAD_KINDS) and sum(kinds.values()) == wrong["indices"]
+    assert kinds["rank only"] > 0 and kinds["suit only"] == 0
+
+
 def test_stages_give_recall_by_how_legible_each_card_is(scenes: Path) -> None:
     metas = [json.loads(p.read_text()) for p in sorted(scenes.glob("*.json"))]
     result = evaluate.stages(scenes, _Perfect(metas))  # type: ignore[arg-type]
