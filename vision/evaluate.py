@@ -95,9 +95,12 @@ def _false_kinds(meta: dict[str, Any], cards: Sequence[Card], false: Counter[str
         return FALSE_KINDS[1] if under else FALSE_KINDS[2]
 
     out: Counter[str] = Counter()
+    own = FALSE_KINDS[1]
     for name, count in false.items():
-        reported = sorted((c for c in cards if c.card == name), key=lambda c: (kind(c) == FALSE_KINDS[1], c.confidence))
-        out.update(kind(c) for c in reported[:count])
+        reported = sorted(
+            ((kind(c), c.confidence) for c in cards if c.card == name), key=lambda kc: (kc[0] == own, kc[1])
+        )
+        out.update(k for k, _ in reported[:count])
     return out
 
 
@@ -504,8 +507,7 @@ def _most_legible(labs: list[dict[str, Any]], scale: float) -> tuple[float, floa
         x1, y1, x2, y2 = lab["box"]
         return max(x2 - x1, y2 - y1) * scale
 
-    best = max(labs, key=lambda lab: (lab.get("visible", 1.0) >= 0.98, length(lab)))
-    return float(best.get("visible", 1.0)), length(best)
+    return max(((float(lab.get("visible", 1.0)), length(lab)) for lab in labs), key=lambda vl: (vl[0] >= 0.98, vl[1]))
 
 
 def _card_fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> dict[int, str]:
@@ -531,11 +533,6 @@ def _card_fates(meta: dict[str, Any], readings: list[Reading], reader: CardReade
         else:  # reported under its name, but as one card with another copy (or lost some other way: counted here)
             out[card_id] = "read right, joined with a copy" if copies[truth] > 1 else "read right, lost in pairing"
     return out
-
-
-def _fates(meta: dict[str, Any], readings: list[Reading], reader: CardReader) -> Counter[str]:
-    """How many labelled cards of one scene met each fate (see ``FATES``)."""
-    return Counter(_card_fates(meta, readings, reader).values())
 
 
 def latency(reader: CardReader, frame: np.ndarray | None = None, runs: int = 30) -> dict[str, float]:

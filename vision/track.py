@@ -210,16 +210,17 @@ def sightings(
                 names[i], alternatives[i], scores[i] = joint[0][0], joint, score
                 confidence[i] = score * joint[0][1]
     plain: dict[str, set[str]] = {}  # a card the game has once -> the zones it is read plainly in
-    for i, zone in enumerate(zones):
-        if deck and deck.get(names[i]) == 1 and zone is not None and confidence[i] >= settings.min_confidence:
+    for i, zone in enumerate(zones) if deck else ():
+        if deck.get(names[i]) == 1 and zone is not None and confidence[i] >= settings.min_confidence:
             plain.setdefault(names[i], set()).add(zone.name)
     for i in range(len(detections)) if possible or likely or deck else ():
         zone = zones[i]
         allowed = possible.get(zone.name) if possible and zone else None
         if allowed is None and deck and names[i] not in deck:
-            allowed = frozenset(deck)
-        if allowed is not None and zone is not None:
-            allowed = frozenset(allowed) - {card for card, where in plain.items() if zone.name not in where}
+            allowed = deck.keys()
+        elsewhere = {card for card, where in plain.items() if zone is not None and zone.name not in where}
+        if allowed is not None and elsewhere:
+            allowed = set(allowed) - elsewhere
         legal = likely.get(zone.name) if likely and zone else None
         reread = (
             reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
