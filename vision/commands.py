@@ -77,7 +77,8 @@ def run_synth(args: argparse.Namespace) -> int:
     from vision.dataset import default_pool, write_dataset
 
     if args.reader_boxes:
-        from vision.detect import MODELS, ModelError
+        from vision.backends import ModelError
+        from vision.detect import MODELS
         from vision.readercrops import write_reader_crops
 
         if args.reader_boxes < 0:
@@ -265,7 +266,8 @@ def _quantize_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_quantize(args: argparse.Namespace) -> int:
     from vision import quantize
-    from vision.detect import MODELS, ModelError
+    from vision.backends import ModelError
+    from vision.detect import MODELS
 
     if args.scenes < 1:
         return fail("--scenes must be at least 1")
@@ -336,8 +338,9 @@ def _image_files(paths: list[Path]) -> list[tuple[Path, str | None]]:
 def run_detect(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.backends import ModelError
     from vision.capture import read_image
-    from vision.detect import MODELS, CardReader, ModelError, annotate
+    from vision.detect import MODELS, CardReader, annotate
 
     try:
         reader = CardReader(
@@ -417,7 +420,8 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run_evaluate(args: argparse.Namespace) -> int:
     from vision import evaluate
-    from vision.detect import MODELS, CardReader, ModelError
+    from vision.backends import ModelError
+    from vision.detect import MODELS, CardReader
 
     try:
         reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz, faces=not args.no_faces)
@@ -465,7 +469,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
 def _save_thresholds(models: Path, chosen: dict[str, object]) -> None:
     import yaml
 
-    from vision.detect import save_meta
+    from vision.backends import save_meta
 
     meta = yaml.safe_load((models / "data.yaml").read_text())
     meta["reader"] = chosen

@@ -7,26 +7,35 @@ reads a 64 px square crop around each box from the full-resolution image (52 car
 index"); indices of the same card that lie within a card's reach of each other are joined into one physical card,
 whose box is the union of its index boxes (two opposite corners: about the card).
 
-Backend order is by measurement on this machine (1280x720 frame, detector at 640, 2 threads): OpenVINO about
-2x faster than ONNX Runtime, which is faster than OpenCV DNN; each is tried in turn if the one before is not
-installed or cannot load the model.  The shipped OpenVINO detector is in INT8 (``tablecall quantize``,
-:mod:`vision.quantize`); the ONNX files are float32.
+The networks run on :mod:`vision.backends`; the detector's boxes are handled by :mod:`vision.boxes`, and the
+readings are joined into cards by :mod:`vision.pairing`.
 """
 
 from __future__ import annotations
 
-import itertools
-import os
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
 
 import cv2
 import numpy as np
 
+from vision.backends import ModelError, load_backend
+from vision.boxes import letterbox, nms, nms_turned, turns_of, upright_boxes
 from vision.crops import crop_box, cut, cut_turned, turned_square
-from vision.facecards import SIZE_RATIO, box_centre, candidate_pairs, pair_square
+from vision.facecards import candidate_pairs, pair_square
+from vision.pairing import (
+    ALTERNATIVES,
+    FACE_MAX_BG,
+    FACE_SURE,
+    Alternatives,
+    Box,
+    Card,
+    apart_pairs,
+    join_faces,
+    joinable,
+    pair_corners,
+)
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_CONF, DEFAULT_MIN_CARD = 0.25, 0.5  # until evaluate --tune has chosen them for the weights in models/
@@ -61,68 +70,6 @@ WEBCAM_IMGSZ = 1280  # the live table's detector size: a 1280x720 frame unscaled
 # frames: median 49.9 ms against 41.6, mean 81 against 55), so it is not the default
 SMALL_INDEX = 18.0
 LARGER = 1.5
-ALTERNATIVES = 5  # each reading keeps the classifier's five likeliest names (held-out indices: truth among them 98 %)
-
-# the face reader (vision.facecards) joins in where it sees a whole card between two indices: a square whose "bg"
-# probability is under FACE_MAX_BG; each index reading keeps INDEX_FLOOR of every name, the face reading FACE_FLOOR
-# (a tenth of it: a face reader sure past 0.999 outvotes two tiny indices that agree on another card; session 16 in
-# docs/model-history.md)
-FACE_MAX_BG = 0.2
-FACE_SURE = 0.5  # and whose likeliest card has at least this probability
-INDEX_FLOOR = 0.01
-FACE_FLOOR = 0.001
-# ... and only where the name the three agree on is one each index gives at least FACE_PLAUSIBLE: two indices of
-# different cards (a 7H read at 1.0 beside a QC) are no pair, whatever the face reader sees between them
-FACE_PLAUSIBLE = 0.001
-
-# pairing indices into cards (pair_corners; docs/model-history.md, "Telling copies apart", chose these on the
-# validation scenes): two indices of one card have boxes of about the same width and height (each within
-# SIZE_RATIO, the face reader's candidate pairs' ratio), and any further index of a card the face reader saw whole
-# lies on the circle through its two opposite indices, around the card's centre (a card's indices are the corners
-# of a rectangle), within ON_CIRCLE of its radius; two such whole cards whose centres are within SAME_CENTRE radii
-# are one card
-ON_CIRCLE = 0.5
-SAME_CENTRE = 0.3
-# ... and two indices of the same name are never joined through each other where the face reader sees no card
-# between them ("bg" at least APART_BG) and their boxes are turned more than APART_TURN degrees apart: a card's
-# indices turn with it, so these are two copies (two decks) lying near each other at different angles.  Either
-# sign alone splits cards: the detector's angles are rough (one card's two indices: 95 % within 28 degrees of each
-# other as the detector turns them, 98 % within 4.5 as labelled), and the face reader sees "bg" between a card's
-# corners where another card covers its middle.  Of the held-out scenes' near pairs of one name, both read right,
-# the two together flag 3 of 978 pairs of one card and 31 of 53 pairs of two copies (the face reader alone 32 and
-# 42, the angle alone 87 and 36).  Chosen on the validation scenes (models/MODEL_CARD.md, "Session 22").
-APART_BG = 0.9
-APART_TURN = 15.0
-# ... but only where both boxes are at least APART_SHAPE times as long as wide: a near-square box (a corner index
-# half covered) has no long side to tell its axis by. The detector's boxes of 150 validation scenes are a median
-# 2.55 times as long as wide, 3.7 % of them under 1.3; with session 24's classifier, which reads more such
-# indices right, one card whose corners lie on either side of two other cards was reported twice
-# (tests/vision/test_detect.py); validation F1 0.9213 -> 0.9217 (two false cards fewer: models/MODEL_CARD.md)
-APART_SHAPE = 1.3
-
-Alternatives = tuple[tuple[str, float], ...]
-Box = tuple[float, float, float, float]
-BACKENDS = ("openvino", "onnxruntime", "opencv")
-
-
-class ModelError(RuntimeError):
-    """The model files are missing or no backend can run them."""
-
-
-@dataclass(frozen=True)
-class Card:
-    """One physical card: its name (``QH``), confidence, box in image pixels and the index boxes behind it;
-    ``alternatives``: the classifier's likeliest names for it with their probabilities, best first (the live
-    table re-reads a card the game rules out as the likeliest one it allows: :func:`vision.track.sightings`)."""
-
-    card: str
-    confidence: float
-    box: tuple[float, float, float, float]
-    indices: tuple[tuple[float, float, float, float], ...] = ()
-    alternatives: Alternatives = ()
-
-    def to_json(self) -> dict[str, Any]:
-        return {"card": self.card, "confidence": round(self.confidence, 3), "box": [round(v, 1) for v in self.box]}
 
 
 @dataclass(frozen=True)
@@ -136,319 +83,6 @@ class Reading:
     alternatives: Alternatives = ()  # the likeliest names and their probabilities, best first
     whole: tuple[Box, ...] = ()  # boxes of other readings the face reader saw as this index's card's opposite corner
     apart: tuple[Box, ...] = ()  # boxes of other readings of another card: no card between them, at another angle
-
-
-class Backend(Protocol):
-    """A network that takes a batch of BGR images, uint8 (N, H, W, 3), as OpenCV reads them, and returns its
-    output; each turns them into the networks' input (float RGB 0-1, N, 3, H, W) with :func:`to_input`."""
-
-    name: str
-
-    def __call__(self, images: np.ndarray) -> np.ndarray: ...
-
-
-def _threads() -> int:
-    return int(os.environ.get("TABLECALL_THREADS", "2"))
-
-
-def to_input(images: np.ndarray) -> np.ndarray:
-    """uint8 BGR (N, H, W, 3) -> float32 RGB 0-1 (N, 3, H, W), one channel at a time: the same numbers as
-    ``images[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255``, which took 6 ms for one 640x384 frame
-    where the input was a transposed view (this takes 1)."""
-    out = np.empty((images.shape[0], 3, *images.shape[1:3]), np.float32)
-    for c in range(3):
-        np.divide(images[..., 2 - c], np.float32(255), out=out[:, c], casting="unsafe")
-    return out
-
-
-class OpenVinoBackend:
-    """OpenVINO: the model is reshaped to each new input shape once (a webcam keeps one shape)."""
-
-    name = "openvino"
-
-    def __init__(self, xml: Path, dynamic_batch: bool = False) -> None:
-        import openvino as ov
-
-        self.core = ov.Core()
-        self.core.set_property("CPU", {"INFERENCE_NUM_THREADS": _threads()})
-        self.model = self.core.read_model(str(xml))
-        self.dynamic_batch = dynamic_batch
-        self.compiled: dict[tuple[int, ...], Any] = {}
-        if dynamic_batch:
-            self.any = self.core.compile_model(self.model, "CPU")
-
-    def __call__(self, images: np.ndarray) -> np.ndarray:
-        batch = to_input(images)
-        if self.dynamic_batch:
-            return np.asarray(self.any(batch)[0])
-        shape = tuple(batch.shape)
-        if shape not in self.compiled:
-            if len(self.compiled) > 4:
-                self.compiled.clear()
-            model = self.model.clone()
-            model.reshape({model.inputs[0].any_name: list(shape)})
-            self.compiled[shape] = self.core.compile_model(model, "CPU")
-        return np.asarray(self.compiled[shape](batch)[0])
-
-
-class OnnxRuntimeBackend:
-    name = "onnxruntime"
-
-    def __init__(self, onnx: Path) -> None:
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = _threads()
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(onnx), options, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
-
-    def __call__(self, images: np.ndarray) -> np.ndarray:
-        return np.asarray(self.session.run(None, {self.input: to_input(images)})[0])
-
-
-class OpenCvBackend:
-    name = "opencv"
-
-    def __init__(self, onnx: Path) -> None:
-        cv2.setNumThreads(_threads())
-        self.net = cv2.dnn.readNetFromONNX(str(onnx))
-
-    def __call__(self, images: np.ndarray) -> np.ndarray:
-        self.net.setInput(to_input(images))
-        return np.asarray(self.net.forward())
-
-
-def load_backend(models: Path, stem: str, prefer: str = "auto", dynamic_batch: bool = False) -> Backend:
-    """The first backend of ``BACKENDS`` (or just ``prefer``) that loads ``models/<stem>``."""
-    order = BACKENDS if prefer == "auto" else (prefer,)
-    problems = []
-    for name in order:
-        try:
-            if name == "openvino":
-                xml = models / f"{stem}_openvino" / f"{stem}.xml"
-                if not xml.exists():
-                    raise FileNotFoundError(xml)
-                return OpenVinoBackend(xml, dynamic_batch)
-            onnx = models / f"{stem}.onnx"
-            if not onnx.exists():
-                raise FileNotFoundError(onnx)
-            return OnnxRuntimeBackend(onnx) if name == "onnxruntime" else OpenCvBackend(onnx)
-        except (ImportError, FileNotFoundError, RuntimeError, cv2.error) as exc:
-            problems.append(f"{name}: {exc.__class__.__name__}: {exc}")
-    raise ModelError(f"cannot load {stem} from {models}: " + "; ".join(problems))
-
-
-def save_meta(models: Path, meta: dict[str, Any]) -> Path:
-    """Write ``meta`` as ``models/data.yaml``, keeping the comment lines it starts with."""
-    import yaml
-
-    path = models / "data.yaml"
-    lines = path.read_text().splitlines(keepends=True) if path.exists() else []
-    header = "".join(itertools.takewhile(lambda line: line.startswith("#"), lines))
-    path.write_text(header + yaml.safe_dump(meta, sort_keys=False))
-    return path
-
-
-def letterbox(
-    image: np.ndarray, size: int, stride: int = 32, square: bool = False
-) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """Scale the long side to ``size``, pad (grey 114) to a multiple of ``stride`` (or a square): a batch of one
-    uint8 BGR image (1, H, W, 3), as the backends take it."""
-    h, w = image.shape[:2]
-    r = size / max(h, w)
-    nw, nh = max(1, round(w * r)), max(1, round(h * r))
-    resized = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA if r < 1 else cv2.INTER_LINEAR)
-    tw, th = (size, size) if square else (-(-nw // stride) * stride, -(-nh // stride) * stride)
-    px, py = (tw - nw) // 2, (th - nh) // 2
-    padded = cv2.copyMakeBorder(resized, py, th - nh - py, px, tw - nw - px, cv2.BORDER_CONSTANT, value=(114, 114, 114))
-    return padded[None], r, (px, py)
-
-
-def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
-    """Greedy non-maximum suppression; boxes are (N, 4) x1 y1 x2 y2."""
-    order = scores.argsort()[::-1]
-    keep: list[int] = []
-    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    while order.size:
-        i = int(order[0])
-        keep.append(i)
-        rest = order[1:]
-        ix = np.clip(np.minimum(boxes[i, 2], boxes[rest, 2]) - np.maximum(boxes[i, 0], boxes[rest, 0]), 0, None)
-        iy = np.clip(np.minimum(boxes[i, 3], boxes[rest, 3]) - np.maximum(boxes[i, 1], boxes[rest, 1]), 0, None)
-        overlap = ix * iy / (areas[i] + areas[rest] - ix * iy + 1e-9)
-        order = rest[overlap <= iou]
-    return keep
-
-
-def _gaussian(rboxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Each turned box (cx, cy, w, h, angle in radians) as the covariance (a, b, c) of a uniform rectangle."""
-    w2, h2 = rboxes[:, 2] ** 2 / 12, rboxes[:, 3] ** 2 / 12
-    cos, sin = np.cos(rboxes[:, 4]), np.sin(rboxes[:, 4])
-    return w2 * cos**2 + h2 * sin**2, w2 * sin**2 + h2 * cos**2, (w2 - h2) * cos * sin
-
-
-def probiou(one: np.ndarray, others: np.ndarray) -> np.ndarray:
-    """Overlap of turned box ``one`` with each of ``others`` as 1 - the Hellinger distance of their Gaussians
-    (ProbIoU, Llerena et al. 2021: what Ultralytics' turned-box detectors are trained and suppressed with)."""
-    a1, b1, c1 = (v[0] for v in _gaussian(one[None]))
-    a2, b2, c2 = _gaussian(others)
-    a, b, c = a1 + a2, b1 + b2, c1 + c2
-    dx, dy = one[0] - others[:, 0], one[1] - others[:, 1]
-    det = a * b - c * c + 1e-7
-    near = (a * dy * dy + b * dx * dx) / det * 0.25 + (c * dx * dy) / det * 0.5
-    spread = np.sqrt(np.clip(a1 * b1 - c1 * c1, 0, None) * np.clip(a2 * b2 - c2 * c2, 0, None))
-    shape = 0.5 * np.log(det / (4 * spread + 1e-7) + 1e-7)
-    distance = np.clip(near + shape, 1e-7, 100.0)
-    return 1 - np.sqrt(1 - np.exp(-distance) + 1e-7)
-
-
-def nms_turned(rboxes: np.ndarray, scores: np.ndarray, iou: float) -> list[int]:
-    """Greedy non-maximum suppression of turned boxes (N, 5: cx, cy, w, h, angle) by :func:`probiou`."""
-    order = scores.argsort()[::-1]
-    keep: list[int] = []
-    while order.size:
-        i = int(order[0])
-        keep.append(i)
-        rest = order[1:]
-        order = rest[probiou(rboxes[i], rboxes[rest]) <= iou]
-    return keep
-
-
-def upright_boxes(rboxes: np.ndarray) -> np.ndarray:
-    """The upright box (x1, y1, x2, y2) around each turned box (cx, cy, w, h, angle in radians)."""
-    cos, sin = np.abs(np.cos(rboxes[:, 4])), np.abs(np.sin(rboxes[:, 4]))
-    half_w = (rboxes[:, 2] * cos + rboxes[:, 3] * sin) / 2
-    half_h = (rboxes[:, 2] * sin + rboxes[:, 3] * cos) / 2
-    return np.stack([rboxes[:, 0] - half_w, rboxes[:, 1] - half_h, rboxes[:, 0] + half_w, rboxes[:, 1] + half_h], 1)
-
-
-def turns_of(rboxes: np.ndarray) -> np.ndarray:
-    """Each turned box's (long side, short side, axis): the long side's direction in degrees, 0-180, clockwise
-    from the image's x axis (:func:`vision.crops.quad_axis`'s convention)."""
-    w, h = rboxes[:, 2], rboxes[:, 3]
-    axis = np.degrees(rboxes[:, 4]) + np.where(w >= h, 0.0, 90.0)
-    return np.stack([np.maximum(w, h), np.minimum(w, h), axis % 180], 1)
-
-
-def turn_between(a: Any, b: Any) -> Any:
-    """The angle in degrees, 0-90, between two box axes given in degrees 0-180 (:func:`turns_of`): floats, or
-    arrays of them element by element."""
-    return abs((a - b + 90.0) % 180.0 - 90.0)
-
-
-def apart_pairs(pairs: Sequence[tuple[int, int]], background: np.ndarray, turns: np.ndarray) -> list[tuple[int, int]]:
-    """Of these index pairs, those of two cards: the face reader's ``bg`` probability between them (``background``,
-    one per pair) at least :data:`APART_BG`, and their boxes (``turns``, :func:`turns_of`) turned more than
-    :data:`APART_TURN` degrees apart."""
-    if not len(pairs):
-        return []
-    i, j = np.asarray(pairs).T
-    turns = np.asarray(turns, np.float64)
-    axis = turns[:, 2]
-    shaped = turns[:, 0] >= APART_SHAPE * np.maximum(turns[:, 1], 1e-6)  # a near-square box's axis is no angle
-    keep = (np.asarray(background) >= APART_BG) & (turn_between(axis[i], axis[j]) > APART_TURN) & shaped[i] & shaped[j]
-    return [(int(a), int(b)) for a, b in zip(i[keep], j[keep], strict=True)]
-
-
-def pair_corners(
-    found: Sequence[tuple[str, float, Box] | tuple[str, float, Box, Alternatives]],
-    reach: float = 9.0,
-    whole: Collection[tuple[Box, Box]] = (),
-    apart: Collection[tuple[Box, Box]] = (),
-) -> list[Card]:
-    """Join index readings ``(name, confidence, box[, alternatives])`` of the same card name into physical cards.
-
-    ``whole``: pairs of index boxes the face reader saw as one card's opposite corners.  Each such pair is a card
-    (two pairs sharing an index or a centre are one card, with up to four indices), and takes in every other index
-    of its name lying on its circle (:data:`ON_CIRCLE`).  The rest go by distance and size: an index joins the
-    surest card of its name with an index closer than ``reach`` times the larger index size (a card's diagonal is
-    5-8.5 index heights) and of about its width and height (``SIZE_RATIO``); a card has at most four
-    indices.  So farther copies of a name (two decks) stay apart, and so do near ones drawn at other sizes or lying
-    off a whole card's corners.  ``apart``: pairs of index boxes known to be of two cards (:data:`APART_BG`); an
-    index never joins a card through an index it is apart from.  A card's alternatives are its indices'
-    probabilities averaged.
-    """
-    pairs = {frozenset(pair) for pair in whole if pair[0] != pair[1]}
-    two = {frozenset(pair) for pair in apart if pair[0] != pair[1]}
-    cards: list[Card] = []
-    by_name: dict[str, list[tuple[float, Box, Alternatives]]] = {}
-    for name, conf, box, *alts in found:
-        by_name.setdefault(name, []).append((conf, box, alts[0] if alts else ()))
-    for name, items in by_name.items():
-        items.sort(key=lambda item: -item[0])
-        for group in _group_corners(items, pairs, reach, two):
-            boxes = np.array([b for _, b, _ in group])
-            union = (
-                float(boxes[:, 0].min()),
-                float(boxes[:, 1].min()),
-                float(boxes[:, 2].max()),
-                float(boxes[:, 3].max()),
-            )
-            alternatives = _mean_alternatives([a for _, _, a in group])
-            cards.append(Card(name, max(c for c, _, _ in group), union, tuple(b for _, b, _ in group), alternatives))
-    cards.sort(key=lambda c: (c.box[1], c.box[0]))
-    return cards
-
-
-_Item = tuple[float, Box, Alternatives]
-
-
-def _group_corners(
-    items: Sequence[_Item], whole: set[frozenset[Box]], reach: float, apart: Collection[frozenset[Box]] = ()
-) -> list[list[_Item]]:
-    """One name's indices (surest first) grouped into cards: see :func:`pair_corners`."""
-    faces: list[tuple[set[int], np.ndarray, float]] = []  # (members, centre, radius) of cards seen whole
-    for i in range(len(items)):
-        for j in range(i + 1, len(items)):
-            if frozenset((items[i][1], items[j][1])) in whole:
-                ci, cj = box_centre(items[i][1]), box_centre(items[j][1])
-                faces.append(({i, j}, (ci + cj) / 2, float(np.linalg.norm(ci - cj)) / 2))
-    merged = True
-    while merged:  # two pairs of one card: they share an index, or (four corners) their centres
-        merged = False
-        for a in range(len(faces)):
-            for b in range(a + 1, len(faces)):
-                (ma, ca, ra), (mb, cb, rb) = faces[a], faces[b]
-                if ma & mb or np.linalg.norm(ca - cb) <= SAME_CENTRE * max(ra, rb):
-                    faces[a] = (ma | mb, (ca + cb) / 2, max(ra, rb))
-                    del faces[b]
-                    merged = True
-                    break
-            if merged:
-                break
-    placed = set().union(*(members for members, _, _ in faces))
-    rest: list[int] = []
-    for k in range(len(items)):
-        if k in placed:
-            continue
-        centre = box_centre(items[k][1])
-        off = {id(f): abs(float(np.linalg.norm(centre - f[1])) - f[2]) for f in faces}  # from each circle
-        on = [f for f in faces if len(f[0]) < 4 and off[id(f)] <= ON_CIRCLE * f[2]]
-        if on:
-            min(on, key=lambda f: off[id(f)])[0].add(k)
-        else:
-            rest.append(k)
-    groups: list[list[int]] = []
-    for k in rest:
-        for group in groups:
-            if len(group) < 4 and any(
-                _near(items[k][1], items[o][1], reach)
-                and _similar(items[k][1], items[o][1])
-                and frozenset((items[k][1], items[o][1])) not in apart
-                for o in group
-            ):
-                group.append(k)
-                break
-        else:
-            groups.append([k])
-    return [[items[k] for k in sorted(members)] for members, _, _ in faces] + [[items[k] for k in g] for g in groups]
-
-
-def _similar(a: Box, b: Box) -> bool:
-    """Whether two index boxes are about the same width and height (each within ``SIZE_RATIO``)."""
-    wa, ha, wb, hb = a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1]
-    return all(max(x, y) <= SIZE_RATIO * max(min(x, y), 1e-6) for x, y in ((wa, wb), (ha, hb)))
 
 
 def _normalised(logs: np.ndarray) -> np.ndarray:
@@ -480,19 +114,6 @@ def ranked_names(probs: np.ndarray, names: Sequence[str]) -> list[Alternatives]:
     return [tuple((names[i], round(float(row[i]), 4)) for i in top) for row, top in zip(probs, order, strict=True)]
 
 
-def _mean_alternatives(readings: Sequence[Alternatives]) -> Alternatives:
-    """The indices' alternatives of one card averaged (a name missing from one index's list counts 0 there)."""
-    readings = [r for r in readings if r]
-    if not readings:
-        return ()
-    total: dict[str, float] = {}
-    for alternatives in readings:
-        for name, p in alternatives:
-            total[name] = total.get(name, 0.0) + p / len(readings)
-    ranked = sorted(total.items(), key=lambda item: -item[1])[:ALTERNATIVES]
-    return tuple((name, round(p, 4)) for name, p in ranked)
-
-
 def small_indices(boxes: np.ndarray, scale: float, small: float = SMALL_INDEX) -> bool:
     """Whether index ``boxes`` (N, 4, image pixels; upright, around turned boxes) are small for the detector:
     their median long side, times ``scale`` (the detector's input pixels per image pixel), under ``small``."""
@@ -505,68 +126,6 @@ def small_indices(boxes: np.ndarray, scale: float, small: float = SMALL_INDEX) -
 def _stride_multiple(size: int, stride: int) -> int:
     """``size`` rounded up to a multiple of the detector's ``stride``."""
     return -(-size // stride) * stride
-
-
-def could_join(a: np.ndarray, b: np.ndarray, names: Sequence[str]) -> bool:
-    """Whether :func:`join_faces` could join two indices with these probabilities, whatever the face reader
-    says: neither is taken for ``bg`` and some card has at least ``FACE_PLAUSIBLE`` in both."""
-    return bool(joinable(np.stack([a, b]), [(0, 1)], names)[0])
-
-
-def joinable(probs: np.ndarray, pairs: Sequence[tuple[int, int]], names: Sequence[str]) -> np.ndarray:
-    """:func:`could_join` for each of these pairs of rows of ``probs`` at once (bool, one per pair)."""
-    if not len(pairs):
-        return np.zeros(0, bool)
-    i, j = np.asarray(pairs).T
-    both = np.minimum(probs[i], probs[j]) >= FACE_PLAUSIBLE
-    ok = np.ones(len(i), bool)
-    if "bg" in names:
-        bg = list(names).index("bg")
-        ok = (probs[i, bg] < 0.5) & (probs[j, bg] < 0.5)
-        both[:, bg] = False
-    return ok & both.any(axis=1)
-
-
-def join_faces(
-    probs: np.ndarray, pairs: Sequence[tuple[int, int]], faces: np.ndarray, names: Sequence[str]
-) -> np.ndarray:
-    """Index probabilities (N, classes) joined with the face reader's for index pairs ``pairs`` (``faces``: one row
-    of probabilities per pair, same class order).
-
-    Where the face reader sees a whole card (``bg`` under ``FACE_MAX_BG``, its likeliest card at least
-    ``FACE_SURE``) between two indices the classifier takes for indices, both get the product of the three readings
-    (the indices keeping ``INDEX_FLOOR`` of every name, the face ``FACE_FLOOR``), normalised, provided each index
-    gives the name they agree on at least ``FACE_PLAUSIBLE``; an index in several such pairs takes the surest
-    product.  Everything else is left as it was."""
-    bg = list(names).index("bg") if "bg" in names else None
-    best: dict[int, np.ndarray] = {}
-    for (i, j), q, ok in zip(pairs, faces, joinable(probs, pairs, names), strict=True):
-        if not ok:
-            continue
-        cards = q if bg is None else np.delete(q, bg)
-        if (bg is not None and q[bg] >= FACE_MAX_BG) or cards.max() < FACE_SURE:
-            continue
-        joint = (q + FACE_FLOOR) * (probs[i] + INDEX_FLOOR) * (probs[j] + INDEX_FLOOR)
-        if bg is not None:
-            joint[bg] = 0.0
-        joint = joint / joint.sum()
-        name = int(joint.argmax())
-        if min(probs[i, name], probs[j, name]) < FACE_PLAUSIBLE:
-            continue
-        for k in (i, j):
-            if k not in best or joint.max() > best[k].max():
-                best[k] = joint
-    out = probs.copy()
-    for k, joint in best.items():
-        out[k] = joint
-    return out
-
-
-def _near(a: tuple[float, ...], b: tuple[float, ...], reach: float) -> bool:
-    size = max(a[2] - a[0], a[3] - a[1], b[2] - b[0], b[3] - b[1])
-    dx = (a[0] + a[2] - b[0] - b[2]) / 2
-    dy = (a[1] + a[3] - b[1] - b[3]) / 2
-    return bool(np.hypot(dx, dy) <= reach * size)
 
 
 class CardReader:

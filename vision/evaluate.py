@@ -42,7 +42,8 @@ import cv2
 import numpy as np
 
 from vision.cardart import iou
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading, ranked_names
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, Reading, ranked_names
+from vision.pairing import Card
 
 _PINOCHLE_RANKS = {"nine": "9", "ten": "10", "jack": "J", "queen": "Q", "king": "K", "ace": "A"}
 

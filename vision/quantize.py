@@ -25,8 +25,10 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.backends import ModelError, save_meta, to_input
+from vision.boxes import letterbox
 from vision.dataset import default_pool, scene_seed
-from vision.detect import MODELS, ModelError, letterbox, save_meta, to_input
+from vision.detect import MODELS
 from vision.synth import render_scene
 
 SCENES, SEED = 200, 91  # calibration scenes of the training designs (validation scenes are seed 77)
@@ -45,7 +47,7 @@ def calibration_frames(count: int = SCENES, seed: int = SEED, progress: bool = T
 
 def detector_inputs(frames: Iterable[np.ndarray], stride: int = 32, sizes: Sequence[int] = SIZES) -> list[np.ndarray]:
     """Each frame letterboxed as the reader does (long side ``sizes[k % len(sizes)]``), a uint8 batch of one: the
-    network's input is :func:`vision.detect.to_input` of it (kept as uint8, 200 frames take a quarter of the
+    network's input is :func:`vision.backends.to_input` of it (kept as uint8, 200 frames take a quarter of the
     memory)."""
     return [letterbox(frame, sizes[k % len(sizes)], stride)[0] for k, frame in enumerate(frames)]
 

@@ -1,79 +1,21 @@
-"""The run-time reader's pieces: letterbox, NMS, crops, corner pairing; plus the shipped model if present."""
+"""The run-time reader (vision.detect): crops, and the shipped networks read through it where models/ has them."""
 
 from __future__ import annotations
 
 import json
-import math
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 pytest.importorskip("cv2")
 
 from vision.crops import crop_box, cut
-from vision.detect import (
-    APART_BG,
-    APART_SHAPE,
-    APART_TURN,
-    MODELS,
-    CardReader,
-    apart_pairs,
-    letterbox,
-    nms,
-    pair_corners,
-    to_input,
-    turn_between,
-    view_crops,
-)
+from vision.detect import MODELS, CardReader, view_crops
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-@pytest.mark.parametrize(
-    ("shape", "expected"), [((720, 1280), (384, 640)), ((504, 378), (640, 480)), ((100, 100), (640, 640))]
-)
-def test_letterbox_keeps_aspect_and_pads_to_the_stride(shape: tuple[int, int], expected: tuple[int, int]) -> None:
-    image = np.zeros((*shape, 3), np.uint8)
-    batch, r, _ = letterbox(image, 640)
-    assert batch.shape == (1, *expected, 3) and batch.dtype == np.uint8  # the backends take uint8 BGR
-    assert r == pytest.approx(640 / max(shape))
-    square, _, _ = letterbox(image, 640, square=True)
-    assert square.shape == (1, 640, 640, 3)
-
-
-def test_to_input_is_the_networks_float_rgb_input() -> None:
-    images = np.random.default_rng(0).integers(0, 256, (3, 5, 7, 3), dtype=np.uint8)
-    expected = images[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
-    out = to_input(images)
-    assert out.shape == (3, 3, 5, 7) and out.dtype == np.float32
-    assert np.array_equal(out, expected)  # the very numbers the networks were always given
-
-
-@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
-@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
-def test_the_backends_read_the_same_uint8_images_alike(backend: str) -> None:
-    pytest.importorskip("openvino")
-    pytest.importorskip(backend if backend != "opencv" else "cv2")
-    from vision.detect import load_backend
-
-    crops = np.random.default_rng(1).integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)
-    crops[:, 20:40, 20:40] = (30, 60, 200)  # a block of strong colour, so swapped channels would show
-    ov_out = load_backend(MODELS, "card-classifier", "openvino", dynamic_batch=True)(crops)
-    other = load_backend(MODELS, "card-classifier", backend)(crops)
-    assert ov_out.shape == other.shape
-    assert np.abs(ov_out - other).max() < 0.05  # OpenVINO computes in bf16 here
-    assert (ov_out.argmax(axis=1) == other.argmax(axis=1)).all()
-
-
-def test_nms_drops_overlaps_and_keeps_the_best() -> None:
-    boxes = np.array([[0, 0, 10, 10], [1, 1, 11, 11], [50, 50, 60, 60]], np.float32)
-    scores = np.array([0.5, 0.9, 0.7], np.float32)
-    assert nms(boxes, scores, 0.5) == [1, 2]
 
 
 def test_crop_box_is_square_around_the_index_and_cut_pads_outside() -> None:
@@ -84,98 +26,6 @@ def test_crop_box_is_square_around_the_index_and_cut_pads_outside() -> None:
     assert moved == pytest.approx((x1 + 6, y1 - 3, x2 + 6, y2 - 3))
     image = np.full((50, 50, 3), 200, np.uint8)
     assert cut(image, (-20, -20, 30, 30), 64).shape == (64, 64, 3)
-
-
-def test_pairing_joins_two_corners_of_one_card() -> None:
-    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (150, 200, 170, 240))]
-    cards = pair_corners(found)
-    assert len(cards) == 1
-    assert cards[0].box == (10, 10, 170, 240) and cards[0].confidence == 0.9
-
-
-def test_pairing_keeps_far_copies_and_other_cards_apart() -> None:
-    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (1500, 900, 1520, 940)), ("KS", 0.7, (40, 10, 60, 50))]
-    cards = pair_corners(found)
-    assert sorted(c.card for c in cards) == ["KS", "QH", "QH"]
-
-
-def test_pairing_keeps_near_copies_of_other_sizes_apart() -> None:
-    # two decks: a QH with 20x40 indices and, within reach, a QH of a deck drawn at 40x80
-    found = [("QH", 0.9, (10, 10, 30, 50)), ("QH", 0.8, (150, 200, 190, 280))]
-    assert len(pair_corners(found)) == 2
-    assert len(pair_corners([found[0], ("QH", 0.8, (150, 200, 175, 250))])) == 1  # 25x50: within 1.7 times
-
-
-def test_a_card_seen_whole_takes_its_other_corners_and_no_copy() -> None:
-    # a four-corner QH: opposite corners a and c seen whole by the face reader; b and d lie on the circle through
-    # a and c around the card's centre (100, 140); a copy's index e lies near but off that circle
-    a, b, c, d = (0, 0, 20, 40), (180, 0, 200, 40), (180, 240, 200, 280), (0, 240, 20, 280)
-    e = (90, 120, 110, 160)
-    found = [("QH", 0.9, a), ("QH", 0.8, b), ("QH", 0.7, c), ("QH", 0.6, d), ("QH", 0.5, e)]
-    cards = pair_corners(found, whole=[(a, c)])
-    assert sorted(len(card.indices) for card in cards) == [1, 4]
-    assert next(card for card in cards if len(card.indices) == 4).box == (0, 0, 200, 280)
-    # both diagonals seen whole: one card, as the two pairs share their centre
-    assert sorted(len(card.indices) for card in pair_corners(found[:4], whole=[(a, c), (b, d)])) == [4]
-    # without the face reader, e is near a and of its size: it would be taken for one of the card's corners
-    assert len(pair_corners(found)) == 2
-
-
-def test_a_card_seen_whole_keeps_a_corner_whose_box_is_cut_short() -> None:
-    # the lower corner half under another card: its box is 20x18, too unlike 20x40 to pair by size alone
-    found = [("7S", 0.9, (0, 0, 20, 40)), ("7S", 0.8, (180, 240, 200, 258))]
-    assert len(pair_corners(found)) == 2
-    (card,) = pair_corners(found, whole=[(found[0][2], found[1][2])])
-    assert len(card.indices) == 2
-
-
-@pytest.mark.parametrize(
-    ("a", "b", "between"), [(10, 10, 0), (10, 30, 20), (170, 10, 20), (0, 179, 1), (20, 110, 90), (45, 150, 75)]
-)
-def test_the_angle_between_two_box_axes_is_taken_round_half_a_turn(a: float, b: float, between: float) -> None:
-    assert turn_between(a, b) == pytest.approx(between)
-    assert turn_between(b, a) == pytest.approx(between)
-
-
-def test_two_indices_are_apart_only_with_no_card_between_them_and_at_another_angle() -> None:
-    turns = np.array([[40, 20, 10], [40, 20, 10 + APART_TURN + 5], [40, 20, 14], [40, 20, 175]], np.float32)
-    pairs = [(0, 1), (0, 2), (0, 3), (1, 2)]
-    high, low = APART_BG, APART_BG - 0.05
-    # 0-1: bg and turned; 0-2: turned 4 degrees (one card's corners, its middle covered); 0-3: 15 degrees round
-    # 180; 1-2: turned but the face reader is unsure it is no card
-    assert apart_pairs(pairs, np.array([high, 1.0, 1.0, low]), turns) == [(0, 1)]
-    assert apart_pairs(pairs, np.array([low, low, low, low]), turns) == []
-
-
-@pytest.mark.parametrize(
-    ("sides", "apart"),
-    [((40, 20), True), ((40, 40 / APART_SHAPE + 0.5), False), ((20.8, 18), False)],
-    ids=["an index's shape", "just under the shape", "a half-covered corner (tests' scene 5)"],
-)
-def test_a_near_square_box_has_no_angle_to_tell_two_cards_apart_by(sides: tuple[float, float], apart: bool) -> None:
-    turns = np.array([[40, 20, 140], [*sides, 100]], np.float32)
-    assert apart_pairs([(0, 1)], np.array([1.0]), turns) == ([(0, 1)] if apart else [])
-
-
-def test_pairing_never_joins_an_index_through_one_it_is_apart_from() -> None:
-    # two QH copies within reach of each other (two decks), and the first copy's other corner c
-    a, b, c = (10, 10, 30, 50), (150, 100, 170, 140), (150, 200, 170, 240)
-    found = [("QH", 0.9, a), ("QH", 0.7, b), ("QH", 0.8, c)]
-    assert len(pair_corners(found)) == 1  # by distance alone, all three are one card
-    cards = pair_corners(found, apart=[(a, b), (c, b)])
-    assert sorted(card.indices for card in cards) == [(a, c), (b,)]
-    # apart from one index of a card, an index still joins the card through another it is not apart from
-    (card,) = pair_corners(found, apart=[(a, b)])
-    assert set(card.indices) == {a, b, c}
-
-
-def test_pairing_averages_the_corners_alternatives() -> None:
-    found = [
-        ("QH", 0.9, (10, 10, 30, 50), (("QH", 0.8), ("QD", 0.2))),
-        ("QH", 0.6, (150, 200, 170, 240), (("QH", 0.6), ("KH", 0.3), ("QD", 0.1))),
-    ]
-    (card,) = pair_corners(found)
-    assert card.alternatives == (("QH", 0.7), ("QD", 0.15), ("KH", 0.15))
 
 
 @pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
@@ -432,54 +282,3 @@ def test_a_region_is_read_at_the_scale_the_whole_frame_is_read_at(
         assert near.name == r.name and max(abs(a - b) for a, b in zip(near.box, r.box, strict=True)) <= 1.5
     everything = reader.readings(image, region=(0.0, 0.0, 1280.0, 720.0))
     assert [(r.name, r.box) for r in everything] == [(r.name, r.box) for r in whole]
-
-
-# -- turned boxes (a detector of Ultralytics' OBB kind) ---------------------------------------------------------
-
-
-def _corners(rbox: tuple[float, float, float, float, float]) -> np.ndarray:
-    """A turned box's four corners as Ultralytics draws them: w along (cos r, sin r), h across."""
-    cx, cy, w, h, r = rbox
-    along, across = np.array([math.cos(r), math.sin(r)]) * w / 2, np.array([-math.sin(r), math.cos(r)]) * h / 2
-    c = np.array([cx, cy])
-    return np.array([c + along + across, c + along - across, c - along - across, c - along + across])
-
-
-@given(w=st.floats(4, 60), h=st.floats(4, 60), r=st.floats(-math.pi / 4, 3 * math.pi / 4), cx=st.floats(0, 500))
-@settings(max_examples=80, deadline=None)
-def test_turned_boxes_give_the_upright_box_around_them_and_their_long_axis(
-    w: float, h: float, r: float, cx: float
-) -> None:
-    from vision.crops import quad_axis
-    from vision.detect import turns_of, upright_boxes
-
-    rbox = np.array([[cx, 100.0, w, h, r]])
-    corners = _corners(tuple(rbox[0]))
-    assert upright_boxes(rbox)[0] == pytest.approx([*corners.min(axis=0), *corners.max(axis=0)], abs=1e-6)
-    long, short, axis = turns_of(rbox)[0]
-    _, _, q_long, q_short, q_axis = quad_axis(corners)
-    assert (long, short) == pytest.approx((q_long, q_short))
-    if abs(w - h) > 1e-3:  # a square has no long side
-        assert min(abs(axis - q_axis), 180 - abs(axis - q_axis)) < 1e-6
-
-
-def test_probiou_is_one_for_a_box_itself_and_falls_with_distance() -> None:
-    from vision.detect import probiou
-
-    one = np.array([100.0, 100.0, 30.0, 10.0, 0.3])
-    others = np.array([one, [105.0, 100.0, 30.0, 10.0, 0.3], [200.0, 100.0, 30.0, 10.0, 0.3]])
-    near = probiou(one, others)
-    assert near[0] == pytest.approx(1.0, abs=1e-3) and near[0] > near[1] > near[2] and near[2] < 0.01
-
-
-def test_turned_suppression_keeps_neighbours_and_drops_copies() -> None:
-    """Two indices of a fan side by side, tilted 45 degrees, are both kept; a box on top of one is dropped."""
-    from vision.detect import nms_turned
-
-    r = math.pi / 4
-    a = np.array([100.0, 100.0, 8.0, 24.0, r])
-    b, copy = a.copy(), a.copy()
-    b[:2] += np.array([math.cos(r), math.sin(r)]) * 9  # one index's width on, across the fan
-    copy[:2] += 0.5
-    assert nms_turned(np.array([a, b, copy]), np.array([0.9, 0.8, 0.7]), 0.7) == [0, 1]
-    assert nms_turned(np.array([copy, a]), np.array([0.9, 0.95]), 0.7) == [1]

@@ -12,7 +12,7 @@ from vision.detections import Detection, DetectionError, Detections, DetectorUna
 
 @dataclass
 class ReaderCard:
-    """Shaped like ``vision.detect.Card`` (card, confidence, box, index boxes)."""
+    """Shaped like ``vision.pairing.Card`` (card, confidence, box, index boxes)."""
 
     card: str
     confidence: float

@@ -15,7 +15,8 @@ cv2 = pytest.importorskip("cv2")
 from vision import evaluate  # noqa: E402
 from vision.cardart import CARDS  # noqa: E402
 from vision.dataset import write_dataset  # noqa: E402
-from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, Card, CardReader, Reading, ranked_names  # noqa: E402
+from vision.detect import DEFAULT_CONF, DEFAULT_MIN_CARD, CardReader, Reading, ranked_names  # noqa: E402
+from vision.pairing import Card  # noqa: E402
 from vision.synth import DesignPool  # noqa: E402
 
 

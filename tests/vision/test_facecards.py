@@ -1,5 +1,5 @@
 """The face reader's geometry, its training crops, and how its reading joins the indices' (vision.facecards,
-vision.detect.join_faces)."""
+vision.pairing.join_faces)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 cv2 = pytest.importorskip("cv2")
 
 from vision.cardart import CARDS, face  # noqa: E402
-from vision.detect import FACE_MAX_BG, FACE_PLAUSIBLE, could_join, join_faces  # noqa: E402
 from vision.facecards import (  # noqa: E402
     BACKGROUND,
     CLASSES,
@@ -28,6 +27,7 @@ from vision.facecards import (  # noqa: E402
     squares_card,
     write_face_set,
 )
+from vision.pairing import FACE_MAX_BG, FACE_PLAUSIBLE, could_join, join_faces  # noqa: E402
 from vision.synth import DesignPool, render_scene  # noqa: E402
 
 PROC = DesignPool((), proc_share=1.0)

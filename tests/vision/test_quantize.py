@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("cv2")
 pytest.importorskip("openvino")
 
-from vision.detect import MODELS, ModelError
+from vision.backends import ModelError
+from vision.detect import MODELS
 from vision.quantize import head_ops, quantize_detector
 from web.cli import main
 

@@ -270,7 +270,8 @@ def test_an_upright_classifier_needs_a_detector_that_turns_its_boxes(trained: Pa
 
     import yaml
 
-    from vision.detect import CardReader, ModelError
+    from vision.backends import ModelError
+    from vision.detect import CardReader
 
     reader = CardReader(trained, "onnxruntime")
     assert reader.turned and reader.upright

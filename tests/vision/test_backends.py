@@ -1,0 +1,34 @@
+"""The networks' runtimes (vision.backends): the input they are given, and that they read alike."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("cv2")
+
+from vision.backends import load_backend, to_input
+from vision.detect import MODELS
+
+
+def test_to_input_is_the_networks_float_rgb_input() -> None:
+    images = np.random.default_rng(0).integers(0, 256, (3, 5, 7, 3), dtype=np.uint8)
+    expected = images[:, :, :, ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255
+    out = to_input(images)
+    assert out.shape == (3, 3, 5, 7) and out.dtype == np.float32
+    assert np.array_equal(out, expected)  # the very numbers the networks were always given
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize("backend", ["onnxruntime", "opencv"])
+def test_the_backends_read_the_same_uint8_images_alike(backend: str) -> None:
+    pytest.importorskip("openvino")
+    pytest.importorskip(backend if backend != "opencv" else "cv2")
+
+    crops = np.random.default_rng(1).integers(0, 256, (4, 64, 64, 3), dtype=np.uint8)
+    crops[:, 20:40, 20:40] = (30, 60, 200)  # a block of strong colour, so swapped channels would show
+    ov_out = load_backend(MODELS, "card-classifier", "openvino", dynamic_batch=True)(crops)
+    other = load_backend(MODELS, "card-classifier", backend)(crops)
+    assert ov_out.shape == other.shape
+    assert np.abs(ov_out - other).max() < 0.05  # OpenVINO computes in bf16 here
+    assert (ov_out.argmax(axis=1) == other.argmax(axis=1)).all()
