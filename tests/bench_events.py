@@ -14,6 +14,7 @@ each game it counts the camera events the live session has that the log has too 
 log does not (extra: wrong or invented), and those of the log it lacks (missed), comparing each event's type and
 data (a Push meld or a deal's hands must be right in every card to count), and the times the live table flagged an
 impossible table (flags: the demo games have none, so every one is false, a red zone on the camera view for nothing).
+The file ``--json`` writes also lists each game's extra and missed events, as [type, data], and its flags.
 """
 
 from __future__ import annotations
@@ -37,6 +38,9 @@ from tests.vision.simsupport import is_camera  # noqa: E402
 from tests.vision.test_e2e import referee_video  # noqa: E402
 from vision.sim import DEMOS  # noqa: E402
 from vision.track import TrackSettings  # noqa: E402
+
+#: what the --json file has beyond the counts printed
+DETAILS = ("extra_events", "missed_events", "flag_messages")
 
 
 def settings(pairs: list[str]) -> TrackSettings:
@@ -88,6 +92,10 @@ def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
         "missed": sum((want - got).values()),
         "flags": len(flags.messages),
         "seconds": round(time.monotonic() - started, 1),
+        # which events (each as [type, data]) and flags: what to look into (DETAILS, in --json's file only)
+        "extra_events": [json.loads(key) for key in sorted((got - want).elements())],
+        "missed_events": [json.loads(key) for key in sorted((want - got).elements())],
+        "flag_messages": sorted(flags.messages),
     }
 
 
@@ -103,7 +111,7 @@ def main() -> None:
     for i, name in enumerate(args.games, 1):
         print(f"[{i}/{len(args.games)}] {name}: rendering and refereeing seed {args.seed} ...", file=sys.stderr)
         rows.append(count(name, args.seed, tracking))
-        print(json.dumps(rows[-1]))
+        print(json.dumps({k: v for k, v in rows[-1].items() if k not in DETAILS}))
     total = {k: sum(r[k] for r in rows) for k in ("camera_events", "right", "extra", "missed", "flags")}
     result = {"settings": {pair.split("=")[0]: pair.split("=")[1] for pair in args.set}, "games": rows, **total}
     print(json.dumps({"total": total, "settings": result["settings"]}))
