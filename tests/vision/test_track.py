@@ -385,6 +385,38 @@ def test_a_faint_unknown_card_is_flagged_only_as_a_faint_card_would_appear() -> 
     assert all(u.flags == () for u in ups) and changes(ups) == []
 
 
+def test_a_faint_unknown_card_at_a_pile_edge_under_its_settled_top_is_not_flagged() -> None:
+    # the bench's Spit game at seed 6 (GNOME anglo_poker): under a stock pile's JS the corner of the card below,
+    # a sliver at the pile's edge, read JK at 0.99 (0.35-0.46 with the detector's score) from when JS landed
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([faint("JK", PILE0, "face_up/0")])
+    ups = run(t, frames, frozen)
+    assert all(u.flags == () for u in ups)
+    assert changes(ups) == [("appear", "5S", "face_up/0"), ("appear", "KD", "face_up/0")]
+    gone = run(t, [[faint("JK", PILE0, "face_up/0")]] * 10, start=len(frames))  # the top gone, the joker not
+    assert [f.code for f in gone[-1].flags] == ["unknown_card"]
+
+
+def test_a_faint_unknown_card_read_now_and_then_at_a_pile_edge_is_not_flagged() -> None:
+    # the same sliver read in runs of frames, each starting after the top settled
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([])
+    run(t, frames, frozen)
+    top, edge = seen("KD", PILE0, "face_up/0", dx=6), faint("JK", PILE0, "face_up/0")
+    ups = run(t, ([[top, edge]] * 12 + [[top]] * 2) * 3, start=len(frames))
+    assert all(u.flags == () for u in ups) and changes(ups) == []
+
+
+def test_an_unknown_card_on_a_seen_pile_top_is_flagged_only_when_read_plainly() -> None:
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, [{"face_up/0"}, set(), set(), set()])
+    dim = [seen("5S", PILE0, "face_up/0"), faint("JK", PILE0, "face_up/0")]
+    ups = run(t, [dim] * 12, [{"face_up/0"}] * 2 + [set()] * 10, start=4)  # it lands after 5S settled
+    assert all(u.flags == () for u in ups)
+    plain = [seen("5S", PILE0, "face_up/0"), seen("JK", PILE0, "face_up/0")]
+    assert [f.code for f in run(t, [plain] * 3, start=16)[-1].flags] == ["unknown_card"]
+
+
 def test_two_copies_in_a_two_deck_game_are_fine_a_third_is_flagged() -> None:
     layout = default_layout("push", 4)
     t = Tracker(SETTINGS, deck_for("push"))
