@@ -611,7 +611,7 @@ class Tracker:
             # where no settled pile top is seen: there a faint reading is taken for a buried card's edge read as
             # another name (in the bench's Spit game at seed 6 a sliver under a stock pile's JS was read JK at 0.99,
             # 0.35-0.46 with the detector's score, in runs of 10 frames or more, with hands passing over the pile:
-            # 12 false flags), and a card laid on the top either hides it or is read plainly
+            # 13 false flags), and a card laid on the top either hides it or is read plainly
             zone = self._unknown_now[card]
             faint = count >= self.settings.weak_frames and self._seen_top(zone) is None
             if self._unknown_sure[card] >= self.settings.flag_frames or faint:
