@@ -421,6 +421,7 @@ def load_detector(
 
     It keeps readings of any probability (``min_card`` 0): the tracker drops a card under its ``min_confidence``
     (0.5, the detector's score times the name's probability, so never one under 0.5 probability) unless the game
-    narrows what the card can be, and then it reads it among the allowed cards first (:func:`vision.track.sightings`).
+    narrows what the card can be, and then it reads it among the allowed cards first
+    (:func:`vision.sightings.sightings`).
     """
     return CardReader(Path(models) if models else MODELS, backend, min_card=0.0, imgsz=imgsz)

@@ -9,7 +9,7 @@ detector's own output format (``vision.detect``, still changing) is translated i
 * ``card``: ``N`` card names in :mod:`scorer.cards` notation (``AS``, ``10H``, ``JK``; ``TH`` is read as ``10H``);
 * ``corners``: ``(N, 4, 2)`` the card's outline in pixels where the detector knows it (``NaN`` where not);
 * ``alternatives``: per detection the detector's likeliest names with their probabilities, best first (empty
-  where the detector gives none): what :func:`vision.track.sightings` re-reads a card the game rules out from.
+  where the detector gives none): what :func:`vision.sightings.sightings` re-reads a card the game rules out from.
 
 A box may be a whole card or one corner index (the detector boxes corner indices); :attr:`Detections.anchor`
 is the point that stands for the card: the centre of its outline if known, else the centre of its box.

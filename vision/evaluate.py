@@ -345,11 +345,11 @@ def combined(runs: list[dict[str, Any]]) -> dict[str, Any]:
     return {"runs": runs, "cards": total, "read": found, "found": round(found / total, 4) if total else 0.0}
 
 
-#: a Spades hand: what the live table's re-reading (vision.track.reread_card) gets to choose from at a trick spot
+#: a Spades hand: what the live table's re-reading (vision.sightings.reread_card) gets to choose from at a trick spot
 HAND = 13
 #: how much of an index shows (scenes label indices at least 60 % uncovered), best band first
 VISIBLE_BANDS = (("all of it", 0.98), ("80-98 %", 0.8), ("60-80 %", 0.0))
-#: how sure a re-read is: its share of the allowed probability (vision.track.reread_card), surest band first
+#: how sure a re-read is: its share of the allowed probability (vision.sightings.reread_card), surest band first
 SHARE_BANDS = (("0.9 or more", 0.9), ("0.7-0.9", 0.7), ("0.5-0.7", 0.5), ("under 0.5", 0.0))
 
 
@@ -362,7 +362,8 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     tracker could take). And whether a re-read is as sure as it says: the indices
     read wrong, their reading ruled out (as Snap does when the referee saw that card go elsewhere), by the share the
     re-read gets (its confidence before the detector's score), with how many of those come out right."""
-    from vision.track import TrackSettings, reread_card
+    from vision.sightings import reread_card
+    from vision.track import TrackSettings
 
     floor = TrackSettings().reread_floor
     rng = np.random.default_rng(0)

@@ -19,8 +19,8 @@ game's lock). Each frame: the newest frame of a camera or stream is taken (older
 followed as it is now); a video file or folder gives every frame, paced to real time, and waits while the pipeline
 is behind (``lossless=True``: every frame as fast as it goes, for tests and offline runs); without a
 calibration the corner markers are looked for (every ``recheck_s``), with one the calibration is re-checked that
-often; then the detector, :func:`vision.track.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand covers),
-:class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
+often; then the detector, :func:`vision.sightings.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand
+covers), :class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
 A lost camera, a failed video, a missing calibration or detector are shown in the status and the camera view
 and logged; no frame means no change, so nothing is lost or invented while the camera is away.
 """
@@ -49,8 +49,9 @@ from vision.detections import DetectionError, Detections, Detector, DetectorUnav
 from vision.links import GameLink, HubLink, SessionLink, VisionEvent
 from vision.observers import Observer, observer_for
 from vision.occlusion import MotionMeter
+from vision.sightings import sightings
 from vision.tableconfig import ConfigError, TableConfig, default_config, load_config, save_config
-from vision.track import Tracker, Update, deck_for, sightings, spread_zones
+from vision.track import Tracker, Update, deck_for, spread_zones
 from vision.zones import Layout, LayoutError, Zone
 
 __all__ = ["GameLink", "HubLink", "LiveTable", "SessionLink", "VisionEvent"]

@@ -60,7 +60,7 @@ Box = tuple[float, float, float, float]
 class Card:
     """One physical card: its name (``QH``), confidence, box in image pixels and the index boxes behind it;
     ``alternatives``: the classifier's likeliest names for it with their probabilities, best first (the live
-    table re-reads a card the game rules out as the likeliest one it allows: :func:`vision.track.sightings`)."""
+    table re-reads a card the game rules out as the likeliest one it allows: :func:`vision.sightings.sightings`)."""
 
     card: str
     confidence: float

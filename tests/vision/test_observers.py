@@ -18,7 +18,8 @@ from tests.vision.tabledriver import Driver, along, play_through_camera
 from vision.detections import Detection, Detections
 from vision.observers import DECK, Proposal, observer_for
 from vision.observers.push import meld_kind
-from vision.track import TableCard, TrackSettings, sightings
+from vision.sightings import sightings
+from vision.track import TableCard, TrackSettings
 from vision.zones import default_layout
 
 ROOT = Path(__file__).resolve().parents[2]

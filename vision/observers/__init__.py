@@ -25,7 +25,7 @@ Rules every observer keeps:
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
   cards a zone can hold (Spades once the hands are entered; Snap once a player's face-down pile holds cards the
   referee saw go there), the tracker reads a card there among those cards
-  (:func:`vision.track.sightings`): one it rules out is re-read as the likeliest one it allows. Only what a
+  (:func:`vision.sightings.sightings`): one it rules out is re-read as the likeliest one it allows. Only what a
   player *holds* rules a card out. What it would be *legal* to play (:meth:`Observer.likely`) only tips a doubtful
   reading: a foul is taken as ``foul_prior`` times as likely as a legal card, as a referee who knows the rules
   would weigh a smudged index, so a card plainly seen is still seen as itself and the referee flags the foul.
