@@ -96,9 +96,10 @@ def sightings(
         allowed = possible.get(zone.name) if possible and zone else None
         if allowed is None and deck and names[i] not in deck:
             allowed = deck.keys()
-        elsewhere = {card for card, where in plain.items() if zone is not None and zone.name not in where}
-        if allowed is not None and elsewhere:
-            allowed = set(allowed) - elsewhere
+        if allowed is not None and plain and zone is not None:  # not into a card read plainly in another zone
+            elsewhere = {card for card, where in plain.items() if zone.name not in where}
+            if elsewhere:
+                allowed = set(allowed) - elsewhere
         legal = likely.get(zone.name) if likely and zone else None
         reread = (
             reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
