@@ -419,7 +419,7 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from vision import evaluate
+    from vision import evaluate, stages
     from vision.backends import ModelError
     from vision.detect import MODELS, CardReader
 
@@ -450,7 +450,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.pinochle:
         report["pinochle"] = evaluate.pinochle(args.pinochle, reader, args.limit)
     if args.stages:
-        report["stages"] = evaluate.stages(args.stages, reader, args.limit)
+        report["stages"] = stages.stages(args.stages, reader, args.limit)
     if args.ap:
         report["ap50"] = evaluate.ap50(args.ap, reader, args.limit)
     if args.sim:
