@@ -38,7 +38,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import cv2
 import numpy as np
 
 from scorer.events import EventError
@@ -47,6 +46,7 @@ from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_cor
 from vision.capture import Capture, Frame, Source
 from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
 from vision.links import GameLink, HubLink, SessionLink, VisionEvent
+from vision.liveview import CameraView
 from vision.observers import Observer, observer_for
 from vision.occlusion import MotionMeter
 from vision.sightings import sightings
@@ -130,13 +130,11 @@ class LiveTable:
             self.detector, self.detector_message = detector, "card detector ready"
         self._reads_regions = _takes_region(self.detector)
         self._lock = threading.Lock()
-        self._frame_ready = threading.Condition()
         self._stop = threading.Event()
+        self.view = CameraView(self.annotated, lambda: self.capture.status.ok, self._stop)
         self._thread: threading.Thread | None = None
         self._events: deque[dict[str, Json]] = deque(maxlen=12)
         self._alerts: deque[str] = deque(maxlen=4)
-        self._last: tuple[Frame, Detections | None, Update | None] | None = None
-        self._jpeg: tuple[int, bytes] | None = None
         self._fps = 0.0
         self._read_share = 1.0  # of the source's pictures, those the pipeline reads (a slow one skips the rest)
         self._speed = 1.0  # of real time, how fast the video plays (a paced file waits for a slow pipeline)
@@ -200,7 +198,7 @@ class LiveTable:
 
     def set_corners(self, points: Sequence[Sequence[float]]) -> Calibration:
         """Calibrate from the four corners clicked on the camera view; raises CalibrationError."""
-        last = self._last
+        last = self.view.last
         size = last[0].size if last else (self.config.calibration.image_size if self.config.calibration else None)
         if size is None:
             raise CalibrationError("no camera picture yet: wait for the camera view, then click the corners")
@@ -234,8 +232,7 @@ class LiveTable:
         self.capture.stop(timeout)
         if self._thread is not None:
             self._thread.join(timeout)
-        with self._frame_ready:
-            self._frame_ready.notify_all()
+        self.view.wake()
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until the source has ended (a file) or the table is stopped; True if it has."""
@@ -253,7 +250,7 @@ class LiveTable:
                     break
                 if self.motion is not None:
                     self.motion.reset()  # a gap: the next frame is no evidence of motion
-                self._publish_blank()
+                self.view.wake()
                 continue
             started = time.perf_counter()
             try:
@@ -264,7 +261,7 @@ class LiveTable:
             if previous is not None:
                 self._keep_pace(previous, frame)
             previous = frame
-        self._publish_blank()
+        self.view.wake()
 
     def _keep_pace(self, previous: Frame, frame: Frame) -> None:
         """The rates the camera view shows (moving averages): frames read a second, the share of a camera's
@@ -429,17 +426,11 @@ class LiveTable:
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
         if detections is not None:  # the view shows what the tracker could use, not every faint guess
             detections = detections.with_confidence(self.config.tracking.min_confidence)
-        with self._frame_ready:
-            self._last = (frame, detections, update)
-            self._frame_ready.notify_all()
-
-    def _publish_blank(self) -> None:
-        with self._frame_ready:
-            self._frame_ready.notify_all()
+        self.view.show((frame, detections, update))
 
     def annotated(self) -> np.ndarray:
         """The current camera view with everything drawn over it (or a picture saying why there is none)."""
-        last = self._last
+        last = self.view.last
         if last is None or not self.capture.status.ok:
             return annotate.placeholder(["no camera picture", *self._status_lines()])
         frame, detections, update = last
@@ -454,44 +445,16 @@ class LiveTable:
 
     def snapshot(self, quality: int = 80) -> bytes:
         """The camera view as one JPEG (cached per frame)."""
-        last = self._last
-        key = last[0].index if last and self.capture.status.ok else -1
-        cached = self._jpeg
-        if cached is not None and cached[0] == key and key >= 0:
-            return cached[1]
-        ok, data = cv2.imencode(".jpg", self.annotated(), [cv2.IMWRITE_JPEG_QUALITY, quality])
-        if not ok:  # pragma: no cover - OpenCV always encodes a BGR uint8 image
-            raise RuntimeError("could not encode the camera view as JPEG")
-        self._jpeg = (key, data.tobytes())
-        return self._jpeg[1]
+        return self.view.snapshot(quality)
 
     def mjpeg(self, boundary: str = "frame", max_fps: float = 10.0, timeout: float = 2.0) -> Iterator[bytes]:
         """Multipart JPEG chunks for ``multipart/x-mixed-replace; boundary=<boundary>``, until :meth:`stop`."""
-        shown = -2
-        while not self._stop.is_set():
-            started = time.monotonic()
-            with self._frame_ready:
-                last = self._last
-                if last is not None and last[0].index == shown and self.capture.status.ok:
-                    self._frame_ready.wait(timeout)
-            last = self._last
-            shown = last[0].index if last else -1
-            jpeg = self.snapshot()
-            yield (
-                b"--"
-                + boundary.encode()
-                + b"\r\nContent-Type: image/jpeg\r\nContent-Length: "
-                + str(len(jpeg)).encode()
-            )
-            yield b"\r\n\r\n" + jpeg + b"\r\n"
-            rest = 1 / max_fps - (time.monotonic() - started)
-            if rest > 0:
-                self._stop.wait(rest)
+        return self.view.mjpeg(boundary, max_fps, timeout)
 
     # -- status --------------------------------------------------------------------------------------------
     def status(self) -> dict[str, Json]:
         """Everything the dashboard shows about the camera, as plain JSON."""
-        last = self._last
+        last = self.view.last
         update = last[2] if last else None
         calibration = self.config.calibration
         return {

@@ -113,7 +113,7 @@ def test_the_duplicate_flag_shows_in_the_status_while_it_lasts(tmp_path: Path) -
     table, _ = run(tmp_path, snap_script(extra=extra), 36)
     flags = table.status()["flags"]
     assert [f["code"] for f in flags] == ["duplicate_card"] and flags[0]["zones"] == ["face_up/0", "pot"]
-    update = table._last[2]  # type: ignore[index]
+    update = table.view.last[2]  # type: ignore[index]
     assert update is not None and update.flags
 
 
@@ -209,7 +209,7 @@ def test_the_camera_view_as_mjpeg(tmp_path: Path) -> None:
 def test_the_annotated_view_draws_zones_and_cards(tmp_path: Path) -> None:
     table, _ = run(tmp_path, snap_script(), 70)
     # the stream ended: the view shows the placeholder; the last frame's drawing is still available
-    frame, detections, update = table._last  # type: ignore[misc]
+    frame, detections, update = table.view.last  # type: ignore[misc]
     from vision import annotate
 
     drawn = annotate.draw(
