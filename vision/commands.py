@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from web.cli import command, fail
+from web.cli import SEEDS, command, fail, out_of_range
 
 EXIT_UNREADABLE = 2
 
@@ -76,6 +76,9 @@ def run_synth(args: argparse.Namespace) -> int:
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
+    limits = {"--seed": SEEDS, "--start": (0, 10**9), "--workers": (1, 256), "--proc-share": (0, 1)}
+    if problem := out_of_range(args, limits):
+        return fail(problem)
     if args.reader_boxes:
         from vision.backends import ModelError
         from vision.detect import MODELS
@@ -271,6 +274,8 @@ def run_quantize(args: argparse.Namespace) -> int:
 
     if args.scenes < 1:
         return fail("--scenes must be at least 1")
+    if problem := out_of_range(args, {"--seed": SEEDS}):
+        return fail(problem)
     try:
         record = quantize.quantize_detector(args.models or MODELS, args.scenes, args.seed)
     except ModelError as exc:
@@ -342,6 +347,8 @@ def run_detect(args: argparse.Namespace) -> int:
     from vision.capture import read_image
     from vision.detect import MODELS, CardReader, annotate
 
+    if problem := out_of_range(args, {"--conf": (0, 1), "--min-card": (0, 1)}):
+        return fail(problem)
     try:
         reader = CardReader(
             args.models or MODELS,
@@ -423,6 +430,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from vision.backends import ModelError
     from vision.detect import MODELS, CardReader
 
+    if problem := out_of_range(args, {"--sim-seed": SEEDS, "--limit": (1, 10**9)}) or _unmeasurable(args):
+        return fail(problem)
     try:
         reader = CardReader(args.models or MODELS, args.backend, imgsz=args.imgsz, faces=not args.no_faces)
     except ModelError as exc:
@@ -464,6 +473,23 @@ def run_evaluate(args: argparse.Namespace) -> int:
         report["latency"] = evaluate.latency(reader, frame.copy())
     print(json.dumps(report, indent=2))
     return 0
+
+
+def _unmeasurable(args: argparse.Namespace) -> str | None:
+    """Why a folder given to ``evaluate`` holds nothing to measure (None: each holds something), said before the
+    measurements, which take minutes, rather than as zeros after them."""
+    for option, folder in (("--heldout", args.heldout), ("--stages", args.stages), ("--ap", args.ap)):
+        if folder is not None and not any(folder.glob("*.json")):
+            return (
+                f"{option} {folder}: no rendered scenes there (tablecall synth OUT --heldout writes held-out scenes "
+                "to OUT/scenes, --whole scenes of the training designs)"
+            )
+    if args.pinochle is not None and not (args.pinochle / "labels-yolo" / "classes.txt").is_file():
+        return (
+            f"--pinochle {args.pinochle}: not a folder of rank-labelled photos (images/ and labels-yolo/ with "
+            "classes.txt, as in ../shared/realphotos/pinochle-phone)"
+        )
+    return None
 
 
 def _save_thresholds(models: Path, chosen: dict[str, object]) -> None:

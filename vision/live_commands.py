@@ -105,7 +105,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     try:
         if args.config.exists():
             config = load_config(args.config)
-        elif args.game and args.players:
+        elif args.game and args.players is not None:
             config = default_config(args.game, args.players)
         else:
             return fail(f"{args.config}: no table config yet: give --game and --players to start one")

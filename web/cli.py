@@ -39,6 +39,26 @@ def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
     return status
 
 
+#: the seeds numpy's generators take (a negative one used to end in a stack trace)
+SEEDS = (0, 2**32 - 1)
+
+
+def out_of_range(args: argparse.Namespace, limits: dict[str, tuple[float, float]]) -> str | None:
+    """Why one of the options named in ``limits`` (``"--seed": (low, high)``) is out of its range, for
+    :func:`fail` (None: all in range, or not given). An option given several values is checked for each; NaN is
+    never in range."""
+    for option, (low, high) in limits.items():
+        given = getattr(args, option.lstrip("-").replace("-", "_"))
+        for value in given if isinstance(given, list) else [given]:
+            if value is not None and not low <= value <= high:
+                return f"{option} must be from {_number(low)} to {_number(high)}, not {_number(value)}"
+    return None
+
+
+def _number(value: float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 # -- replay ---------------------------------------------------------------------------------
 def _replay_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, help="a game log (JSON Lines)")

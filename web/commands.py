@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from web.cli import command, fail
+from web.cli import command, fail, out_of_range
 
 __all__ = ["lan_addresses", "run_serve"]
 
@@ -123,6 +123,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return fail(f"--port must be from 0 to 65535, not {args.port}")
     if args.threads < 4:
         return fail("--threads must be at least 4")
+    if problem := out_of_range(args, {"--demo-pace": (0.01, 3600), "--heartbeat": (0.5, 300)}):
+        return fail(problem)
     source, problem = _camera_source(args)
     if problem:
         return fail(problem)

@@ -204,6 +204,7 @@ def test_tablecall_simulate_renders_a_demo(tmp_path: Path, capsys: pytest.Captur
         pytest.param(["snap", "--design", "gnome:nope"], "no card design called 'gnome:nope'", id="unknown_design"),
         pytest.param(["snap", "--layout", "LAYOUT"], "a layout needs game, players", id="bad_layout"),
         pytest.param(["snap", "--fps", "0"], "the frame rate must be from 1 to 120", id="bad_rate"),
+        pytest.param(["snap", "--seed", "-1"], "--seed must be from 0 to", id="negative_seed"),
     ],
 )
 def test_tablecall_simulate_explains_bad_input(

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from web.cli import command, fail
+from web.cli import SEEDS, command, fail, out_of_range
 
 __all__ = ["run_simulate"]
 
@@ -42,6 +42,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     path = Path(args.log)
     if not path.exists() and args.log in DEMOS:
         path = demo_log(args.log)
+    if problem := out_of_range(args, {"--seed": SEEDS}):
+        return fail(problem)
     size = _size(args.size)
     if size is None:
         return fail(f"--size must look like 1280x720, not {args.size!r}")

@@ -1,0 +1,39 @@
+"""The card reader's commands refuse bad options and empty folders at once, in one line:
+no stack trace, and no minutes of work ending in zeros."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from web.cli import main
+
+pytest.importorskip("cv2")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        pytest.param(["synth", "{tmp}/s", "--seed", "-1"], "--seed must be from 0 to", id="synth_negative_seed"),
+        pytest.param(["synth", "{tmp}/s", "--workers", "0"], "--workers must be from 1 to 256", id="synth_no_workers"),
+        pytest.param(["synth", "{tmp}/s", "--proc-share", "7"], "--proc-share must be from 0 to 1", id="synth_share"),
+        pytest.param(["synth", "{tmp}/s", "--start", "-2"], "--start must be from 0 to", id="synth_negative_start"),
+        pytest.param(["quantize", "--seed", "-1"], "--seed must be from 0 to", id="quantize_negative_seed"),
+        pytest.param(["detect", "{tmp}/x.png", "--conf", "2"], "--conf must be from 0 to 1, not 2", id="detect_conf"),
+        pytest.param(["detect", "{tmp}/x.png", "--min-card", "-0.5"], "--min-card must be from 0 to 1", id="min_card"),
+        pytest.param(["evaluate", "--sim", "--sim-seed", "3", "-4"], "--sim-seed must be from 0 to", id="sim_seed"),
+        pytest.param(["evaluate", "--heldout", "{tmp}", "--limit", "0"], "--limit must be from 1 to", id="no_limit"),
+        pytest.param(["evaluate", "--heldout", "{tmp}"], "--heldout {tmp}: no rendered scenes there", id="no_scenes"),
+        pytest.param(["evaluate", "--stages", "{tmp}/nope"], "--stages {tmp}/nope: no rendered scenes", id="no_folder"),
+        pytest.param(["evaluate", "--ap", "{tmp}"], "--ap {tmp}: no rendered scenes there", id="ap_no_scenes"),
+        pytest.param(["evaluate", "--pinochle", "{tmp}"], "not a folder of rank-labelled photos", id="no_labels"),
+    ],
+)
+def test_bad_options_are_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert main([a.format(tmp=tmp_path) for a in argv]) == 2
+    err = capsys.readouterr().err
+    assert message.format(tmp=tmp_path) in err and "Traceback" not in err and err.count("\n") == 1
+    assert not (tmp_path / "s").exists() and not (tmp_path / "x.mp4").exists()  # nothing was started
