@@ -16,6 +16,7 @@ suit only, the rank only, both; ``suits_taken_for_each_other``: the suit pairs, 
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,8 @@ HAND = 13
 VISIBLE_BANDS = (("all of it", 0.98), ("80-98 %", 0.8), ("60-80 %", 0.0))
 #: how sure a re-read is: its share of the allowed probability (vision.sightings.reread_card), surest band first
 SHARE_BANDS = (("0.9 or more", 0.9), ("0.7-0.9", 0.7), ("0.5-0.7", 0.5), ("under 0.5", 0.0))
+#: the ways of naming labelled indices measured (the reader's crops, and as the live table re-reads them)
+NAMED_RIGHT = ("one crop 1.3", "reader's crops", "knowing a hand of 13")
 
 
 def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[str, Any]:
@@ -42,100 +45,141 @@ def stages(folder: Path, reader: CardReader, limit: int | None = None) -> dict[s
     tracker could take). And whether a re-read is as sure as it says: the indices
     read wrong, their reading ruled out (as Snap does when the referee saw that card go elsewhere), by the share the
     re-read gets (its confidence before the detector's score), with how many of those come out right."""
-    from vision.sightings import reread_card
-    from vision.track import TrackSettings
-
-    floor = TrackSettings().reread_floor
-    rng = np.random.default_rng(0)
-    deck = [n for n in reader.names if n not in ("bg", "JK")]
-    cards = boxed = indices = 0
-    right = {"one crop 1.3": 0, "reader's crops": 0, "knowing a hand of 13": 0}
-    ruled_out = bent = bent_sure = 0
-    by_share: dict[str, list[int]] = {band: [0, 0] for band, _ in SHARE_BANDS}
-    by_visible: dict[str, list[int]] = {band: [0, 0] for band, _ in VISIBLE_BANDS}
-    by_design: dict[str, list[int]] = {}
-    crops = reader.crops
-    fates: Counter[str] = Counter()
-    legible = {band: [0, 0] for band, _, _ in LEGIBILITY}
-    misreads: Counter[str] = Counter()
-    suits: Counter[str] = Counter()
+    tally = _Tally([n for n in reader.names if n not in ("bg", "JK")])
     for meta, image in rendered_scenes(folder, limit):
+        tally.cards_of(meta, image, reader)
+        tally.rereads(tally.indices_of(meta, image, reader), meta["labels"])
+    return tally.report()
+
+
+def _bands(names: Any) -> dict[str, list[int]]:
+    """[how many, how many of them right] per band."""
+    return {name: [0, 0] for name, *_ in names}
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 4) if whole else 0.0
+
+
+def _shares(counts: dict[str, list[int]], total: str, right: str) -> dict[str, dict[str, Any]]:
+    return {band: {total: n, right: _share(ok, n)} for band, (n, ok) in counts.items()}
+
+
+@dataclass
+class _Tally:
+    """What :func:`stages` counts over the scenes: each scene's cards (:meth:`cards_of`), its labelled indices as
+    the classifier names them (:meth:`indices_of`) and as the live table would read them again (:meth:`rereads`)."""
+
+    deck: list[str]
+    cards: int = 0
+    boxed: int = 0
+    indices: int = 0
+    right: dict[str, int] = field(default_factory=lambda: dict.fromkeys(NAMED_RIGHT, 0))
+    ruled_out: int = 0
+    bent: int = 0
+    bent_sure: int = 0
+    by_share: dict[str, list[int]] = field(default_factory=lambda: _bands(SHARE_BANDS))
+    by_visible: dict[str, list[int]] = field(default_factory=lambda: _bands(VISIBLE_BANDS))
+    by_design: dict[str, list[int]] = field(default_factory=dict)
+    fates: Counter[str] = field(default_factory=Counter)
+    legible: dict[str, list[int]] = field(default_factory=lambda: _bands(LEGIBILITY))
+    misreads: Counter[str] = field(default_factory=Counter)
+    suits: Counter[str] = field(default_factory=Counter)
+    rng: np.random.Generator = field(default_factory=lambda: np.random.default_rng(0))
+
+    def cards_of(self, meta: dict[str, Any], image: np.ndarray, reader: CardReader) -> None:
+        """The scene's cards: boxed or not, what became of each, and by how legible its best index is."""
         readings = reader.readings(image)  # the reader's own boxes, read and paired as the reader does
         by_card = _by_card(meta)
-        cards += len(by_card)
-        boxed += sum(any(iou(lab["box"], r.box) >= 0.3 for lab in labs for r in readings) for labs in by_card.values())
+        self.cards += len(by_card)
+        self.boxed += sum(
+            any(iou(lab["box"], r.box) >= 0.3 for lab in labs for r in readings) for labs in by_card.values()
+        )
         fate = _card_fates(meta, readings, reader)
-        fates.update(fate.values())
+        self.fates.update(fate.values())
         scale = reader.imgsz / max(image.shape[:2])
         for card_id, labs in by_card.items():
             visible, length = _most_legible(labs, scale)
             for band, least_visible, least_length in LEGIBILITY:
                 if visible >= least_visible and length >= least_length:
-                    legible[band][0] += 1
-                    legible[band][1] += fate[card_id] == "found"
-        labelled = np.array([lab["box"] for lab in meta["labels"]], np.float32).reshape(-1, 4)
-        label_turns = labelled_turns(meta["labels"])
-        indices += len(labelled)
-        reader.crops = ((1.3, 0.0, 0.0),)
+                    self.legible[band][0] += 1
+                    self.legible[band][1] += fate[card_id] == "found"
+
+    def indices_of(self, meta: dict[str, Any], image: np.ndarray, reader: CardReader) -> list[Any]:
+        """The scene's labelled index boxes named by the classifier (one 1.3 crop; the reader's crops, by how much
+        of each shows, by design, and what the wrong ones got wrong); returns the reader's crops' ranked names."""
+        labels = meta["labels"]
+        labelled = np.array([lab["box"] for lab in labels], np.float32).reshape(-1, 4)
+        label_turns = labelled_turns(labels)
+        self.indices += len(labelled)
+        crops, reader.crops = reader.crops, ((1.3, 0.0, 0.0),)
         try:
             names, _ = reader.classify(image, labelled, label_turns)
         finally:
             reader.crops = crops
-        right["one crop 1.3"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
-        ranked = ranked_names(reader.probabilities(image, labelled, label_turns), reader.names)  # the reader's crops
+        self.right[NAMED_RIGHT[0]] += sum(n == lab["card"] for n, lab in zip(names, labels, strict=True))
+        ranked: list[Any] = ranked_names(reader.probabilities(image, labelled, label_turns), reader.names)
         names = [r[0][0] for r in ranked]
-        right["reader's crops"] += sum(n == lab["card"] for n, lab in zip(names, meta["labels"], strict=True))
-        for n, lab in zip(names, meta["labels"], strict=True):  # the reader's crops, by how much of it shows
+        self.right[NAMED_RIGHT[1]] += sum(n == lab["card"] for n, lab in zip(names, labels, strict=True))
+        for n, lab in zip(names, labels, strict=True):
             band = next(b for b, low in VISIBLE_BANDS if lab.get("visible", 1.0) >= low)
-            by_visible[band][0] += 1
-            by_visible[band][1] += n == lab["card"]
-            design = by_design.setdefault(str(lab.get("design", "?")), [0, 0])
+            self.by_visible[band][0] += 1
+            self.by_visible[band][1] += n == lab["card"]
+            design = self.by_design.setdefault(str(lab.get("design", "?")), [0, 0])
             design[0] += 1
             design[1] += n == lab["card"]
             if n != lab["card"]:
                 wrong = misread_kind(lab["card"], n)
-                misreads[wrong] += 1
+                self.misreads[wrong] += 1
                 if wrong == "suit only":
-                    suits["".join(sorted(lab["card"][-1] + n[-1]))] += 1
-        for alternatives, lab in zip(ranked, meta["labels"], strict=True):
+                    self.suits["".join(sorted(lab["card"][-1] + n[-1]))] += 1
+        return ranked
+
+    def rereads(self, ranked: list[Any], labels: list[dict[str, Any]]) -> None:
+        """The indices read again among a hand of 13 (with the truth in it, and without: a right reading bent),
+        and the misread ones read again with their reading ruled out, by the share the re-read gets."""
+        from vision.sightings import reread_card
+        from vision.track import TrackSettings
+
+        floor = TrackSettings().reread_floor
+        for alternatives, lab in zip(ranked, labels, strict=True):
             truth, read = lab["card"], alternatives[0][0]
-            others = [c for c in deck if c != truth]
-            hand = {truth, *rng.choice(others, HAND - 1, replace=False)} if truth in deck else {truth}
+            others = [c for c in self.deck if c != truth]
+            hand = {truth, *self.rng.choice(others, HAND - 1, replace=False)} if truth in self.deck else {truth}
             reread = reread_card(alternatives, hand, floor) if read not in hand else None
-            right["knowing a hand of 13"] += (reread[0] if reread else read) == truth
-            if read == truth and truth in deck:
-                ruled_out += 1
-                bend = reread_card(alternatives, set(rng.choice(others, HAND, replace=False)), floor)
-                bent += bend is not None
-                bent_sure += bend is not None and bend[1] >= 0.5  # sure enough for the tracker at a perfect score
-            elif truth in deck:
-                again = reread_card(alternatives, set(deck) - {read}, floor)
+            self.right[NAMED_RIGHT[2]] += (reread[0] if reread else read) == truth
+            if read == truth and truth in self.deck:
+                self.ruled_out += 1
+                bend = reread_card(alternatives, set(self.rng.choice(others, HAND, replace=False)), floor)
+                self.bent += bend is not None
+                self.bent_sure += bend is not None and bend[1] >= 0.5  # sure enough for the tracker at a perfect score
+            elif truth in self.deck:
+                again = reread_card(alternatives, set(self.deck) - {read}, floor)
                 if again is not None:
                     band = next(b for b, low in SHARE_BANDS if again[1] >= low)
-                    by_share[band][0] += 1
-                    by_share[band][1] += again[0] == truth
-    return {
-        "cards": cards,
-        "cards_boxed": round(boxed / cards, 4) if cards else 0.0,
-        "indices": indices,
-        "indices_named_right": {k: round(v / indices, 4) if indices else 0.0 for k, v in right.items()},
-        "right_reading_bent_when_ruled_out": round(bent / ruled_out, 4) if ruled_out else 0.0,
-        "right_reading_bent_sure_when_ruled_out": round(bent_sure / ruled_out, 4) if ruled_out else 0.0,
-        "indices_named_right_by_share_visible": {
-            band: {"indices": n, "named_right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_visible.items()
-        },
-        "indices_named_right_by_design": {d: round(ok / n, 4) for d, (n, ok) in sorted(by_design.items())},
-        "misread_indices_reread_right_by_share": {
-            band: {"indices": n, "right": round(ok / n, 4) if n else 0.0} for band, (n, ok) in by_share.items()
-        },
-        "cards_by_fate": {fate: round(fates[fate] / cards, 4) if cards else 0.0 for fate in FATES},
-        "misread_indices_by_kind": {kind: misreads[kind] for kind in MISREAD_KINDS},
-        "suits_taken_for_each_other": dict(suits.most_common()),
-        "cards_found_by_legibility": {
-            band: {"cards": n, "share": round(n / cards, 4) if cards else 0.0, "found": round(ok / n, 4) if n else 0.0}
-            for band, (n, ok) in legible.items()
-        },
-    }
+                    self.by_share[band][0] += 1
+                    self.by_share[band][1] += again[0] == truth
+
+    def report(self) -> dict[str, Any]:
+        """The counts as shares (see :func:`stages`)."""
+        return {
+            "cards": self.cards,
+            "cards_boxed": _share(self.boxed, self.cards),
+            "indices": self.indices,
+            "indices_named_right": {k: _share(v, self.indices) for k, v in self.right.items()},
+            "right_reading_bent_when_ruled_out": _share(self.bent, self.ruled_out),
+            "right_reading_bent_sure_when_ruled_out": _share(self.bent_sure, self.ruled_out),
+            "indices_named_right_by_share_visible": _shares(self.by_visible, "indices", "named_right"),
+            "indices_named_right_by_design": {d: round(ok / n, 4) for d, (n, ok) in sorted(self.by_design.items())},
+            "misread_indices_reread_right_by_share": _shares(self.by_share, "indices", "right"),
+            "cards_by_fate": {fate: _share(self.fates[fate], self.cards) for fate in FATES},
+            "misread_indices_by_kind": {kind: self.misreads[kind] for kind in MISREAD_KINDS},
+            "suits_taken_for_each_other": dict(self.suits.most_common()),
+            "cards_found_by_legibility": {
+                band: {"cards": n, "share": _share(n, self.cards), "found": _share(ok, n)}
+                for band, (n, ok) in self.legible.items()
+            },
+        }
 
 
 FATES = (
