@@ -119,11 +119,9 @@ def run_serve(args: argparse.Namespace) -> int:
     from web.store import StoreError
 
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
-    if not 0 <= args.port <= 65535:
-        return fail(f"--port must be from 0 to 65535, not {args.port}")
     if args.threads < 4:
         return fail("--threads must be at least 4")
-    if problem := out_of_range(args, {"--demo-pace": (0.01, 3600), "--heartbeat": (0.5, 300)}):
+    if problem := out_of_range(args, {"--port": (0, 65535), "--demo-pace": (0.01, 3600), "--heartbeat": (0.5, 300)}):
         return fail(problem)
     source, problem = _camera_source(args)
     if problem:
@@ -173,21 +171,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.demo:
         demos = _start_demo(app, args, camera=source is None)
 
-    print(f"tablecall: serving on {local}/ (database {store(app).path})", flush=True)
-    if args.lan:
-        if bases:
-            print("Phones on the same Wi-Fi can open:", *bases, sep="\n  ")
-        else:
-            print("No network address found: phones cannot reach this computer (is it on the Wi-Fi?)")
-        print(f"Host link for another device (keep it private): {(bases or [local])[0]}/host?k={store(app).host_key}")
-        demo_ids = [i for d in demos for i in d.game_ids]
-        latest = demo_ids[-1] if demo_ids else next((g.id for g in store(app).games()), None)
-        _print_join(app, bases or [local], latest, sys.stdout)
-    for demo in demos:
-        if demo.game_ids:
-            how = " (the Snap demo video through the camera pipeline)" if getattr(demo, "desk", None) else ""
-            print(f"Demo table: {local}/g/{demo.game_ids[-1]}{how}", flush=True)
-    print(f"Open {local}/ in a browser on this computer. Ctrl-C stops.", flush=True)
+    _print_welcome(app, args, local, bases, demos)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -203,6 +187,28 @@ def run_serve(args: argparse.Namespace) -> int:
         store(app).close()
         _release(claim)
     return 0
+
+
+def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[str], demos: list[Any]) -> None:
+    """Where the dashboard is: this computer's address, with --lan the phones' (and the newest game's QR code),
+    and each demo table's page."""
+    from web.app import store
+
+    print(f"tablecall: serving on {local}/ (database {store(app).path})", flush=True)
+    if args.lan:
+        if bases:
+            print("Phones on the same Wi-Fi can open:", *bases, sep="\n  ")
+        else:
+            print("No network address found: phones cannot reach this computer (is it on the Wi-Fi?)")
+        print(f"Host link for another device (keep it private): {(bases or [local])[0]}/host?k={store(app).host_key}")
+        demo_ids = [i for d in demos for i in d.game_ids]
+        latest = demo_ids[-1] if demo_ids else next((g.id for g in store(app).games()), None)
+        _print_join(app, bases or [local], latest, sys.stdout)
+    for demo in demos:
+        if demo.game_ids:
+            how = " (the Snap demo video through the camera pipeline)" if getattr(demo, "desk", None) else ""
+            print(f"Demo table: {local}/g/{demo.game_ids[-1]}{how}", flush=True)
+    print(f"Open {local}/ in a browser on this computer. Ctrl-C stops.", flush=True)
 
 
 def _claim(db: Path) -> tuple[Any, str | None]:
