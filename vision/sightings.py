@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from vision.detections import Detections
 from vision.track import Sighting, TrackSettings
-from vision.zones import Layout
+from vision.zones import Layout, Zone
 
 __all__ = ["SINGLE_KINDS", "joint_reading", "reread_card", "sightings"]
 
@@ -62,52 +63,94 @@ def sightings(
     anchors = detections.anchor
     ones = np.hstack([anchors, np.ones((len(anchors), 1))]) @ np.asarray(to_table).T
     points = ones[:, :2] / ones[:, 2:3]
-    names, confidence = list(detections.card), detections.confidence.copy()
-    alternatives = list(detections.alternatives)
-    zones = [layout.zone_at((float(x), float(y))) for x, y in points]
-    # the detector's certainty that an index is there (a card's confidence is it times the name's probability)
-    scores = [
-        min(1.0, confidence[i] / max(a[0][1], 1e-6)) if a else float(confidence[i]) for i, a in enumerate(alternatives)
-    ]
-    single: dict[str, list[int]] = {}
-    for i, zone in enumerate(zones):
-        if zone is not None and zone.kind in SINGLE_KINDS and alternatives[i]:
-            single.setdefault(zone.name, []).append(i)
-    for members in single.values():
-        if len({names[i] for i in members}) < 2:
-            continue
-        # one card's indices disagree: read it from all of them, but for any that gives the name they make
-        # together under JOINT_FLOOR (another card's index partly in the zone, or no index at all)
-        joint = joint_reading([alternatives[i] for i in members])
-        members = [i for i in members if dict(alternatives[i]).get(joint[0][0], 0.0) >= JOINT_FLOOR]
-        if len({names[i] for i in members}) > 1:
+    reading = _Readings(
+        list(detections.card),
+        detections.confidence.copy(),
+        list(detections.alternatives),
+        [layout.zone_at((float(x), float(y))) for x, y in points],
+    )
+    reading.read_single_zones()
+    if possible or likely or deck:
+        reading.read_again(settings, possible, likely, deck)
+    return _merged(reading, points, layout, settings)
+
+
+@dataclass
+class _Readings:
+    """One frame's detections as :func:`sightings` reads them: each one's name, confidence, alternatives (best
+    first) and zone (None: outside every zone), and the detector's certainty that an index is there (a card's
+    confidence is it times the name's probability)."""
+
+    names: list[str]
+    confidence: np.ndarray
+    alternatives: list[Sequence[tuple[str, float]]]
+    zones: list[Zone | None]
+    scores: list[float] = field(init=False)
+
+    def __post_init__(self) -> None:
+        c = self.confidence
+        self.scores = [
+            min(1.0, c[i] / max(a[0][1], 1e-6)) if a else float(c[i]) for i, a in enumerate(self.alternatives)
+        ]
+
+    def read_single_zones(self) -> None:
+        """A zone that holds one card (:data:`SINGLE_KINDS`) whose indices disagree: the card read from all of
+        them (:func:`joint_reading`), but for any that gives the name they make together under JOINT_FLOOR
+        (another card's index partly in the zone, or no index at all)."""
+        single: dict[str, list[int]] = {}
+        for i, zone in enumerate(self.zones):
+            if zone is not None and zone.kind in SINGLE_KINDS and self.alternatives[i]:
+                single.setdefault(zone.name, []).append(i)
+        names, alternatives = self.names, self.alternatives
+        for members in single.values():
+            if len({names[i] for i in members}) < 2:
+                continue
             joint = joint_reading([alternatives[i] for i in members])
-            # a card is there unless every one of its index boxes is a false sighting
-            score = 1.0 - float(np.prod([1.0 - scores[i] for i in members]))
-            for i in members:
-                names[i], alternatives[i], scores[i] = joint[0][0], joint, score
-                confidence[i] = score * joint[0][1]
-    plain: dict[str, set[str]] = {}  # a card the game has once -> the zones it is read plainly in
-    for i, zone in enumerate(zones) if deck else ():
-        if deck.get(names[i]) == 1 and zone is not None and confidence[i] >= settings.min_confidence:
-            plain.setdefault(names[i], set()).add(zone.name)
-    for i in range(len(detections)) if possible or likely or deck else ():
-        zone = zones[i]
-        allowed = possible.get(zone.name) if possible and zone else None
-        if allowed is None and deck and names[i] not in deck:
-            allowed = deck.keys()
-        if allowed is not None and plain and zone is not None:  # not into a card read plainly in another zone
-            elsewhere = {card for card, where in plain.items() if zone.name not in where}
-            if elsewhere:
-                allowed = set(allowed) - elsewhere
-        legal = likely.get(zone.name) if likely and zone else None
-        reread = (
-            reread_card(alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
-            if allowed or legal
-            else None
-        )
-        if reread is not None:  # the detector's score times the name's probability among the allowed ones
-            names[i], confidence[i] = reread[0], min(1.0, scores[i] * reread[1])
+            members = [i for i in members if dict(alternatives[i]).get(joint[0][0], 0.0) >= JOINT_FLOOR]
+            if len({names[i] for i in members}) > 1:
+                joint = joint_reading([alternatives[i] for i in members])
+                # a card is there unless every one of its index boxes is a false sighting
+                score = 1.0 - float(np.prod([1.0 - self.scores[i] for i in members]))
+                for i in members:
+                    names[i], alternatives[i], self.scores[i] = joint[0][0], joint, score
+                    self.confidence[i] = score * joint[0][1]
+
+    def read_again(
+        self,
+        settings: TrackSettings,
+        possible: Mapping[str, Collection[str]] | None,
+        likely: Mapping[str, Collection[str]] | None,
+        deck: Mapping[str, int] | None,
+    ) -> None:
+        """Each reading the game rules out (or a card it does not use) read again among the cards its zone allows
+        (:func:`reread_card`), but not into a one-copy card read plainly in another zone (see :func:`sightings`)."""
+        names, confidence = self.names, self.confidence
+        plain: dict[str, set[str]] = {}  # a card the game has once -> the zones it is read plainly in
+        for i, zone in enumerate(self.zones) if deck else ():
+            if deck.get(names[i]) == 1 and zone is not None and confidence[i] >= settings.min_confidence:
+                plain.setdefault(names[i], set()).add(zone.name)
+        for i, zone in enumerate(self.zones):
+            allowed = possible.get(zone.name) if possible and zone else None
+            if allowed is None and deck and names[i] not in deck:
+                allowed = deck.keys()
+            if allowed is not None and plain and zone is not None:  # not into a card read plainly in another zone
+                elsewhere = {card for card, where in plain.items() if zone.name not in where}
+                if elsewhere:
+                    allowed = set(allowed) - elsewhere
+            legal = likely.get(zone.name) if likely and zone else None
+            reread = (
+                reread_card(self.alternatives[i], allowed, settings.reread_floor, legal, settings.foul_prior)
+                if allowed or legal
+                else None
+            )
+            if reread is not None:  # the detector's score times the name's probability among the allowed ones
+                names[i], confidence[i] = reread[0], min(1.0, self.scores[i] * reread[1])
+
+
+def _merged(reading: _Readings, points: np.ndarray, layout: Layout, settings: TrackSettings) -> list[Sighting]:
+    """The readings sure enough for the tracker, one card's indices (the same name within ``merge_mm``) merged
+    into one sighting at their mean point, at the surest one's confidence."""
+    names, confidence = reading.names, reading.confidence
     floor = min(settings.min_confidence, settings.weak_confidence)
     kept = [i for i in np.argsort(-confidence) if confidence[i] >= floor]
     groups: list[list[int]] = []
