@@ -188,31 +188,16 @@ def train_stage(
     if resume and last.exists() and _finished(last):
         return best if best.exists() else last  # this stage ended before the interruption: nothing to resume
     task = detector_task(data) if stage == "detector" else "classify"
-    warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
     if warm and not best.exists() and init is None:
         init = models / f"{name}.onnx"  # a new machine: no runs/ yet, so the shipped weights (vision.recover)
         if not init.exists():
             raise FileNotFoundError(f"--warm: neither {best} nor {init} exists")
+    warm_start: Path | None = None  # Ultralytics drops a model's own weights when pretrained is False
     if resume and last.exists():
         model = YOLO(str(last))
     elif (warm and best.exists()) or init is not None:
-        start = runs / f"{name}-start.pt"
-        start.parent.mkdir(parents=True, exist_ok=True)
-        source = best if warm and best.exists() else init
-        if source is not None and source.suffix == ".onnx":
-            from vision.recover import write_checkpoint
-
-            print(f"train: {name} starts from {source} (rebuilt from the export: vision/recover.py)")
-            write_checkpoint(source, start, calibration_images(stage, data, config.imgsz))
-        else:
-            shutil.copyfile(source, start)  # type: ignore[arg-type]
-        if task == "obb" and checkpoint_task(start) == "detect":
-            from vision.recover import to_oriented
-
-            print(f"train: {name} turns the upright detector of {source} into a turned-box one (vision/recover.py)")
-            to_oriented(start, start)
-        model = YOLO(str(start))
-        warm_start = start
+        warm_start = _start_weights(stage, data, config, runs, best if warm and best.exists() else init, task)
+        model = YOLO(str(warm_start))
         resume = False
     else:
         model = YOLO(MODEL_YAMLS[task], task=task)
@@ -220,14 +205,6 @@ def train_stage(
     if on_cpu:
         model.add_callback("on_pretrain_routine_start", lambda _: torch.set_num_threads(threads))
         model.add_callback("on_train_start", lambda _: torch.set_num_threads(threads))
-    amp: Any = True
-    if on_cpu and bf16:
-        _enable_cpu_bf16()
-        amp = "bf16"
-    elif on_cpu:
-        amp = False
-    elif bf16 and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
-        amp = "bf16"  # also skips Ultralytics' AMP check, which wants to download a model
     args = {
         "data": str(data),
         "epochs": config.epochs,
@@ -238,7 +215,7 @@ def train_stage(
         "name": name,
         "exist_ok": True,
         "pretrained": str(warm_start) if warm_start else False,
-        "amp": amp,
+        "amp": _mixed_precision(on_cpu, bf16),
         "plots": False,
         "workers": 0 if on_cpu else min(16, os.cpu_count() or 1),  # a GPU waits on its loaders
         "seed": 0,
@@ -255,6 +232,42 @@ def train_stage(
     else:
         model.train(**args)
     return best if best.exists() else last
+
+
+def _start_weights(stage: str, data: Path, config: StageConfig, runs: Path, source: Path | None, task: str) -> Path:
+    """A new run's starting checkpoint (``runs/<name>-start.pt``) from ``source``: a checkpoint copied, an ONNX
+    export rebuilt (:mod:`vision.recover`), an upright detector turned into a turned-box one where ``task`` asks."""
+    name = NAMES[stage]
+    start = runs / f"{name}-start.pt"
+    start.parent.mkdir(parents=True, exist_ok=True)
+    if source is not None and source.suffix == ".onnx":
+        from vision.recover import write_checkpoint
+
+        print(f"train: {name} starts from {source} (rebuilt from the export: vision/recover.py)")
+        write_checkpoint(source, start, calibration_images(stage, data, config.imgsz))
+    else:
+        shutil.copyfile(source, start)  # type: ignore[arg-type]
+    if task == "obb" and checkpoint_task(start) == "detect":
+        from vision.recover import to_oriented
+
+        print(f"train: {name} turns the upright detector of {source} into a turned-box one (vision/recover.py)")
+        to_oriented(start, start)
+    return start
+
+
+def _mixed_precision(on_cpu: bool, bf16: bool) -> Any:
+    """Ultralytics' ``amp``: bf16 where asked for and the device has it (on the CPU it makes training 3-4x
+    faster), else float16 AMP on a GPU and none on the CPU."""
+    import torch
+
+    if on_cpu and bf16:
+        _enable_cpu_bf16()
+        return "bf16"
+    if on_cpu:
+        return False
+    if bf16 and torch.cuda.is_available() and torch.cuda.is_bf16_supported():
+        return "bf16"  # also skips Ultralytics' AMP check, which wants to download a model
+    return True
 
 
 def detector_task(data: Path) -> str:
