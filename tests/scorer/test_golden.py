@@ -1,4 +1,5 @@
-"""Every golden game and every documented example log replays to its expected final state.
+"""Every golden game and every documented example log replays to its expected final state, and garbled
+(events left out, misread or mistyped) is refused event by event, never with a crash.
 
 ``tests/golden/<game>/<name>.jsonl`` is a whole game; ``<name>.expected.json`` beside it holds
 the parts of ``tablecall replay``'s output that must come out (any subset of its keys).
@@ -7,13 +8,19 @@ the parts of ``tablecall replay``'s output that must come out (any subset of its
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from scorer.events import parse_log
-from scorer.session import replay
+from scorer.events import EventError, GameEvent, format_log, parse_log
+from scorer.session import Session, replay
+
+Json = Any
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "tests" / "golden").glob("*/*.jsonl")) + sorted((ROOT / "docs" / "examples").glob("*.jsonl"))
@@ -40,3 +47,51 @@ def test_every_documented_game_has_an_example_log() -> None:
 
     for game in available():
         assert (ROOT / "docs" / "examples" / f"{game}.jsonl").exists(), f"docs/examples/{game}.jsonl is missing"
+
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+CARDS = tuple(rank + suit for rank in RANKS for suit in "SHDC")
+
+
+def _garbled(value: Json, players: tuple[str, ...], data: st.DataObject) -> Json:
+    """``value`` as a player entering it in a hurry, or the camera misreading it, might give it instead."""
+    if isinstance(value, str):
+        if value in players:
+            return data.draw(st.sampled_from(players))
+        return data.draw(st.sampled_from(CARDS)) if value in CARDS or value == "JK" else value
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return max(0, value + data.draw(st.sampled_from((-2, -1, 1, 2))))
+    if isinstance(value, list) and value:
+        at = data.draw(st.integers(0, len(value) - 1))
+        before, after = value[:at], value[at + 1 :]
+        return data.draw(st.sampled_from((before + after, [*before, _garbled(value[at], players, data), *after])))
+    if isinstance(value, dict) and value:
+        key = data.draw(st.sampled_from(sorted(value)))
+        return {**value, key: _garbled(value[key], players, data)}
+    return value
+
+
+@pytest.mark.parametrize("log", LOGS, ids=[str(p.relative_to(ROOT)) for p in LOGS])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_garbled_game_is_refused_event_by_event_and_replays_as_it_was_played(log: Path, data: st.DataObject) -> None:
+    """Any golden game with events left out or garbled (another card, another player, a number off by one or two,
+    an item of a list dropped): each event is taken or refused with an EventError (never another exception), and
+    the log of what was taken replays to the same state, score and view."""
+    played = parse_log(log.read_text(encoding="utf-8"))
+    players = tuple(played.header.players)
+    session = Session(played.header.game, players, dict(played.header.options))
+    for event in played.events:
+        choice = data.draw(st.sampled_from(("keep",) * 6 + ("drop", "garble")))
+        body = dict(event.data)
+        if choice == "drop":
+            continue
+        if choice == "garble" and body:
+            key = data.draw(st.sampled_from(sorted(body)))
+            body[key] = _garbled(body[key], players, data)
+        with contextlib.suppress(EventError):
+            session.append(GameEvent(session.next_seq, event.ts, event.source, event.type, body))
+    again = replay(parse_log(format_log(session.log())))
+    assert (again.view(), again.score(), again.summary()) == (session.view(), session.score(), session.summary())
