@@ -11,12 +11,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scorer.events import format_log, parse_log
+from scorer.events import EventError, format_log, parse_log
 from scorer.session import replay
-from tests.vision.tabledriver import Driver, along, play_through_camera
+from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera
 from vision.detections import Detection, Detections
-from vision.observers import DECK, Proposal, observer_for
+from vision.links import VisionEvent
+from vision.observers import DECK, OBSERVERS, Proposal, observer_for
 from vision.observers.push import meld_kind
 from vision.sightings import sightings
 from vision.track import TableCard, TrackSettings
@@ -609,3 +612,56 @@ def test_a_re_read_after_an_impossible_event_is_news_but_a_voided_name_is_not_se
     assert observer.skip(later, view) and not observer.notes  # a name found impossible: not even a note
     other = TableCard("9S", "trick/2", (0.0, 0.0), 0, 12, replaces=11)
     assert observer.skip(other, view) and observer.notes  # a re-read of a card sent: a note, as before
+
+
+# -- any table ---------------------------------------------------------------------------------------------
+STEP = st.tuples(
+    st.integers(0, 99),  # the zone (among the layout's)
+    st.sampled_from(("lay a legal card", "lay a legal card", "lay any card", "take", "move", "misread")),
+    st.integers(0, 51),  # the card laid (among the legal ones, or all), or the name a card is misread as
+    st.integers(1, 6),  # frames the table is shown like this
+    st.booleans(),  # a hand over the zone in the first frame
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(game=st.sampled_from(OBSERVERS), steps=st.lists(STEP, max_size=40))
+def test_any_table_the_camera_sees_becomes_events_the_referee_takes_or_refuses(
+    game: str, steps: list[tuple[int, str, int, int, bool]]
+) -> None:
+    """Cards laid (legal plays, or any card), taken, moved and misread at random, after the demo game's start (up
+    to its first camera event): the tracker, the observer and the referee never fail (a proposal is taken, or
+    refused with an EventError and held back as the live table does), and the log replays to the same state."""
+    demo = load(f"vision/sim/demos/{game}.jsonl")
+    d = Driver(game, demo.header.players)
+    for event in demo.events:  # what the phones enter before the first card the camera sees (deals, bids)
+        if event.type in CAMERA[game]:
+            break
+        d.manual(event.type, event.ts, **event.data)
+    cards, zones, table = sorted(DECK), d.layout.zones, {}  # zone name -> the cards laid there, bottom first
+    for zone_index, action, card, frames, covered in steps:
+        zone = zones[zone_index % len(zones)].name
+        pile = table.setdefault(zone, [])
+        legal = sorted(d.observer.likely(d.link.view()).get(zone, ()))  # the plays the referee would take there
+        if action == "lay any card" or (action == "lay a legal card" and not legal):
+            pile.append(cards[card])
+        elif action == "lay a legal card":
+            pile.append(legal[card % len(legal)])
+        elif action in ("take", "move") and pile:
+            moved = pile.pop()
+            if action == "move":
+                table.setdefault(zones[(zone_index + card) % len(zones)].name, []).append(moved)
+        shown = {z: list(p) for z, p in table.items() if p}
+        if action == "misread" and pile:
+            shown[zone][-1] = cards[card]
+        for k in range(frames):
+            update = d.tracker.update(d.sightings(shown), [zone] if covered and k == 0 else [], d.ts)
+            view = d.link.view()
+            for proposal in d.observer.observe(update, view):
+                try:
+                    d.link.append(VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason))
+                except EventError:
+                    d.observer.refused(proposal, view)
+            d.ts += 66
+    again = replay(parse_log(format_log(d.session.log())))
+    assert again.state == d.session.state and again.rulings == d.session.rulings
