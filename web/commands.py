@@ -124,7 +124,7 @@ def run_serve(args: argparse.Namespace) -> int:
     if problem := out_of_range(args, {"--port": (0, 65535), "--demo-pace": (0.01, 3600), "--heartbeat": (0.5, 300)}):
         return fail(problem)
     source, problem = _camera_source(args)
-    if problem:
+    if problem or (problem := _bad_table(args.table)):
         return fail(problem)
     camera_streams = 3 if source is not None or args.demo else 0
     config: dict[str, Any] = {
@@ -264,6 +264,20 @@ def _camera_source(args: argparse.Namespace) -> tuple[str | None, str | None]:
         if getattr(args, option) is not None and not (option == "models" and args.demo):
             return None, f"--{option} needs --camera or --video"
     return None, None
+
+
+def _bad_table(table: Path | None) -> str | None:
+    """Why the ``--table`` file given cannot be used (None: it can, or it is not written yet), said at start rather
+    than when a game first asks for the camera."""
+    if table is None or not table.exists():
+        return None
+    from vision.tableconfig import ConfigError, load_config
+
+    try:
+        load_config(table)
+    except ConfigError as exc:
+        return f"--table {exc}"
+    return None
 
 
 def _log_to_stderr() -> None:

@@ -42,6 +42,17 @@ def test_serve_refuses_bad_options(
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.timeout(60)  # a server that did not refuse would run until stopped
+def test_serve_refuses_an_unreadable_table_config_at_start(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("cv2")
+    table = tmp_path / "table.toml"
+    table.write_text("zones = [[[")
+    argv = ["serve", "--db", str(tmp_path / "x.db"), "--video", str(tmp_path / "game.mp4"), "--table", str(table)]
+    assert main(argv) == 2
+    assert f"--table {table}: not valid TOML" in capsys.readouterr().err
+    assert not (tmp_path / "x.db").exists()  # refused before anything was opened
+
+
 def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     first, base = start_server(db)
