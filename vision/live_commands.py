@@ -11,7 +11,7 @@ import logging
 import sys
 from pathlib import Path
 
-from web.cli import command, fail
+from web.cli import command, fail, out_of_range
 
 __all__ = ["run_calibrate", "run_live", "run_markers"]
 
@@ -40,8 +40,8 @@ def run_markers(args: argparse.Namespace) -> int:
     suffix = out.suffix.lower()
     if suffix not in (".pdf", ".png"):
         return fail(f"{out}: write the sheet as .pdf or .png")
-    if not 50 <= args.dpi <= 1200:
-        return fail("--dpi must be from 50 to 1200")
+    if problem := out_of_range(args, {"--dpi": (50, 1200)}):
+        return fail(problem)
     try:
         if suffix == ".pdf":
             data = marker_sheet_pdf(args.size)

@@ -124,7 +124,8 @@ def run_serve(args: argparse.Namespace) -> int:
     if problem := out_of_range(args, {"--port": (0, 65535), "--demo-pace": (0.01, 3600), "--heartbeat": (0.5, 300)}):
         return fail(problem)
     source, problem = _camera_source(args)
-    if problem or (problem := _bad_table(args.table)):
+    problem = problem or _bad_table(args.table)
+    if problem:
         return fail(problem)
     camera_streams = 3 if source is not None or args.demo else 0
     config: dict[str, Any] = {
