@@ -41,6 +41,14 @@ def _check_target(meta: GameEvent, key: str, by_seq: Mapping[int, GameEvent], al
     return target
 
 
+def _anchor(after: int, by_seq: Mapping[int, GameEvent], order: Sequence[int]) -> int:
+    """Where an insert ``after`` an event goes: after that event, or, where it is an ``undo`` or ``correct``
+    (which have no place in the game's order), after the last game event logged before it (``0``: none)."""
+    if after == 0 or by_seq[after].type not in ("undo", "correct"):
+        return after
+    return max((seq for seq in order if seq < after), default=0)
+
+
 def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     """The game events that count, in order, after undos, corrections and insertions."""
     by_seq = {event.seq: event for event in events}
@@ -62,7 +70,7 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     inserted_after: dict[int, list[int]] = {}
     for event in events:
         if event.type == "insert":
-            inserted_after.setdefault(event.integer("after"), []).append(event.seq)
+            inserted_after.setdefault(_anchor(event.integer("after"), by_seq, order), []).append(event.seq)
         elif event.type not in META_TYPES:
             order.append(event.seq)
 

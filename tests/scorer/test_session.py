@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scorer.events import EventError, GameEvent, LogError, Source, format_log, parse_log
 from scorer.game import OptionError
 from scorer.registry import UnknownGame, available, get_game
-from scorer.session import Session, replay
+from scorer.session import Session, effective_events, replay
 from tests.scorer.toygame import TALLY
 
 
@@ -76,6 +76,25 @@ def test_undo_correct_and_insert_are_appended_never_overwritten() -> None:
     assert points(session) == (3, 9)
     assert [e.seq for e in session.events] == [1, 2, 3, 4, 5, 6, 7]
     assert session.events[0].data["points"] == 3
+
+
+@pytest.mark.parametrize("anchor", ["undo", "correct"])
+def test_an_insert_after_an_undo_or_correct_counts_where_that_event_was_logged(anchor: str) -> None:
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    session.append(add(2, "Bo", 4))
+    if anchor == "undo":
+        session.append(ev(3, "undo", target=2))
+    else:
+        session.append(ev(3, "correct", target=2, event={"type": "add", "player": "Bo", "points": 1}))
+    session.append(add(4, "Ann", 2))
+    session.append(ev(5, "insert", after=3, event={"type": "add", "player": "Bo", "points": 6}))
+    added = 6 if anchor == "undo" else 7
+    assert points(session) == (5, added)
+    assert [e.seq for e in effective_events(session.events)] == ([1, 5, 4] if anchor == "undo" else [1, 2, 5, 4])
+    session.append(ev(6, "correct", target=5, event={"type": "add", "player": "Bo", "points": 8}))
+    assert points(session) == (5, added + 2)
+    assert replay(session.log()).state == session.state
 
 
 @pytest.mark.parametrize(
