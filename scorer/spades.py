@@ -208,8 +208,9 @@ def _deal(ctx: Context) -> SpadesState:
     if state.hand is not None and state.hand.started:
         raise EventError(f"{event.where()}: hand {state.hand.number} is under way; finish it (or undo) before a deal")
     dealer = ctx.seat("dealer") if event.has("dealer") else state.dealer
-    if dealer != state.dealer and state.results:
-        ctx.say("wrong_dealer", Severity.FOUL, f"It was {ctx.name(state.dealer)}'s turn to deal.", dealer)
+    due = (state.results[-1].dealer + 1) % 4 if state.results else dealer  # not a wrong re-deal's dealer
+    if dealer != due:
+        ctx.say("wrong_dealer", Severity.FOUL, f"It was {ctx.name(due)}'s turn to deal.", dealer)
     holdings = _parse_hands(ctx) if event.has("hands") else None
     return replace(state, dealer=dealer, hand=_new_hand(state, dealer, holdings))
 

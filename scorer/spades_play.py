@@ -44,11 +44,12 @@ def play(ctx: Context) -> SpadesState:
             "play_before_bidding", Severity.FOUL, f"{name} played {card} before the bidding ended; take it back.", seat
         )
         return state
-    if hand.phase == EXCHANGE:
-        hand = _skip_exchange(ctx, hand)
-    checked = _check(ctx, hand, seat, card)
+    unexchanged = hand.phase == EXCHANGE
+    checked = _check(ctx, _without_exchange(hand) if unexchanged else hand, seat, card)
     if checked is None:
-        return replace(state, hand=hand)
+        return state  # a play that does not count changes nothing, not even a pending exchange
+    if unexchanged:
+        _say_exchange_skipped(ctx, hand)
     hand = checked
     number = len(hand.tricks) + 1
     trick = (hand.trick or Trick(number, seat)).add(card)
@@ -123,15 +124,18 @@ def _detect(ctx: Context, hand: Hand, seat: int, card: Card) -> Hand:
     return replace(hand, voids=put(hand.voids, seat, tuple(voids)), spade_leads=spade_leads)
 
 
-def _skip_exchange(ctx: Context, hand: Hand) -> Hand:
-    """Play began with the Blind Nil exchange unrecorded (the camera cannot see it)."""
+def _without_exchange(hand: Hand) -> Hand:
+    """Play began with the Blind Nil exchange unrecorded (the camera cannot see it): the dealt hands are unknown."""
+    return replace(hand, phase=PLAY, holdings=None)
+
+
+def _say_exchange_skipped(ctx: Context, hand: Hand) -> None:
     names = " and ".join(ctx.name(s) for s in exchange_pending(hand, ctx.state.rules))
     if hand.holdings is not None:
         msg = f"Play began before the Blind Nil exchange of {names} was recorded; the dealt hands no longer apply."
         ctx.say("exchange_missing", Severity.ERROR, msg)
-        return replace(hand, phase=PLAY, holdings=None)
-    ctx.say("exchange_not_recorded", Severity.INFO, f"The Blind Nil exchange of {names} was not recorded.")
-    return replace(hand, phase=PLAY)
+    else:
+        ctx.say("exchange_not_recorded", Severity.INFO, f"The Blind Nil exchange of {names} was not recorded.")
 
 
 def claim(ctx: Context) -> SpadesState:

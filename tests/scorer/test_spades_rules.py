@@ -303,6 +303,28 @@ def test_play_without_the_exchange(deal: Any, code: str, hands_after: Any) -> No
     assert [p["card"] for p in table.session.view()["trick"]] == ["AH"]
 
 
+@pytest.mark.parametrize(
+    ("options", "deal", "refused", "code"),
+    [
+        pytest.param({}, DEAL, ("Beth", "JS"), "play_out_of_turn", id="out_of_turn_hands_known"),
+        pytest.param({}, None, ("Beth", "JS"), "play_out_of_turn", id="out_of_turn_hands_unknown"),
+        pytest.param({"first_lead": "two_of_clubs"}, DEAL, ("David", "3C"), "first_lead_two_of_clubs", id="first_lead"),
+    ],
+)
+def test_a_play_that_does_not_count_leaves_the_exchange_pending(
+    options: dict[str, Any], deal: Any, refused: tuple[str, str], code: str
+) -> None:
+    table = Table(options)
+    table.deal(deal, dealer="David")
+    table.bids(3, "B", 3, 4)
+    before = table.session.view()
+    assert table.play_by(*refused) == [code]
+    assert table.session.view() == before
+    assert table.codes("exchange", player="Beth", cards=["10C", "9C", "8C"]) == []
+    assert table.codes("exchange", player="David", cards=["2S", "3S", "4S"]) == []
+    assert table.session.view()["phase"] == "play"
+
+
 # -- dealing, score-only hands, claims, the end of the game ----------------------------------------------
 def test_dealer_rotates_left_and_bidding_starts_left_of_dealer() -> None:
     table = Table()
@@ -311,6 +333,8 @@ def test_dealer_rotates_left_and_bidding_starts_left_of_dealer() -> None:
     assert table.session.view()["dealer"] == "Beth" and turn(table.state) == 2
     assert table.codes("deal", dealer="Alex") == ["wrong_dealer"]
     assert table.session.view()["dealer"] == "Alex"
+    assert table.codes("deal", dealer="Beth") == []  # the re-deal by the right dealer is no foul
+    assert table.session.view()["dealer"] == "Beth" and turn(table.state) == 2
 
 
 def test_first_deal_may_name_any_dealer() -> None:
