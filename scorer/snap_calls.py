@@ -6,7 +6,8 @@ A call is judged the moment it arrives, against the table as it is then:
   top and the Snap Pot's top; ``slap``: any match), only those on the caller's own pile when
   the ``callers`` option is ``owners_only``;
 * a call with something to claim is **pending**; a call with nothing to claim is a **false call**
-  (or a harmless **late call** when the same kind of call was settled since the last flip);
+  (or a harmless **late call** when the same kind of call was settled since the last flip, with
+  ``owners_only`` only for a player whose pile was in the settled match);
 * pending calls are **settled** when a call arrives later than the first pending call's
   ``ts`` + ``tie_window_ms``, or when a ``flip``, ``turn_over`` or ``resolve`` event arrives.
   In ``(ts, seq)`` order: the first call wins its claim, unless other players' calls of the
@@ -90,9 +91,9 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
     seat = event.player(state.players)
     kind = call_kind(state, event)
     name = state.name(seat)
+    out = f"{name} is out of the game and cannot call; the call is ignored."
     if not is_in(state, seat):
-        message = f"{name} is out of the game and cannot call; the call is ignored."
-        return state, [Ruling("call_by_out_player", Severity.FOUL, message, name, event.seq)]
+        return state, [Ruling("call_by_out_player", Severity.FOUL, out, name, event.seq)]
     rulings: list[Ruling] = []
     closes = window_closes(state)
     if closes is not None and event.ts > closes:
@@ -100,6 +101,8 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
         if state.phase == "over":
             message = f"{name} {SAID[kind]} after the game was decided; the call is ignored."
             return state, [*rulings, Ruling("late_call", Severity.INFO, message, name, event.seq)]
+        if not is_in(state, seat):  # the settling this call set off put its caller out
+            return state, [*rulings, Ruling("call_by_out_player", Severity.FOUL, out, name, event.seq)]
     call = Call(seat, kind, event.ts, event.seq)
     claim = claimed(state, seat, kind)
     if claim:
@@ -107,7 +110,7 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
         closes = window_closes(state)
         message = f"{name} {SAID[kind]} at {event.ts} ms; calls until {closes} ms tie with the first."
         return state, [*rulings, Ruling("call_heard", Severity.INFO, message, name, event.seq)]
-    if kind in state.settled:
+    if any(k == kind and (state.callers != "owners_only" or seat in owners) for k, owners in state.settled):
         message = f"{name} {SAID[kind]} too late: that match has already been settled. No penalty."
         return state, [*rulings, Ruling("late_call", Severity.INFO, message, name, event.seq)]
     why = f"False call: {name} {SAID[kind]} but {_why_false(state, seat, kind)}."
@@ -156,7 +159,8 @@ def settle(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Ruling]]
             state, ruling, reason = _tie(state, first, rivals, claim, event)
         else:
             state, ruling, reason = _win(state, first, claim, event)
-        state = replace(state, settled=tuple(sorted({*state.settled, first.kind})))
+        owners = tuple(sorted({s for m in claim for s in m.seats()}))
+        state = replace(state, settled=(*state.settled, (first.kind, owners)))
         state, more = refresh(state, event, reason)
         rulings += [ruling, *more]
     for call in owed:

@@ -116,7 +116,8 @@ class SnapState:
     matches: tuple[Match, ...] = ()
     pending: tuple[Call, ...] = ()  # valid calls waiting to be settled
     owed: tuple[Call, ...] = ()  # false calls whose penalty waits for the pending calls
-    settled: tuple[str, ...] = ()  # kinds of call settled since the last flip (later ones are late)
+    settled: tuple[tuple[str, tuple[int, ...]], ...] = ()  # calls settled since the last flip (later ones are
+    # late): each kind with the seats of the matches it settled (with owners_only only they may call late)
     flips: int = 0
     out: tuple[tuple[int, int], ...] = ()  # (seat, seq of the event that put them out)
     winners: tuple[int, ...] = ()

@@ -134,6 +134,18 @@ RULINGS = [
         "Alex 7H; Beth 7S; Beth snap", {"callers": "owners_only"}, ["call_heard"], id="callers_owners_only_owner"
     ),
     pytest.param(
+        "Alex 7H; Beth 7S; Beth snap; resolve; Alex snap",
+        {"callers": "owners_only"},
+        ["late_call"],
+        id="owners_only_owner_late_call_is_free",
+    ),
+    pytest.param(
+        "Alex 7H; Beth 7S; Beth snap; resolve; Cara snap",
+        {"callers": "owners_only"},
+        ["false_call"],
+        id="owners_only_bystander_late_call_is_false",
+    ),
+    pytest.param(
         POT_OWNERS + "; Cara 7D; Alex snap_pot",
         {"callers": "owners_only"},
         ["false_call"],
@@ -176,6 +188,12 @@ RULINGS = [
     ),
     pytest.param(
         "Alex 7H; Beth 7S; Cara snap; resolve; Alex snap", ONE_CARD, ["call_by_out_player"], id="out_player_cannot_call"
+    ),
+    pytest.param(
+        "Alex 7H; Beth 7S @2000; Beth snap @2100; Cara snap @2150; Alex snap_pot @4000",
+        ONE_CARD,
+        ["snap_pot_formed", "match_gone", "player_out", "call_by_out_player"],
+        id="a_call_whose_settling_put_its_caller_out_is_ignored",
     ),
     pytest.param(
         "Alex 7H; Beth 7S; Cara snap; resolve; Cara 2C; Beth 3D", ONE_CARD, [], id="turn_skips_players_who_are_out"
