@@ -201,7 +201,7 @@ def parse_physical(text: str, default_copy: int = 1) -> PhysicalCard:
     face_text, sep, copy_text = text.partition("/")
     if not sep:
         return PhysicalCard(parse_face(face_text), default_copy)
-    if not copy_text.strip().isdigit():
+    if not copy_text.strip().isdecimal():
         raise CardError(f"{text!r}: the copy after '/' must be a number, like 'AS/2'")
     return PhysicalCard(parse_face(face_text), int(copy_text))
 

@@ -215,7 +215,7 @@ def parse_entry(text: Json, where: str) -> tuple[Face, int | None]:
     if not sep:
         return face, None
     top = DECK[face]
-    if not copy_text.strip().isdigit() or not 1 <= int(copy_text) <= top:
+    if not copy_text.strip().isdecimal() or not 1 <= int(copy_text) <= top:
         raise EventError(f"{where}: {text!r}: Push has {top} copies of {face}, numbered 1 to {top}")
     return face, int(copy_text)
 

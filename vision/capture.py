@@ -96,7 +96,7 @@ class Source:
         text = str(spec).strip()
         if not text:
             raise SourceError("no video source given: a camera number (0), a video file, a folder or a URL")
-        if text.isdigit():
+        if text.isdecimal():
             return cls("camera", text, fps)
         if text.lower().startswith(STREAM_PREFIXES):
             return cls("stream", text, fps)

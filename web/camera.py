@@ -58,7 +58,7 @@ def describe_source(source: str | None) -> str:
     if source is None:
         return "no source yet"
     text = source.strip()
-    if text.isdigit():
+    if text.isdecimal():
         return f"camera {text}"
     if "://" in text:
         return f"stream {text}"

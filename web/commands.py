@@ -256,7 +256,7 @@ def _camera_source(args: argparse.Namespace) -> tuple[str | None, str | None]:
         return None, "give --camera or --video, not both (one camera per server)"
     if args.camera is not None:
         text = str(args.camera).strip()
-        if not (text.isdigit() or "://" in text):
+        if not (text.isdecimal() or "://" in text):
             return None, f"--camera takes a webcam number (0, 1 ...) or a stream URL (rtsp://, http://), not {text!r}"
         return text, None
     if args.video is not None:

@@ -30,7 +30,7 @@ def _last_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last")
     if raw is None or raw == "":
         return None
-    if not raw.isdigit() or len(raw) > 12:
+    if not raw.isdecimal() or len(raw) > 12:
         raise AccessDenied(400, f"Last-Event-ID must be an event number, not {raw[:20]!r}")
     return int(raw)
 

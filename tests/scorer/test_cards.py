@@ -117,10 +117,18 @@ def test_ten_deck_is_filtered_by_player_count(players: int, removed: tuple[str, 
     assert len(ten_deck(players)) == 129 - sum(sum(MARKS[m].values()) for m in removed)
 
 
-@pytest.mark.parametrize("text", ["R0", "R10", "X5", "$6", "$0", "*0", "R", "", "#R", "**"])
+@pytest.mark.parametrize(
+    "text", ["R0", "R10", "X5", "$6", "$0", "*0", "R", "", "#R", "**", "R\u00b2", "$\u00b2", "*\u00b2"]
+)
 def test_bad_ten_card_text_is_refused(text: str) -> None:
     with pytest.raises(CardError):
         parse_ten_card(text)
+
+
+@pytest.mark.parametrize("text", ["AS/x", "AS/", "AS/\u00b2", "AS/-1"])
+def test_a_copy_that_is_not_a_number_is_refused(text: str) -> None:
+    with pytest.raises(CardError, match="must be a number"):
+        parse_physical(text)
 
 
 def test_ten_deck_refuses_impossible_player_counts() -> None:

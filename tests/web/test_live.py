@@ -125,8 +125,9 @@ def test_heartbeats_carry_the_game_clock_and_the_stream_ends_in_time(
     assert hub(app).streams == 0
 
 
-def test_bad_last_event_id_is_a_400(host: FlaskClient, tally: dict[str, Any]) -> None:
-    stream = Stream(host, stream_url(tally["id"]), **{"Last-Event-ID": "abc"})
+@pytest.mark.parametrize("value", ["abc", "\u00b2"], ids=["letters", "superscript_two"])
+def test_bad_last_event_id_is_a_400(host: FlaskClient, tally: dict[str, Any], value: str) -> None:
+    stream = Stream(host, stream_url(tally["id"]), **{"Last-Event-ID": value})
     assert stream.status == 400
     assert "Last-Event-ID" in stream.response.get_json()["error"]
     assert hub(host.application).streams == 0

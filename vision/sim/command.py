@@ -28,7 +28,7 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
 
 def _size(text: str) -> tuple[int, int] | None:
     parts = text.lower().split("x")
-    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+    if len(parts) != 2 or not all(p.isdecimal() for p in parts):
         return None
     return int(parts[0]), int(parts[1])
 
