@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.events import META_TYPES, EventError, GameEvent, GameLog, LogError, LogHeader, parse_event
-from scorer.game import Game, Ruling, ScoreSheet
+from scorer.game import Game, Ruling, ScoreSheet, Severity
 from scorer.registry import get_game
 
 __all__ = ["Session", "effective_events", "replay"]
@@ -107,6 +107,7 @@ class Session:
         self.players = self.game.spec.check_players(players)
         self.options = self.game.spec.resolve(options)
         self.events: list[GameEvent] = []
+        self.refused: dict[int, tuple[GameEvent, str]] = {}  # stored events this referee refuses: kept, not counted
         self._reset()
 
     def _reset(self) -> None:
@@ -137,14 +138,48 @@ class Session:
         self.rulings += rulings
         return rulings
 
+    def restore(self, event: GameEvent) -> list[Ruling]:
+        """Load a stored event. One this referee refuses (stored by an earlier version of it) is kept in the
+        log but does not count, with an ``error`` ruling saying so, until it is corrected or undone: a stored
+        game always loads."""
+        try:
+            return self.append(event)
+        except EventError as exc:
+            if event.seq < self.next_seq:
+                raise
+            self.refused[event.seq] = (event, str(exc))
+            self.events.append(event)
+            ruling = self._refusal(event)
+            self.rulings.append(ruling)
+            return [ruling]
+
+    def _refusal(self, event: GameEvent) -> Ruling:
+        why = self.refused[event.seq][1]
+        message = f"Event {event.seq} ({event.type}) was logged by an earlier tablecall but is refused now: {why}. "
+        return Ruling("stored_event_refused", Severity.ERROR, message + "It does not count: correct or undo it.",
+                      None, event.seq)  # fmt: skip
+
+    def _walk(self, events: Sequence[GameEvent]) -> list[tuple[GameEvent, bool]]:
+        """The effective events, each with whether it counts (a refused stored event, uncorrected, does not)."""
+        kept = [e for e in events if not (e.type in META_TYPES and e.seq in self.refused)]
+        return [(e, self.refused.get(e.seq, (None, ""))[0] is not e) for e in effective_events(kept)]
+
+    def counting(self) -> list[GameEvent]:
+        """The game events that count now, in order (:func:`effective_events`, less refused stored events)."""
+        return [event for event, counts in self._walk(self.events) if counts]
+
     def _rebuild(self, events: list[GameEvent]) -> list[Ruling]:
         state = self.game.initial_state(self.players, self.options)
         rulings: list[Ruling] = []
-        for event in effective_events(events):
+        for event, counts in self._walk(events):
+            if not counts:
+                rulings.append(self._refusal(event))
+                continue
             if event.type not in self.game.spec.event_types:
                 raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}'")
             state, new = self.game.apply(state, event)
             rulings += new
+        rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
         before = {(r.seq, r.code, r.message) for r in self.rulings}
         self.events, self.state, self.rulings = events, state, rulings
         return [r for r in rulings if (r.seq, r.code, r.message) not in before]

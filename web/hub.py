@@ -21,7 +21,7 @@ from typing import Any
 from scorer.events import EventError, GameEvent, GameLog, Source, parse_event
 from scorer.game import Ruling
 from scorer.registry import get_game
-from scorer.session import Session, effective_events, replay
+from scorer.session import Session, replay
 from web.store import ConflictError, GameRecord, Store
 
 __all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "Subscriber", "sse"]
@@ -112,7 +112,7 @@ class Hub:
     def _replay(self, record: GameRecord) -> Session:
         session = Session(record.game, record.players, record.options)
         for event in self.store.events(record.id):
-            session.append(event)
+            session.restore(event)  # one an earlier version took but this one refuses is kept, not counted
         return session
 
     def _refresh(self, live: LiveGame) -> None:
@@ -227,7 +227,7 @@ class Hub:
         """Everything a screen needs to draw the game now (plain JSON)."""
         session = live.session
         sheet = session.score().to_json()
-        counting = effective_events(session.events) if session.events else []
+        counting = session.counting()
         alerts = [r.to_json() for r in session.rulings if r.severity.value != "info"][-ALERTS:]
         return {
             "id": live.record.id,
@@ -255,7 +255,8 @@ class Hub:
         with live.lock:
             events = list(live.session.events)
             rulings = list(live.session.rulings)
-        ordered = effective_events(events) if events else []
+            ordered = live.session.counting()
+            refused = set(live.session.refused)
         counting = {e.seq: e for e in ordered}
         rows = self._completions(live.session, ordered)
         authors = self.store.authors(live.record.id)
@@ -265,7 +266,7 @@ class Hub:
                 by_seq.setdefault(ruling.seq, []).append(ruling.to_json())
         undone: set[int] = set()
         for event in reversed(events):  # as scorer.session decides: an undo counts unless undone itself
-            if event.type == "undo" and event.seq not in undone:
+            if event.type == "undo" and event.seq not in undone and event.seq not in refused:
                 undone.add(event.integer("target"))
         entries = []
         for event in events:
@@ -273,7 +274,9 @@ class Hub:
             now = counting.get(event.seq)
             if event.type in ("undo", "correct"):
                 entry["status"] = "meta"
-                entry["in_effect"] = event.seq not in undone
+                entry["in_effect"] = event.seq not in undone and event.seq not in refused
+            elif now is None and event.seq in refused and event.seq not in undone:
+                entry["status"] = "refused"  # stored by an earlier version; correct or undo it
             elif now is None:
                 entry["status"] = "undone"
             elif event.type == "insert" or now != event:
@@ -281,8 +284,9 @@ class Hub:
                 entry["now"] = now.to_json()
             else:
                 entry["status"] = "counts"
-            if now is not None:
+            if now is not None or event.seq in refused:
                 entry["rulings"] = by_seq.get(event.seq, [])
+            if now is not None:
                 entry["row"] = rows.get(event.seq)
             entries.append(entry)
         return entries

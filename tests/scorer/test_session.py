@@ -97,6 +97,27 @@ def test_an_insert_after_an_undo_or_correct_counts_where_that_event_was_logged(a
     assert replay(session.log()).state == session.state
 
 
+def test_a_stored_event_this_referee_refuses_is_kept_but_does_not_count() -> None:
+    session = Session("tally", ["Ann", "Bo"])
+    session.restore(add(1, "Ann", 3))
+    [ruling] = session.restore(add(2, "Bo", 12))  # an earlier version took it; this one allows 0-9
+    assert (ruling.code, ruling.severity.value, ruling.seq) == ("stored_event_refused", "error", 2)
+    assert "must be a whole number from 0 to 9" in ruling.message
+    session.restore(ev(3, "undo", target=7))  # a meta event refused too
+    session.restore(add(4, "Bo", 4))
+    assert points(session) == (3, 4) and [e.seq for e in session.events] == [1, 2, 3, 4]
+    assert [e.seq for e in session.counting()] == [1, 4]
+    session.append(add(5, "Ann", 1))  # play goes on; a rebuild keeps both refusals
+    session.append(ev(6, "insert", after=5, event={"type": "add", "player": "Bo", "points": 1}))
+    assert [r.seq for r in session.rulings if r.code == "stored_event_refused"] == [2, 3]
+    assert points(session) == (4, 5)
+    session.append(ev(7, "correct", target=2, event={"type": "add", "player": "Bo", "points": 2}))
+    assert points(session) == (4, 7) and [r.seq for r in session.rulings if r.code == "stored_event_refused"] == [3]
+    with pytest.raises(EventError, match="0 to 9"):  # a live event is still refused, not kept
+        session.append(ev(8, "correct", target=1, event={"type": "add", "player": "Ann", "points": 11}))
+    assert points(session) == (4, 7) and len(session.events) == 7
+
+
 @pytest.mark.parametrize(
     ("meta", "message"),
     [

@@ -292,6 +292,36 @@ def test_log_marks_corrected_events_with_what_counts(host: FlaskClient, tally: d
     assert (first["status"], first["now"]["points"], first["event"]["points"]) == ("corrected", 4, 3)
 
 
+def test_a_stored_event_this_version_refuses_leaves_the_game_readable_and_mendable(
+    host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """An earlier tablecall took an event that this one's referee refuses: the game still opens (on a
+    fresh server, from the SQLite file), the event is marked refused and does not count, and a correction
+    makes it count."""
+    from scorer.events import GameEvent, Source
+    from web.app import create_app, store
+
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    older = GameEvent(2, 2000, Source.MANUAL, "add", {"player": "Bo", "points": 12})  # this referee: 0-9
+    store(host.application).append(gid, older, received_ms=2000, author="host")
+    database = host.application.config["DATABASE"]
+    fresh = create_app({"TESTING": True, "DATABASE": database}).test_client()
+    state = fresh.get(f"/api/games/{gid}").get_json()["state"]
+    assert state["totals"] == {"Ann": 3, "Bo": 0} and state["counting"] == 1
+    assert [a["code"] for a in state["alerts"]] == ["stored_event_refused"]
+    entries = fresh.get(f"/api/games/{gid}/log").get_json()["entries"]
+    assert [(e["event"]["seq"], e["status"]) for e in entries] == [(1, "counts"), (2, "refused")]
+    assert "from 0 to 9" in entries[1]["rulings"][0]["message"]
+    assert fresh.get(f"/api/games/{gid}/export.jsonl").status_code == 200
+    fixed = post_event(fresh, gid, type="correct", target=2, event={"type": "add", "player": "Bo", "points": 2})
+    assert fixed.status_code == 201
+    state = fresh.get(f"/api/games/{gid}").get_json()["state"]
+    assert state["totals"] == {"Ann": 3, "Bo": 2} and state["alerts"] == []
+    assert fresh.get(f"/api/games/{gid}/log").get_json()["entries"][1]["status"] == "corrected"
+    store(fresh.application).close()
+
+
 def test_a_referee_bug_is_a_422_and_writes_nothing(
     app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
