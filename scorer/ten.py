@@ -453,8 +453,13 @@ class Ten:
         holdings, rulings = [], []
         for name in state.players:
             entry = given[name]
+            shape = '{"cards": [...], "tokens": n, "bust_tokens": n}'
             if not isinstance(entry, Mapping):
-                raise EventError(f'{event.where()}: {name}: give {{"cards": [...], "tokens": n, "bust_tokens": n}}')
+                raise EventError(f"{event.where()}: {name}: give {shape}")
+            unknown = sorted(str(key) for key in entry if key not in ("cards", "tokens", "bust_tokens"))
+            if unknown or "tokens" not in entry:  # a misspelt key would count as 0 tokens and break a tie
+                what = f"has no field {unknown[0]!r}" if unknown else "'tokens' is missing"
+                raise EventError(f"{event.where()}: {name}: {what}; give {shape}")
             cards = read_cards(event, entry.get("cards"), f"{name}'s 'cards'")
             if any(card.is_currency for card in cards):
                 raise EventError(f"{event.where()}: {name}: currency cards are never collected")

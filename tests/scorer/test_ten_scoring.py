@@ -173,6 +173,14 @@ def test_score_only_tokens_over_the_cap_are_flagged() -> None:
         ),
         pytest.param({"Alex": {"tokens": 1}, "Beth": {"cards": [], "tokens": 1}}, "list of Ten cards", id="no_cards"),
         pytest.param({"Alex": [], "Beth": {"cards": [], "tokens": 1}}, "give", id="not_an_object"),
+        pytest.param(
+            {"Alex": {"cards": ["R1"], "token": 9}, "Beth": {"cards": [], "tokens": 1}},
+            "Alex: has no field 'token'",
+            id="a_misspelt_field",
+        ),
+        pytest.param(
+            {"Alex": {"cards": ["R1"]}, "Beth": {"cards": [], "tokens": 1}}, "'tokens' is missing", id="no_tokens"
+        ),
     ],
 )
 def test_score_only_refuses_impossible_collections(entry: dict[str, Any], match: str) -> None:
