@@ -252,7 +252,8 @@ class Ten:
             who = state.players[seat]
             return _ruling("out_of_turn", Severity.FOUL, f"It is {name}'s turn, not {who}'s.", who, event)
         if not state.tableau:
-            return _ruling("nothing_to_take", Severity.FOUL, f"{name} must draw a card before stopping.", name, event)
+            message = f"{name}'s row holds no card to take (a wild drawn goes to auction); draw before stopping."
+            return _ruling("nothing_to_take", Severity.FOUL, message, name, event)
         return None
 
     def _pay_others(self, state: TenState, amount: int, event: GameEvent, rulings: list[Ruling]) -> TenState:

@@ -99,6 +99,11 @@ def test_the_bust_token_supply_can_run_out() -> None:
 # -- prizes, the others' gains and the cap -----------------------------------------------------------
 STOPS = [
     pytest.param(["stop numbers"], ["nothing_to_take"], id="stop_needs_a_card_drawn"),
+    pytest.param(
+        ["*7", "Beth passes", "Cara passes", "Alex bids 0", "stop numbers"],
+        ["nothing_to_take"],
+        id="stop_needs_a_card_in_the_row_not_only_a_wild",
+    ),
     pytest.param(["*7", "stop numbers"], ["auction_pending"], id="no_stop_during_an_auction"),
     pytest.param(["R5", ("stop", {"prize": "numbers", "player": "Cara"})], ["out_of_turn"], id="stop_out_of_turn"),
     pytest.param(["R5", "stop numbers", "stop numbers"], ["no_stop_now"], id="no_second_stop_in_the_buy_phase"),
