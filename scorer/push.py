@@ -306,19 +306,23 @@ def _meld(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
             continue
         valid.append(check.meld)
         if check.ambiguous:
-            message = f"{name}'s wilds were taken as {check.meld}; declare them in 'wilds' if meant otherwise"
-            notes.append(_ruling(state, event, "wilds_assumed", Severity.INFO, message, seat))
+            notes.append(_wilds_assumed(state, event, seat, check.meld))
     if not state.laid[seat] and not meets_requirement(valid, state.deal):
         rulings.append(_requirement_ruling(state, event, seat, valid, everything))
         return reveal(state, seat, everything, event.where()), rulings
-    state = reveal(state, seat, refused, event.where())
-    state = take(state, seat, [f for m in valid for f in m.cards], event.where())
+    state = take(state, seat, [f for m in valid for f in m.cards], event.where())  # first: a copy already known
+    state = reveal(state, seat, refused, event.where())  # goes to the table, so a refused one becomes known
     first = len(state.melds) + 1
     tables = tuple(TableMeld(first + i, seat, m) for i, m in enumerate(valid))
     laid = tuple(s == seat or done for s, done in enumerate(state.laid))
     state = replace(state, melds=state.melds + tables, laid=laid)
     state, out = _went_out(state, event, seat)
     return state, rulings + notes + out
+
+
+def _wilds_assumed(state: PushState, event: GameEvent, seat: int, meld: Meld) -> Ruling:
+    message = f"{state.players[seat]}'s wilds were taken as {meld}; declare them in 'wilds' if meant otherwise"
+    return _ruling(state, event, "wilds_assumed", Severity.INFO, message, seat)
 
 
 def _requirement_ruling(state: PushState, event: GameEvent, seat: int, valid: list[Meld], shown: list[Face]) -> Ruling:
@@ -371,6 +375,8 @@ def _layoff(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
         message = f"{state.players[seat]}'s lay-off on meld #{table.number} is not valid: {check.reason}"
         ruling = _foul(state, event, "invalid_layoff", message, seat, reason=check.reason)
         return reveal(state, seat, faces, event.where()), [*rulings, ruling]
+    if check.ambiguous:
+        rulings.append(_wilds_assumed(state, event, seat, check.meld))
     state = _with_meld(take(state, seat, faces, event.where()), table, check.meld)
     state, out = _went_out(state, event, seat)
     return state, rulings + out

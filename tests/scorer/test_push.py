@@ -210,6 +210,16 @@ def test_refused_meld_goes_back_into_the_hand_and_is_known() -> None:
     assert t.view["melds"] == []
 
 
+def test_a_refused_meld_beside_an_accepted_one_leaves_its_cards_known() -> None:
+    # Alex pushes the 9C with a stock card nobody names (the second KS); Beth lays her sets (one with her own
+    # KS) and a bad run with the other KS: that KS goes back into her hand, seen by all.
+    pushed = [DEAL, push("Alex"), draw("Alex", "stock", "JC"), discard("Alex", "JC"), draw("Beth")]
+    t = table(*pushed)
+    codes = t.codes(meld("Beth", ("set", "KS KH JK"), ("set", "4S 4H 2D"), ("run", "KS 9C JC")))
+    assert codes == ["invalid_meld"]
+    assert t.view["hands"]["Beth"] == {"count": 3, "known": ["KS", "9C", "JC"], "laid": True}
+
+
 def test_requirement_ruling_shows_a_way_to_meld_the_cards_shown() -> None:
     t = table(("deal", {"dealer": "David", "upcard": "9C"}), draw("Alex"))
     [bad, short] = t.send(meld("Alex", ("set", "7S 7H 8S"), ("set", "8D 8C JK")))
@@ -249,6 +259,26 @@ def test_ambiguous_undeclared_wild_is_reported() -> None:
     codes = t.codes(meld("Beth", ("set", "7S 7H JK"), ("run", "9S 10S JS JK")))
     assert codes == ["wilds_assumed"]
     assert t.view["melds"][1]["stands_for"] == ["9S", "10S", "JS", "QS"]
+
+
+@pytest.mark.parametrize(
+    ("wilds", "codes", "stands_for"),
+    [
+        pytest.param(None, ["wilds_assumed", "went_out"], ["8S", "9S", "10S", "JS", "QS"], id="undeclared_is_told"),
+        pytest.param({"JK": "7S"}, ["went_out"], ["7S", "8S", "9S", "10S", "JS"], id="declared_is_not"),
+    ],
+)
+def test_a_wild_laid_off_where_it_could_stand_at_either_end(
+    wilds: dict[str, str] | None, codes: list[str], stands_for: list[str]
+) -> None:
+    t = table(("deal_end", {"hands": {"Alex": [], "Beth": [], "Charlie": [], "David": []}}),
+              ("deal", {"dealer": "Alex", "upcard": "9C"}), draw("Beth", "stock"),
+              meld("Beth", ("set", "7H 7D 7C"), ("run", "8S 9S 10S JS")))  # fmt: skip
+    event = layoff("Beth", 2, "JK")  # her last card: she goes out
+    if wilds is not None:
+        event[1]["wilds"] = wilds
+    assert t.codes(event) == codes
+    assert t.view["melds"][1]["stands_for"] == stands_for
 
 
 # -- going out ---------------------------------------------------------------------------------
