@@ -70,6 +70,7 @@ from scorer.spit_table import (
     Side,
     Slot,
     SpitState,
+    can_uncover,
     fits,
     hidden_problem,
     is_stalled,
@@ -186,7 +187,10 @@ def _reveal(state: SpitState, event: GameEvent) -> Result:
     index = event.integer("stock", 0, SLOTS - 1)
     card = event.card()
     name, side = state.players[seat], state.sides[seat]
-    if not side.laid_out or state.phase not in (Phase.LAYOUT, Phase.START, Phase.PLAY):
+    if _just_shared(state):
+        message = f"{name} turned up {card} after the round ended; the stock is already picked up."
+        return state, [Ruling("late_reveal", Severity.INFO, message, name, event.seq, {"card": str(card)})]
+    if not side.laid_out or state.phase not in (Phase.LAYOUT, Phase.START, Phase.PLAY, Phase.SLAP):
         raise EventError(f"{event.where()}: {name} cannot turn up a stock card now ({_phase_text(state)})")
     slot = side.stock[index]
     if not slot.needs_reveal:
@@ -201,7 +205,9 @@ def _play(state: SpitState, event: GameEvent) -> Result:
     card = event.card()
     pile = event.integer("pile", 0, 1)
     name = state.players[seat]
-    if state.phase is Phase.SLAP:
+    if state.phase is Phase.SLAP or _just_shared(state):
+        if state.phase is Phase.SLAP:
+            _locate(state, seat, card, event)  # the card must be one the player could play
         message = f"{name} played {card} after the round ended: take it back."
         return state, [Ruling("late_play", Severity.FOUL, message, name, event.seq, {"card": str(card)})]
     if state.phase is not Phase.PLAY:
@@ -273,8 +279,9 @@ def _spit(state: SpitState, event: GameEvent) -> Result:
         if len(set(targets.values())) != state.pile_count:
             raise EventError(f"{event.where()}: the opening Spit! starts each spit pile with one card")
         state = replace(state, piles=((),) * state.pile_count, phase=Phase.PLAY)
-    elif not is_stalled(state):
+    elif not is_stalled(state) and any(seat not in state.called for seat, _ in turned):
         rulings.append(Ruling("false_spit", Severity.FOUL, _false_spit_text(state), None, event.seq))
+    state = replace(state, called=tuple(s for s in state.called if s not in dict(turned)))
     for seat, card in turned:
         side = state.sides[seat]
         problem = hidden_problem(state, seat, card)
@@ -301,7 +308,7 @@ def _slap(state: SpitState, event: GameEvent) -> Result:
         note = f"{name} slapped {pile_name(pile)} first"
         note += " (the larger one!): " if sizes[pile] > min(sizes) else ": "
         return share_piles(state, takes, event.seq, note, first=seat)
-    if state.phase in (Phase.LAYOUT, Phase.OVER) and state.history and not any(s.laid_out for s in state.sides):
+    if _just_shared(state):
         message = f"{name}'s slap came too late: the spit piles are already shared."
         return state, [Ruling("late_slap", Severity.INFO, message, name, event.seq)]
     raise EventError(f"{event.where()}: there is nothing to slap now ({_phase_text(state)})")
@@ -309,6 +316,9 @@ def _slap(state: SpitState, event: GameEvent) -> Result:
 
 def _round_end(state: SpitState, event: GameEvent) -> Result:
     player = state.players[event.player(state.players)] if event.has("player") else None
+    if state.phase is Phase.START:
+        message = "The round is not over: it has not begun. Say Spit! and turn the opening spit cards."
+        return state, [Ruling("false_round_end", Severity.FOUL, message, player, event.seq)]
     if state.phase is not Phase.PLAY:
         return state, []
     if is_stalled(state):
@@ -430,12 +440,27 @@ def _spit_targets(state: SpitState, event: GameEvent, seats: list[int]) -> dict[
     return targets
 
 
+def _just_shared(state: SpitState) -> bool:
+    """The round has ended and its spit piles are shared, and nobody has laid out again yet."""
+    return (
+        state.phase in (Phase.LAYOUT, Phase.OVER)
+        and bool(state.history)
+        and not any(side.laid_out for side in state.sides)
+    )
+
+
 def _false_spit_text(state: SpitState) -> str:
     plays = legal_plays(state)
     if plays:
         play = plays[0]
         return f"{state.players[play.seat]} can still play {play.card} on {pile_name(play.pile)}."
-    return "a stock card can still be turned up."
+    for name, side in zip(state.players, state.sides, strict=True):
+        if any(slot.needs_reveal for slot in side.stock):
+            return f"{name} can still turn up a stock card."
+    for name, side in zip(state.players, state.sides, strict=True):
+        if can_uncover(side):
+            return f"{name} can still move a face-up stock card into an empty space to uncover the card under it."
+    return "nobody is stuck yet."
 
 
 def _phase_text(state: SpitState) -> str:

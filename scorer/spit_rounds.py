@@ -66,18 +66,18 @@ def after_change(state: SpitState, seq: int) -> tuple[SpitState, list[Ruling]]:
     """After anything that changes the table in play: call "Spit!" or end a blocked round."""
     if not is_stalled(state):
         return state, []
-    spitters = [name for name, side in zip(state.players, state.sides, strict=True) if side.spit > 0]
-    if spitters:
-        who = " and ".join(spitters)
-        message = f"Spit! Nobody can play: {who} turn{'s' if len(spitters) == 1 else ''} a spit card."
-        return state, [Ruling("spit_call", Severity.ALERT, message, None, seq)]
+    seats = tuple(seat for seat, side in enumerate(state.sides) if side.spit > 0)
+    if seats:
+        who = " and ".join(state.players[seat] for seat in seats)
+        message = f"Spit! Nobody can play: {who} turn{'s' if len(seats) == 1 else ''} a spit card."
+        return replace(state, called=seats), [Ruling("spit_call", Severity.ALERT, message, None, seq)]
     return end_round(state, RoundEnd("blocked", None, seq))
 
 
 def end_round(state: SpitState, end: RoundEnd) -> tuple[SpitState, list[Ruling]]:
     """The round is over: share the spit piles at once where the rules decide who takes which,
     otherwise wait for the slap."""
-    state = replace(state, phase=Phase.SLAP, ended=end)
+    state = replace(state, phase=Phase.SLAP, ended=end, called=())
     if end.first_out is not None:
         opening = f"{state.players[end.first_out]} has played every stock card: the round is over."
     else:

@@ -206,6 +206,7 @@ class SpitState:
     piles: tuple[tuple[Placed, ...], ...] = ()
     short: int | None = None  # the seat without spit cards in a one-spit-pile round
     ended: RoundEnd | None = None
+    called: tuple[int, ...] = ()  # seats the last Spit! call told to turn a spit card that have not yet
     fouls: tuple[Foul, ...] = ()
     history: tuple[RoundRecord, ...] = ()
     points: tuple[int, ...] = (0, 0)

@@ -16,7 +16,7 @@ from scorer.events import EventError
 from scorer.game import Severity
 from scorer.session import Session
 from scorer.spit import GAME
-from scorer.spit_table import Phase, Rules, is_adjacent, is_stalled, legal_plays
+from scorer.spit_table import Phase, RoundRecord, Rules, is_adjacent, is_stalled, legal_plays
 from tests.scorer.spit_support import PLAYERS, add, card, codes, event, started, table
 
 # -- adjacency: every rank, with and without the Ace wrapping ------------------------------------
@@ -215,6 +215,27 @@ def test_spit_while_a_play_exists_is_a_false_spit() -> None:
     assert [session.state.top(0), session.state.top(1)] == [card("QD"), card("KC")]  # the cards are turned
 
 
+def test_a_spit_called_for_both_may_come_as_two_events() -> None:
+    """The camera may see the two spit cards in two frames: the second player's card still answers the call,
+    though the first one's card has given the table a play again."""
+    state = table(["8H", "2S", None, None, None], ["KS", None, None, None, None], [["7C"], ["JD"]], (3, 3))
+    state, rulings = GAME.apply(state, event(9, "play", player="Alex", card="8H", pile=0))
+    assert codes(rulings) == ["spit_call"]
+    state, rulings = GAME.apply(state, event(10, "spit", cards={"Alex": "QD"}))  # Beth's KS now fits
+    assert codes(rulings) == [] and not is_stalled(state)
+    state, rulings = GAME.apply(state, event(11, "spit", cards={"Beth": "3C"}))
+    assert codes(rulings) == [] and state.top(1) == card("3C")
+    _, rulings = GAME.apply(state, event(12, "spit", cards={"Beth": "4C"}))  # the call is answered: now false
+    assert codes(rulings) == ["false_spit"] and "can still play" in rulings[0].message
+
+
+def test_a_false_spit_says_a_move_into_an_empty_space_is_left() -> None:
+    state = table(["8H", None, "3S+1", None, None], ["KS", None, None, None, None], [["5C"], ["JD"]], (3, 3))
+    assert not is_stalled(state)
+    _, rulings = GAME.apply(state, event(9, "spit", cards={"Alex": "QD", "Beth": "2C"}))
+    assert codes(rulings) == ["false_spit"] and "Alex can still move a face-up stock card" in rulings[0].message
+
+
 def test_spit_piles_option_puts_a_card_on_the_other_pile() -> None:
     state = table(["8H", None, None, None, None], ["KS", None, None, None, None], [["9C"], ["JD"]], (3, 3))
     new, _ = GAME.apply(state, event(9, "spit", cards={"Alex": "QD"}, piles={"Alex": 1}))
@@ -232,6 +253,29 @@ def test_late_play_after_the_round_is_over_is_a_foul_and_changes_nothing() -> No
     state = replace(table(["8H", None, None, None, None], ["KS"] + [None] * 4, [["9C"], ["JD"]]), phase=Phase.SLAP)
     new, rulings = GAME.apply(state, event(9, "play", player="Beth", card="KS", pile=0))
     assert codes(rulings) == ["late_play"] and new == state
+
+
+@pytest.mark.parametrize(
+    ("card_text", "late"), [("KS", True), ("3S", False)], ids=["own_card_is_a_late_play", "another_card_is_refused"]
+)
+def test_a_late_play_is_of_a_card_the_player_could_play(card_text: str, late: bool) -> None:
+    state = replace(table(["8H", None, None, None, None], ["KS"] + [None] * 4, [["9C"], ["JD"]]), phase=Phase.SLAP)
+    play = event(9, "play", player="Beth", card=card_text, pile=0)
+    if late:
+        assert codes(GAME.apply(state, play)[1]) == ["late_play"]
+    else:
+        with pytest.raises(EventError, match="3S is not face up on Beth's stock"):
+            GAME.apply(state, play)
+
+
+def test_a_late_play_after_the_piles_were_shared_at_once_is_a_late_play_too() -> None:
+    """With ``winner_takes_smaller`` (or one spit pile) the piles are shared the moment the round ends."""
+    record = RoundRecord(1, "cleared", 0, False, (0, 10), (6, 10), (6, 46), None)
+    state = replace(GAME.initial_state(PLAYERS, {"slap": "winner_takes_smaller"}), history=(record,), round=2)
+    new, rulings = GAME.apply(state, event(40, "play", player="Beth", card="5C", pile=0))
+    assert codes(rulings) == ["late_play"] and new == state
+    new, rulings = GAME.apply(state, event(41, "reveal", player="Beth", stock=0, card="KD"))
+    assert codes(rulings) == ["late_reveal"] and new == state
 
 
 def test_view_is_plain_json_with_the_legal_plays() -> None:
@@ -306,6 +350,13 @@ def test_events_before_the_opening_spit_are_refused() -> None:
         add(session, "play", player="Alex", card="3S", pile=0)
     with pytest.raises(EventError, match="no spit card can be turned now"):
         add(session, "spit", cards={"Alex": "3S"})
+
+
+def test_a_round_end_before_the_opening_spit_is_false() -> None:
+    session = Session("spit", PLAYERS)
+    add(session, "layout", player="Alex", counts=[1, 2, 3, 4, 5])
+    add(session, "layout", player="Beth", counts=[1, 2, 3, 4, 5])
+    assert codes(add(session, "round_end", player="Beth")) == ["false_round_end"]
 
 
 def test_rules_from_options() -> None:
