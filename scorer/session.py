@@ -99,6 +99,18 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     return [content[seq] for seq in placed if seq not in undone]
 
 
+def _knock_on(meta: GameEvent, event: GameEvent, exc: EventError) -> EventError:
+    """The error for a meta event that leaves a later event impossible (say, undoing a play whose next
+    card was turned up since): which event, and what to do, rather than that event's own complaint alone."""
+    own = {"correct": meta.data.get("target"), "insert": meta.seq}.get(meta.type)
+    if event.seq in (own, meta.seq):
+        return exc  # the correction or insertion itself is wrong
+    return EventError(
+        f"{meta.where()} would leave event {event.seq} ({event.type}) impossible: {exc}. "
+        f"Undo or correct event {event.seq} first, then this."
+    )
+
+
 class Session:
     """One game: append events as they happen; read its state, rulings and scores."""
 
@@ -177,7 +189,10 @@ class Session:
                 continue
             if event.type not in self.game.spec.event_types:
                 raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}'")
-            state, new = self.game.apply(state, event)
+            try:
+                state, new = self.game.apply(state, event)
+            except EventError as exc:
+                raise _knock_on(events[-1], event, exc) from None
             rulings += new
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
         before = {(r.seq, r.code, r.message) for r in self.rulings}

@@ -97,6 +97,18 @@ def test_illegal_play_is_recorded_and_an_undo_takes_it_back() -> None:
     assert all(r.code != "illegal_play" for r in session.rulings)
 
 
+def test_undoing_a_play_whose_next_card_was_turned_up_says_to_undo_the_turn_up_first() -> None:
+    session = started()
+    before = session.state
+    add(session, "play", player="Beth", card="6D", pile=1)  # 6D on 9D: illegal, and Beth turns up the next card
+    add(session, "reveal", player="Beth", stock=4, card="8C")
+    with pytest.raises(EventError, match=r"would leave event 5 \(reveal\) impossible: .*Undo or correct event 5 first"):
+        add(session, "undo", target=4)
+    add(session, "undo", target=5)
+    add(session, "undo", target=4)
+    assert session.state == before
+
+
 def test_a_legal_play_uncovers_the_next_card_to_turn() -> None:
     session = started()
     assert codes(add(session, "play", player="Alex", card="3S", pile=0)) == []
