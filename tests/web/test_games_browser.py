@@ -185,6 +185,22 @@ def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
     assert f"Alex Snap! at {alex['ts']} ms" in css(laptop, f'#log li[data-seq="{alex["seq"]}"]').text
     tab(laptop, "table")
     shot(laptop, "snap-03-race-won")
+
+    # a false call's banner must not swallow the next tap on a buzzer or a tab
+    tab(laptop, "enter")
+    tap(laptop, '#flip-cards button[data-card="3D"]')  # no match: a call now is false
+    wait(phone, lambda d: "3D" in text(d, "#view") or "3♦" in text(d, "#view"), 3)
+    tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="false_call"]'), 3)
+    phone.execute_script("window.scrollTo(0, 0)")
+    for target in ('#buzzer .buzz[data-player="Beth"]', '#tabs a[data-tab="log"]'):
+        under = phone.execute_script(
+            "const r = document.querySelector(arguments[0]).getBoundingClientRect();"
+            "const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+            "return hit && hit.closest(arguments[0]) !== null;",
+            target,
+        )
+        assert under, f"a banner covers {target} and takes its tap"
     clean(laptop, phone)
 
 

@@ -64,11 +64,10 @@ export function announce(rulings, { quiet = false } = {}) {
       role: 'alert', dataset: { code: ruling.code } },
       ruling.message,
       ruling.player ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
-    banner.addEventListener('click', () => banner.remove());
-    if (box) {
+    if (box) {   // taps go through a banner (style.css); it goes by itself, and the Alerts list keeps it
       box.append(banner);
-      while (box.children.length > 3) box.firstChild.remove();
-      setTimeout(() => banner.remove(), 7000);
+      while (box.children.length > 2) box.firstChild.remove();
+      setTimeout(() => banner.remove(), 5000);
     }
     if (quiet || !joined || !mine) continue;
     beep(ruling.severity);
