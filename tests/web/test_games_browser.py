@@ -340,6 +340,37 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
 
 
 # -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------
+# -- a double tap enters one event -----------------------------------------------------------------
+def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A second tap while the first is on its way, or one landing on the buttons redrawn for the next player
+    (Ten: the same card drawn again; Spades: Beth's bid given to Charlie too), is not sent."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#ten-draw button[data-card="R3"]'))
+    phone.execute_script("const b = document.querySelector(arguments[0]); b.click(); b.click();",
+                         '#ten-draw button[data-card="R3"]')  # fmt: skip
+    wait(phone, lambda d: "total 3" in text(d, "#tableau"), 3)
+    gid2 = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid2)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
+    tap(phone, '#bid-buttons button[data-bid="0"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:")
+    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"0\"]').click()")  # at once
+    time.sleep(0.6)
+    assert [e["type"] for e in events(server, gid)] == ["draw"]
+    assert [(e["type"], e["player"]) for e in events(server, gid2)] == [("bid", "Beth")]
+    assert "was not sent" in text(phone, "#entry-problem")
+    tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
+    wait(phone, lambda d: len(events(server, gid2)) == 2, 3)
+    clean(phone)
+
+
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])

@@ -21,7 +21,22 @@ const heartbeatMs = Math.max(1000, (B.heartbeat_s || 15) * 1000);
 startClock(gameId, state.now);
 
 // -- writing ---------------------------------------------------------------------------------
-async function send(body, problemNode) {
+// One entry at a time from this screen: a tap while one is on its way, or just after it (the buttons are redrawn
+// for the next player under the finger), is a double tap and is not sent. Snap calls race and are never held;
+// `follow` is for an entry's own further events (a correction of several bids).
+const SETTLE_MS = 300;
+const UNHELD = new Set(['call', 'resolve']);
+let sending = false;
+let settledAt = 0;
+
+async function send(body, problemNode, { follow = false } = {}) {
+  const held = !follow && !UNHELD.has(body.type);
+  if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
+    const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
+    showProblem(problemNode || document.getElementById('entry-problem'), err.message);
+    throw err;
+  }
+  if (held) sending = true;
   showProblem(problemNode, '');
   try {
     const result = await api('POST', `/api/games/${gameId}/events`, body);
@@ -32,6 +47,12 @@ async function send(body, problemNode) {
   } catch (err) {
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
+  } finally {
+    if (held) {
+      sending = false;
+      settledAt = Date.now();
+      Object.assign(document.documentElement.dataset, { settled: String(settledAt), settleMs: String(SETTLE_MS) });
+    }
   }
 }
 

@@ -225,7 +225,7 @@ function history(table, ctx) {
 
 // The events that made history row `number`: those after the previous completed row, up to this one.
 function eventsOfRow(entries, number) {
-  const counting = entries.filter((e) => e.status !== 'meta' && e.status !== 'undone');
+  const counting = entries.filter((e) => e.status !== 'meta' && e.status !== 'undone' && e.status !== 'refused');
   const end = counting.findIndex((e) => e.row === number);
   if (end < 0) return [];
   let start = end;
@@ -253,7 +253,8 @@ function editorFor(table, ctx) {
   const box = el('div', { id: 'hand-editor' });
   box.append(el('h2', {}, `Edit hand ${number}`));
   const handEvent = events.find((e) => e.event.type === 'hand');
-  const bidEvents = events.filter((e) => e.event.type === 'bid');
+  const bidders = new Set();   // a player's second bid is ignored by the referee: only the first is corrected
+  const bidEvents = events.filter((e) => e.event.type === 'bid' && !bidders.has(e.event.player) && bidders.add(e.event.player));
   let form;
   if (handEvent) {
     form = handForm(ctx, values, 'Save the corrected hand', async (hand) => {
@@ -263,13 +264,15 @@ function editorFor(table, ctx) {
   } else if (bidEvents.length) {
     box.append(el('p', { class: 'muted' }, 'This hand was played card by card: its tricks come from the plays (edit those in the Log). The bids can be corrected here.'));
     form = handForm(ctx, values, 'Save the corrected bids', async (hand) => {
+      let follow = false;   // the first correction is the tap's; the rest follow it
       for (const { seq, event } of bidEvents) {
         const bid = hand.bids[event.player];
         const blind = hand.blind.includes(event.player);
         if (bid !== event.bid || blind !== Boolean(event.blind)) {
           const fixed = { type: 'bid', player: event.player, bid };
           if (blind) fixed.blind = true;
-          await ctx.send({ type: 'correct', target: seq, event: fixed });
+          await ctx.send({ type: 'correct', target: seq, event: fixed }, null, { follow });
+          follow = true;
         }
       }
       close();
