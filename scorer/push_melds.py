@@ -344,9 +344,9 @@ def check_swap(meld: Meld, natural: Face, wild: Face) -> Check:
     for index in replaceable:
         stand = meld.stands[index]
         if stand == natural or (isinstance(stand, Rank) and natural.rank is stand):
-            cards = list(meld.cards)
-            cards[index] = natural
-            return Check(Meld(meld.kind, tuple(cards), meld.stands))
+            cards, stands = list(meld.cards), list(meld.stands)
+            cards[index] = stands[index] = natural  # a natural stands for itself, as every other one does
+            return Check(Meld(meld.kind, tuple(cards), tuple(stands)))
     wanted = " or ".join(_stand_text(meld.stands[i]) for i in replaceable)
     return Check(None, f"the {wild} in {meld} stands for {wanted}, not {natural}")
 

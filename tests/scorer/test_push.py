@@ -238,6 +238,7 @@ def test_swap_puts_the_natural_in_and_the_wild_in_hand() -> None:
     t = table(*BETH_LAID)
     t.send(swap("Beth", 1, "KD", "JK"))
     assert t.view["melds"][0]["cards"] == ["KS", "KH", "KD"]
+    assert t.view["melds"][0]["stands_for"] == ["KS", "KH", "KD"]  # no wild is left to show
     assert "JK" in known(t, "Beth") and "KD" not in known(t, "Beth")
     assert t.view["pending_wild"] == {"player": "Beth", "wild": "JK", "meld": 1}
     t.send(layoff("Beth", 2, "JK"))
