@@ -304,6 +304,7 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     step(phone, server, gid, '#ten-draw button[data-card="B7"]')
     step(phone, server, gid, '#ten-draw button[data-card="*#"]')  # a wild: auction, Alex bids first
     wait(phone, lambda d: "Alex bids for" in text(d, "#auction-entry h2"))
+    assert css(phone, "#bid-buttons button").get_attribute("data-bid") == "0"  # the first bid may be nothing
     shot(phone, "ten-02-auction")
     step(phone, server, gid, '#bid-buttons button[data-bid="1"]')
     wait(phone, lambda d: "Beth bids for" in text(d, "#auction-entry h2"))
@@ -339,7 +340,28 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     clean(laptop, phone)
 
 
-# -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------
+def test_ten_score_only_final_needs_every_players_tokens(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, "#final-box summary")
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="cards"]', "R1 R2")
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="tokens"]', "")  # cleared: not 0
+    type_into(phone, '#ten-final input[data-player="Beth"][data-field="cards"]', "B1 B2")
+    type_into(phone, '#ten-final input[data-player="Beth"][data-field="tokens"]', "3")
+    tap(phone, "#send-final")
+    wait(phone, lambda d: "Alex: type the tokens held" in text(d, "#ten-problem"), 3)
+    assert events(server, gid) == []
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="tokens"]', "9")
+    tap(phone, "#send-final")
+    wait(phone, lambda d: len(events(server, gid)) == 1, 3)
+    assert events(server, gid)[0]["players"]["Alex"]["tokens"] == 9  # 2 points each: Alex wins on tokens
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]
@@ -371,6 +393,7 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     clean(phone)
 
 
+# -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
@@ -417,7 +440,12 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     }
     tap(phone, "#end-deal summary")
     for name, cards in hands.items():
-        type_into(phone, f'#hands-form input[data-player="{name}"]', cards)
+        if name != "David":
+            type_into(phone, f'#hands-form input[data-player="{name}"]', cards)
+    tap(phone, "#send-hands")  # David's hand left blank: not scored as empty, asked for
+    wait(phone, lambda d: "needed to score" in text(d, "#push-problem"), 3)
+    assert not any(e["type"] == "deal_end" for e in events(server, gid))
+    type_into(phone, '#hands-form input[data-player="David"]', hands["David"])
     step(phone, server, gid, "#send-hands")
     for driver in (phone, laptop):
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="deal_end_early"]'), 3)

@@ -109,7 +109,7 @@ function handsForm(ctx, { title, button, values = {}, out = '', keep = null, onS
   form.append(el('label', { class: 'field inline' }, 'Went out', outSelect));
   const fields = {};
   for (const name of players) {
-    fields[name] = cardField({ label: `${name}'s cards left`, value: (values[name] || []).join(' '), placeholder: 'none', jokers: true });
+    fields[name] = cardField({ label: `${name}'s cards left`, value: (values[name] || []).join(' '), placeholder: 'e.g. 5H KD JK', jokers: true });
     fields[name].input.dataset.player = name;
     if (keep) fields[name].input.addEventListener('input', () => { keep.values[name] = fields[name].cards(); });
     form.append(fields[name].node);
@@ -120,7 +120,8 @@ function handsForm(ctx, { title, button, values = {}, out = '', keep = null, onS
     const hands = {};
     for (const name of players) {
       if (name === outSelect.value) { hands[name] = []; continue; }
-      hands[name] = fields[name].cards();
+      const cards = fields[name].cards();
+      if (cards.length) hands[name] = cards;   // left blank: not reported (the referee counts what it saw, or asks)
     }
     const body = { type: 'deal_end', hands };
     if (outSelect.value) body.out = outSelect.value;
@@ -261,7 +262,8 @@ function playEntry(root, ctx) {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       const [c] = readCards(card.value);
-      if (c) send(ctx, { type: 'upcard', card: c });
+      if (!c) { showProblem(problem(), 'Type the card turned, like 9C.'); return; }
+      send(ctx, { type: 'upcard', card: c });
     });
     root.append(form);
   }

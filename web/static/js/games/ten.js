@@ -99,7 +99,7 @@ function auctionEntry(root, ctx) {
   const p = v.players[bidder];
   const means = p.tokens + 3 * p.bust_tokens + p.cards.length;
   const pay = payForm();
-  const low = a.high_bid === null ? 1 : a.high_bid + 1;
+  const low = a.high_bid === null ? 0 : a.high_bid + 1;   // the first bid may be 0: the wild for nothing
   const bids = el('div', { class: 'row', id: 'bid-buttons' });
   for (let n = low; n <= Math.max(low, Math.min(means, low + 11)); n += 1) {
     bids.append(el('button', { type: 'button', dataset: { bid: n }, onclick: () => {
@@ -157,7 +157,11 @@ function finalForm(ctx) {
     e.preventDefault();
     const players = {};
     for (const [name, r] of Object.entries(rows)) {
-      const tokens = Number(r.tokens.value || 0);
+      if (r.tokens.value.trim() === '') {   // not 0: tokens break a tie, so a cleared field must be filled in
+        showProblem(problem(), `${name}: type the tokens held (0 if none).`);
+        return;
+      }
+      const tokens = Number(r.tokens.value);
       const bust = Number(r.bust.value || 0);
       if (!Number.isInteger(tokens) || tokens < 0 || !Number.isInteger(bust) || bust < 0) {
         showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
