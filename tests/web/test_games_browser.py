@@ -362,6 +362,20 @@ def test_ten_score_only_final_needs_every_players_tokens(
     clean(phone)
 
 
+def test_a_phone_that_went_through_many_games_still_loads_and_enters(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A browser opens six connections to one server: a page left for another (kept in the back/forward cache)
+    must let its live stream go, or the seventh game would never load."""
+    phone = browsers["phone"]
+    games = [new_game(server, "ten", ["Alex", "Beth"]) for _ in range(8)]
+    for gid in games:
+        join(server, phone, gid)  # each waits until its page is live
+    tab(phone, "enter")
+    step(phone, server, games[-1], '#ten-draw button[data-card="R5"]')
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]

@@ -315,6 +315,8 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   // The view starts after the page has loaded: an endless MJPEG body must not hold the page's load event.
   if (document.readyState === 'complete') begin(); else window.addEventListener('load', begin, { once: true });
   document.addEventListener('visibilitychange', syncView);
+  window.addEventListener('pagehide', stopView);   // a page left for another lets its picture stream go
+  window.addEventListener('pageshow', (e) => { if (e.persisted) syncView(); });
   window.addEventListener('hashchange', syncView);
   return { drawEvents };
 }

@@ -225,6 +225,10 @@ document.addEventListener('visibilitychange', () => {
   if (document.visibilityState !== 'visible') return;
   if (Date.now() - lastHeard > heartbeatMs) { clockStale(); heard(); connect(); }
 });
+// A page left for another (kept in the back/forward cache) must let its stream go: a browser opens only six
+// connections to one server, and a phone that went through six games would wait for ever on the seventh.
+window.addEventListener('pagehide', () => { if (source) { source.close(); source = null; } });
+window.addEventListener('pageshow', (e) => { if (e.persisted) { clockStale(); heard(); connect(); } });
 
 // -- tabs --------------------------------------------------------------------------------------
 function activeTab() { return (location.hash || '#table').slice(1); }
