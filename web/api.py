@@ -212,8 +212,8 @@ def game_log(game_id: str) -> Any:
 
 
 # -- export / import --------------------------------------------------------------------------
-def _download(text: str, mimetype: str, name: str) -> Response:
-    response = Response(text, mimetype=mimetype)
+def _download(text: str, content_type: str, name: str) -> Response:
+    response = Response(text, content_type=content_type)  # (mimetype= would add a second charset)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
 

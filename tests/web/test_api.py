@@ -346,6 +346,7 @@ def test_export_log_replays_to_the_same_game(app: Flask, host: FlaskClient, tall
     response = phone(app, tally["viewer_token"]).get(f"/api/games/{gid}/export.jsonl")
     assert response.status_code == 200
     assert "attachment" in response.headers["Content-Disposition"]
+    assert response.headers["Content-Type"] == "application/x-ndjson; charset=utf-8"
     log = parse_log(response.get_data(as_text=True).split("\n"))
     assert log.header.game == "tally" and len(log.events) == 3
     from scorer.session import replay
@@ -356,7 +357,9 @@ def test_export_log_replays_to_the_same_game(app: Flask, host: FlaskClient, tall
 def test_export_csv_has_the_totals_and_defuses_formulas(app: Flask, host: FlaskClient) -> None:
     created = new_game(host, players=["=HYPERLINK(1)", "Bo"])
     post_event(host, created["id"], type="add", player="=HYPERLINK(1)", points=3)
-    text = host.get(f"/api/games/{created['id']}/export.csv").get_data(as_text=True)
+    response = host.get(f"/api/games/{created['id']}/export.csv")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+    text = response.get_data(as_text=True)
     assert "'=HYPERLINK(1),3" in text
     assert "\r\nBo,0\r\n" in text
 

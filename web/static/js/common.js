@@ -81,3 +81,6 @@ export function describeEvent(event) {
   const rest = Object.entries(fields).map(([k, v]) => `${k} ${plain(v)}`).join(', ');
   return [event.type, who, rest].filter(Boolean).join(' · ');
 }
+
+// "1 card", "3 cards"
+export function plural(n, noun) { return `${n} ${noun}${n === 1 ? '' : 's'}`; }

@@ -13,10 +13,14 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
   e.preventDefault();
   showProblem(problem, '');
   if (!text.value.trim()) { showProblem(problem, 'Choose a log file or paste one.'); return; }
+  const button = e.submitter || e.target.querySelector('button[type=submit]');
+  if (button.disabled) return;
+  button.disabled = true;   // a second click must not import the game twice
   try {
     const result = await api('POST', '/api/import', { log: text.value, title: document.getElementById('title').value });
     window.location.assign(result.url);
   } catch (err) {
     showProblem(problem, err.message);
+    button.disabled = false;
   }
 });

@@ -8,7 +8,7 @@
 // message arrives after a later one. When the tie window of the first waiting call has closed,
 // plus RESOLVE_GRACE_MS for slow phones' presses still on their way, a writing phone sends
 // `resolve` so the table sees at once who won.
-import { el } from '../common.js';
+import { el, plural } from '../common.js';
 import { cardGrid, cardSpan, pretty, typing } from './cards.js';
 
 export const RESOLVE_GRACE_MS = 1500;
@@ -50,7 +50,7 @@ function view(root, ctx) {
   }
   root.append(grid);
   if (v.pot && v.pot.cards) {
-    root.append(el('p', { class: 'pot', id: 'snap-pot' }, 'Snap Pot: ', cardSpan(v.pot.top, 'big-card'), ` ${v.pot.cards} cards`));
+    root.append(el('p', { class: 'pot', id: 'snap-pot' }, 'Snap Pot: ', cardSpan(v.pot.top, 'big-card'), ` ${plural(v.pot.cards, 'card')}`));
   }
   for (const match of v.matches || []) {
     root.append(el('p', { class: 'call-out' }, 'Match: ', match.players.join(' & '), ' ',

@@ -3,7 +3,7 @@
 // stock card and then a pile: an illegal play is entered the same way and the referee calls it),
 // moves into an empty space, Spit!, the slap and a declared round end.
 // Indices in events count from 0; everything a person reads counts from 1 ("pile 1", "stock 3").
-import { el, showProblem } from '../common.js';
+import { el, plural, showProblem } from '../common.js';
 import { cardField, cardGrid, cardSpan, pretty, readCards, typing } from './cards.js';
 
 const PHASES = { layout: 'laying out', start: 'ready: say Spit!', play: 'playing', slap: 'slap!', over: 'game over' };
@@ -61,7 +61,7 @@ function stockRow(state, name, interactive, ctx) {
 
 function playerBlock(state, name, interactive, ctx) {
   const side = sideOf(state, name);
-  const facts = [`${side.cards} cards`];
+  const facts = [plural(side.cards, 'card')];
   if (side.spit_cards) facts.push(`${side.spit_cards} spit`);
   if (side.hand && state.view.phase !== 'over') facts.push(`${side.hand} in hand`);
   return el('div', { class: 'spit-player', dataset: { player: name } },
@@ -222,7 +222,7 @@ function slapping(root, ctx) {
     v.spit_piles.forEach((pile, i) => {
       grid.append(el('button', { type: 'button', class: 'slap', dataset: { player: name, pile: i },
         onclick: () => send(ctx, { type: 'slap', player: name, pile: i }) },
-      `${name} slaps pile ${i + 1}`, el('span', { class: 'under' }, `${pile.size} cards`)));
+      `${name} slaps pile ${i + 1}`, el('span', { class: 'under' }, plural(pile.size, 'card'))));
     });
   }
   root.append(grid);
