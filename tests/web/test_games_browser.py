@@ -337,6 +337,17 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     assert "bought B7" in rows[3].text
     shot(laptop, "ten-04-history")
     tab(laptop, "table")
+
+    # the draw pile runs out: this turn is the last, then everyone has one last buy
+    phone.execute_script("document.querySelector('#ten-end').closest('details').open = true")
+    tap(phone, "#ten-end")
+    wait(phone, lambda d: any(e["type"] == "end" for e in events(server, gid)), 3)  # Alex has drawn nothing yet
+    while not any(r[0] == "game_over" for r in rulings(server, gid)):
+        step(phone, server, gid, "#pass-buy")
+    tab(laptop, "history")
+    last_buys = laptop.find_elements(By.CSS_SELECTOR, "#history tbody tr.last-buy")
+    assert [r.text.split()[1] for r in last_buys] == ["Alex", "Beth"]  # left of Beth, who drew the last card
+    assert all("last buy: did not buy" in r.text for r in last_buys)
     clean(laptop, phone)
 
 

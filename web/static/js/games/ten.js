@@ -213,6 +213,11 @@ function history(table, ctx) {
         el('td', {}, ctx.state.players.map((n) => el('div', {}, `${n}: ${row.points[n]} pts, ${row.tokens[n]} tokens, ${row.cards[n]} cards`)))));
       return;
     }
+    if (row.last_buy) {   // after the draw pile ran out: everyone's one last buy
+      body.append(el('tr', { class: 'last-buy', dataset: { turn: i + 1 } }, el('td', { class: 'num' }, String(i + 1)), el('td', {}, row.last_buy),
+        el('td', {}, 'last buy: ', row.bought ? ['bought ', tenCard(row.bought)] : 'did not buy')));
+      return;
+    }
     const auctions = (row.auctions || []).map((a) => el('div', { class: 'muted' }, 'auction ', tenCard(a.card), a.winner ? ` to ${a.winner} for ${a.price}` : ' unsold'));
     body.append(el('tr', { dataset: { turn: i + 1 } }, el('td', { class: 'num' }, String(row.turn || i + 1)), el('td', {}, row.player),
       el('td', {}, row.drawn && row.drawn.length ? tenRow(row.drawn) : '', el('div', {}, OUTCOMES[row.outcome] || row.outcome || ''),
