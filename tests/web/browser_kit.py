@@ -107,6 +107,7 @@ def totals(driver: WebDriver) -> dict[str, str]:
 def tap(driver: WebDriver, selector: str) -> None:
     """Scroll the element to the middle of the screen (clear of the sticky bar), then tap it: at a person's
     pace, not within the moment after an entry in which the table screen takes a tap for a double tap."""
+    wait(driver, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 10)
     left = driver.execute_script(
         "const d = document.documentElement.dataset;"
         "return d.settled ? Number(d.settleMs) - (Date.now() - Number(d.settled)) : 0;"

@@ -387,6 +387,36 @@ def test_a_phone_that_went_through_many_games_still_loads_and_enters(
     clean(phone)
 
 
+# -- Spades: the deal, with the dealer and the hands ------------------------------------------------
+def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    tap(phone, "#deal-box summary")
+    choose(phone, "#deal-dealer", "David")
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    for name, suit in zip(("Alex", "Beth", "Charlie", "David"), "SHDC", strict=True):
+        if name != "David":
+            type_into(phone, f'#deal-form input[data-player="{name}"]', " ".join(r + suit for r in ranks))
+    tap(phone, "#send-deal")
+    wait(phone, lambda d: "Give all four hands, or none: David" in text(d, "#deal-form .problem"), 3)
+    type_into(phone, '#deal-form input[data-player="David"]', " ".join(r + "C" for r in ranks))
+    step(phone, server, gid, "#send-deal")
+    deal = events(server, gid)[-1]
+    assert deal["dealer"] == "David" and deal["hands"]["Beth"][0] == "AH"
+    for bid in ("3", "3", "3", "3"):  # Alex, left of the dealer, bids first
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex plays:")
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")) == 13  # his spades only
+    phone.refresh()  # a phone reloaded mid-hand goes on card by card
+    live(phone)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex plays:")
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]

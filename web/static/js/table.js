@@ -36,7 +36,7 @@ async function send(body, problemNode, { follow = false } = {}) {
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
-  if (held) sending = true;
+  if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
     const result = await api('POST', `/api/games/${gameId}/events`, body);
@@ -51,7 +51,7 @@ async function send(body, problemNode, { follow = false } = {}) {
     if (held) {
       sending = false;
       settledAt = Date.now();
-      Object.assign(document.documentElement.dataset, { settled: String(settledAt), settleMs: String(SETTLE_MS) });
+      Object.assign(document.documentElement.dataset, { sending: '', settled: String(settledAt), settleMs: String(SETTLE_MS) });
     }
   }
 }

@@ -2,14 +2,16 @@
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
 import { api, clear, el, showProblem } from '../common.js';
+import { cardField } from './cards.js';
 
 const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
 const RANKS = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
 const PHASES = { between_hands: 'between hands', bidding: 'bidding', exchange: 'Blind Nil exchange',
   play: 'playing', game_over: 'game over' };
 
-let mode = 'hand';       // 'hand': a whole hand, score only; 'cards': bids then cards one by one
+let mode = null;         // 'hand': a whole hand, score only; 'cards': bids then cards one by one (null: as the hand is)
 let draft = null;        // the score-only form's values, kept across live redraws
+let dealDraft = null;    // the deal form's values (dealer, hands as typed), likewise
 let editing = null;      // {row, events, draft}: a past hand being edited
 
 function card(text) {
@@ -132,6 +134,8 @@ function cardsEntry(root, ctx) {
   const who = v.turn;
   const box = el('div', { class: 'card', id: 'cards-entry' });
   if (ctx.state.finished) { box.append(el('p', {}, 'The game is over.')); root.append(box); return; }
+  const dealt = v.phase === 'bidding' && Object.values(v.bids).some((b) => b !== null);
+  if (!dealt && (v.phase === 'between_hands' || v.phase === 'bidding')) root.append(dealBox(ctx));  // a re-deal while no bid
   if ((v.phase === 'bidding' || v.phase === 'between_hands') && who) {
     box.append(el('p', { class: 'big' }, `${who} bids:`));
     const buttons = el('div', { class: 'row', id: 'bid-buttons' });
@@ -171,8 +175,51 @@ function cardsEntry(root, ctx) {
   root.append(box);
 }
 
+// A screen opened (or reloaded) in the middle of a hand played card by card goes on card by card.
+function startingMode(v) {
+  const bidding = v.phase === 'bidding' && Object.values(v.bids).some((b) => b !== null);
+  return bidding || v.phase === 'exchange' || v.phase === 'play' || v.hands ? 'cards' : 'hand';
+}
+
+// The deal: who deals, and (optionally) the four hands, so that the referee checks every card played.
+function dealBox(ctx) {
+  const v = ctx.state.view;
+  const players = ctx.state.players;
+  if (!dealDraft) dealDraft = { dealer: v.dealer, hands: Object.fromEntries(players.map((p) => [p, ''])) };
+  const dealer = el('select', { id: 'deal-dealer', 'aria-label': 'dealer' }, players.map((n) => el('option', { value: n }, n)));
+  dealer.value = dealDraft.dealer;
+  dealer.addEventListener('change', () => { dealDraft.dealer = dealer.value; });
+  const form = el('form', { id: 'deal-form', novalidate: true }, el('label', { class: 'field inline' }, 'Dealer', dealer),
+    el('p', { class: 'muted' }, 'The hands are optional: with all four the referee knows who holds what and offers only legal cards.'));
+  const fields = {};
+  for (const name of players) {
+    fields[name] = cardField({ label: `${name}'s 13 cards`, value: dealDraft.hands[name], placeholder: 'e.g. AS KS 10H 2C …' });
+    fields[name].input.dataset.player = name;
+    fields[name].input.addEventListener('input', () => { dealDraft.hands[name] = fields[name].input.value; });
+    form.append(fields[name].node);
+  }
+  const problem = el('p', { class: 'problem', role: 'alert', hidden: true });
+  form.append(problem, el('button', { type: 'submit', class: 'primary wide', id: 'send-deal' }, `Deal hand ${v.hand}`));
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const hands = Object.fromEntries(players.map((n) => [n, fields[n].cards()]));
+    const missing = players.filter((n) => !hands[n].length);
+    if (missing.length && missing.length < players.length) {
+      showProblem(problem, `Give all four hands, or none: ${missing.join(', ')} has no cards typed.`);
+      return;
+    }
+    try {
+      await ctx.send({ type: 'deal', dealer: dealer.value, ...(missing.length ? {} : { hands }) }, problem);
+      dealDraft = null;
+      ctx.redraw();
+    } catch (err) { /* shown */ }
+  });
+  return el('details', { class: 'card', id: 'deal-box' }, el('summary', {}, `Deal hand ${v.hand}: dealer ${v.dealer}, hands…`), form);
+}
+
 function entry(root, ctx) {
   if (!draft) draft = emptyDraft(ctx.state.players);
+  if (!mode) mode = startingMode(ctx.state.view);
   const switcher = el('div', { class: 'row', id: 'entry-mode' },
     el('button', { type: 'button', class: mode === 'hand' ? 'primary' : '', dataset: { mode: 'hand' },
       onclick: () => { mode = 'hand'; clear(root); entry(root, ctx); } }, 'Whole hand'),
