@@ -279,6 +279,21 @@ def test_spit_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     clean(laptop, phone)
 
 
+def test_spit_history_tells_each_round_in_words(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    laptop = browsers["laptop"]
+    log = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+    status, body = call(server["laptop"], "POST", "/api/import", {"log": log})
+    assert status == 201, body
+    open_as_host(server, laptop, body["id"])
+    tab(laptop, "history")
+    first = css(laptop, '#history tbody tr[data-round="1"]').text
+    # Alex cleared his stock with 10 spit cards left and took the smaller pile (4); Beth held 22 and took 16
+    assert "Alex cleared the stock" in first
+    assert "held 10 cards, took 4\nnow 14\nheld 22 cards, took 16\nnow 38" in first
+    shot(laptop, "spit-06-history")
+    clean(laptop)
+
+
 # -- Ten: draws, a prize, an auction, a buy paid with a bust token -------------------------------
 def step(driver: WebDriver, server: dict[str, Any], game_id: str, selector: str) -> None:
     """Tap, then wait until this screen has drawn the answer (the event it wrote is the last one)."""

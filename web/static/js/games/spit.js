@@ -260,9 +260,30 @@ function describe(event) {
   }
 }
 
+// -- history: one row per round, in words ----------------------------------------------------------
+const ENDS = { cleared: 'cleared the stock', blocked: 'nobody could play' };
+
+function history(table, ctx) {
+  const rows = ctx.state.history || [];
+  if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No round finished yet.')); return; }
+  const players = ctx.state.players;
+  table.append(el('thead', {}, el('tr', {}, el('th', {}, 'round'), players.map((n) => el('th', {}, n)))));
+  const body = el('tbody');
+  for (const row of rows) {
+    const how = row.first_out ? `${row.first_out} ${ENDS.cleared}` : (ENDS[row.end] || row.end);
+    body.append(el('tr', { dataset: { round: row.round } },
+      el('td', {}, el('div', {}, String(row.round)), el('div', { class: 'muted' }, how), row.single_pile ? el('div', { class: 'muted' }, 'one spit pile') : null),
+      players.map((n) => el('td', {},
+        el('div', {}, `held ${plural(row.held[n], 'card')}, took ${row.took[n]}`),
+        el('div', {}, el('strong', {}, `now ${row.cards[n]}`)),
+        row.points ? el('div', { class: 'muted' }, `${plural(row.points[n], 'point')}`) : null))));
+  }
+  table.append(body);
+}
+
 // While a field of the entry has the focus, a live update redraws only the table (typing is kept).
 export default {
-  view, entry, describe,
+  view, entry, describe, history,
   turn: () => null,
   get keepEntry() { return typing(); },
 };
