@@ -68,6 +68,11 @@ def clean_players(value: Any) -> list[str]:
     names = [_text({"player": v}, "player", MAX_NAME) for v in value]
     if any(not n for n in names):
         raise AccessDenied(400, "every player needs a name")
+    seen: dict[str, str] = {}
+    for name in names:  # "Alex" and "alex" are one person to a group reading the screen, and to speech
+        other = seen.setdefault(name.casefold(), name)
+        if other != name:
+            raise AccessDenied(400, f"'{other}' and '{name}' look like the same name: give each player a different one")
     return names
 
 

@@ -67,6 +67,7 @@ BAD_GAMES = [
     ),
     pytest.param({"game": "tally", "players": ["Ann"], "title": 5}, "'title' must be a text", id="title_not_text"),
     pytest.param(["tally"], "JSON object", id="body_not_object"),
+    pytest.param({"game": "tally", "players": ["Alex", "alex"]}, "look like the same name", id="names_differ_by_case"),
 ]
 
 
