@@ -366,6 +366,28 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     clean(laptop, phone)
 
 
+def test_ten_market_shows_which_cards_the_buyer_cannot_pay_for(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for body in (
+        {"type": "draw", "card": "R9"},
+        {"type": "draw", "card": "$1"},
+        {"type": "stop", "prize": "currency"},
+        {"type": "draw", "card": "B1"},
+        {"type": "draw", "card": "G2"},
+        {"type": "stop", "prize": "numbers"},
+    ):
+        status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
+        assert status == 201, answer
+    join(server, phone, gid)  # Beth may buy: 5 tokens and 2 cards pay at most 7, and the R9 costs 9
+    tab(phone, "enter")
+    nine = css(phone, '#market-buttons button[data-card="R9"]')
+    assert nine.get_attribute("disabled") is not None and "can pay 7" in nine.text
+    clean(phone)
+
+
 def test_ten_score_only_final_needs_every_players_tokens(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

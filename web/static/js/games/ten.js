@@ -122,9 +122,13 @@ function buyEntry(root, ctx) {
   if (chosen && !v.market.includes(chosen)) chosen = null;
   const pay = payForm();
   const market = el('div', { class: 'row', id: 'market-buttons' });
+  const p = v.players[buyer];
+  const means = p.tokens + 3 * p.bust_tokens + p.cards.length;   // bust tokens count 3, collected cards 1
   for (const card of [...new Set(v.market)]) {
-    market.append(el('button', { type: 'button', class: chosen === card ? 'primary' : '', dataset: { card },
-      onclick: () => { chosen = chosen === card ? null : card; ctx.redraw(); } }, tenCard(card), ` · ${price(card)}`));
+    const why = p.cards.includes(card) ? 'held already' : price(card) > means ? `can pay ${means}` : null;
+    market.append(el('button', { type: 'button', class: chosen === card ? 'primary' : '', dataset: { card }, disabled: Boolean(why),
+      title: why || '', onclick: () => { chosen = chosen === card ? null : card; ctx.redraw(); } },
+    tenCard(card), ` · ${price(card)}`, why ? el('span', { class: 'under' }, why) : null));
   }
   const box = el('div', { class: 'card', id: 'buy-entry' }, el('h2', {}, `${buyer} may buy one card`),
     v.market.length ? market : el('p', { class: 'muted' }, 'The market is empty.'));
