@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 TS_PAST_MS = 30_000
 TS_FUTURE_MS = 2_000
 RECENT = 12
+CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
 
 
@@ -248,6 +249,7 @@ class Hub:
             "alerts": alerts,
             "recent": [e.to_json() for e in counting[-RECENT:]],
             "counting": len(counting),
+            "camera_saw": _camera_saw(session.events, counting),
         }
 
     def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:
@@ -350,3 +352,20 @@ class Hub:
         for live in games:
             for subscriber in list(live.subscribers):
                 subscriber.put(None)
+
+
+def _camera_saw(events: Sequence[GameEvent], counting: Sequence[GameEvent]) -> list[dict[str, Any]]:
+    """The camera's latest events, newest first, each as it counts now, or ``rejected`` with the seq of the
+    undo that rejected it: a rejected one keeps its place on every screen (so the next tap meant for it does
+    not reject the one below) and can be restored."""
+    now = {e.seq: e for e in counting}
+    undo_of: dict[int, int] = {}
+    for event in events:
+        if event.type == "undo":
+            undo_of[event.integer("target")] = event.seq  # the latest undo of an event is the one that holds
+    seen = [e for e in events if e.source is Source.VISION and e.type not in ("undo", "correct", "insert")]
+    out = []
+    for event in reversed(seen[-CAMERA_SAW:]):
+        shown = now.get(event.seq, event)
+        out.append({"event": shown.to_json(), "rejected": None if event.seq in now else undo_of.get(event.seq)})
+    return out

@@ -103,15 +103,25 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     for (x, y), (bx, by) in zip(after[1:], before[1:], strict=True):  # the other corners stay (to a rounding)
         assert abs(x - bx) < 1 and abs(y - by) < 1
 
-    # a camera event, rejected from the panel
-    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
-    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f'#camera-events li[data-seq="{seen.event.seq}"]'), 10)
+    # a camera event, rejected from the panel: its row stays where it was (struck out, with Restore), so a
+    # second tap there at once cannot reject the event below it
+    first = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "2C"}, "camera", Source.VISION)
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Bo", "card": "7H"}, "camera", Source.VISION)
+    row = f'#camera-events li[data-seq="{seen.event.seq}"]'
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row), 10)
     shot(laptop, "camera-reject")
-    tap(laptop, f'#camera-events li[data-seq="{seen.event.seq}"] button.reject')
-    wait(laptop, lambda d: not d.find_elements(By.CSS_SELECTOR, f'#camera-events li[data-seq="{seen.event.seq}"]'))
+    below = f'#camera-events li[data-seq="{first.event.seq}"]'
+    where = (css(laptop, row).location["y"], css(laptop, below).location["y"])
+    tap(laptop, f"{row} button.reject")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f"{row}.rejected button.restore"), 5)
+    assert (css(laptop, row).location["y"], css(laptop, below).location["y"]) == where
     live_game = hub(app).live(game_id)
-    assert live_game is not None and live_game.session.view()["piles"][0]["top"] is None
-    assert live_game.session.events[-1].type == "undo"
+    assert live_game is not None and live_game.session.view()["piles"][1]["top"] is None
+    assert [e.type for e in live_game.session.events[-3:]] == ["flip", "flip", "undo"]
+    assert live_game.session.view()["piles"][0]["top"] == "2C"  # the event below is untouched
+    tap(laptop, f"{row} button.restore")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f"{row} button.reject"), 5)
+    assert live_game.session.view()["piles"][1]["top"] == "7H"
     assert script_errors(laptop) == []
 
 

@@ -160,21 +160,25 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     currentState = state || currentState;
     const list = node('camera-events');
     if (!list || !canWrite || !currentState) return;
-    const recent = (currentState.recent || []).filter((e) => e.source === 'vision').slice(-4).reverse();
-    const key = JSON.stringify(recent.map((e) => e.seq)) + status.attached;
+    const saw = currentState.camera_saw || [];
+    const key = JSON.stringify(saw.map((s) => [s.event.seq, s.rejected])) + status.attached;
     if (key === lastState) return;
     lastState = key;
     clear(list);
-    if (!status.attached || !recent.length) return;
+    if (!status.attached || !saw.length) return;
     list.append(el('li', { class: 'muted' }, 'The camera saw:'));
-    for (const event of recent) {
-      list.append(el('li', { dataset: { seq: event.seq } },
-        el('span', { class: 'what' }, `#${event.seq} ${describe(event)}`),
-        el('button', { type: 'button', class: 'reject', onclick: () => reject(event.seq) }, 'Reject')));
+    // A rejected event keeps its row (struck out, with Restore): the list does not move up under a finger
+    // about to tap again, so a second tap cannot reject the card below.
+    for (const { event, rejected } of saw) {
+      list.append(el('li', { class: rejected ? 'rejected' : '', dataset: { seq: event.seq } },
+        el('span', { class: 'what', title: rejected ? 'rejected: it does not count' : null }, `#${event.seq} ${describe(event)}`),
+        rejected
+          ? el('button', { type: 'button', class: 'restore', onclick: () => undo(rejected) }, 'Restore')
+          : el('button', { type: 'button', class: 'reject', onclick: () => undo(event.seq) }, 'Reject')));
     }
   }
 
-  async function reject(seq) {
+  async function undo(seq) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
     try { await send({ type: 'undo', target: seq }, node('camera-problem')); } catch (err) { /* shown */ }
   }
 
