@@ -215,6 +215,7 @@ def test_spades_cards_seen_together_are_played_in_landing_order() -> None:
 
 def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    assert d.show({"trick/0": ["AC"]}) == [] and "waiting for the bids" in d.observer.notes[-1]  # none yet
     d.manual("deal", dealer="David")
     d.manual("bid", player="Alex", bid=3)
     assert d.show({"trick/0": ["AC"]}) == [] and "waiting for the bids" in d.observer.notes[-1]

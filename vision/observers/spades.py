@@ -47,7 +47,7 @@ class SpadesObserver(Observer):
                 self.use(top)
                 continue
             if phase != "play":
-                if phase in ("bidding", "exchange"):
+                if phase in ("between_hands", "bidding", "exchange"):  # the bids are entered on a phone
                     self.note(f"{top.card} lies on {player}'s spot: waiting for the bids before it counts")
                 continue
             if player != view.get("turn") and update.ts - top.since < self.turn_grace_ms:

@@ -2,7 +2,7 @@
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
 import { api, clear, el, showProblem } from '../common.js';
-import { cardField } from './cards.js';
+import { cardField, pretty } from './cards.js';
 
 const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
 const RANKS = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
@@ -336,8 +336,9 @@ function describe(event) {
     const names = Object.keys(event.bids || {});
     return `hand · ${names.map((p) => `${p} ${(event.blind || []).includes(p) ? 'BN' : event.bids[p] === 0 ? 'Nil' : event.bids[p]}/${(event.tricks || {})[p]}`).join(', ')}`;
   }
-  if (event.type === 'bid') return `bid · ${event.player} ${event.blind ? 'Blind Nil' : event.bid === 0 ? 'Nil' : event.bid}`;
-  if (event.type === 'play') return `play · ${event.player} ${event.card}`;
+  if (event.type === 'bid') return `${event.player} bids ${event.blind ? 'Blind Nil' : event.bid === 0 ? 'Nil' : event.bid}`;
+  if (event.type === 'play') return `${event.player} plays ${pretty(event.card)}`;
+  if (event.type === 'deal') return `${event.dealer || 'the dealer'} deals${event.hands ? ' (hands given)' : ''}`;
   return null;
 }
 
