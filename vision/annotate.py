@@ -44,8 +44,18 @@ def _banner(image: np.ndarray, lines: Sequence[tuple[str, tuple[int, int, int]]]
     y0 = 0 if top else h - height
     shade = image[y0 : y0 + height]
     shade[:] = (shade * 0.45).astype(np.uint8)
-    for i, (text, colour) in enumerate(lines):
-        _text(image, text[:120], (8, y0 + step * (i + 1) - 6), colour, scale)
+    for i, (text, colour) in enumerate(lines):  # on the shade only, no box: the table's far corners stay visible
+        line = _fitted(text, w - 16, scale)
+        cv2.putText(image, line, (8, y0 + step * (i + 1) - 6), FONT, scale, colour, 1, cv2.LINE_AA)
+
+
+def _fitted(text: str, width: int, scale: float) -> str:
+    """``text``, cut with an ellipsis where it would run off a picture ``width`` pixels wide."""
+    if cv2.getTextSize(text, FONT, scale, 1)[0][0] <= width:
+        return text
+    while text and cv2.getTextSize(text + "...", FONT, scale, 1)[0][0] > width:
+        text = text[:-1]
+    return text + "..."
 
 
 def draw(

@@ -238,6 +238,22 @@ def test_the_annotated_view_draws_zones_and_cards(tmp_path: Path) -> None:
         cv2.imwrite(str(out / "live_view.png"), drawn)
 
 
+def test_the_status_band_shades_the_picture_but_hides_nothing_and_fits_its_lines() -> None:
+    """The host clicks the table's far corners through the status band: it darkens the picture under it
+    and boxes no text over it; a line too long for the picture ends in '...' instead of running off it."""
+    from vision import annotate
+
+    white = np.full((360, 640, 3), 255, np.uint8)
+    drawn = annotate.draw(white, None, LAYOUT, status=["file /a/very/long/path/" + "x" * 200 + ".mp4: 10.0 fps"])
+    band = drawn[:28]  # one line's band (31 px at this width)
+    assert band.min() >= 20 and np.median(band) == int(255 * 0.45)  # shaded; text on it, no dark boxes
+    assert band[:, 634:].max() == int(255 * 0.45)  # the long line stops short of the right edge
+    long = "file /a/very/long/path/" + "x" * 200
+    fitted = annotate._fitted(long, 624, 0.45)
+    assert fitted.endswith("...") and cv2.getTextSize(fitted, annotate.FONT, 0.45, 1)[0][0] <= 624
+    assert annotate._fitted("short", 624, 0.45) == "short"
+
+
 def test_the_config_must_match_the_game(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="config is for spades"):
         LiveTable(str(tmp_path / "x.mp4"), SessionLink(snap_session()), default_config("spades", 4), detector=None)
