@@ -179,7 +179,7 @@ class CameraDemo(threading.Thread):
                 header.players,
                 dict(header.options),
                 origin="demo",
-                title=f"Camera demo: {', '.join(header.players)}",
+                title=f"Camera demo, round {len(self.game_ids) + 1}: {', '.join(header.players)}",
             )
             script = DemoScript(self.hub, live.record.id, game_log, truth)
             self.scripts.append(script)

@@ -149,6 +149,13 @@ def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
         wait(laptop, lambda d: "match" in css(d, "#alerts").text.lower(), 20)  # KD and KS, some 10 s in
         wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 640)
         shot(laptop, "camera-demo")
+        # the round ends and the demo goes on in a new game: the old round's page says so and links to it
+        demo.stop()
+        following = hub(app).create("snap", ["Alex", "Beth", "Cara"], {}, origin="demo", title="Camera demo, round 2")
+        desk.attach(following.record.id, source=str(video))
+        wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#camera-next"), 10)
+        assert "This demo round is over" in css(laptop, "#camera-status").text
+        assert css(laptop, "#camera-next").get_attribute("href").endswith(f"/g/{following.record.id}")
         assert script_errors(laptop) == []
     finally:
         demo.stop()

@@ -171,7 +171,7 @@ def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) ->
         time.sleep(0.2)
     finally:
         stop(process)
-    assert demo["game"] == "snap" and demo["title"].startswith("Camera demo:")
+    assert demo["game"] == "snap" and demo["title"].startswith("Camera demo, round 1:")
     assert status["demo"] is True and status["attached"] is True and "snap-" in status["source"]
     assert (code, kind, data[:3]) == (200, "image/jpeg", b"\xff\xd8\xff")
     if not status["live"]["detector"]["ready"]:

@@ -108,13 +108,21 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   // -- status ----------------------------------------------------------------------------------
   function draw() {
     const live = status.live;
-    panel.hidden = !(status.attached || status.can_attach || (host && status.problem));
+    const overDemo = status.demo && !status.attached;   // a demo round that ended: the demo goes on in a new game
+    panel.hidden = !(status.attached || status.can_attach || (host && status.problem) || overDemo);
     frame.hidden = !status.attached;
     const state = node('camera-state');
     state.textContent = live ? (STATES[live.camera.state] || live.camera.state) : (status.attached ? '' : 'off');
     state.dataset.state = live ? live.camera.state : 'off';
-    node('camera-status').textContent = status.attached ? `${status.source} · ${statusLine(status)}`
-      : (status.elsewhere ? `${status.source} follows another game.` : `${status.source} does not follow this game.`);
+    const line = node('camera-status');
+    if (overDemo) {
+      clear(line).append('This demo round is over: the demo goes on in a new game',
+        ...(status.elsewhere ? [': ', el('a', { href: `/g/${status.elsewhere}`, id: 'camera-next' }, 'open it')]
+          : [' (join it with the code on the laptop\'s Share tab).']));
+    } else {
+      line.textContent = status.attached ? `${status.source} · ${statusLine(status)}`
+        : (status.elsewhere ? `${status.source} follows another game.` : `${status.source} does not follow this game.`);
+    }
     const note = node('camera-note');
     note.textContent = status.note || '';
     note.hidden = !status.note;
