@@ -124,6 +124,14 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     assert live_game.session.view()["piles"][1]["top"] == "7H"
     assert script_errors(laptop) == []
 
+    # the screen loses the server: the camera's last state is not shown as if it still held
+    laptop.set_network_conditions(offline=True, latency=0, download_throughput=-1, upload_throughput=-1)
+    try:
+        wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") == "unknown", 10)
+    finally:
+        laptop.delete_network_conditions()
+    wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") != "unknown", 10)
+
 
 def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
     server: dict[str, Any], laptop: WebDriver, tmp_path: Path

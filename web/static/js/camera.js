@@ -159,6 +159,9 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       draw();
     } catch (err) {
       showProblem(node('camera-problem'), err.message);
+      const state = node('camera-state');   // not heard from: its last state is not known to hold
+      state.textContent = 'unknown';
+      state.dataset.state = 'unknown';
     }
     syncView();
   }
