@@ -174,7 +174,12 @@ class Session:
     def _walk(self, events: Sequence[GameEvent]) -> list[tuple[GameEvent, bool]]:
         """The effective events, each with whether it counts (a refused stored event, uncorrected, does not)."""
         kept = [e for e in events if not (e.type in META_TYPES and e.seq in self.refused)]
-        return [(e, self.refused.get(e.seq, (None, ""))[0] is not e) for e in effective_events(kept)]
+        return [(e, not self._is_refused(e)) for e in effective_events(kept)]
+
+    def _is_refused(self, event: GameEvent) -> bool:
+        """``event`` is a refused stored event as it was stored (a correction of it is another event)."""
+        held = self.refused.get(event.seq)
+        return held is not None and held[0] is event
 
     def counting(self) -> list[GameEvent]:
         """The game events that count now, in order (:func:`effective_events`, less refused stored events)."""

@@ -205,9 +205,9 @@ def _play(state: SpitState, event: GameEvent) -> Result:
     card = event.card()
     pile = event.integer("pile", 0, 1)
     name = state.players[seat]
+    if state.phase is Phase.SLAP:
+        _locate(state, seat, card, event)  # a late card must still be one the player could play
     if state.phase is Phase.SLAP or _just_shared(state):
-        if state.phase is Phase.SLAP:
-            _locate(state, seat, card, event)  # the card must be one the player could play
         message = f"{name} played {card} after the round ended: take it back."
         return state, [Ruling("late_play", Severity.FOUL, message, name, event.seq, {"card": str(card)})]
     if state.phase is not Phase.PLAY:
