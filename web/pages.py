@@ -32,14 +32,27 @@ def home() -> str:
     games = [(r, role_for(r)) for r in records]
     if not host:
         games = [(r, role) for r, role in games if role != "none"]
+    games, old_demos = _fold_demos(games)
     return render_template(
         "home.html",
         host=host,
         games=games,
+        old_demos=old_demos,
         public_urls=current_app.config["PUBLIC_URLS"],
         demo=current_app.config["DEMO"],
         camera=_camera_line() if host else None,
     )
+
+
+def _fold_demos(games: list[tuple[Any, str]]) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:
+    """The games to list, and the demo rounds folded away: the demo starts a round a minute, so after an
+    evening of ``serve --demo`` they would bury the real games; only the most recently active one is listed."""
+    shown: list[tuple[Any, str]] = []
+    folded: list[tuple[Any, str]] = []
+    for entry in games:
+        demo_listed = any(record.origin == "demo" for record, _ in shown)
+        (folded if entry[0].origin == "demo" and demo_listed else shown).append(entry)
+    return shown, folded
 
 
 def _camera_line() -> dict[str, Any] | None:

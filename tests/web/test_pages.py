@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from tests.web.conftest import new_game, phone, post_event
-from web.app import store
+from web.app import hub, store
 from web.qr import qr_svg, qr_text
 
 EVIL = '<script>alert("x")</script>&"B\'s'
@@ -42,6 +42,20 @@ def test_home_for_a_phone_shows_only_its_games(app: Flask, host: FlaskClient, ta
     assert f"/g/{tally['id']}" in html and f"/g/{other['id']}" not in html
     assert 'id="new-game"' not in html
     assert "Scan the QR code" in phone(app).get("/").get_data(as_text=True)
+
+
+def test_home_folds_earlier_demo_rounds_away(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    """An evening of ``serve --demo`` starts a round a minute: only the latest is listed among the games."""
+    rounds = [hub(app).create("tally", ["Ann", "Bo"], {}, title=f"Demo, round {n}", origin="demo") for n in (1, 2, 3)]
+    response = post_event(host, rounds[1].record.id, type="add", player="Ann", points=1)
+    assert response.status_code == 201  # round 2 is now the most recently active
+    html = host.get("/").get_data(as_text=True)
+    listed, folded = html.split('id="old-demos"')
+    assert f"/g/{tally['id']}" in listed and f"/g/{rounds[1].record.id}" in listed
+    assert f"/g/{rounds[0].record.id}" in folded and f"/g/{rounds[2].record.id}" in folded
+    assert "2 earlier demo rounds" in folded
+    hub(app).create("tally", ["Ann", "Bo"], {}, title="no demo")
+    assert "old-demos" not in phone(app, tally["player_token"]).get("/").get_data(as_text=True)
 
 
 def test_new_game_page_carries_the_specs(host: FlaskClient, guest: FlaskClient) -> None:
