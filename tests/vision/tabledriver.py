@@ -14,8 +14,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scorer.events import GameEvent, GameLog, Source
-from scorer.game import Ruling
+from scorer.events import EventError, GameEvent, GameLog, Source
+from scorer.game import Ruling, Severity
 from scorer.session import Session
 from vision.links import SessionLink, VisionEvent
 from vision.observers import observer_for
@@ -59,6 +59,7 @@ class Driver:
         self.updates: list[Update] = []
         self.seqmap: dict[int, int] = {}
         self.shown: dict[str, list[Any]] = {}
+        self.refused: list[tuple[dict[str, Any], str]] = []  # proposals the referee refused, with its reason
 
     def manual(self, type: str, ts: int | None = None, **data: Any) -> list[Ruling]:
         event = GameEvent(self.session.next_seq, self.ts if ts is None else ts, Source.MANUAL, type, data)
@@ -96,9 +97,20 @@ class Driver:
         for k in range(frames):
             update = self.tracker.update(seen, set(frozen) | (changed if k == 0 else set()), self.ts)
             self.updates.append(update)
-            for proposal in self.observer.observe(update, self.link.view()):
+            view = self.link.view()
+            before = view
+            for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)
-                seq, rulings = self.link.append(event)
+                try:
+                    seq, rulings = self.link.append(event)
+                except EventError as exc:
+                    self.observer.refused(proposal, view)
+                    self.refused.append((proposal.body(), str(exc)))
+                    continue
+                after = self.link.view()
+                if any(r.severity is Severity.ERROR for r in rulings) and after == before:
+                    self.observer.void(proposal)
+                before = after
                 sent.append((seq, proposal.body(), rulings))
             self.ts += step
         self.sent += sent
