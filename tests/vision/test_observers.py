@@ -121,6 +121,18 @@ def test_snap_flip_then_match_alert() -> None:
     assert [body["card"] for _, body, _ in sent] == ["5H"] and "match" in codes(sent)
 
 
+def test_snap_flips_seen_in_the_same_frame_go_in_turn_order() -> None:
+    """Beth (in turn), Cara and Alex flip in quick succession under a hand: sent in turn order, not seat order,
+    so nobody is ruled out of turn."""
+    d = Driver("snap", ["Alex", "Beth", "Cara"])
+    d.manual("deal", dealer="Alex")
+    assert d.link.view()["turn"] == "Beth"
+    table = {"face_up/0": ["KC"], "face_up/1": ["9D"], "face_up/2": ["4H"]}
+    sent = d.show(table, frames=3, frozen=list(table)) + d.show(table)
+    assert [body["player"] for _, body, _ in sent] == ["Beth", "Cara", "Alex"]
+    assert "out_of_turn" not in codes(sent)
+
+
 def test_snap_no_flip_before_the_deal_then_the_top_is_sent() -> None:
     d = Driver("snap", ["Alex", "Beth"])
     assert d.show({"face_up/0": ["5S"]}) == []

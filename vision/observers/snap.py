@@ -8,7 +8,8 @@ covered it) is no flip. Once the referee has seen cards go into a face-down pile
 player can turn them up: a card on their piles is read among the others (:meth:`SnapObserver.possible`). And
 players flip in turn: a doubtful reading on the pile of a player who is not in turn leans to the top the referee
 has there (:meth:`SnapObserver.likely`: the same card seen again, not a flip out of turn), while one plainly seen
-is still a flip, and the referee rules it out of turn.
+is still a flip, and the referee rules it out of turn. Flips first seen in the same frame (a quick second flip, a
+hand over both piles) go in turn order from the player in turn, as in Spades.
 """
 
 from __future__ import annotations
@@ -69,4 +70,6 @@ class SnapObserver(Observer):
                 continue
             reason = f"{top.card} turned onto {player}'s pile"
             out.append(Proposal("flip", {"player": player, "card": top.card}, top.since, reason, (top.id,)))
-        return sorted(out, key=lambda p: p.ts)
+        turn = self.players.index(view["turn"]) if view.get("turn") in self.players else 0
+        # cards first seen in the same frame (a quick second flip, a hand over both piles) go in turn order
+        return sorted(out, key=lambda p: (p.ts, (self.players.index(p.data["player"]) - turn) % len(self.players)))
