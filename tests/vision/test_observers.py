@@ -432,6 +432,45 @@ def test_spit_an_unexplained_card_is_a_note_not_an_event() -> None:
     assert d.show(table) == [] and "whose card" in d.observer.notes[-1]
 
 
+def spit_opened() -> tuple[Driver, dict[str, list[str]]]:
+    d = spit()
+    table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}
+    d.show(table)
+    return d, table
+
+
+@pytest.mark.parametrize("hand_over_the_pile", [False, True], ids=["same frame", "play seen late under a hand"])
+def test_spit_a_play_and_the_card_turned_up_under_it_are_both_sent(hand_over_the_pile: bool) -> None:
+    """Beth plays AD from her third pile and at once turns up the KC under it: the play, then the reveal."""
+    d, table = spit_opened()
+    table.update({"stock/1/2": ["KC"], "spit/0": ["2C", "AD"]})
+    sent = d.show(table, frames=6, frozen=["spit/0"]) if hand_over_the_pile else []
+    sent += d.show(table, frames=30)
+    assert [b for _, b, _ in sent] == [
+        {"type": "play", "player": "Beth", "card": "AD", "pile": 0, "from": 2},
+        {"type": "reveal", "player": "Beth", "stock": 2, "card": "KC"},
+    ]
+    assert not d.observer.notes
+    table.update({"stock/1/2": [], "spit/0": ["2C", "AD", "KC"]})  # and the KC is hers to play on the AD
+    assert [b["card"] for _, b, _ in d.show(table)] == ["KC"] and d.link.view()["spit_piles"][0]["top"] == "KC"
+
+
+def test_spit_a_move_and_the_card_turned_up_under_it_are_both_sent() -> None:
+    d, table = spit_opened()
+    table.update({"spit/0": ["2C", "3S"], "stock/0/0": []})
+    d.show(table)  # Alex's first pile is an empty space
+    table.update({"stock/0/0": ["7S"], "stock/0/4": ["QH"]})  # he moves 7S there and turns up the QH under it
+    assert [b["type"] for _, b, _ in d.show(table, frames=20)] == ["move", "reveal"]
+    assert d.link.view()["players"]["Alex"]["stock"][4]["top"] == "QH"
+
+
+def test_spit_a_card_on_a_face_up_top_that_stays_unexplained_is_a_note_after_a_while() -> None:
+    d, table = spit_opened()
+    table.update({"stock/1/2": ["KC"]})  # the AD it covers is nowhere to be seen
+    assert d.show(table, frames=10) == [] and not d.observer.notes
+    assert d.show(table, frames=150) == [] and "KC on Beth's stock pile 3 is not explained" in d.observer.notes[-1]
+
+
 # -- Push -----------------------------------------------------------------------------------------------------
 PLAYERS = ["Alex", "Beth", "Charlie", "David"]
 

@@ -8,7 +8,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards).
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
-  another of the player's piles appearing on an empty space is a ``move``.
+  another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
+  the referee still shows face up waits: the play or move of that top is often seen in the same frame or later
+  (a hand over the spit pile), and the reveal follows it; only a card unexplained for ``gather_ms`` is a note.
 * A doubtful reading on a spit pile in play leans to the cards that can go there (:meth:`SpitObserver.likely`),
   on a face-up stock top to the card the referee has there. No pile shows a card that lies covered in a spit pile,
   nor one that tops another pile (:meth:`SpitObserver.possible`): a reading of one is re-read as the likeliest card
@@ -45,7 +47,7 @@ class SpitObserver(Observer):
             ((z, t) for z, t in tops if t is not None and not self.skip(t, view)), key=lambda zt: zt[1].since
         ):
             proposal = (
-                self._stock(top, zone.owner, zone.slot, view)
+                self._stock(top, zone.owner, zone.slot, view, update.ts)
                 if zone.kind == "stock"
                 else self._pile(top, zone.slot, view)
             )
@@ -93,7 +95,9 @@ class SpitObserver(Observer):
         return out
 
     # -- stock piles ---------------------------------------------------------------------------------------
-    def _stock(self, top: TableCard, seat: int | None, slot: int | None, view: Mapping[str, Json]) -> Proposal | None:
+    def _stock(
+        self, top: TableCard, seat: int | None, slot: int | None, view: Mapping[str, Json], now: int
+    ) -> Proposal | None:
         if seat is None or slot is None or seat >= len(self.players):
             return None
         name = self.players[seat]
@@ -102,17 +106,22 @@ class SpitObserver(Observer):
         if not side.get("laid_out") or len(stock) <= slot:
             self.note(f"{top.card} on {name}'s stock pile {slot + 1}: waiting for {name}'s layout")
             return None
-        self.use(top)
         if stock[slot].get("top") == top.card:
+            self.use(top)
             return None
         source = next((k for k, pile in enumerate(stock) if pile.get("top") == top.card and k != slot), None)
         if source is not None:
+            self.use(top)
             data = {"player": name, "from": source, "to": slot}
             return Proposal("move", data, top.since, f"{name} moved {top.card} to stock pile {slot + 1}", (top.id,))
         if stock[slot].get("top") is None and int(stock[slot].get("down") or 0) > 0:
+            self.use(top)
             data = {"player": name, "stock": slot, "card": top.card}
             return Proposal("reveal", data, top.since, f"{name} turned up {top.card}", (top.id,))
-        self.note(f"{top.card} on {name}'s stock pile {slot + 1} is not explained: enter it by hand")
+        # not explained yet: the card it covers may be on its way to a spit pile or a space (seen in the same
+        # frame, or later under a hand), so the next frames judge it again; a note only once it stays unexplained
+        if now - top.since >= self.gather_ms:
+            self.note(f"{top.card} on {name}'s stock pile {slot + 1} is not explained: enter it by hand")
         return None
 
     # -- spit piles ----------------------------------------------------------------------------------------
