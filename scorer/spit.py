@@ -510,6 +510,8 @@ def _view(state: SpitState) -> dict[str, Json]:
             for p in legal_plays(state)
         ],
         "stalled": stalled,
+        # the players the last Spit! call told to turn a spit card who have not turned it yet
+        "called": [state.players[seat] for seat in state.called],
         "alerts": alerts,
         "fouls": [
             {"seq": f.seq, "player": state.players[f.seat], "card": str(f.card), "pile": f.pile, "code": f.code}

@@ -464,6 +464,54 @@ def test_spit_a_move_and_the_card_turned_up_under_it_are_both_sent() -> None:
     assert d.link.view()["players"]["Alex"]["stock"][4]["top"] == "QH"
 
 
+def spit_stalled() -> tuple[Driver, dict[str, list[str]]]:
+    """Nobody can play (10C and QC on the piles): the referee calls Spit!, and both still hold spit cards."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "7S"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["3H", "4H", "5H", "6H", "7D"])
+    table = {f"stock/{seat}/{k}": [f"{k + 3}{'SH'[seat]}"] for seat in (0, 1) for k in range(4)}
+    table |= {"stock/0/4": ["7S"], "stock/1/4": ["7D"], "spit/0": ["10C"], "spit/1": ["QC"]}
+    sent = d.show(table)
+    assert "spit_call" in codes(sent) and d.link.view()["called"] == ["Alex", "Beth"]
+    return d, table
+
+
+@pytest.mark.parametrize("alex_plays_first", [False, True], ids=["no pile face down", "one pile face down"])
+def test_spit_a_spit_card_turned_after_the_other_s_went_alone_is_that_player_s_spit(alex_plays_first: bool) -> None:
+    """Alex turns his spit card, it goes alone after 1.5 s; Beth turns hers later: her ``spit``, not a play (with
+    one face-down pile on the table it was taken for Alex's card turned and played, an illegal play)."""
+    d, table = spit_stalled()
+    table["spit/0"] = ["10C", "8C"]
+    sent = d.show(table, frames=160)
+    assert [b for _, b, _ in sent] == [{"type": "spit", "cards": {"Alex": "8C"}, "piles": {"Alex": 0}}]
+    assert d.link.view()["called"] == ["Beth"]
+    if alex_plays_first:  # his 7S fits the 8C: his fifth pile is face down now
+        table.update({"spit/0": ["10C", "8C", "7S"], "stock/0/4": []})
+        assert [b["card"] for _, b, _ in d.show(table)] == ["7S"]
+    table["spit/1"] = ["QC", "9H"]
+    sent = d.show(table, frames=30)
+    assert [b for _, b, _ in sent] == [{"type": "spit", "cards": {"Beth": "9H"}, "piles": {"Beth": 1}}]
+    assert not [c for c in codes(sent) if c != "spit_call"] and d.link.view()["called"] == []
+
+
+def test_spit_an_opening_spit_card_read_anew_before_it_is_sent_goes_with_the_new_reading() -> None:
+    d = spit()
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["8C"]  # Alex's opening card, first read 8C ...
+    d.show(table)
+    table["spit/0"] = ["3C"]  # ... then, nothing moved, read 3C, while the observer waits for Beth's card
+    d.show(table, moved=False)
+    table["spit/1"] = ["9D"]
+    sent = d.show(table)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Alex": "3C", "Beth": "9D"}, "piles": {"Alex": 0, "Beth": 1}}
+    ]
+    assert not d.observer.notes
+    table.update({"spit/0": ["3C", "4S"], "stock/0/1": []})  # Alex's 4S on it is legal
+    assert "illegal_play" not in codes(d.show(table))
+
+
 def test_spit_a_card_on_a_face_up_top_that_stays_unexplained_is_a_note_after_a_while() -> None:
     d, table = spit_opened()
     table.update({"stock/1/2": ["KC"]})  # the AD it covers is nowhere to be seen

@@ -5,7 +5,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
 * A card on a spit pile that the referee shows as a face-up stock top is a ``play`` from that pile; the referee
   judges it (an ``illegal_play`` foul when it does not fit). A card that was never seen face up, while the
   table is stalled or waiting for the opening Spit!, is a spit card: the cards turned on both piles within
-  ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards).
+  ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards); so
+  is one on the pile of a player the last Spit! call named who turns it only after the other's went alone
+  (the view's ``called``). A spit card re-read before it is sent goes with its new reading.
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
@@ -38,7 +40,8 @@ Json = Any
 class SpitObserver(Observer):
     game = "spit"
     gather_ms: int = 1500
-    _spit: dict[int, TableCard] = field(default_factory=dict)
+    _spit: dict[int, TableCard] = field(default_factory=dict)  # spit pile -> the spit card gathered there
+    _since: dict[int, int] = field(default_factory=dict)  # spit pile -> when its card was first seen (re-reads)
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -142,15 +145,24 @@ class SpitObserver(Observer):
                         "play", data, top.since, f"{name} played {top.card} on spit pile {pile + 1}", (top.id,)
                     )
         phase = view.get("phase")
-        if phase == "start" or (phase == "play" and view.get("stalled")):
-            if pile not in self._spit:
+        if phase == "start" or (phase == "play" and (view.get("stalled") or self._called(pile, view))):
+            gathered = self._spit.get(pile)
+            if gathered is None or top.replaces == gathered.id:  # a re-read before it was sent: the new reading
                 self._spit[pile] = top
+                if gathered is not None:
+                    self._since[pile] = min(self._since.get(pile, gathered.since), gathered.since)
             return None
         self.use(top)
         if phase == "play":
             return self._turned_and_played(top, pile, players)
         self.note(f"{top.card} on spit pile {pile + 1} is not explained ({phase}): enter it by hand")
         return None
+
+    def _called(self, pile: int, view: Mapping[str, Json]) -> bool:
+        """Whether a new card on ``pile`` may be a spit card the last Spit! call asked for and its player turns
+        only now (after the other player's went alone): that player's pile, or any pile if they are the only one."""
+        called = [name for name in view.get("called") or [] if name in self.players]
+        return len(called) == 1 or (pile < len(self.players) and self.players[pile] in called)
 
     def _turned_and_played(self, top: TableCard, pile: int, players: Mapping[str, Json]) -> Proposal | None:
         hidden = [
@@ -172,14 +184,15 @@ class SpitObserver(Observer):
             return None
         players = view.get("players") or {}
         holders = [name for name, side in players.items() if int(side.get("spit_cards") or 0) > 0]
-        first = min(c.since for c in self._spit.values())
+        waiting = [name for name in view.get("called") or [] if name in holders] or holders
+        first = min(self._since.get(pile, c.since) for pile, c in self._spit.items())
         opening = view.get("phase") == "start"  # the opening Spit! needs everyone's card: wait for them
-        if len(self._spit) < max(1, len(holders)) and (opening or now - first < self.gather_ms):
+        if len(self._spit) < max(1, len(waiting)) and (opening or now - first < self.gather_ms):
             return None
         cards: dict[str, str] = {}
         piles: dict[str, int] = {}
         for pile, card in sorted(self._spit.items()):
-            name = holders[0] if len(holders) == 1 else self.players[pile] if pile < len(self.players) else None
+            name = waiting[0] if len(waiting) == 1 else self.players[pile] if pile < len(self.players) else None
             if name is None or name in cards:
                 self.note(f"{card.card} on spit pile {pile + 1}: whose spit card was it? enter it by hand")
                 continue
@@ -187,6 +200,7 @@ class SpitObserver(Observer):
         used = tuple(c.id for c in self._spit.values())
         self.done.update(used)
         self._spit.clear()
+        self._since.clear()
         if not cards:
             return None
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
