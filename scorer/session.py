@@ -181,6 +181,33 @@ class Session:
         held = self.refused.get(event.seq)
         return held is not None and held[0] is event
 
+    def undone_by(self, seq: int) -> int | None:
+        """The ``undo`` in effect that takes event ``seq`` out (None: it is not undone), as
+        :func:`effective_events` decides: an undo counts unless an undo that counts undid it."""
+        undone: dict[int, int] = {}
+        for event in reversed(self.events):
+            if event.type == "undo" and event.seq not in undone and event.seq not in self.refused:
+                target = event.data.get("target")
+                if isinstance(target, int) and not isinstance(target, bool):
+                    undone.setdefault(target, event.seq)
+        return undone.get(seq)
+
+    def touches(self, event: GameEvent) -> int | None:
+        """The game event an ``undo`` or ``correct`` changes (an undo of an undo or of a correction changes
+        what that one changed); None for any other event, or a target not in the log."""
+        by_seq = {e.seq: e for e in self.events}
+        seen: set[int] = set()
+        while event.type in ("undo", "correct") and event.seq not in seen:
+            seen.add(event.seq)
+            target = event.data.get("target")
+            found = by_seq.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+            if found is None:
+                return None
+            if found.type not in ("undo", "correct"):
+                return found.seq
+            event = found
+        return None
+
     def counting(self) -> list[GameEvent]:
         """The game events that count now, in order (:func:`effective_events`, less refused stored events)."""
         return [event for event, counts in self._walk(self.events) if counts]

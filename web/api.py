@@ -16,7 +16,7 @@ from scorer.events import EventError, LogError, parse_log
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
-from web.hub import LiveGame, RefereeFault
+from web.hub import LiveGame, RefereeFault, StaleEntry
 from web.store import ConflictError, GameRecord
 
 __all__ = ["bp"]
@@ -185,15 +185,23 @@ def post_event(game_id: str) -> Any:
         if key in body:
             raise AccessDenied(400, f"leave out '{key}': the server numbers the events and records their source")
     client_ts = body.pop("ts", None)
+    seen = body.pop("seen", None)
+    if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int) or seen < 0):
+        raise AccessDenied(400, f"'seen' must be the number of the last event the screen had, not {seen!r}")
     try:
-        result = hub(current_app).append(game_id, body, author=role, client_ts=client_ts)
+        result = hub(current_app).append(game_id, body, author=role, client_ts=client_ts, seen=seen)
+    except StaleEntry as exc:
+        raise AccessDenied(409, str(exc)) from None
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
     except ConflictError:
         raise AccessDenied(409, "another event was written at the same moment; send it again") from None
     except RefereeFault as exc:
         raise AccessDenied(422, str(exc)) from None
-    return jsonify(event=result.event.to_json(), rulings=[r.to_json() for r in result.rulings], state=result.state), 201
+    rulings = [r.to_json() for r in result.rulings]
+    if result.duplicate:  # already logged: the answer to the first sending, which was lost
+        return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state, duplicate=True), 200
+    return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state), 201
 
 
 @bp.get("/games/<game_id>/clock")

@@ -24,7 +24,7 @@ from scorer.registry import get_game
 from scorer.session import Session, replay
 from web.store import ConflictError, GameRecord, Store
 
-__all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "Subscriber", "sse"]
+__all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +38,11 @@ ALERTS = 8
 
 class RefereeFault(RuntimeError):
     """The referee raised something other than EventError: a bug, reported without writing anything."""
+
+
+class StaleEntry(EventError):
+    """An entry made on an old view of the game: an undo or edit of an event that another screen has undone or
+    changed since the entering screen looked (nothing is written)."""
 
 
 def sse(data: Mapping[str, Any], event: str | None = None, id: int | None = None) -> bytes:
@@ -81,6 +86,7 @@ class AppendResult:
     event: GameEvent
     rulings: list[Ruling]
     state: dict[str, Any]
+    duplicate: bool = False  # the same entry was already logged after what the screen had seen: not written again
 
 
 def _now_ms() -> int:
@@ -175,11 +181,14 @@ class Hub:
         author: str,
         source: Source = Source.MANUAL,
         client_ts: int | None = None,
+        seen: int | None = None,
     ) -> AppendResult:
-        """Check, store and broadcast one event given as ``{"type": ..., payload...}``.
+        """Check, store and broadcast one event given as ``{"type": ..., payload...}``. ``seen``: the last event
+        the entering screen had when the entry was made (:meth:`_fresh`).
 
-        Raises EventError for a malformed event (nothing is written), KeyError for an unknown game,
-        ConflictError if another writer got there first, RefereeFault for a referee bug.
+        Raises EventError for a malformed event (nothing is written), StaleEntry for an entry made on an old view,
+        KeyError for an unknown game, ConflictError if another writer got there first, RefereeFault for a
+        referee bug.
         """
         live = self.live(game_id)
         if live is None:
@@ -189,6 +198,9 @@ class Hub:
             now = self.game_time(live)
             ts = now if client_ts is None else self._check_ts(client_ts, now)
             event = parse_event({**body, "seq": live.session.next_seq, "ts": ts, "source": source.value})
+            same = self._fresh(live.session, event, seen)
+            if same is not None:
+                return AppendResult(same, [], self.snapshot(live), duplicate=True)
             try:
                 rulings = live.session.append(event)
             except EventError:
@@ -211,6 +223,35 @@ class Hub:
             for subscriber in list(live.subscribers):
                 subscriber.put(message)
             return AppendResult(event, rulings, state)
+
+    @staticmethod
+    def _fresh(session: Session, event: GameEvent, seen: int | None) -> GameEvent | None:
+        """Refuse an undo or edit of an event already undone, or changed by another screen after ``seen``
+        (StaleEntry); return the event already logged after ``seen`` that is this very entry (a phone that sent
+        again because the answer was lost, or a second phone entering the same thing), None if it is new."""
+        if event.type in ("undo", "correct"):
+            target = event.integer("target", 1)
+            undo = session.undone_by(target)
+            if undo is not None:
+                verb = "undo" if event.type == "undo" else "edit"
+                raise StaleEntry(
+                    f"event {target} is already undone (event {undo}): nothing to {verb}"
+                    + ("" if event.type == "undo" else "; restore it first if it should count")
+                )
+        if seen is None:
+            return None
+        changed = session.touches(event)
+        for earlier in session.events:
+            if earlier.seq <= seen:
+                continue
+            if earlier.type == event.type and earlier.data == event.data:
+                return earlier
+            if changed is not None and session.touches(earlier) == changed:
+                raise StaleEntry(
+                    f"event {changed} was changed on another screen meanwhile (event {earlier.seq}): "
+                    "look at it again, then make your change"
+                )
+        return None
 
     @staticmethod
     def _check_ts(client_ts: int, now: int) -> int:

@@ -68,6 +68,13 @@ BAD_GAMES = [
     pytest.param({"game": "tally", "players": ["Ann"], "title": 5}, "'title' must be a text", id="title_not_text"),
     pytest.param(["tally"], "JSON object", id="body_not_object"),
     pytest.param({"game": "tally", "players": ["Alex", "alex"]}, "look like the same name", id="names_differ_by_case"),
+    pytest.param(
+        {"game": "tally", "players": ["Alex", "Alex\u200b"]}, "look like the same name", id="names_differ_invisibly"
+    ),
+    pytest.param({"game": "tally", "players": ["Ａlex", "Alex"]}, "look like the same name", id="names_full_width"),
+    pytest.param(
+        {"game": "spades", "players": ["a & b", "a", "c", "b & c"]}, "both teams would be called", id="team_names_clash"
+    ),
 ]
 
 
@@ -262,6 +269,62 @@ def test_undo_and_corrections_are_events_never_rewrites(app: Flask, host: FlaskC
     stored = events_of(app, gid)
     assert [e["type"] for e in stored] == ["add", "add", "undo", "correct", "insert", "undo"]
     assert stored[0]["points"] == 3  # the original is still there, unchanged
+
+
+def test_an_undo_or_edit_of_an_event_already_undone_is_refused(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """Two phones tap Reject on the same card: the second undo would be logged and the card's Restore (which undoes
+    the latest undo) would then change nothing. It is refused, as is an edit of an undone event."""
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    assert post_event(host, gid, type="undo", target=1).status_code == 201
+    again = post_event(host, gid, type="undo", target=1)
+    assert (
+        again.status_code == 409 and "event 1 is already undone (event 2): nothing to undo" in again.get_json()["error"]
+    )
+    edit = post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Ann", "points": 4})
+    assert edit.status_code == 409 and "restore it first" in edit.get_json()["error"]
+    assert len(events_of(app, gid)) == 2
+    assert post_event(host, gid, type="undo", target=2).get_json()["state"]["totals"] == {"Ann": 3, "Bo": 0}  # Restore
+    assert post_event(host, gid, type="undo", target=2).status_code == 409  # restored once is enough
+
+
+def test_an_edit_made_on_an_old_view_does_not_overwrite_another_screen_s_edit(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """Two phones open the same entry (both had seen event 1) and fix different things: the second is told."""
+    gid = tally["id"]
+    post_event(host, gid, type="add", player="Ann", points=3)
+    first = post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Ann", "points": 4}, seen=1)
+    assert first.status_code == 201
+    later = post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Bo", "points": 3}, seen=1)
+    assert later.status_code == 409
+    assert "event 1 was changed on another screen meanwhile (event 2)" in later.get_json()["error"]
+    undo_edit = post_event(host, gid, type="undo", target=2, seen=1)  # "Undo this edit" on the old view: the same
+    assert undo_edit.status_code == 409
+    assert post_event(host, gid, type="undo", target=2, seen=2).status_code == 201  # looked again: fine
+    assert host.get(f"/api/games/{gid}").get_json()["state"]["totals"] == {"Ann": 3, "Bo": 0}
+
+
+def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """The phone sent, the server logged it, the answer was lost on the Wi-Fi, the player tapped again: the phone
+    still says it had seen event 0, so the entry is recognised (200, duplicate) and not scored twice. The same for a
+    second phone entering what the first one just did; an entry sent after seeing the first is a new one."""
+    gid = tally["id"]
+    sent = post_event(host, gid, type="add", player="Ann", points=3, seen=0)
+    assert sent.status_code == 201
+    again = post_event(host, gid, type="add", player="Ann", points=3, seen=0)
+    assert again.status_code == 200 and again.get_json()["duplicate"] is True
+    assert again.get_json()["event"]["seq"] == 1 and again.get_json()["state"]["totals"] == {"Ann": 3, "Bo": 0}
+    assert len(events_of(app, gid)) == 1
+    assert post_event(host, gid, type="add", player="Bo", points=3, seen=0).status_code == 201  # not the same entry
+    assert post_event(host, gid, type="add", player="Ann", points=3, seen=2).status_code == 201  # seen: meant again
+    assert len(events_of(app, gid)) == 3
+    bad = post_event(host, gid, type="add", player="Ann", points=3, seen="2")
+    assert bad.status_code == 400 and "'seen' must be" in bad.get_json()["error"]
 
 
 def test_log_tells_what_each_event_means_now(host: FlaskClient, tally: dict[str, Any]) -> None:

@@ -139,10 +139,20 @@ def test_a_spades_evening_on_two_browsers(server: dict[str, Any], browsers: dict
     shot(phone, "09-phone-history")
     tap(phone, 'button.edit-hand[data-hand="1"]')
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand-editor #hand-form"))
+    tab(laptop, "history")  # the laptop opens the same hand before the phone saves its edit
+    tap(laptop, 'button.edit-hand[data-hand="1"]')
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand-editor #hand-form"))
     fill_hand(phone, [4, 3, 2, 2], [2, 4, 3, 4], form="#hand-editor #hand-form")
     shot(phone, "10-phone-edit-hand")
     tap(phone, "#hand-editor #score-hand")
     wait(laptop, lambda d: totals(d) == {AC: "-60", BD: "53"}, seconds=2)
+    # the laptop's edit was made on the hand as it was before: it does not silently undo the phone's
+    fill_hand(laptop, [5, 3, 2, 2], [4, 3, 3, 3], form="#hand-editor #hand-form")
+    tap(laptop, "#hand-editor #score-hand")
+    wait(laptop, lambda d: "changed on another screen" in css(d, "#hand-editor .problem").text, seconds=2)
+    assert totals(laptop) == {AC: "-60", BD: "53"}
+    tap(laptop, "#cancel-edit")
+    tab(laptop, "table")
 
     # -- the log shows the correction; undo takes the hand out, and it comes back -------------
     tab(phone, "log")

@@ -29,7 +29,10 @@ const UNHELD = new Set(['call', 'resolve']);
 let sending = false;
 let settledAt = 0;
 
-async function send(body, problemNode, { follow = false } = {}) {
+// `seen`: the last event the screen had when the entry was made (an editor: when it opened). The server refuses an
+// undo or edit of an event changed since by another screen, and takes an entry already logged since (a tap sent
+// again because the answer was lost on the Wi-Fi, or a second phone entering the same) only once.
+async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
   const held = !follow && !UNHELD.has(body.type);
   if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
@@ -39,9 +42,10 @@ async function send(body, problemNode, { follow = false } = {}) {
   if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
-    const result = await api('POST', `/api/games/${gameId}/events`, body);
+    const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
     apply(result.state);
     announce(result.rulings);
+    if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
     if (activeTab() === 'log') loadLog();
     return result;
   } catch (err) {
@@ -311,7 +315,7 @@ function fillTypes(select, chosen) {
 }
 
 function openEditor(kind, seq, event) {
-  editing = { kind, seq };
+  editing = { kind, seq, seen: state.seq };
   const form = document.getElementById('edit-form');
   document.getElementById('edit-title').textContent = kind === 'correct' ? `Edit event #${seq}` : `Insert an event after #${seq}`;
   fillTypes(document.getElementById('edit-type'), event ? event.type : eventTypes()[0]);
@@ -368,7 +372,7 @@ function wireWriting() {
     const body = editing.kind === 'correct'
       ? { type: 'correct', target: editing.seq, event: inner }
       : { type: 'insert', after: editing.seq, event: inner };
-    try { await send(body, problem); closeEditor(); } catch (err) { /* shown */ }
+    try { await send(body, problem, { seen: editing.seen }); closeEditor(); } catch (err) { /* shown */ }
   });
 }
 

@@ -321,11 +321,12 @@ function history(table, ctx) {
 }
 
 async function editDeal(table, ctx, number) {
+  const seen = ctx.state.seq;   // the edit is made on the game as it was now (another screen's later edit wins)
   let entries;
   try { ({ entries } = await api('GET', `/api/games/${ctx.state.id}/log`)); } catch (err) { return; }
   const end = entries.find((e) => e.row === number && e.status !== 'undone' && (e.now || e.event).type === 'deal_end');
   const event = end ? end.now || end.event : null;
-  editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out: (event && event.out) || '' };
+  editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out: (event && event.out) || '', seen };
   clear(table);
   history(table, ctx);
   table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
@@ -337,10 +338,10 @@ function dealEditor(table, ctx) {
   if (!editing.event) {
     box.append(el('p', { class: 'problem' }, `The end of deal ${editing.number} cannot be found; edit it in the Log.`));
   } else {
-    const { seq, number } = editing;
+    const { seq, number, seen } = editing;
     box.append(handsForm(ctx, { title: `Edit deal ${number}: cards left`, button: 'Save the corrected deal', values: editing.values,
       out: editing.out, keep: editing, onSubmit: async (fixed) => {
-        try { await ctx.send({ type: 'correct', target: seq, event: fixed }, box.querySelector('.problem')); close(); } catch (err) { /* shown */ }
+        try { await ctx.send({ type: 'correct', target: seq, event: fixed }, box.querySelector('.problem'), { seen }); close(); } catch (err) { /* shown */ }
       } }));
     box.append(el('p', { class: 'problem', role: 'alert', hidden: true }));
   }

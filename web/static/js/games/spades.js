@@ -281,6 +281,7 @@ function eventsOfRow(entries, number) {
 }
 
 async function editHand(table, ctx, number) {
+  const seen = ctx.state.seq;   // the edit is made on the game as it was now (another screen's later edit wins)
   const { entries } = await api('GET', `/api/games/${ctx.state.id}/log`);
   const events = eventsOfRow(entries, number);
   const row = ctx.state.history[number - 1];
@@ -289,13 +290,13 @@ async function editHand(table, ctx, number) {
     tricks: Object.fromEntries(ctx.state.players.map((p) => [p, String(row.tricks[p])])),
     blind: [...row.blind_nil],
   };
-  editing = { number, events, values, entry: row.entry };
+  editing = { number, events, values, entry: row.entry, seen };
   clear(table); history(table, ctx);
   table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
 }
 
 function editorFor(table, ctx) {
-  const { number, events, values } = editing;
+  const { number, events, values, seen } = editing;
   const close = () => { editing = null; clear(table); history(table, ctx); };
   const box = el('div', { id: 'hand-editor' });
   box.append(el('h2', {}, `Edit hand ${number}`));
@@ -305,7 +306,7 @@ function editorFor(table, ctx) {
   let form;
   if (handEvent) {
     form = handForm(ctx, values, 'Save the corrected hand', async (hand) => {
-      await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } });
+      await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } }, null, { seen });
       close();
     });
   } else if (bidEvents.length) {
@@ -318,7 +319,7 @@ function editorFor(table, ctx) {
         if (bid !== event.bid || blind !== Boolean(event.blind)) {
           const fixed = { type: 'bid', player: event.player, bid };
           if (blind) fixed.blind = true;
-          await ctx.send({ type: 'correct', target: seq, event: fixed }, null, { follow });
+          await ctx.send({ type: 'correct', target: seq, event: fixed }, null, { follow, seen });
           follow = true;
         }
       }
