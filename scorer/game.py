@@ -32,9 +32,15 @@ __all__ = [
     "Ruling",
     "ScoreSheet",
     "Severity",
+    "team_name",
 ]
 
 Json = Any
+
+
+def team_name(first: str, second: str) -> str:
+    """A partnership's name as the score sheets show it: ``"Alex & Charlie"``."""
+    return f"{first} & {second}"
 
 
 class OptionError(EventError):
@@ -160,6 +166,11 @@ class GameSpec:
             raise EventError("every player needs a name")
         if len(set(names)) != len(names):
             raise EventError("two players have the same name; names must differ")
+        if self.teams and len(names) == 4 and team_name(names[0], names[2]) == team_name(names[1], names[3]):
+            raise EventError(
+                f"both teams would be called '{team_name(names[0], names[2])}' (partners sit opposite): "
+                "give the players names that keep the teams apart"
+            )
         return names
 
     def to_json(self) -> dict[str, Json]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from scorer.cards import Face
 from scorer.events import EventError, GameEvent
-from scorer.game import Ruling, ScoreSheet, Severity
+from scorer.game import Ruling, ScoreSheet, Severity, team_name
 from scorer.push_melds import DEAL_SIZES, REQUIREMENTS, card_value, describe_requirement
 from scorer.push_table import DECK, DealResult, Hand, PushState, parse_entry, show, sort_faces, unseen
 
@@ -29,7 +29,7 @@ DEALS = 5
 
 def team_names(players: Sequence[str]) -> dict[str, tuple[str, str]]:
     """Partners sit opposite: ``{"Alex & Charlie": ("Alex", "Charlie"), "Beth & David": (...)}``."""
-    return {f"{players[t]} & {players[t + 2]}": (players[t], players[t + 2]) for t in (0, 1)}
+    return {team_name(players[t], players[t + 2]): (players[t], players[t + 2]) for t in (0, 1)}
 
 
 def hand_points(faces: Sequence[Face]) -> int:

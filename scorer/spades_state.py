@@ -9,7 +9,7 @@ from typing import Any
 
 from scorer.cards import Card, Suit
 from scorer.events import EventError, GameEvent
-from scorer.game import Ruling, Severity
+from scorer.game import Ruling, Severity, team_name
 from scorer.spades_scoring import Rules, TeamScore, game_winner, is_game_end, score_hand
 from scorer.spades_tricks import TWO_OF_CLUBS, Trick, legal_cards
 
@@ -93,7 +93,7 @@ class SpadesState:
     @property
     def team_names(self) -> tuple[str, str]:
         p = self.players
-        return f"{p[0]} & {p[2]}", f"{p[1]} & {p[3]}"
+        return team_name(p[0], p[2]), team_name(p[1], p[3])
 
     @property
     def totals(self) -> tuple[int, int]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,11 +70,18 @@ def clean_players(value: Any) -> list[str]:
     if any(not n for n in names):
         raise AccessDenied(400, "every player needs a name")
     seen: dict[str, str] = {}
-    for name in names:  # "Alex" and "alex" are one person to a group reading the screen, and to speech
-        other = seen.setdefault(name.casefold(), name)
+    for name in names:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group reading the screen
+        other = seen.setdefault(_looks(name), name)
         if other != name:
             raise AccessDenied(400, f"'{other}' and '{name}' look like the same name: give each player a different one")
     return names
+
+
+def _looks(name: str) -> str:
+    """How a name reads: compatibility forms folded (NFKC), invisible format characters (zero-width spaces and
+    joiners) left out, case ignored."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold()
 
 
 def installed_games() -> list[str]:

@@ -45,6 +45,15 @@ def test_options_are_validated_and_defaulted() -> None:
         Session("tally", ["A", "A"])
 
 
+@pytest.mark.parametrize("game", ["spades", "push"])
+def test_names_that_would_give_both_teams_one_name_are_refused(game: str) -> None:
+    """Partners sit opposite and a team is called "Alex & Charlie": with these names both teams would read
+    "a & b & c", and the two teams' scores would be one."""
+    with pytest.raises(EventError, match="both teams would be called 'a & b & c'"):
+        Session(game, ["a & b", "a", "c", "b & c"])
+    assert Session(game, ["Alex & Co", "Beth", "Charlie", "David"]).players[0] == "Alex & Co"
+
+
 def test_rulings_are_data_and_malformed_events_change_nothing() -> None:
     session = Session("tally", ["Ann", "Bo"])
     session.append(add(1, "Ann", 3))
