@@ -18,9 +18,12 @@ import contextlib
 import ipaddress
 import logging
 import os
+import signal
 import socket
 import struct
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -173,11 +176,13 @@ def run_serve(args: argparse.Namespace) -> int:
         demos = _start_demo(app, args, camera=source is None)
 
     _print_welcome(app, args, local, bases, demos)
+    stopping = _stop_on_sigterm()
     try:
         server.run()
     except KeyboardInterrupt:
         pass
     finally:
+        stopping()
         for demo in demos:
             demo.stop()
         desk = camera(app)
@@ -188,6 +193,19 @@ def run_serve(args: argparse.Namespace) -> int:
         store(app).close()
         _release(claim)
     return 0
+
+
+def _stop_on_sigterm() -> Callable[[], None]:
+    """SIGTERM (``kill``, a service manager, a laptop shutting down) stops the server as Ctrl-C does, so its
+    ``finally`` closes the streams, the camera and the database and frees the lock; returns the undo."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[str], demos: list[Any]) -> None:

@@ -8,6 +8,7 @@ import os
 import signal
 import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -72,3 +73,27 @@ def test_sigkill_in_a_burst_loses_no_acknowledged_event(tmp_path: Path) -> None:
     check = Store(db)
     assert check.integrity() == "ok"
     check.close()
+
+
+def test_sigterm_stops_the_server_as_ctrl_c_does(tmp_path: Path) -> None:
+    """``kill`` (SIGTERM: a service manager, a laptop shutting down) with a phone's live stream open: the server
+    closes its streams and the database and frees its lock, so a new server starts on the same file at once."""
+    db = tmp_path / "games.sqlite3"
+    process, base = start_server(db)
+    try:
+        status, created = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})
+        assert status == 201
+        stream = urllib.request.urlopen(f"{base}/api/games/{created['id']}/stream", timeout=10)
+        assert stream.readline()  # the stream is open and talking
+        os.kill(process.pid, signal.SIGTERM)
+        assert process.wait(10) == 0  # not killed by the signal (-15): its `finally` ran
+        stream.close()
+    finally:
+        process.kill()
+        process.wait(10)
+    again, base = start_server(db)  # the lock was freed: not "in use by another tablecall server"
+    try:
+        assert call(base, "GET", f"/api/games/{created['id']}")[0] == 200
+    finally:
+        again.kill()
+        again.wait(10)
