@@ -236,6 +236,17 @@ def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
     assert [b["card"] for _, b, _ in d.show({"trick/0": ["AC"]})] == ["AC"]
 
 
+def test_spades_a_card_put_down_during_the_blind_nil_exchange_waits_for_it() -> None:
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="David")
+    d.manual("bid", player="Alex", bid=0, blind=True)
+    for name in ("Beth", "Charlie", "David"):
+        d.manual("bid", player=name, bid=3)
+    assert d.link.view()["phase"] == "exchange"
+    assert d.show({"trick/0": ["AC"]}) == []
+    assert d.observer.notes[-1] == "AC lies on Alex's spot: waiting for the Blind Nil exchange before it counts"
+
+
 def test_spades_a_play_out_of_turn_is_the_referees_ruling() -> None:
     d = spades()
     assert d.show({"trick/2": ["4C"]}) == []  # Alex's card may lie there unread: it waits a while for it ...
@@ -544,6 +555,22 @@ def test_push_melds_laid_one_by_one_go_as_one_meld_event_when_still() -> None:
             "melds": [{"kind": "set", "cards": ["7S", "7H", "JK"]}, {"kind": "set", "cards": ["8D", "8C", "8S"]}],
         }
     ]
+    assert "requirement_not_met" not in codes(sent)
+
+
+def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_requirement_needs() -> None:
+    """Deal 3 needs two runs of 4: 5S 2C JK 2D (one natural among wilds) is the run 5S-8S, not a set of fives."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    for _ in range(2):  # deals 1 and 2, scored on paper
+        d.manual("deal_end", hands={"Alex": [], "Beth": ["3S"], "Charlie": ["3H"], "David": ["3D"]}, out="Alex")
+    d.manual("deal", dealer="Charlie", upcard="9C")
+    d.manual("draw", player="David", **{"from": "discard"})
+    assert d.link.view()["requirement"] == "two runs of 4"
+    cards = [("9H", -200.0), ("10H", -180.0), ("JH", -160.0), ("QH", -140.0)]
+    cards += [("5S", 40.0), ("2C", 60.0), ("JK", 80.0), ("2D", 100.0)]
+    sent = d.show({"melds/3": cards}, frames=40)
+    assert [m["kind"] for _, b, _ in sent for m in b["melds"]] == ["run", "run"]
     assert "requirement_not_met" not in codes(sent)
 
 

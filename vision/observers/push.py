@@ -4,8 +4,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
 * New cards (not yet in one of the referee's melds, not yet reported) are grouped by distance: cards within
   ``join_mm`` of each other are one group. A group touching the cards of exactly one referee meld is a
   ``layoff`` onto that meld by the player in turn; a group touching none is a new meld of the strip's owner
-  (``set`` when its natural cards share a rank, else ``run``); all new melds of one player go in one ``meld``
-  event (a first meld must make the deal's requirement at once). The referee judges them.
+  (``set`` when its natural cards share a rank, else ``run``; one that can be either, with one natural card
+  among wilds, takes the kind a first meld's requirement still needs); all new melds of one player go in one
+  ``meld`` event (a first meld must make the deal's requirement at once). The referee judges them.
 * A player lays down several cards one after another, so nothing is sent until the strip has been still
   for ``settle_ms``; a lay-off is the player's who was in turn when its card landed.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
@@ -28,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from scorer.push_melds import REQUIREMENTS
 from vision.observers import Observer, Proposal
 from vision.track import TableCard, Update
 from vision.zones import Layout
@@ -192,7 +194,8 @@ class PushObserver(Observer):
         out = []
         ts = max(c.since for c in fresh)
         if melds:
-            body = [{"kind": meld_kind([c.card for c in g]), "cards": _names(g, self.layout)} for g in melds]
+            kinds = self._kinds(seat, [[c.card for c in g] for g in melds], view)
+            body = [{"kind": kind, "cards": _names(g, self.layout)} for kind, g in zip(kinds, melds, strict=True)]
             cards = tuple(c.id for g in melds for c in g)
             self.done.update(cards)
             text = "; ".join(" ".join(m["cards"]) for m in body)
@@ -213,6 +216,28 @@ class PushObserver(Observer):
             reason = f"{turn} laid off {' '.join(names)} on meld {number}"
             out.append(Proposal("layoff", data, ts, reason, tuple(c.id for c in group)))
         return out
+
+    def _kinds(self, seat: int, melds: Sequence[Sequence[str]], view: Mapping[str, Json]) -> list[str]:
+        """Each new meld's kind (:func:`meld_kind`); one that can be either (one natural card or none, among
+        wilds), in a player's first meld of the deal, takes a kind the deal's requirement still needs, as the
+        player would declare it: a run first where one of its size is still needed."""
+        kinds = [meld_kind(cards) for cards in melds]
+        hand = (view.get("hands") or {}).get(self.players[seat]) or {}
+        deal = view.get("deal")
+        need = [] if hand.get("laid") or not isinstance(deal, int) else list(REQUIREMENTS.get(deal, ()))
+        either = [sum(not _is_wild(c) for c in cards) <= 1 for cards in melds]
+        for i, cards in enumerate(melds):  # the melds whose kind is plain take their part of the requirement first
+            fits = [j for j, (kind, size) in enumerate(need) if kind == kinds[i] and size <= len(cards)]
+            if not either[i] and fits:
+                need.pop(fits[0])
+        for i, cards in enumerate(melds):
+            for kind in ("run", "set") if either[i] else ():
+                fits = [j for j, (wanted, size) in enumerate(need) if wanted == kind and size <= len(cards)]
+                if fits:
+                    kinds[i] = kind
+                    need.pop(fits[0])
+                    break
+        return kinds
 
     def _deal_end(self, new: Mapping[int, list[TableCard]], view: Mapping[str, Json], now: int) -> Proposal | None:
         hands = view.get("hands") or {}
