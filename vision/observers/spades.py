@@ -48,7 +48,8 @@ class SpadesObserver(Observer):
                 continue
             if phase != "play":
                 if phase in ("between_hands", "bidding", "exchange"):  # the bids are entered on a phone
-                    self.note(f"{top.card} lies on {player}'s spot: waiting for the bids before it counts")
+                    wait = "the Blind Nil exchange" if phase == "exchange" else "the bids"
+                    self.note(f"{top.card} lies on {player}'s spot: waiting for {wait} before it counts")
                 continue
             if player != view.get("turn") and update.ts - top.since < self.turn_grace_ms:
                 continue  # the card in turn may be there, not read yet (or not above the threshold yet)
