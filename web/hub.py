@@ -198,6 +198,7 @@ class Hub:
             now = self.game_time(live)
             ts = now if client_ts is None else self._check_ts(client_ts, now)
             event = parse_event({**body, "seq": live.session.next_seq, "ts": ts, "source": source.value})
+            self._check_inner(event, now)
             same = self._fresh(live.session, event, seen)
             if same is not None:
                 return AppendResult(same, [], self.snapshot(live), duplicate=True)
@@ -223,6 +224,27 @@ class Hub:
             for subscriber in list(live.subscribers):
                 subscriber.put(message)
             return AppendResult(event, rulings, state)
+
+    @staticmethod
+    def _check_inner(event: GameEvent, now: int) -> None:
+        """The event a ``correct`` or ``insert`` carries: its number and source are the server's (the meta event's),
+        and a press time it gives lies on the game's clock, not in its future."""
+        inner = event.data.get("event") if event.type in ("correct", "insert") else None
+        if not isinstance(inner, Mapping):
+            return
+        for key in ("seq", "source"):
+            if key in inner:
+                raise EventError(
+                    f"leave out '{key}' in the {event.type}'s event: "
+                    "the server numbers the events and records their source"
+                )
+        when = inner.get("ts")
+        if when is not None and (
+            isinstance(when, bool) or not isinstance(when, int) or not 0 <= when <= now + TS_FUTURE_MS
+        ):
+            raise EventError(
+                f"'ts' in the {event.type}'s event must be a time on the game's clock (0 to {now} ms), not {when!r}"
+            )
 
     @staticmethod
     def _fresh(session: Session, event: GameEvent, seen: int | None) -> GameEvent | None:

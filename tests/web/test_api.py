@@ -211,6 +211,26 @@ BAD_EVENTS = [
         "no earlier event 7",
         id="insert_after_missing",
     ),
+    pytest.param(
+        {"type": "correct", "target": 1, "event": {"type": "add", "player": "Ann", "points": 1, "source": "vision"}},
+        "leave out 'source' in the correct's event",
+        id="correction_posing_as_the_camera",
+    ),
+    pytest.param(
+        {"type": "insert", "after": 1, "event": {"type": "add", "player": "Bo", "points": 1, "seq": 9}},
+        "leave out 'seq' in the insert's event",
+        id="insert_with_its_own_number",
+    ),
+    pytest.param(
+        {"type": "correct", "target": 1, "event": {"type": "add", "player": "Ann", "points": 1, "ts": 10**20}},
+        "'ts' in the correct's event must be a time on the game's clock",
+        id="correction_in_the_future",
+    ),
+    pytest.param(
+        {"type": "correct", "target": 1, "event": {"type": "add", "player": "Ann", "points": 1, "ts": -5}},
+        "'ts' in the correct's event must be a time on the game's clock",
+        id="correction_before_the_game",
+    ),
     pytest.param([1, 2], "JSON object", id="body_not_object"),
 ]
 
