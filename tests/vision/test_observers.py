@@ -590,6 +590,38 @@ def test_push_end_of_deal_hands_and_score() -> None:
     assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 105}
 
 
+@pytest.mark.parametrize("melds_cleared", [False, True], ids=["melds left", "melds cleared"])
+def test_push_a_hand_card_of_the_same_face_as_a_meld_card_counts_in_the_hand(melds_cleared: bool) -> None:
+    """Beth melded KS KH JK and holds the other KS (two decks) and the 9C when Alex goes out: her hand is both,
+    whether her melds still lie there or were cleared away before she laid it down (it was scored as 9C alone)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KS")  # Beth gets the 9C and a KS
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    beth_melds = [{"kind": "set", "cards": ["KS", "KH", "JK"]}, {"kind": "set", "cards": ["4S", "4H", "2D"]}]
+    d.manual("meld", player="Beth", melds=beth_melds)
+    d.manual("discard", player="Beth", card="JC")
+    for name in ("Charlie", "David"):
+        d.manual("draw", player=name, **{"from": "discard"})
+        d.manual("discard", player=name, card="JC")
+    d.manual("draw", player="Alex", **{"from": "discard"})
+    alex_melds = [{"kind": "set", "cards": ["7S", "7H", "7D"]}, {"kind": "set", "cards": ["8D", "8C", "8S"]}]
+    d.manual("meld", player="Alex", melds=alex_melds)
+    d.manual("discard", player="Alex", card="JC")  # Alex is out
+    assert d.link.view()["hands"]["Beth"]["count"] == 2
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    d.show({"melds/1": melds}, frames=20)
+    hand = [("KS", -150.0), ("9C", -125.0)] if melds_cleared else [("KS", 150.0), ("9C", 175.0)]
+    david = [(c, -150.0 + 25 * i) for i, c in enumerate(["AS", "AH", "AD", "5D", "6D", "JC"])]
+    sent = d.show({"melds/1": hand if melds_cleared else melds + hand, "melds/3": david}, frames=120)
+    assert [b["hands"]["Beth"] for _, b, _ in sent] == [["KS", "9C"]]
+    assert "cards_unaccounted" not in codes(sent)
+    assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 80}
+
+
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
     d = Driver("push", PLAYERS)
     d.step = 50

@@ -11,7 +11,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   for ``settle_ms``; a lay-off is the player's who was in turn when its card landed.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
-  and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``.
+  and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
+  card of the same face as one of its owner's melds counts as that meld's only while another card of the meld
+  lies there too: with the melds cleared away it is the hand's (the other copy, in two decks).
 
 Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
 into a hand the camera cannot see.
@@ -25,6 +27,7 @@ one the player in turn holds (a lay-off):
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,6 +135,11 @@ class PushObserver(Observer):
                 self.use(card)
             elif not self.skip(card, view):
                 fresh.append(card)
+        if view.get("phase") == "counting":  # hands are laid down now, often after the melds were cleared away:
+            seen = Counter(number for _, number in placed)  # a card alone of its meld is a hand's (two decks)
+            gone = [(c, n) for c, n in placed if seen[n] < 2 and c.id not in self.done and not self.skip(c, view)]
+            placed = [pair for pair in placed if pair not in gone]
+            fresh += [c for c, _ in gone]
         return placed, fresh
 
     def _remember_left(self, update: Update, deal: Json) -> None:
