@@ -622,6 +622,27 @@ def test_push_a_hand_card_of_the_same_face_as_a_meld_card_counts_in_the_hand(mel
     assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 80}
 
 
+def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> None:
+    """Beth puts KD in the place of the JK in her KS KH JK and the JK on her fours: a swap (entered on a phone),
+    not a lay-off of the KD (the referee then kept the JK in the kings and refused the phone's swap)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KD")
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
+    swapped = [*melds[:2], ("KD", -160.0), *melds[3:], ("JK", 120.0)]
+    assert d.show({"melds/1": swapped}, frames=40) == []
+    assert "JK moved away from meld 1 and KD lies there: a wild swap?" in d.observer.notes[-1]
+    d.manual("swap", player="Beth", meld=1, card="KD", wild="JK")
+    sent = d.show({"melds/1": swapped}, frames=40)
+    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 2, "cards": ["JK"]}]
+    assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "2D", "JK"]]
+
+
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
     d = Driver("push", PLAYERS)
     d.step = 50

@@ -16,7 +16,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   lies there too: with the melds cleared away it is the hand's (the other copy, in two decks).
 
 Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
-into a hand the camera cannot see.
+into a hand the camera cannot see. A natural laid where a meld's wild was, while that wild lies away from its
+meld, is taken for a swap: no lay-off is sent, a note asks for the Swap on a phone, and once it is entered the
+wild laid onto another meld is sent as that lay-off.
 
 Where the referee knows the hands in full (the deal and every draw entered with its card), a card in a player's
 strip is one of the cards already melded, one that player holds, or, once that player has a meld to lay off onto,
@@ -187,9 +189,17 @@ class PushObserver(Observer):
         if not fresh:
             return []
         placed = [pair for pairs in old.values() for pair in pairs]
+        moved = self._wilds_moved(placed)
         melds, layoffs = [], []
         for group in self._groups(fresh):
             touching = {n for card, n in placed if any(math.dist(card.point, g.point) <= self.join_mm for g in group)}
+            if len(touching) == 1 and min(touching) in moved:  # a natural in the place of a wild moved away
+                wild = moved[min(touching)]
+                self.note(
+                    f"{wild.card} moved away from meld {min(touching)} and {', '.join(c.card for c in group)} lies "
+                    "there: a wild swap? enter the Swap on a phone"
+                )
+                continue  # not used: once the swap is entered, the natural is the meld's and the wild is news
             if len(touching) > 1:
                 self.note(
                     f"{', '.join(c.card for c in group)} touch melds {sorted(touching)}: enter the lay-off by hand"
@@ -223,6 +233,17 @@ class PushObserver(Observer):
             data = {"player": turn, "meld": number, "cards": names}
             reason = f"{turn} laid off {' '.join(names)} on meld {number}"
             out.append(Proposal("layoff", data, ts, reason, tuple(c.id for c in group)))
+        return out
+
+    def _wilds_moved(self, placed: Sequence[tuple[TableCard, int]]) -> dict[int, TableCard]:
+        """The referee's melds whose wild lies away from all its other cards (more than ``join_mm``): taken out
+        of the meld, as in a swap of a natural for it (meld number -> that wild)."""
+        out = {}
+        for card, number in placed:
+            others = [c for c, n in placed if n == number and c is not card]
+            wild = _is_wild(card.card.split("/")[0])
+            if wild and others and min(math.dist(card.point, c.point) for c in others) > self.join_mm:
+                out[number] = card
         return out
 
     def _kinds(self, seat: int, melds: Sequence[Sequence[str]], view: Mapping[str, Json]) -> list[str]:
