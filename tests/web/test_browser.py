@@ -271,3 +271,24 @@ def test_the_demo_table_plays_live(server: dict[str, Any], browsers: dict[str, W
     finally:
         demo.stop()
         demo.join(5)
+
+
+def test_a_screen_on_the_log_tab_does_not_reload_it_for_every_event(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Each Log load replays the game on the server: a screen left on the Log tab while 30 events arrive in about
+    two seconds loads it a few times, not 30, and still ends up showing the last event."""
+    laptop = browsers["laptop"]
+    live_game = hub(server["app"]).create("tally", ["Ann", "Bo"], {}, title="Log load")
+    game_id = live_game.record.id
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    tab(laptop, "log")
+    wait(laptop, lambda d: "No events yet." in css(d, "#log").text)
+    loads = "return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('/log')).length"
+    before = laptop.execute_script(loads)
+    for n in range(30):
+        hub(server["app"]).append(game_id, {"type": "add", "player": ["Ann", "Bo"][n % 2], "points": 1}, author="host")
+        time.sleep(0.07)
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="30"]'), seconds=5)
+    assert laptop.execute_script(loads) - before <= 5

@@ -248,7 +248,29 @@ window.addEventListener('hashchange', showTab);
 // -- the log: every event, with edit / undo / insert ---------------------------------------
 let editing = null;
 
-async function loadLog() {
+// The Log is reloaded as events arrive, but one request at a time and at most one every LOG_EVERY_MS: in a long
+// game (thousands of events) each load costs the server a replay, and phones left on the Log tab during play
+// slowed everyone's entries down.
+const LOG_EVERY_MS = 1500;
+let logLoading = null;
+let logAgain = false;
+let logAt = 0;
+
+function loadLog() {
+  if (logLoading) { logAgain = true; return logLoading; }
+  const wait = Math.max(0, logAt + LOG_EVERY_MS - Date.now());
+  logLoading = (async () => {
+    if (wait) await new Promise((resolve) => setTimeout(resolve, wait));
+    logAt = Date.now();
+    await fetchLog();
+  })().finally(() => {
+    logLoading = null;
+    if (logAgain) { logAgain = false; if (activeTab() === 'log') loadLog(); }
+  });
+  return logLoading;
+}
+
+async function fetchLog() {
   const list = document.getElementById('log');
   let entries;
   try {
