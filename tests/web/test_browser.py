@@ -292,3 +292,22 @@ def test_a_screen_on_the_log_tab_does_not_reload_it_for_every_event(
         time.sleep(0.07)
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="30"]'), seconds=5)
     assert laptop.execute_script(loads) - before <= 5
+
+
+def test_a_screen_whose_live_stream_is_refused_still_follows_the_game(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The server refuses the live stream (503: too many screens open): the dot is red and says why, and the screen
+    fetches the state at each retry, so the totals still change; once a slot is free the stream comes back."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("tally", ["Ann", "Bo"], {}, title="Streams full").record.id
+    limit, the_hub.max_streams = the_hub.max_streams, 0
+    try:
+        laptop.get(server["laptop"] + f"/g/{game_id}")
+        wait(laptop, lambda d: css(d, "#live").get_attribute("data-state") == "lost")
+        assert "refreshes every few seconds" in css(laptop, "#live").get_attribute("title")
+        the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 4}, author="host")
+        wait(laptop, lambda d: totals(d).get("Ann") == "4", seconds=8)
+    finally:
+        the_hub.max_streams = limit
+    live(laptop)

@@ -195,7 +195,23 @@ function apply(next) {
 }
 
 // -- the live stream -------------------------------------------------------------------------
-function setLive(what) { document.getElementById('live').dataset.state = what; }
+const LIVE_TITLES = {
+  open: 'live updates',
+  connecting: 'connecting for live updates…',
+  lost: 'no live updates (the server refused them or cannot be reached): this screen refreshes every few seconds',
+};
+
+function setLive(what) {
+  const dot = document.getElementById('live');
+  dot.dataset.state = what;
+  dot.title = LIVE_TITLES[what] || what;
+}
+
+// While the stream is refused (the server has too many screens open, a proxy cut it), the screen still follows
+// the game: it asks for the state at each retry.
+async function refreshState() {
+  try { apply((await api('GET', `/api/games/${gameId}`)).state); } catch (err) { /* the dot stays red */ }
+}
 
 function heard() { lastHeard = Date.now(); }
 
@@ -219,6 +235,7 @@ function connect() {
 
 // A phone back from sleep (or a stream that went silent) reconnects and re-syncs.
 setInterval(() => {
+  if (source && source.readyState === EventSource.CLOSED) refreshState();
   if (Date.now() - lastHeard > heartbeatMs * 2.5 || (source && source.readyState === EventSource.CLOSED)) {
     clockStale();
     heard();
