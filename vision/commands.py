@@ -294,9 +294,20 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
         "images", type=Path, nargs="+", metavar="IMAGE", help="JPEG/PNG files, any size, or folders of them"
     )
     parser.add_argument("--json", action="store_true", help="one JSON object per image per line")
-    parser.add_argument("--save", type=Path, default=None, metavar="DIR", help="write annotated copies here")
+    parser.add_argument(
+        "--save",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="write annotated copies here, as NAME.jpg (NAME_.jpg where that is one of the images read: never over it)",
+    )
     parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
-    parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "openvino", "onnxruntime", "opencv"),
+        default="auto",
+        help="the runtime that runs the networks (default auto: the fastest one installed)",
+    )
     parser.add_argument(
         "--conf", type=float, default=None, help="index detection threshold (default: data.yaml's tuned one, or 0.25)"
     )
@@ -361,10 +372,14 @@ def run_detect(args: argparse.Namespace) -> int:
     except ModelError as exc:
         return fail(str(exc))
     if args.save:
-        args.save.mkdir(parents=True, exist_ok=True)
+        try:
+            args.save.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return fail(f"--save {args.save}: cannot make that folder ({exc.strerror or exc})")
     unreadable = 0
-    used: set[str] = set()
-    for path, problem in _image_files(args.images):
+    files = _image_files(args.images)
+    used = {_same_file_key(p) for p, _ in files}  # the annotated copies never replace an image read
+    for path, problem in files:
         image = read_image(path) if problem is None and path.is_file() else None
         if image is None:
             unreadable += 1
@@ -378,11 +393,18 @@ def run_detect(args: argparse.Namespace) -> int:
             print(f"{path}: {listed}", flush=True)
         if args.save:
             name = path.stem
-            while name in used:
+            while _same_file_key(args.save / f"{name}.jpg") in used:
                 name += "_"
-            used.add(name)
-            cv2.imwrite(str(args.save / f"{name}.jpg"), annotate(image, cards))
+            out = args.save / f"{name}.jpg"
+            used.add(_same_file_key(out))
+            if not cv2.imwrite(str(out), annotate(image, cards)):
+                return fail(f"--save: cannot write {out} (is the folder writable?)")
     return EXIT_UNREADABLE if unreadable else 0
+
+
+def _same_file_key(path: Path) -> str:
+    """One key for the names that open the same file (``./a.jpg``, ``a.jpg``; ``A.JPG`` on a disk that ignores case)."""
+    return str(path.resolve()).casefold()
 
 
 run_detect.arguments = _detect_arguments  # type: ignore[attr-defined]

@@ -151,6 +151,28 @@ def test_detect_all_readable_exits_zero(
     assert str(images["colour"]) in capsys.readouterr().out
 
 
+def test_detect_save_never_writes_over_an_image_it_read(
+    trained: Path,
+    images: dict[str, Path],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``--save`` into the photos' own folder: table.jpg is read, and its annotated copy is table_.jpg (it replaced
+    the photo); a folder that cannot be made or written is said, not a traceback or a silent success."""
+    photo = images["colour"].read_bytes()
+    assert main(["detect", str(images["colour"]), "--models", str(trained), "--save", str(tmp_path)]) == 0
+    assert images["colour"].read_bytes() == photo
+    assert (tmp_path / "table_.jpg").is_file()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    status = main(["detect", str(images["colour"]), "--models", str(trained), "--save", str(blocker / "out")])
+    assert status == 2 and "--save" in capsys.readouterr().err
+    monkeypatch.setattr(cv2, "imwrite", lambda *a, **k: False)  # what it says for a folder it may not write
+    status = main(["detect", str(images["colour"]), "--models", str(trained), "--save", str(tmp_path / "out")])
+    assert status == 2 and "cannot write" in capsys.readouterr().err
+
+
 def test_detect_reads_the_images_of_a_folder_in_name_order(
     trained: Path, images: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
