@@ -307,9 +307,12 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
     if isinstance(lines, str):
         lines = lines.split("\n")
     header: LogHeader | None = None
+    bom = "\ufeff"  # a byte-order mark before the first line (Windows Notepad saves one) is not part of the log
     events: list[GameEvent] = []
     numbers: list[int] = []
     for number, line in enumerate(lines, start=1):
+        if number == 1:
+            line = line.removeprefix(bom)
         if not line.strip():
             continue
         try:

@@ -8,10 +8,11 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 
-from web.cli import command, fail, out_of_range
+from web.cli import FileProblem, command, fail, out_of_range, read_text
 
 __all__ = ["run_calibrate", "run_live", "run_markers"]
 
@@ -149,7 +150,12 @@ def _live_arguments(parser: argparse.ArgumentParser) -> None:
         help="a game log to start from: its header (game, players, options) and the events entered "
         "by hand so far (the deal, bids, ...)",
     )
-    parser.add_argument("--out", type=Path, help="write the whole log (given + camera events) here at the end")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="keep the whole log (given + camera events) in this file, written at the start and after every "
+        "camera event, so a crash or Ctrl-C loses nothing",
+    )
     parser.add_argument(
         "--every-frame",
         action="store_true",
@@ -169,20 +175,30 @@ def run_live(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="tablecall: %(message)s")
     try:
         config = load_config(args.config)
-        session = replay(parse_log(args.log.read_text(encoding="utf-8")))
+        session = replay(parse_log(read_text(args.log)))
         detector = load_detector(args.models)
-    except (ConfigError, DetectorUnavailable) as exc:
+    except (ConfigError, DetectorUnavailable, FileProblem) as exc:
         return fail(str(exc))
     except LogError as exc:
         return fail(f"{args.log}:{exc.line}: {exc.reason}")
     except (OSError, EventError) as exc:
         return fail(f"{args.log}: {exc}")
     offset = session.events[-1].ts if session.events else 0
+    if args.out:
+        try:
+            _keep_log(args.out, format_log(session.log()))  # now: a place it cannot write is said before the game
+        except OSError as exc:
+            return fail(f"--out {args.out}: cannot write it ({exc.strerror or exc})")
 
     def show(event: object, seq: int, rulings: list[object]) -> None:
         line = {"seq": seq, **getattr(event, "body", {}), "why": getattr(event, "reason", "")}
         line["rulings"] = [getattr(r, "code", "") for r in rulings]
         print(json.dumps(line, ensure_ascii=False), flush=True)
+        if args.out:
+            try:
+                _keep_log(args.out, format_log(session.log()))
+            except OSError as exc:
+                logging.getLogger(__name__).error("--out %s: cannot write it (%s)", args.out, exc.strerror or exc)
 
     try:
         table = LiveTable(
@@ -206,9 +222,21 @@ def run_live(args: argparse.Namespace) -> int:
     if status.state == "failed":
         return fail(status.message)
     if args.out:
-        args.out.write_text(format_log(session.log()), encoding="utf-8")
+        try:
+            _keep_log(args.out, format_log(session.log()))
+        except OSError as exc:
+            print(format_log(session.log()), end="")  # the log is not lost: it goes to the terminal
+            return fail(f"--out {args.out}: cannot write it ({exc.strerror or exc}); the whole log is printed above")
     print(json.dumps({"camera_events": len(table.sent), "totals": session.summary()["totals"]}), file=sys.stderr)
     return 0
+
+
+def _keep_log(path: Path, text: str) -> None:
+    """Write the log in one go (beside it, then renamed over it): a file read at any moment holds a whole log."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)
 
 
 run_live.arguments = _live_arguments  # type: ignore[attr-defined]

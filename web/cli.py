@@ -34,6 +34,25 @@ def command(name: str, help: str) -> Callable[[Callable[[argparse.Namespace], in
     return wrap
 
 
+class FileProblem(Exception):
+    """A file the user named cannot be read; the message says why, naming it."""
+
+
+def read_text(path: Path, what: str = "a log file") -> str:
+    """The text of a file the user named (UTF-8, a byte-order mark left out: Windows Notepad writes one), or
+    :class:`FileProblem` saying plainly why not."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise FileProblem(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise FileProblem(f"{path}: is a folder, not {what}") from None
+    except UnicodeDecodeError:
+        raise FileProblem(f"{path}: is not text (UTF-8), so not {what}") from None
+    except OSError as exc:
+        raise FileProblem(f"{path}: cannot read it ({exc.strerror or exc})") from None
+
+
 def fail(message: str, status: int = EXIT_BAD_INPUT) -> int:
     print(f"tablecall: {message}", file=sys.stderr)
     return status
@@ -68,13 +87,9 @@ def _replay_arguments(parser: argparse.ArgumentParser) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     path: Path = args.log
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return fail(f"{path}: no such file")
-    except IsADirectoryError:
-        return fail(f"{path}: is a folder, not a log file")
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"{path}: cannot read it ({exc.__class__.__name__}: {exc})")
+        text = read_text(path)
+    except FileProblem as exc:
+        return fail(str(exc))
     try:
         session = replay(parse_log(text))
     except LogError as exc:

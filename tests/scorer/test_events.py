@@ -120,3 +120,12 @@ def test_malformed_logs_name_the_line(lines: list[str], line: int, message: str)
     with pytest.raises(LogError, match=message) as info:
         parse_log(lines)
     assert info.value.line == line
+
+
+def test_a_byte_order_mark_before_the_header_is_not_part_of_the_log() -> None:
+    """A log file saved by Windows Notepad (and pasted or uploaded whole) starts with U+FEFF; only there is it left
+    out: inside a line it is an error like any stray character."""
+    assert parse_log("\ufeff" + LOG_HEADER + "\n").header.players == ("Ann", "Bo")
+    with pytest.raises(LogError, match="not valid JSON") as info:
+        parse_log([LOG_HEADER, "\ufeff{}"])
+    assert info.value.line == 2

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vision.live_commands  # noqa: F401  (registers the subcommands)
+from scorer.events import parse_log
 from tests.vision.tablesim import Script, camera, project
 from vision.calibrate import find_markers
 from vision.markers import marker_cells, marker_sheet_pdf, marker_sheet_png
@@ -157,3 +158,29 @@ def test_tablecall_live_without_weights_says_so(tmp_path: Path, capsys: pytest.C
     log.write_text('{"format": "tablecall-log", "version": 1, "game": "snap", "players": ["A", "B"]}\n')
     code = main(["live", str(tmp_path), "--config", str(config), "--log", str(log), "--models", str(tmp_path / "none")])
     assert code == 2 and "detector" in capsys.readouterr().err
+
+
+def test_tablecall_live_keeps_its_out_file_and_reads_logs_as_people_save_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--out`` is written at the start (a place it cannot write is said before the game, not after an evening)
+    into a folder made for it; a log saved with a byte-order mark reads; a missing log is said plainly."""
+    frames = tmp_path / "frames"
+    frames.mkdir()
+    for n in range(3):
+        cv2.imwrite(str(frames / f"{n}.png"), Script(default_layout("snap", 2)).frame(0))
+    config = tmp_path / "t.toml"
+    assert main(["calibrate", str(frames / "0.png"), "--config", str(config), "--game", "snap", "--players", "2"]) == 0
+    header = '{"format": "tablecall-log", "version": 1, "game": "snap", "players": ["A", "B"]}\n'
+    log = tmp_path / "start.jsonl"
+    log.write_text("\ufeff" + header, encoding="utf-8")  # as Windows Notepad saves it
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    args = ["live", str(frames), "--config", str(config), "--log", str(log), "--every-frame"]
+    assert main([*args, "--out", str(blocker / "game.jsonl")]) == 2
+    assert "--out" in capsys.readouterr().err
+    out = tmp_path / "results" / "game.jsonl"
+    assert main([*args, "--out", str(out)]) == 0
+    assert parse_log(out.read_text(encoding="utf-8")).header == parse_log(header).header
+    assert main(["live", str(frames), "--config", str(config), "--log", str(tmp_path / "none.jsonl")]) == 2
+    assert "none.jsonl: no such file" in capsys.readouterr().err

@@ -67,6 +67,27 @@ def test_malformed_line_exits_2_with_file_line_and_reason(
     assert reason in message
 
 
+def test_a_log_saved_with_a_byte_order_mark_replays(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Windows Notepad saves UTF-8 with a byte-order mark: the log is the same log."""
+    path = write_log(tmp_path)
+    path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert main(["replay", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["totals"] == {"Ann": 3, "Bo": 6}
+
+
+@pytest.mark.parametrize("command", ["replay", "simulate"])
+def test_a_file_that_is_not_text_is_said_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    pytest.importorskip("cv2")
+    import vision.sim.command  # noqa: F401  (registers simulate)
+
+    binary = tmp_path / "photo.jsonl"
+    binary.write_bytes(bytes(range(256)))
+    assert main([command, str(binary)] + (["-o", str(tmp_path / "x.mp4")] if command == "simulate" else [])) == 2
+    assert capsys.readouterr().err.strip() == f"tablecall: {binary}: is not text (UTF-8), so not a log file"
+
+
 def test_missing_file_is_a_one_line_error_without_traceback(tmp_path: Path) -> None:
     missing = tmp_path / "nope.jsonl"
     result = subprocess.run(

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from web.cli import SEEDS, command, fail, out_of_range
+from web.cli import SEEDS, FileProblem, command, fail, out_of_range, read_text
 
 __all__ = ["run_simulate"]
 
@@ -48,12 +48,10 @@ def run_simulate(args: argparse.Namespace) -> int:
     if size is None:
         return fail(f"--size must look like 1280x720, not {args.size!r}")
     try:
-        log = parse_log(path.read_text(encoding="utf-8"))
-        layout = Layout.from_text(args.layout.read_text(encoding="utf-8")) if args.layout else None
-    except FileNotFoundError as exc:
-        return fail(f"{exc.filename}: no such file")
-    except (OSError, UnicodeDecodeError) as exc:
-        return fail(f"cannot read {exc.__class__.__name__}: {exc}")
+        log = parse_log(read_text(path))
+        layout = Layout.from_text(read_text(args.layout, "a layout file")) if args.layout else None
+    except FileProblem as exc:
+        return fail(str(exc))
     except LogError as exc:
         return fail(f"{path}:{exc.line}: {exc.reason}")
     except LayoutError as exc:
