@@ -133,6 +133,7 @@ class LiveTable:
         self._stop = threading.Event()
         self.view = CameraView(self.annotated, lambda: self.capture.status.ok, self._stop)
         self._thread: threading.Thread | None = None
+        self._ended = threading.Event()  # _run has returned (what wait() waits on: see there)
         self._events: deque[dict[str, Json]] = deque(maxlen=12)
         self._alerts: deque[str] = deque(maxlen=4)
         self._fps = 0.0
@@ -235,13 +236,21 @@ class LiveTable:
         self.view.wake()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Wait until the source has ended (a file) or the table is stopped; True if it has."""
+        """Wait until the source has ended (a file) or the table is stopped; True if it has. It waits on an
+        event, not on ``Thread.join``: a Ctrl-C landing in a join (Python 3.11) can leave the thread taken for
+        finished while it still reads a frame, so that ``stop`` no longer waits for it and the process aborts
+        at exit ("terminate called without an active exception") with the thread inside OpenVINO."""
         if self._thread is None:
             return True
-        self._thread.join(timeout)
-        return not self._thread.is_alive()
+        return self._ended.wait(timeout)
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            self._ended.set()
+
+    def _loop(self) -> None:
         previous: Frame | None = None
         while not self._stop.is_set():
             frame = self.capture.next(timeout=0.5)
