@@ -205,6 +205,8 @@ def test_tablecall_simulate_renders_a_demo(tmp_path: Path, capsys: pytest.Captur
         pytest.param(["snap", "--layout", "LAYOUT"], "a layout needs game, players", id="bad_layout"),
         pytest.param(["snap", "--fps", "0"], "the frame rate must be from 1 to 120", id="bad_rate"),
         pytest.param(["snap", "--seed", "-1"], "--seed must be from 0 to", id="negative_seed"),
+        pytest.param(["TEN"], "the simulator cannot show 'ten' yet", id="game_it_cannot_show"),
+        pytest.param(["snap", "-o", "FILE/x.mp4"], "cannot make the folder", id="folder_is_a_file"),
     ],
 )
 def test_tablecall_simulate_explains_bad_input(
@@ -212,10 +214,33 @@ def test_tablecall_simulate_explains_bad_input(
 ) -> None:
     layout = tmp_path / "layout.json"
     layout.write_text('{"game": "snap"}')
-    args = [str(layout) if a == "LAYOUT" else a for a in args]
-    assert main(["simulate", *args, "-o", str(tmp_path / "x.mp4"), "-q"]) == 2
+    (tmp_path / "a-file").write_text("")
+    ten = Path(__file__).resolve().parents[2] / "docs" / "examples" / "ten.jsonl"
+    named = {"LAYOUT": str(layout), "TEN": str(ten), "FILE/x.mp4": str(tmp_path / "a-file" / "x.mp4")}
+    args = [named.get(a, a) for a in args]
+    output = [] if "-o" in args else ["-o", str(tmp_path / "x.mp4")]
+    assert main(["simulate", *args, *output, "-q"]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "x.mp4").exists()
+
+
+def test_an_interrupted_simulate_leaves_the_earlier_video_and_its_truth_as_they_were(tmp_path: Path) -> None:
+    """Ctrl-C half-way through a second render of game.mp4: the first run's video and truth stay, together and
+    whole (the cut-off video used to replace the first one beside the first one's truth), and nothing else."""
+    out = tmp_path / "game.mp4"
+    small = Options(size=(160, 96), fps=2, seed=1)
+    log = parse_log(demo_log("snap").read_text(encoding="utf-8"))
+    simulate(log, out, small)
+    before = (out.read_bytes(), truth_path(out).read_bytes())
+
+    def interrupt(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        simulate(log, out, replace(small, size=(192, 108)), interrupt)
+    assert (out.read_bytes(), truth_path(out).read_bytes()) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.mp4", "game.truth.json"]
 
 
 def test_tablecall_simulate_refuses_other_video_types(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,6 +13,7 @@ pixels), ``truth()`` measures the ground truth, for tests and for the live pipel
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -214,18 +215,34 @@ def simulate(
     codec = {".mp4": "mp4v", ".m4v": "mp4v", ".avi": "MJPG"}.get(out.suffix.lower())
     if codec is None:
         raise SimError(f"{out.name}: the video must be .mp4 or .avi")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    writer = cv2.VideoWriter(str(out), cv2.VideoWriter.fourcc(*codec), options.fps, options.size)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SimError(f"cannot make the folder {out.parent} for {out.name} ({exc.strerror or exc})") from None
+    if not os.access(out.parent, os.W_OK):
+        raise SimError(f"cannot write {out}: the folder {out.parent} is not writable")
+    # the video and its truth are written under other names and renamed at the end, so an interrupted run (Ctrl-C,
+    # a full disk) never leaves a cut-off video beside an earlier run's truth
+    part = out.with_name(out.stem + ".part" + out.suffix)
+    writer = cv2.VideoWriter(str(part), cv2.VideoWriter.fourcc(*codec), options.fps, options.size)
     if not writer.isOpened():
         raise SimError(f"cannot write {out} with the {codec} codec (is OpenCV built with FFmpeg?)")
     try:
-        for index, frame in enumerate(sim.iter_frames()):
-            writer.write(frame)
-            if progress:
-                progress(index + 1, sim.frames)
+        try:
+            for index, frame in enumerate(sim.iter_frames()):
+                writer.write(frame)
+                if progress:
+                    progress(index + 1, sim.frames)
+        finally:
+            writer.release()
+        truth = sim.truth()
+        truth["video"] = out.name
+        truth_part = truth_path(part)
+        truth_part.write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        truth_path(out).unlink(missing_ok=True)  # never the new video beside the old truth, even for a moment
+        os.replace(part, out)
+        os.replace(truth_part, truth_path(out))
     finally:
-        writer.release()
-    truth = sim.truth()
-    truth["video"] = out.name
-    truth_path(out).write_text(json.dumps(truth, indent=1) + "\n", encoding="utf-8")
+        part.unlink(missing_ok=True)
+        truth_path(part).unlink(missing_ok=True)
     return truth

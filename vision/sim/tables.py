@@ -17,6 +17,11 @@ from scorer.events import GameEvent
 from scorer.game import Ruling
 from scorer.session import Session
 
+
+class SimError(ValueError):
+    """The log cannot be shown as asked (too long for the requested duration, a game the simulator lacks …)."""
+
+
 __all__ = ["TABLES", "GameTable", "Item", "Place", "Table", "table_for"]
 
 Place = tuple[str, int]
@@ -247,5 +252,5 @@ TABLES: dict[str, GameTable] = {t.game: t for t in (SnapTable(), SpitTable(), Sp
 
 def table_for(game: str) -> GameTable:
     if game not in TABLES:
-        raise ValueError(f"the simulator cannot show {game!r} yet (games: {', '.join(TABLES)})")
+        raise SimError(f"the simulator cannot show {game!r} yet (games: {', '.join(TABLES)})")
     return TABLES[game]

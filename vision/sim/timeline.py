@@ -9,14 +9,10 @@ import bisect
 import itertools
 from dataclasses import dataclass, field
 
-from vision.sim.tables import Place
+from vision.sim.tables import Place, SimError
 from vision.zones import Layout, Point
 
 __all__ = ["Expect", "HandPath", "Pose", "Segment", "SimError", "Timeline", "Timing", "Track", "ease"]
-
-
-class SimError(ValueError):
-    """The log cannot be shown as asked (too long for the requested duration, a game the simulator lacks …)."""
 
 
 @dataclass(frozen=True)
