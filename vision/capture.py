@@ -268,6 +268,7 @@ class Capture:
         self._index = 0  # the next frame's number
         self._status = CaptureStatus("starting", f"opening {self.source.describe()}", self.source.describe())
         self.attempts = 0
+        self.last_error: str | None = None  # why the source last failed to open or read (without the retry note)
 
     # -- consumer side ------------------------------------------------------------------------------------
     @property
@@ -335,6 +336,7 @@ class Capture:
                     reader.close()
             except Exception as error:  # not only SourceError: a decoder's surprise must not leave a dead camera
                 exc = error if isinstance(error, SourceError) else self._unexpected(error)
+                self.last_error = str(exc)
                 if not self.source.live:
                     self._set("failed", str(exc))
                     return

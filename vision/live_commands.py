@@ -91,7 +91,7 @@ def _grab(source: str) -> tuple[object, str | None]:
     capture = Capture(Source.parse(source), lossless=True, backoff=(0.5, 1.0)).start()
     try:
         frame = capture.next(timeout=8.0)
-        return (frame.image, None) if frame else (None, capture.status.message)
+        return (frame.image, None) if frame else (None, capture.last_error or capture.status.message)
     finally:
         capture.stop()
 
@@ -103,9 +103,18 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from vision.calibrate import CalibrationError, from_corners, from_markers
     from vision.tableconfig import ConfigError, default_config, load_config, save_config
 
+    if args.save and args.save.suffix.lower() not in (".jpg", ".jpeg", ".png"):
+        return fail(f"--save {args.save}: the camera view is written as .jpg or .png")
     try:
         if args.config.exists():
             config = load_config(args.config)
+            asked = (args.game or config.layout.game, args.players or config.layout.players)
+            if asked != (config.layout.game, config.layout.players):
+                return fail(
+                    f"{args.config} is the table of a {config.layout.game} game for {config.layout.players} players: "
+                    "give another --config to start one for "
+                    f"{asked[0]} with {asked[1]} players (or leave --game and --players out to calibrate this one)"
+                )
         elif args.game and args.players is not None:
             config = default_config(args.game, args.players)
         else:
@@ -125,11 +134,14 @@ def run_calibrate(args: argparse.Namespace) -> int:
     except (CalibrationError, ValueError) as exc:
         return fail(f"cannot calibrate: {exc}")
     config = config.with_calibration(calibration)
-    save_config(args.config, config)
+    try:
+        save_config(args.config, config)
+    except OSError as exc:
+        return fail(f"{args.config}: cannot write the table config there ({exc.strerror or exc})")
     if args.save:
         view = annotate.draw(image, calibration, config.layout)  # type: ignore[arg-type]
         if not cv2.imwrite(str(args.save), view):
-            return fail(f"{args.save}: cannot write the camera view there")
+            return fail(f"saved {args.config}, but cannot write the camera view {args.save} (is its folder writable?)")
     how = f"{len(calibration.markers)} markers, {calibration.error_mm:.1f} mm" if calibration.markers else "corners"
     print(f"tablecall: calibrated {w}x{h} ({how}); saved {args.config}")
     return 0

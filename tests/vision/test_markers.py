@@ -184,3 +184,25 @@ def test_tablecall_live_keeps_its_out_file_and_reads_logs_as_people_save_them(
     assert parse_log(out.read_text(encoding="utf-8")).header == parse_log(header).header
     assert main(["live", str(frames), "--config", str(config), "--log", str(tmp_path / "none.jsonl")]) == 2
     assert "none.jsonl: no such file" in capsys.readouterr().err
+
+
+def test_tablecall_calibrate_says_what_it_did_not_do(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A config for another game is not silently kept under new --game/--players; a view it cannot write is
+    refused before anything is saved, or said together with what was saved; a camera that is not there is said
+    without a promise to try again."""
+    picture = tmp_path / "table.png"
+    cv2.imwrite(str(picture), Script(default_layout("snap", 2)).frame(0))
+    config = tmp_path / "t.toml"
+    assert main(["calibrate", str(picture), "--config", str(config), "--game", "snap", "--players", "2"]) == 0
+    capsys.readouterr()
+    assert main(["calibrate", str(picture), "--config", str(config), "--game", "spades", "--players", "4"]) == 2
+    assert "is the table of a snap game for 2 players" in capsys.readouterr().err
+    assert load_config(config).layout.game == "snap"
+    assert main(["calibrate", str(picture), "--config", str(config), "--save", str(tmp_path / "view.txt")]) == 2
+    assert "written as .jpg or .png" in capsys.readouterr().err
+    (tmp_path / "a-file").write_text("")
+    assert main(["calibrate", str(picture), "--config", str(config), "--save", str(tmp_path / "a-file" / "v.png")]) == 2
+    assert f"saved {config}, but cannot write the camera view" in capsys.readouterr().err
+    assert main(["calibrate", str(picture), "--config", str(tmp_path / "a-file" / "t.toml"), "--game", "snap",
+                 "--players", "2"]) == 2  # fmt: skip
+    assert "cannot write the table config there" in capsys.readouterr().err
