@@ -152,9 +152,11 @@ def run_serve(args: argparse.Namespace) -> int:
         )
     try:
         server = waitress.create_server(app, host=host, port=args.port, threads=args.threads, ident="tablecall")
-    except OSError as exc:
+    except (OSError, ValueError) as exc:  # ValueError: a --host waitress cannot resolve
         store(app).close()
         _release(claim)
+        if isinstance(exc, ValueError):
+            return fail(f"--host {host}: not an address of this computer ({exc}); leave it out, or use --lan")
         return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}); try another --port")
     port = int(server.effective_port)
     local = f"http://127.0.0.1:{port}"

@@ -33,6 +33,11 @@ def test_serve_is_a_subcommand_with_its_options() -> None:
         pytest.param(["--threads", "2"], "--threads must be at least 4", id="too_few_threads"),
         pytest.param(["--demo-pace", "-1"], "--demo-pace must be from 0.01 to 3600, not -1", id="negative_pace"),
         pytest.param(["--heartbeat", "0"], "--heartbeat must be from 0.5 to 300, not 0", id="no_heartbeat"),
+        pytest.param(
+            ["--host", "no-such-host.invalid", "--port", "0"],
+            "--host no-such-host.invalid: not an address of this computer",
+            id="host_not_there",
+        ),
     ],
 )
 def test_serve_refuses_bad_options(
