@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -76,8 +77,16 @@ def run_synth(args: argparse.Namespace) -> int:
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
-    limits = {"--seed": SEEDS, "--start": (0, 10**9), "--workers": (1, 256), "--proc-share": (0, 1)}
+    limits = {
+        "--seed": SEEDS,
+        "--start": (0, 10**9),
+        "--workers": (1, 256),
+        "--proc-share": (0, 1),
+        "--face-designs": (0, 10**6),
+    }
     if problem := out_of_range(args, limits):
+        return fail(problem)
+    if problem := _unwritable(args.out):
         return fail(problem)
     if args.reader_boxes:
         from vision.backends import ModelError
@@ -143,6 +152,17 @@ def run_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unwritable(folder: Path) -> str | None:
+    """Why the output ``folder`` cannot be made or written in (None: it can), said before any work is done."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"{folder}: cannot make that folder ({exc.strerror or exc})"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder}: cannot write in that folder"
+    return None
+
+
 run_synth.arguments = _synth_arguments  # type: ignore[attr-defined]
 command("synth", "render synthetic table scenes into detector and classifier training data")(run_synth)
 
@@ -157,24 +177,24 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
         help="both: classifier then detector; face: the whole-card reader (data from synth --face-cards)",
     )
     parser.add_argument("--device", default="auto", help="auto (GPU 0 if any), cpu, 0, 0,1 …")
-    parser.add_argument("--det-epochs", type=int, default=30)
+    parser.add_argument("--det-epochs", type=int, default=30, help="detector passes over its training tiles (30)")
     parser.add_argument("--det-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
-    parser.add_argument("--det-imgsz", type=int, default=416)
-    parser.add_argument("--det-batch", type=int, default=32)
+    parser.add_argument("--det-imgsz", type=int, default=416, help="detector training image size, pixels (416)")
+    parser.add_argument("--det-batch", type=int, default=32, help="detector images per training step (32)")
     parser.add_argument(
         "--det-lr0", type=float, default=0.002, help="detector start learning rate (lower it to continue --warm)"
     )
     parser.add_argument(
         "--det-scale", type=float, default=0.35, help="detector zoom augmentation: 1 +- this (default 0.35)"
     )
-    parser.add_argument("--cls-epochs", type=int, default=20)
-    parser.add_argument("--cls-minutes", type=float, default=None)
-    parser.add_argument("--cls-batch", type=int, default=256)
+    parser.add_argument("--cls-epochs", type=int, default=20, help="classifier passes over its crops (20)")
+    parser.add_argument("--cls-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
+    parser.add_argument("--cls-batch", type=int, default=256, help="classifier crops per training step (256)")
     parser.add_argument("--cls-lr0", type=float, default=0.002, help="classifier start learning rate")
-    parser.add_argument("--face-epochs", type=int, default=20)
-    parser.add_argument("--face-minutes", type=float, default=None)
-    parser.add_argument("--face-batch", type=int, default=128)
-    parser.add_argument("--face-lr0", type=float, default=0.001)
+    parser.add_argument("--face-epochs", type=int, default=20, help="face reader passes over its crops (20)")
+    parser.add_argument("--face-minutes", type=float, default=None, help="wall-time cap (re-fits the schedule)")
+    parser.add_argument("--face-batch", type=int, default=128, help="face reader crops per training step (128)")
+    parser.add_argument("--face-lr0", type=float, default=0.001, help="face reader start learning rate")
     parser.add_argument("--face-hue", type=float, default=0.5, help="hue jitter range (0.5, the default: any colour)")
     parser.add_argument(
         "--face-init", type=Path, default=None, help="start the face reader from these weights (e.g. the classifier's)"
@@ -185,7 +205,7 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--warm", action="store_true", help="start each stage from its previous best.pt (none yet: from models/)"
     )
-    parser.add_argument("--no-export", action="store_true")
+    parser.add_argument("--no-export", action="store_true", help="train only: leave models/ as it is")
     parser.add_argument(
         "--export-only",
         type=Path,
@@ -209,6 +229,30 @@ def _train_arguments(parser: argparse.ArgumentParser) -> None:
 def run_train(args: argparse.Namespace) -> int:
     from vision import train
 
+    limits = {
+        "--det-epochs": (1, 10_000),
+        "--cls-epochs": (1, 10_000),
+        "--face-epochs": (1, 10_000),
+        "--det-minutes": (0.01, 10_000),
+        "--cls-minutes": (0.01, 10_000),
+        "--face-minutes": (0.01, 10_000),
+        "--det-imgsz": (32, 4096),
+        "--det-batch": (1, 4096),
+        "--cls-batch": (1, 65_536),
+        "--face-batch": (1, 65_536),
+        "--det-lr0": (1e-6, 1),
+        "--cls-lr0": (1e-6, 1),
+        "--face-lr0": (1e-6, 1),
+        "--det-scale": (0, 0.9),
+        "--face-hue": (0, 0.5),
+        "--threads": (1, 256),
+        "--fraction": (0.001, 1),
+        "--quantize-scenes": (0, 100_000),
+    }
+    if problem := out_of_range(args, limits):
+        return fail(problem)
+    if problem := _device_problem(args.device):
+        return fail(problem)
     if args.export_only is not None:
         if args.stage == "both":
             return fail("--export-only exports one stage's weights: give --stage detector, classifier or face")
@@ -250,6 +294,25 @@ def run_train(args: argparse.Namespace) -> int:
         return fail(str(exc))
     print(json.dumps(written, indent=2))
     return 0
+
+
+def _device_problem(device: str) -> str | None:
+    """Why ``--device`` cannot be used here (None: it can): ``auto`` and ``cpu`` always can; GPU numbers only where
+    PyTorch sees that many GPUs."""
+    text = str(device).strip().lower()
+    if text in ("auto", "cpu"):
+        return None
+    numbers = text.split(",")
+    if not all(n.strip().isdecimal() for n in numbers):
+        return f"--device must be auto, cpu or GPU numbers like 0 or 0,1, not {device!r}"
+    import torch
+
+    count = torch.cuda.device_count()
+    missing = [n.strip() for n in numbers if int(n) >= count]
+    if missing:
+        have = f"GPUs 0 to {count - 1}" if count else "no GPU PyTorch can use"
+        return f"--device {device}: this machine has {have}; use --device cpu (or auto)"
+    return None
 
 
 run_train.arguments = _train_arguments  # type: ignore[attr-defined]
@@ -413,7 +476,13 @@ command("detect", "read the playing cards in images (prints JSON lines with --js
 
 # -- evaluate --------------------------------------------------------------------------------------
 def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--heldout", type=Path, default=None, help="folder of held-out scenes (synth --heldout)/scenes")
+    parser.add_argument(
+        "--heldout",
+        type=Path,
+        default=None,
+        metavar="SCENES",
+        help="measure on these held-out scenes: OUT/scenes of 'tablecall synth OUT --heldout'",
+    )
     parser.add_argument("--pinochle", type=Path, default=None, help="the real pinochle photos folder")
     parser.add_argument("--latency", action="store_true", help="median ms per 1280x720 frame")
     parser.add_argument(
@@ -429,8 +498,13 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--no-faces", action="store_true", help="measure the corner indices alone (no face reader)")
-    parser.add_argument("--models", type=Path, default=None)
-    parser.add_argument("--backend", choices=("auto", "openvino", "onnxruntime", "opencv"), default="auto")
+    parser.add_argument("--models", type=Path, default=None, help="model folder to measure (default models/)")
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "openvino", "onnxruntime", "opencv"),
+        default="auto",
+        help="the runtime that runs the networks (default auto: the fastest one installed)",
+    )
     parser.add_argument(
         "--imgsz",
         type=_detector_size,
@@ -501,6 +575,8 @@ def _unmeasurable(args: argparse.Namespace) -> str | None:
     """Why a folder given to ``evaluate`` holds nothing to measure (None: each holds something), said before the
     measurements, which take minutes, rather than as zeros after them."""
     for option, folder in (("--heldout", args.heldout), ("--stages", args.stages), ("--ap", args.ap)):
+        if folder is not None and (folder / "scenes").is_dir():
+            return f"{option} {folder}: that is the folder tablecall synth wrote; give its scenes: {folder / 'scenes'}"
         if folder is not None and not any(folder.glob("*.json")):
             return (
                 f"{option} {folder}: no rendered scenes there (tablecall synth OUT --heldout writes held-out scenes "

@@ -37,3 +37,15 @@ def test_bad_options_are_refused_in_one_line(
     err = capsys.readouterr().err
     assert message.format(tmp=tmp_path) in err and "Traceback" not in err and err.count("\n") == 1
     assert not (tmp_path / "s").exists()  # nothing was started (synth had not begun writing)
+
+
+def test_evaluate_given_the_synth_folder_instead_of_its_scenes_says_which_to_give(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`tablecall synth OUT --heldout` writes OUT/scenes and OUT/oriented.json: --heldout OUT used to pass the check
+    (a .json is there) and end in an AttributeError traceback."""
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "scenes" / "000001.json").write_text("{}")
+    (tmp_path / "oriented.json").write_text("{}")
+    assert main(["evaluate", "--heldout", str(tmp_path)]) == 2
+    assert f"give its scenes: {tmp_path / 'scenes'}" in capsys.readouterr().err

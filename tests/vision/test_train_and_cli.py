@@ -228,6 +228,29 @@ def test_synth_and_train_commands(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert "tablecall synth" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(["train", "--threads", "0"], "--threads must be from 1 to 256, not 0", id="no_threads"),
+        pytest.param(["train", "--fraction", "2"], "--fraction must be from", id="fraction_over_one"),
+        pytest.param(["train", "--det-epochs", "-3"], "--det-epochs must be from 1", id="negative_epochs"),
+        pytest.param(["train", "--device", "7"], "--device 7: this machine has", id="gpu_not_there"),
+        pytest.param(["train", "--device", "gpu"], "--device must be auto, cpu or GPU numbers", id="device_word"),
+        pytest.param(["synth", "FILE/set", "--scenes", "1"], "cannot make that folder", id="synth_into_a_file"),
+        pytest.param(["synth", "OUT", "--face-designs", "-2"], "--face-designs must be from 0", id="negative_designs"),
+    ],
+)
+def test_training_commands_refuse_what_cannot_work_before_starting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    """Said in a line, exit 2, before any work: not a traceback from PyTorch or Ultralytics minutes later."""
+    (tmp_path / "a-file").write_text("")
+    named = {"FILE/set": str(tmp_path / "a-file" / "set"), "OUT": str(tmp_path / "out")}
+    extra = ["--data", str(tmp_path)] if args[0] == "train" else []
+    assert main([named.get(a, a) for a in args] + extra) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_warm_start_trains_on_from_the_previous_best(trained: Path) -> None:
     runs = trained.parent / "runs"
     config = train.classifier_config(epochs=1, imgsz=32, batch=32, lr0=0.0005)  # a gentler continuation
