@@ -229,13 +229,17 @@ def open_reader(source: Source, timeout_ms: int = 4000) -> Reader:
 
 
 def probe(spec: str | int, timeout_ms: int = 4000) -> str | None:
-    """Whether a webcam or stream answers now: None if it opens (it is closed again at once), else why not.  Files
-    and folders are known without opening them; a camera plugged in later is opened by the capture all the same."""
+    """Whether a source gives pictures now: None if it opens (it is closed again at once), else why not (a file
+    that is not a video, a folder without images, a webcam or stream that does not answer). A camera plugged in
+    later is opened by the capture all the same."""
     try:
         source = Source.parse(spec)
-        if not source.live:
-            return None
-        open_reader(source, timeout_ms).close()
+        reader = open_reader(source, timeout_ms)
+        try:
+            if not source.live and reader.read() is None:  # a file must give a first picture, not only open
+                return f"{source.describe()}: no picture in it"
+        finally:
+            reader.close()
     except SourceError as exc:
         return str(exc)
     return None

@@ -446,7 +446,8 @@ def run_detect(args: argparse.Namespace) -> int:
         image = read_image(path) if problem is None and path.is_file() else None
         if image is None:
             unreadable += 1
-            print(f"tablecall: {path}: {problem or 'cannot read it as an image'} (skipped)", file=sys.stderr)
+            problem = problem or ("no such file" if not path.exists() else "cannot read it as an image")
+            print(f"tablecall: {path}: {problem} (skipped)", file=sys.stderr)
             continue
         cards = reader.read(image)
         if args.json:

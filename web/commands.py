@@ -338,7 +338,8 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
         except CameraError as exc:
             print(f"tablecall: {exc.message}; enter the game by hand", file=sys.stderr)
             return
-        print(f"Camera: {describe_source(source)} follows game {args.game}", flush=True)
+        later = " once it gives pictures (see above)" if absent else ""
+        print(f"Camera: {describe_source(source)} follows game {args.game}{later}", flush=True)
     elif not absent:
         print(ready, flush=True)
 

@@ -123,6 +123,10 @@ class Store:
         self.path = Path(path)
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
+        if self.path.is_dir():
+            raise StoreError(
+                f"cannot open the database {self.path}: it is a folder; give a file, like {self.path}/games.sqlite3"
+            )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)

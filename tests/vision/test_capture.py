@@ -216,11 +216,17 @@ def test_an_unplugged_camera_says_so() -> None:
         capture.stop()
 
 
-def test_probe_opens_cameras_and_streams_once_and_leaves_files_to_the_capture(tmp_path: Path) -> None:
+def test_probe_opens_a_source_once_and_a_file_must_give_a_picture(tmp_path: Path) -> None:
+    """``serve`` says at start whether its source gives pictures: a camera or stream that answers, a video file
+    with a first frame, a folder with images (a text file or an empty folder was announced as ready)."""
     assert (probe("7") or "").startswith("camera 7 cannot be opened: is it plugged in")
     assert "stream http://127.0.0.1:9/video.mjpg cannot be opened" in (probe("http://127.0.0.1:9/video.mjpg") or "")
-    assert probe(str(tmp_path / "missing.mp4")) is None  # files are known without opening (web.camera.missing_file)
-    assert probe(str(tmp_path)) is None
+    assert probe(str(tmp_path / "missing.mp4")) == f"video file {tmp_path / 'missing.mp4'}: no such file"
+    assert "has no images" in (probe(str(tmp_path)) or "")
+    notes = tmp_path / "notes.mp4"
+    notes.write_text("not a video")
+    assert "not a video OpenCV can decode" in (probe(str(notes)) or "")
+    assert probe(str(write_video(tmp_path / "ok.mp4", 3))) is None
     assert probe(" ") == "no video source given: a camera number (0), a video file, a folder or a URL"
 
 

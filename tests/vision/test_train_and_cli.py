@@ -133,7 +133,7 @@ def test_detect_prints_json_per_image_and_reports_unreadable(
     )
     out, err = capsys.readouterr()
     assert status == 2
-    assert "broken.jpg" in err and "missing.png" in err
+    assert "broken.jpg: cannot read it as an image" in err and "missing.png: no such file" in err
     lines = [json.loads(line) for line in out.splitlines()]
     assert [line["image"] for line in lines] == [str(images["colour"]), str(images["gray"])]
     for line in lines:

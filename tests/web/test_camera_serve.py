@@ -95,6 +95,26 @@ def test_serve_with_a_missing_video_says_so_and_games_are_entered_by_hand(tmp_pa
     assert f"video file {missing}: no such file" in home
 
 
+@pytest.mark.parametrize("kind", ["not a video", "empty folder"])
+def test_serve_with_a_video_that_gives_no_pictures_does_not_say_it_is_ready(tmp_path: Path, kind: str) -> None:
+    """A file that is not a video, or a folder without images, was announced as "ready" on the terminal and the
+    home page; it is said for what it is, like a missing file."""
+    db, source = tmp_path / "t.sqlite3", tmp_path / ("notes.mp4" if kind == "not a video" else "frames")
+    if kind == "not a video":
+        source.write_text("these are my notes, not a video")
+    else:
+        source.mkdir()
+    process, base = start_server(db, "--video", str(source))
+    try:
+        home = wait_for(lambda: (h := fetch(base, "/")[2].decode()) and str(source) in h and h, what="the home page")
+    finally:
+        stop(process)
+    text = output(db)
+    assert "is ready" not in text and "is ready" not in home
+    reason = "cannot be read: not a video" if kind == "not a video" else "has no images"
+    assert reason in text and reason in home
+
+
 def test_serve_with_a_webcam_that_is_not_there_says_so_and_tries_it_when_a_game_uses_it(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     process, base = start_server(db, "--camera", "7")

@@ -105,7 +105,7 @@ def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tm
 def test_serve_says_when_the_database_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "folder.db").mkdir()
     assert main(["serve", "--db", str(tmp_path / "folder.db")]) == 2
-    assert "cannot open the database" in capsys.readouterr().err
+    assert f"cannot open the database {tmp_path / 'folder.db'}: it is a folder" in capsys.readouterr().err
 
 
 def test_lan_addresses_are_never_loopback() -> None:
