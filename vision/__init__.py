@@ -2,3 +2,9 @@
 
 Only this package imports OpenCV, NumPy or Ultralytics.
 """
+
+import os
+
+# OpenCV's own log lines (a webcam number that is not there: eight lines of C++ warnings every few seconds) buried
+# tablecall's one clear message, and tablecall says what went wrong itself; OPENCV_LOG_LEVEL=INFO brings them back.
+os.environ.setdefault("OPENCV_LOG_LEVEL", "FATAL")

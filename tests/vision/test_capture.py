@@ -311,3 +311,19 @@ def test_a_camera_that_raises_something_unexpected_is_reopened() -> None:
         assert capture.attempts == 2 and capture.status.state == "running" and capture.status.retries == 1
     finally:
         capture.stop()
+
+
+def test_opencv_keeps_its_own_warnings_to_itself(tmp_path: Path) -> None:
+    """A webcam number that is not there made OpenCV print eight lines of C++ warnings at every retry, burying
+    tablecall's one clear line; they are off unless OPENCV_LOG_LEVEL asks for them."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import vision.capture, cv2; cv2.VideoCapture(7).release()"
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_LOG_LEVEL"}
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    env["OPENCV_LOG_LEVEL"] = "INFO"
+    loud = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert "VIDEOIO" in loud.stderr  # the switch still works (and the quiet run is not quiet by luck)
