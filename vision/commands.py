@@ -74,9 +74,6 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_synth(args: argparse.Namespace) -> int:
-    from vision.cardart import ArtError
-    from vision.dataset import default_pool, write_dataset
-
     limits = {
         "--seed": SEEDS,
         "--start": (0, 10**9),
@@ -88,6 +85,22 @@ def run_synth(args: argparse.Namespace) -> int:
         return fail(problem)
     if problem := _unwritable(args.out):
         return fail(problem)
+    try:
+        return _synth(args)
+    except KeyboardInterrupt:
+        print(
+            f"\ntablecall: stopped; the scenes written in {args.out} so far are kept (each with its labels), and the "
+            "same --seed and --start render the same scenes again",
+            file=sys.stderr,
+        )
+        return 130
+
+
+def _synth(args: argparse.Namespace) -> int:
+    """What synth renders (the options checked): reader-box crops, sim crops, face crops or scenes."""
+    from vision.cardart import ArtError
+    from vision.dataset import default_pool, write_dataset
+
     if args.reader_boxes:
         from vision.backends import ModelError
         from vision.detect import MODELS

@@ -20,6 +20,7 @@ held-out designs or the real photos).
 from __future__ import annotations
 
 import json
+import signal
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -185,8 +186,10 @@ def _write_face_crops(plan: Plan, number: int) -> dict[str, int]:
 
 
 def init_worker() -> None:
-    """A worker process draws with one OpenCV thread (the processes share the cores)."""
+    """A worker process draws with one OpenCV thread (the processes share the cores), and leaves Ctrl-C to the
+    parent, which stops the pool and says what was kept (a traceback from each worker buried that)."""
     cv2.setNumThreads(1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def count_written(

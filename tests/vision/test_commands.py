@@ -49,3 +49,27 @@ def test_evaluate_given_the_synth_folder_instead_of_its_scenes_says_which_to_giv
     (tmp_path / "oriented.json").write_text("{}")
     assert main(["evaluate", "--heldout", str(tmp_path)]) == 2
     assert f"give its scenes: {tmp_path / 'scenes'}" in capsys.readouterr().err
+
+
+def test_ctrl_c_during_synth_stops_it_in_a_line_without_a_traceback_per_worker(tmp_path: Path) -> None:
+    """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two workers render: each worker
+    printed its own KeyboardInterrupt traceback, and nothing said what was kept."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "set"
+    command = [sys.executable, "-m", "web.cli", "synth", str(out), "--scenes", "400", "--workers", "2"]
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    ends = time.monotonic() + 120
+    while time.monotonic() < ends and not list((out / "detect").rglob("*.txt")):  # the workers are rendering
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert f"stopped; the scenes written in {out} so far are kept" in err
