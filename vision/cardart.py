@@ -136,7 +136,8 @@ def design(name: str) -> Design:
     for candidate in DESIGNS:
         if candidate.name == name:
             return candidate
-    raise ArtError(f"no card design called {name!r}; known: {', '.join(d.name for d in DESIGNS)}")
+    known = ", ".join(d.name for d in DESIGNS)
+    raise ArtError(f"no card design called {name!r}; known: {known}, and proc:N (our own, any whole number N)")
 
 
 # -- sources ---------------------------------------------------------------------------------------

@@ -16,7 +16,9 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-o", "--output", type=Path, required=True, help="the video to write (.mp4 or .avi)")
     parser.add_argument("--seed", type=int, default=0, help="random seed: the same seed gives the same frames")
     parser.add_argument("--layout", type=Path, help="zones from this file (JSON or TOML) instead of the default")
-    parser.add_argument("--size", default="1280x720", help="frame size WIDTHxHEIGHT (default 1280x720)")
+    parser.add_argument(
+        "--size", default="1280x720", help="frame size WIDTHxHEIGHT, even numbers, at least 64x64 (default 1280x720)"
+    )
     parser.add_argument("--fps", type=float, default=15.0, help="frames per second (default 15)")
     parser.add_argument("--duration", type=float, help="video length in seconds (default: as the game takes)")
     parser.add_argument("--design", help="card artwork, e.g. gnome:paris or proc:7 (default: one picked by seed)")
