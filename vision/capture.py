@@ -174,6 +174,8 @@ class _VideoReader(Reader):
         rate = float(self.cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = source.fps or (rate if 1 <= rate <= 240 else 0.0)
         self.first = True
+        # how many frames the file says it holds (0: unknown), to tell a damaged file from a finished one
+        self.expected = int(self.cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if source.kind == "file" else 0
 
     def read(self) -> np.ndarray | None:
         ok, image = self.cap.read()
@@ -352,7 +354,16 @@ class Capture:
                 delay = min(delay * 2, self.backoff[1])
                 continue
             if ended:
-                self._set("ended", f"the end of {self.source.describe()} ({self._index} frames)")
+                expected = int(getattr(reader, "expected", 0) or 0)
+                if expected and self._index < min(expected - 5, 0.95 * expected):
+                    message = (
+                        f"the end of {self.source.describe()} after {self._index} of its {expected} frames: "
+                        "the rest cannot be read (is the file damaged, or still being copied?)"
+                    )
+                    log.warning("%s", message)
+                    self._set("ended", message)
+                else:
+                    self._set("ended", f"the end of {self.source.describe()} ({self._index} frames)")
                 return
         self._set("stopped", "capture stopped")
 

@@ -327,3 +327,24 @@ def test_opencv_keeps_its_own_warnings_to_itself(tmp_path: Path) -> None:
     env["OPENCV_LOG_LEVEL"] = "INFO"
     loud = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
     assert "VIDEOIO" in loud.stderr  # the switch still works (and the quiet run is not quiet by luck)
+
+
+def test_a_video_damaged_half_way_says_so_at_its_end(tmp_path: Path) -> None:
+    """A file whose header promises 60 frames but whose second half is gone (a copy cut short) ended like a
+    finished game; a whole file ends as before."""
+    whole = tmp_path / "whole.avi"
+    writer = cv2.VideoWriter(str(whole), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (160, 120))
+    for i in range(60):
+        writer.write(np.full((120, 160, 3), i * 4 % 256, np.uint8))
+    writer.release()
+    cut = tmp_path / "cut.avi"
+    cut.write_bytes(whole.read_bytes()[: whole.stat().st_size // 2])
+    for path, expected in ((whole, "(60 frames)"), (cut, "of its 60 frames: the rest cannot be read")):
+        capture = Capture(str(path), lossless=True, realtime=False).start()
+        try:
+            while capture.next(timeout=2.0) is not None:
+                pass
+            wait_for(capture, "ended")
+        finally:
+            capture.stop()
+        assert expected in capture.status.message, capture.status.message
