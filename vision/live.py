@@ -64,6 +64,11 @@ AUTO = "auto"
 #: the camera view says so when the pipeline reads fewer of a camera's pictures than this share, or a video plays
 #: slower than this share of real time (a paced file waits for the pipeline)
 SKIP_WARNING = 0.9
+#: a poker card's corner index (rank over suit) is about this tall, mm; the camera view warns when it is fewer than
+#: MIN_INDEX_PX pixels tall in the camera's picture (a pipeline audit on the Snap demo video: at 320x240, 4 px, it
+#: sent a card nobody played; at 640x360, 6.8 px, it read 7 of 8 flips; at 1280x720 the indices are 13.6 px)
+INDEX_MM = 15.0
+MIN_INDEX_PX = 6
 
 
 def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
@@ -142,6 +147,8 @@ class LiveTable:
         self._busy_ms = 0.0
         self._next_check = 0.0
         self._moved = 0
+        self._recheck_note: str | None = None  # why the calibration cannot be re-checked now (no marker in view)
+        self._small: tuple[tuple[int, int], float] | None = None  # (frame size, px per corner index) last measured
         self._flagged: set[str] = set()
         self.sent: list[VisionEvent] = []
         self._install(config)
@@ -298,6 +305,7 @@ class LiveTable:
             self._show(frame, None, None)
             return
         calibration = config.calibration.scaled(frame.size)
+        self._measure_index(calibration, frame.size)
         detections = self._detect(frame, self._region(config, frame.size))
         frozen = motion.update(frame.image)
         view, possible, likely = self._view(observer) if detections else (None, None, None)
@@ -368,6 +376,10 @@ class LiveTable:
             return
         assert self.drift is not None
         drift = self.drift.check(frame.image)
+        note = drift.message if drift.moved is None else None
+        if note != self._recheck_note and note is not None:
+            log.warning("calibration: %s", note)
+        self._recheck_note = note
         self._moved = self._moved + 1 if drift.moved else 0
         if self._moved >= 2:  # twice in a row: not a hand over a marker
             self._calibration_state, self._calibration_message = "moved", drift.message
@@ -410,6 +422,29 @@ class LiveTable:
             if self.on_event is not None:
                 self.on_event(event, seq, rulings)
 
+    def _measure_index(self, calibration: Calibration, size: tuple[int, int]) -> None:
+        """How many pixels tall a card's corner index is at the middle of the table in frames of ``size``; said
+        once (and on the status band) when it is too few for the reader (a 320x240 camera sent cards nobody
+        played)."""
+        if self._small is not None and self._small[0] == size:
+            return
+        middle = np.array([[w / 2 for w in self.config.layout.table]], np.float64)
+        step = np.array([[INDEX_MM, 0.0], [0.0, INDEX_MM]])
+        points = calibration.to_image(np.vstack([middle, middle + step]))
+        pixels = float(np.mean(np.linalg.norm(points[1:] - points[0], axis=1)))
+        self._small = (size, pixels)
+        if (small := self._too_small()) is not None:
+            log.warning("%s", small)
+
+    def _too_small(self) -> str | None:
+        if self._small is None or self._small[1] >= MIN_INDEX_PX:
+            return None
+        (w, h), pixels = self._small
+        return (
+            f"the picture is too small to read the cards: a corner index is about {pixels:.0f} px tall in "
+            f"{w}x{h} pictures, the reader needs {MIN_INDEX_PX} or more (use 1280x720, or bring the camera closer)"
+        )
+
     def _view_now(self) -> Mapping[str, Json] | None:
         """The referee's view after an event the camera sent (None if it cannot be read)."""
         try:
@@ -428,6 +463,10 @@ class LiveTable:
             lines.append(f"too slow for real time: the video plays at {self._speed:.0%} speed")
         if self._calibration_state != "ok" or self.config.calibration is None:
             lines.append(self._calibration_message)
+        elif self._recheck_note:
+            lines.append(self._recheck_note)
+        if (small := self._too_small()) is not None:
+            lines.append(small)
         if self.detector is None or self.detector_message != "card detector ready":
             lines.append(self.detector_message)
         return lines

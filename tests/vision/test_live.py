@@ -19,7 +19,8 @@ import pytest
 from scorer.events import GameEvent, Source, format_log, parse_log
 from scorer.session import Session, replay
 from tests.vision.tablesim import Card, Hand, Script, camera, project
-from vision.capture import Capture, Reader
+from vision.calibrate import from_markers
+from vision.capture import Capture, Frame, Reader
 from vision.capture import Source as VideoSource
 from vision.detections import Detection, Detections
 from vision.links import SessionLink
@@ -457,3 +458,35 @@ def test_ctrl_c_while_waiting_for_the_table_still_lets_stop_wait_for_the_frame_b
         table.wait(30)  # Ctrl-C comes in here, as in run_live
     table.stop()
     assert not reading.is_set()  # stop waited for the frame being read
+
+
+def test_a_picture_too_small_to_read_the_cards_is_said() -> None:
+    """A 320x240 camera was calibrated and then sent a card nobody played: the status band says the corner indices
+    are too few pixels tall to read, for the picture sizes where they are."""
+    script = snap_script()
+    calibration = from_markers(script.frame(0), LAYOUT)
+    table = LiveTable("0", SessionLink(snap_session()), default_config("snap", 2), detector=None)
+    table.config = table.config.with_calibration(calibration)
+    heights = {}
+    for size in ((320, 180), (640, 360), (1280, 720)):
+        table._measure_index(calibration.scaled(size), size)
+        heights[size] = table._small[1] if table._small else 0.0
+        small = [line for line in table._status_lines() if "too small to read the cards" in line]
+        assert bool(small) == (size == (320, 180)), (size, heights[size])
+    assert heights[(320, 180)] < 6 <= heights[(640, 360)] < heights[(1280, 720)]
+
+
+def test_a_calibration_that_cannot_be_rechecked_says_so_instead_of_nothing() -> None:
+    """With no corner marker in view the marker calibration cannot be re-checked: the status band said nothing
+    (the camera view looked as sure as ever) while a bump went unnoticed. It says so, and goes once a marker
+    shows again."""
+    script = snap_script()
+    calibration = from_markers(script.frame(0), LAYOUT)
+    table = LiveTable("0", SessionLink(snap_session()), default_config("snap", 2), detector=None)
+    table._install(table.config.with_calibration(calibration), fresh=False)
+    blank = Frame(np.full_like(script.frame(0), 90), 0, 0, 0)
+    table._check_calibration(blank)
+    assert "no corner marker in view: cannot re-check the calibration now" in table._status_lines()
+    assert table.status()["calibration"]["state"] == "ok"  # nothing is stopped: it only cannot be checked
+    table._check_calibration(Frame(script.frame(0), 1, 100, 100))
+    assert not [line for line in table._status_lines() if "cannot re-check" in line]
