@@ -19,8 +19,10 @@ game's lock). Each frame: the newest frame of a camera or stream is taken (older
 followed as it is now); a video file or folder gives every frame, paced to real time, and waits while the pipeline
 is behind (``lossless=True``: every frame as fast as it goes, for tests and offline runs); without a
 calibration the corner markers are looked for (every ``recheck_s``), with one the calibration is re-checked that
-often; then the detector, :func:`vision.sightings.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand
-covers), :class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
+often (a first reading that finds it off stops the tracking until the next frame's reading: a bump, confirmed twice,
+is recalibrated from the markers, and what changed meanwhile is then taken as laid down, not read anew); then
+the detector, :func:`vision.sightings.sightings`, :class:`vision.occlusion.MotionMeter` (zones a hand covers),
+:class:`vision.track.Tracker`, and the game's observer, whose proposals are appended as ``vision`` events.
 A lost camera, a failed video, a missing calibration or detector are shown in the status and the camera view
 and logged; no frame means no change, so nothing is lost or invented while the camera is away.
 """
@@ -107,7 +109,7 @@ class LiveTable:
         detector: Detector | str | None = AUTO,
         config_path: str | os.PathLike[str] | None = None,
         lossless: bool = False,
-        recheck_s: float = 2.0,
+        recheck_s: float = 0.5,
         on_event: Callable[[VisionEvent, int, list[Any]], None] | None = None,
         on_frame: Callable[[Frame], None] | None = None,
     ) -> None:
@@ -146,7 +148,8 @@ class LiveTable:
         self._speed = 1.0  # of real time, how fast the video plays (a paced file waits for a slow pipeline)
         self._busy_ms = 0.0
         self._next_check = 0.0
-        self._moved = 0
+        self._moved = 0  # re-checks in a row that found the calibration off (a hand over a marker, or a bump)
+        self._recalibrated = False  # the calibration was found again after a move: the next frame starts afresh
         self._recheck_note: str | None = None  # why the calibration cannot be re-checked now (no marker in view)
         self._small: tuple[tuple[int, int], float] | None = None  # (frame size, px per corner index) last measured
         self._flagged: set[str] = set()
@@ -198,8 +201,10 @@ class LiveTable:
     def _calibrated(self, calibration: Calibration, message: str) -> None:
         config = self.config.with_calibration(calibration)
         with self._lock:
+            self._recalibrated = self._calibration_state == "moved"
             self._install(config, fresh=False)
             self._calibration_message = message
+            self._moved = 0
         log.info("%s", message)
         if self.config_path is not None:
             save_config(self.config_path, config)
@@ -301,13 +306,15 @@ class LiveTable:
             self._check_calibration(frame)
             with self._lock:
                 config, tracker, observer, motion = self.config, self.tracker, self.observer, self.motion
-        if config.calibration is None or self._calibration_state != "ok" or motion is None:
-            self._show(frame, None, None)
+        if config.calibration is None or self._calibration_state != "ok" or motion is None or self._moved:
+            self._show(frame, None, None)  # not calibrated, or the camera seems to have moved: nothing is tracked
             return
         calibration = config.calibration.scaled(frame.size)
         self._measure_index(calibration, frame.size)
         detections = self._detect(frame, self._region(config, frame.size))
         frozen = motion.update(frame.image)
+        if self._recalibrated:  # what changed while the camera was off was laid down then, not read anew
+            frozen, self._recalibrated = tuple(z.name for z in config.layout.zones), False
         view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
             sightings(
@@ -381,6 +388,8 @@ class LiveTable:
             log.warning("calibration: %s", note)
         self._recheck_note = note
         self._moved = self._moved + 1 if drift.moved else 0
+        if self._moved == 1:  # the first reading off: nothing is tracked until the next frame says which it is
+            self._next_check = 0.0
         if self._moved >= 2:  # twice in a row: not a hand over a marker
             self._calibration_state, self._calibration_message = "moved", drift.message
             log.warning("calibration: %s", drift.message)
