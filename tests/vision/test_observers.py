@@ -643,6 +643,21 @@ def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> Non
     assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "2D", "JK"]]
 
 
+def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
+    """The jokers of two melds are matched to them by name, so one may seem away from its meld: that is no swap."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KD")
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    melds = [("4S", 60.0), ("4H", 80.0), ("JK", 100.0), ("KS", -200.0), ("KH", -180.0), ("JK", -160.0)]
+    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]  # the fours' JK seen first
+    sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=40)
+    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 1, "cards": ["KD"]}]
+
+
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
     d = Driver("push", PLAYERS)
     d.step = 50

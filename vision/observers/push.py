@@ -129,8 +129,18 @@ class PushObserver(Observer):
             for c in m.get("cards") or []
         ]
         placed, fresh = [], []
+        counts = Counter(name for name, _ in wanted)
+        anchors: dict[int, list[TableCard]] = {}  # meld -> its cards of a name no other meld of the owner has
         for card in cards:
-            spot = next((i for i, (name, _) in enumerate(wanted) if name == card.card.split("/")[0]), None)
+            number = next((n for name, n in wanted if name == card.card.split("/")[0] and counts[name] == 1), None)
+            if number is not None:
+                anchors.setdefault(number, []).append(card)
+        # a name in several melds (two jokers, two 2s in two melds: two decks) goes to the nearest of them
+        order = sorted(cards, key=lambda c: counts[c.card.split("/")[0]] > 1)
+        for card in order:
+            name = card.card.split("/")[0]
+            spots = [i for i, (wanted_name, _) in enumerate(wanted) if wanted_name == name]
+            spot = min(spots, key=lambda i: _reach(card, anchors.get(wanted[i][1], [])), default=None)
             if spot is not None:
                 placed.append((card, wanted.pop(spot)[1]))
             elif self._came_back(card):
@@ -237,11 +247,13 @@ class PushObserver(Observer):
 
     def _wilds_moved(self, placed: Sequence[tuple[TableCard, int]]) -> dict[int, TableCard]:
         """The referee's melds whose wild lies away from all its other cards (more than ``join_mm``): taken out
-        of the meld, as in a swap of a natural for it (meld number -> that wild)."""
+        of the meld, as in a swap of a natural for it (meld number -> that wild). Only a wild whose name is in one
+        meld alone: two jokers in two melds are matched to them by name, not by place, so either may seem away."""
+        names = Counter(card.card for card, _ in placed)
         out = {}
         for card, number in placed:
             others = [c for c, n in placed if n == number and c is not card]
-            wild = _is_wild(card.card.split("/")[0])
+            wild = _is_wild(card.card.split("/")[0]) and names[card.card] == 1
             if wild and others and min(math.dist(card.point, c.point) for c in others) > self.join_mm:
                 out[number] = card
         return out
@@ -284,6 +296,11 @@ class PushObserver(Observer):
         self.done.update(ids)
         counts = ", ".join(f"{n} {len(c)}" for n, c in shown.items())
         return Proposal("deal_end", data, latest, f"hands shown at the end of the deal: {counts}", ids)
+
+
+def _reach(card: TableCard, others: Sequence[TableCard]) -> float:
+    """How far ``card`` lies from the nearest of ``others`` (infinitely far from none)."""
+    return min((math.dist(card.point, o.point) for o in others), default=math.inf)
 
 
 def _along(card: TableCard, layout: Layout) -> float:
