@@ -197,6 +197,7 @@ class LiveTable:
         )
         self.motion = MotionMeter(config.calibration, config.layout, config.tracking) if config.calibration else None
         self.drift = DriftWatch(config.calibration, config.layout) if config.calibration else None
+        self._small = None  # the index size is measured again for the new calibration
 
     def _calibrated(self, calibration: Calibration, message: str) -> None:
         config = self.config.with_calibration(calibration)
