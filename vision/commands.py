@@ -378,12 +378,7 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
         help="write annotated copies here, as NAME.jpg (NAME_.jpg where that is one of the images read: never over it)",
     )
     parser.add_argument("--models", type=Path, default=None, help="model folder (default models/)")
-    parser.add_argument(
-        "--backend",
-        choices=("auto", "openvino", "onnxruntime", "opencv"),
-        default="auto",
-        help="the runtime that runs the networks (default auto: the fastest one installed)",
-    )
+    _backend_argument(parser)
     parser.add_argument(
         "--conf", type=float, default=None, help="index detection threshold (default: data.yaml's tuned one, or 0.25)"
     )
@@ -399,6 +394,15 @@ def _detect_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--no-faces", action="store_true", help="read the corner indices alone, without the whole-card reader"
+    )
+
+
+def _backend_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=("auto", "openvino", "onnxruntime", "opencv"),
+        default="auto",
+        help="the runtime that runs the networks (default auto: the fastest one installed)",
     )
 
 
@@ -513,12 +517,7 @@ def _evaluate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="at most this many images per set")
     parser.add_argument("--no-faces", action="store_true", help="measure the corner indices alone (no face reader)")
     parser.add_argument("--models", type=Path, default=None, help="model folder to measure (default models/)")
-    parser.add_argument(
-        "--backend",
-        choices=("auto", "openvino", "onnxruntime", "opencv"),
-        default="auto",
-        help="the runtime that runs the networks (default auto: the fastest one installed)",
-    )
+    _backend_argument(parser)
     parser.add_argument(
         "--imgsz",
         type=_detector_size,

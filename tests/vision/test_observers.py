@@ -542,6 +542,18 @@ def push_driver() -> Driver:
     return d
 
 
+def beth_to_meld() -> Driver:
+    """A deal in which Beth holds a KD (pushed to her by Alex) and is in turn, having drawn: she can meld."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KD")
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    return d
+
+
 def test_push_melds_laid_one_by_one_go_as_one_meld_event_when_still() -> None:
     d = push_driver()
     cards = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
@@ -625,13 +637,7 @@ def test_push_a_hand_card_of_the_same_face_as_a_meld_card_counts_in_the_hand(mel
 def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> None:
     """Beth puts KD in the place of the JK in her KS KH JK and the JK on her fours: a swap (entered on a phone),
     not a lay-off of the KD (the referee then kept the JK in the kings and refused the phone's swap)."""
-    d = Driver("push", PLAYERS)
-    d.step = 50
-    d.manual("deal", dealer="David", upcard="9C")
-    d.manual("push", player="Alex", stock_card="KD")
-    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
-    d.manual("discard", player="Alex", card="JC")
-    d.manual("draw", player="Beth", **{"from": "discard"})
+    d = beth_to_meld()
     melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
     assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
     swapped = [*melds[:2], ("KD", -160.0), *melds[3:], ("JK", 120.0)]
@@ -645,13 +651,7 @@ def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> Non
 
 def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
     """The jokers of two melds are matched to them by name, so one may seem away from its meld: that is no swap."""
-    d = Driver("push", PLAYERS)
-    d.step = 50
-    d.manual("deal", dealer="David", upcard="9C")
-    d.manual("push", player="Alex", stock_card="KD")
-    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
-    d.manual("discard", player="Alex", card="JC")
-    d.manual("draw", player="Beth", **{"from": "discard"})
+    d = beth_to_meld()
     melds = [("4S", 60.0), ("4H", 80.0), ("JK", 100.0), ("KS", -200.0), ("KH", -180.0), ("JK", -160.0)]
     assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]  # the fours' JK seen first
     sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=40)
@@ -659,13 +659,7 @@ def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
 
 
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
-    d = Driver("push", PLAYERS)
-    d.step = 50
-    d.manual("deal", dealer="David", upcard="9C")
-    d.manual("push", player="Alex", stock_card="KD")
-    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
-    d.manual("discard", player="Alex", card="JC")
-    d.manual("draw", player="Beth", **{"from": "discard"})
+    d = beth_to_meld()
     melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
     sent = d.show({"melds/1": melds}, frames=40)
     assert [b["type"] for _, b, _ in sent] == ["meld"] and codes(sent) == []
