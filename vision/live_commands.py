@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import json
 import logging
-import os
 import sys
 from pathlib import Path
 
@@ -182,7 +181,7 @@ def run_live(args: argparse.Namespace) -> int:
     from scorer.session import replay
     from vision.detections import DetectorUnavailable, load_detector
     from vision.live import LiveTable, SessionLink
-    from vision.tableconfig import ConfigError, load_config
+    from vision.tableconfig import ConfigError, load_config, write_whole
 
     logging.basicConfig(level=logging.INFO, format="tablecall: %(message)s")
     try:
@@ -198,7 +197,7 @@ def run_live(args: argparse.Namespace) -> int:
     offset = session.events[-1].ts if session.events else 0
     if args.out:
         try:
-            _keep_log(args.out, format_log(session.log()))  # now: a place it cannot write is said before the game
+            write_whole(args.out, format_log(session.log()))  # now: a place it cannot write is said before the game
         except OSError as exc:
             return fail(f"--out {args.out}: cannot write it ({exc.strerror or exc})")
 
@@ -208,7 +207,7 @@ def run_live(args: argparse.Namespace) -> int:
         print(json.dumps(line, ensure_ascii=False), flush=True)
         if args.out:
             try:
-                _keep_log(args.out, format_log(session.log()))
+                write_whole(args.out, format_log(session.log()))
             except OSError as exc:
                 logging.getLogger(__name__).error("--out %s: cannot write it (%s)", args.out, exc.strerror or exc)
 
@@ -235,20 +234,12 @@ def run_live(args: argparse.Namespace) -> int:
         return fail(status.message)
     if args.out:
         try:
-            _keep_log(args.out, format_log(session.log()))
+            write_whole(args.out, format_log(session.log()))
         except OSError as exc:
             print(format_log(session.log()), end="")  # the log is not lost: it goes to the terminal
             return fail(f"--out {args.out}: cannot write it ({exc.strerror or exc}); the whole log is printed above")
     print(json.dumps({"camera_events": len(table.sent), "totals": session.summary()["totals"]}), file=sys.stderr)
     return 0
-
-
-def _keep_log(path: Path, text: str) -> None:
-    """Write the log in one go (beside it, then renamed over it): a file read at any moment holds a whole log."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    part = path.with_name(path.name + ".part")
-    part.write_text(text, encoding="utf-8")
-    os.replace(part, path)
 
 
 run_live.arguments = _live_arguments  # type: ignore[attr-defined]

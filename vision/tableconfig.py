@@ -28,7 +28,7 @@ from vision.calibrate import Calibration, CalibrationError
 from vision.track import TrackSettings
 from vision.zones import Layout, LayoutError, default_layout
 
-__all__ = ["ConfigError", "TableConfig", "default_config", "load_config", "save_config"]
+__all__ = ["ConfigError", "TableConfig", "default_config", "load_config", "save_config", "write_whole"]
 
 
 class ConfigError(ValueError):
@@ -130,6 +130,13 @@ def save_config(path: str | os.PathLike[str], config: TableConfig) -> Path:
     path = Path(path)
     text = config.to_toml()
     TableConfig.from_toml(text)  # what we write must read back
+    return write_whole(path, text)
+
+
+def write_whole(path: str | os.PathLike[str], text: str) -> Path:
+    """Write ``text`` to ``path`` (its folder made) in one go: beside it, then renamed over it, so a file read at
+    any moment, or left by a crash, is the old text or the new one, never half of one."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(path.name + ".tmp")
     temp.write_text(text, encoding="utf-8")

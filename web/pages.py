@@ -47,12 +47,9 @@ def home() -> str:
 def _fold_demos(games: list[tuple[Any, str]]) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:
     """The games to list, and the demo rounds folded away: the demo starts a round a minute, so after an
     evening of ``serve --demo`` they would bury the real games; only the most recently active one is listed."""
-    shown: list[tuple[Any, str]] = []
-    folded: list[tuple[Any, str]] = []
-    for entry in games:
-        demo_listed = any(record.origin == "demo" for record, _ in shown)
-        (folded if entry[0].origin == "demo" and demo_listed else shown).append(entry)
-    return shown, folded
+    folded = [entry for entry in games if entry[0].origin == "demo"][1:]
+    hidden = {id(entry) for entry in folded}
+    return [entry for entry in games if id(entry) not in hidden], folded
 
 
 def _camera_line() -> dict[str, Any] | None:
