@@ -125,6 +125,7 @@ class Session:
     def _reset(self) -> None:
         self.state: Any = self.game.initial_state(self.players, self.options)
         self.rulings: list[Ruling] = []
+        self.idle: set[int] = set()  # game events that count but left the game as it was (a foul taken back)
 
     @property
     def header(self) -> LogHeader:
@@ -146,6 +147,8 @@ class Session:
             return self._rebuild([*self.events, event])
         state, rulings = self.game.apply(self.state, event)
         self.events.append(event)
+        if state == self.state:
+            self.idle.add(event.seq)
         self.state = state
         self.rulings += rulings
         return rulings
@@ -215,6 +218,7 @@ class Session:
     def _rebuild(self, events: list[GameEvent]) -> list[Ruling]:
         state = self.game.initial_state(self.players, self.options)
         rulings: list[Ruling] = []
+        idle: set[int] = set()
         for event, counts in self._walk(events):
             if not counts:
                 rulings.append(self._refusal(event))
@@ -222,13 +226,16 @@ class Session:
             if event.type not in self.game.spec.event_types:
                 raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}'")
             try:
-                state, new = self.game.apply(state, event)
+                after, new = self.game.apply(state, event)
             except EventError as exc:
                 raise _knock_on(events[-1], event, exc) from None
+            if after == state:
+                idle.add(event.seq)
+            state = after
             rulings += new
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
         before = {(r.seq, r.code, r.message) for r in self.rulings}
-        self.events, self.state, self.rulings = events, state, rulings
+        self.events, self.state, self.rulings, self.idle = events, state, rulings, idle
         return [r for r in rulings if (r.seq, r.code, r.message) not in before]
 
     def score(self) -> ScoreSheet:

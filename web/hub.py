@@ -34,6 +34,10 @@ TS_FUTURE_MS = 2_000
 RECENT = 12
 CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
+#: entries that end a deal, hand or game at once: one logged since the entering screen looked is that entry, made on
+#: an old view (the camera's deal end and a phone's, with the hands listed another way, scored a Push deal twice)
+_WHOLE = {"deal_end": "a deal's end", "hand": "a whole hand", "final": "the game's end"}
+ENDINGS = frozenset(_WHOLE)
 
 
 class RefereeFault(RuntimeError):
@@ -248,9 +252,10 @@ class Hub:
 
     @staticmethod
     def _fresh(session: Session, event: GameEvent, seen: int | None) -> GameEvent | None:
-        """Refuse an undo or edit of an event already undone, or changed by another screen after ``seen``
-        (StaleEntry); return the event already logged after ``seen`` that is this very entry (a phone that sent
-        again because the answer was lost, or a second phone entering the same thing), None if it is new."""
+        """Refuse an undo or edit of an event already undone, or changed by another screen after ``seen``, and a
+        deal's end (:data:`ENDINGS`) when one was entered after ``seen`` (StaleEntry); return the event logged after
+        ``seen`` that is this very entry and counts (a phone that sent again because the answer was lost, or a
+        second phone entering the same thing), None if it is new."""
         if event.type in ("undo", "correct"):
             target = event.integer("target", 1)
             undo = session.undone_by(target)
@@ -262,16 +267,24 @@ class Hub:
                 )
         if seen is None:
             return None
-        changed = session.touches(event)
-        for earlier in session.events:
-            if earlier.seq <= seen:
-                continue
-            if earlier.type == event.type and earlier.data == event.data:
+        since = [e for e in session.events if e.seq > seen]
+        if not since:
+            return None
+        counts = {e.seq for e in session.counting()} - session.idle
+        for earlier in since:  # the same entry, where it counts (a foul taken back, an undone event: enter it anew)
+            if earlier.type == event.type and earlier.data == event.data and earlier.seq in counts:
                 return earlier
+        changed = session.touches(event)
+        for earlier in since:
             if changed is not None and session.touches(earlier) == changed:
                 raise StaleEntry(
                     f"event {changed} was changed on another screen meanwhile (event {earlier.seq}): "
                     "look at it again, then make your change"
+                )
+            if event.type in ENDINGS and earlier.type == event.type and earlier.seq in counts:
+                raise StaleEntry(
+                    f"event {earlier.seq} ({_WHOLE[event.type]}) was entered meanwhile, on another screen or by the "
+                    "camera: look at it, and edit it if it is wrong"
                 )
         return None
 

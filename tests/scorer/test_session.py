@@ -180,7 +180,24 @@ def test_replay_equals_the_live_state(script: list[tuple[str, int | str, int]]) 
     again = replay(parse_log(format_log(session.log())))
     assert again.state == session.state
     assert again.rulings == session.rulings
+    assert again.idle == session.idle
     assert again.summary() == session.summary()
+
+
+def test_events_that_count_but_change_nothing_are_known_as_idle() -> None:
+    """A foul taken back (a Spades card out of turn) counts in the log but leaves the game as it was: the dashboard
+    does not take a later entry of the same card for a duplicate of it (web.hub.Hub._fresh)."""
+    session = Session("spades", ["Alex", "Beth", "Cara", "Dana"])
+    session.append(ev(1, "deal", dealer="Dana"))
+    for seq, name in enumerate(("Alex", "Beth", "Cara", "Dana"), start=2):
+        session.append(ev(seq, "bid", player=name, bid=3))
+    assert [r.code for r in session.append(ev(6, "play", player="Beth", card="3H"))] == ["play_out_of_turn"]
+    session.append(ev(7, "play", player="Alex", card="KH"))
+    assert session.idle == {6} and [e.seq for e in session.counting()][-2:] == [6, 7]
+    session.append(ev(8, "undo", target=7))  # a rebuild knows it too
+    assert session.idle == {6}
+    session.append(ev(9, "play", player="Alex", card="KH"))
+    assert session.append(ev(10, "play", player="Beth", card="3H")) == [] and session.idle == {6}
 
 
 def test_replay_names_the_line_of_a_bad_event() -> None:

@@ -347,6 +347,41 @@ def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(
     assert bad.status_code == 400 and "'seen' must be" in bad.get_json()["error"]
 
 
+def test_a_deal_s_end_entered_on_an_old_view_is_refused_not_scored_twice(app: Flask, host: FlaskClient) -> None:
+    """The camera (or another phone) ended a Push deal; a phone that had not seen it enters the same hands listed
+    another way (every hand, in the order typed): 409, not a second deal. Entered after seeing it, it is a new
+    score-only deal, as the screen's "Score deal 2 from the hands only" says."""
+    gid = new_game(host, "push", ["Alex", "Beth", "Charlie", "David"])["id"]
+    end = {"type": "deal_end", "out": "Alex", "hands": {"Beth": ["QH", "7C"], "David": ["4H"]}}
+    assert post_event(host, gid, **end, seen=0).status_code == 201
+    hands = {"Alex": [], "David": ["4H"], "Charlie": ["5C"], "Beth": ["7C", "QH"]}
+    late = post_event(host, gid, type="deal_end", out="Alex", hands=hands, seen=0)
+    assert late.status_code == 409
+    assert "event 1 (a deal's end) was entered meanwhile, on another screen" in late.get_json()["error"]
+    assert len(events_of(app, gid)) == 1
+    assert post_event(host, gid, **end, seen=0).get_json()["duplicate"] is True  # the very same entry: taken once
+    assert post_event(host, gid, type="deal_end", out="Alex", hands=hands, seen=1).status_code == 201
+    assert len(events_of(app, gid)) == 2
+
+
+def test_an_entry_the_same_as_a_foul_that_did_not_count_is_entered_anew(app: Flask, host: FlaskClient) -> None:
+    """The camera sent Beth's card out of turn (it missed Alex's lead): it does not count. Once the lead is entered, a
+    phone that had not seen the camera's event enters Beth's card: it counts now, not 'already entered'."""
+    gid = new_game(host, "spades", ["Alex", "Beth", "Cara", "Dana"])["id"]
+    post_event(host, gid, type="deal", dealer="Dana")
+    for name in ("Alex", "Beth", "Cara", "Dana"):
+        post_event(host, gid, type="bid", player=name, bid=3)
+    foul = post_event(host, gid, type="play", player="Beth", card="3H")
+    assert [r["code"] for r in foul.get_json()["rulings"]] == ["play_out_of_turn"]
+    post_event(host, gid, type="play", player="Alex", card="KH")
+    again = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)
+    assert again.status_code == 201 and again.get_json()["rulings"] == []
+    trick = host.get(f"/api/games/{gid}").get_json()["state"]["view"]["trick"]
+    assert [p["card"] for p in trick] == ["KH", "3H"]
+    same = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)  # sent again: now it counts once
+    assert same.status_code == 200 and same.get_json()["duplicate"] is True and same.get_json()["event"]["seq"] == 8
+
+
 def test_log_tells_what_each_event_means_now(host: FlaskClient, tally: dict[str, Any]) -> None:
     gid = tally["id"]
     post_event(host, gid, type="add", player="Ann", points=3)
