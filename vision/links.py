@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,7 +17,7 @@ from scorer.events import GameEvent, Source
 from scorer.game import Ruling
 from scorer.session import Session
 
-__all__ = ["GameLink", "HubLink", "SessionLink", "VisionEvent"]
+__all__ = ["CameraEvents", "GameLink", "HubLink", "SessionLink", "VisionEvent"]
 
 Json = Any
 
@@ -51,6 +51,10 @@ class GameLink(Protocol):
         """Append the event (source ``vision``); its ``seq`` and rulings. Raises EventError if refused."""
         ...
 
+    def undone(self, seqs: Collection[int]) -> set[int]:
+        """Those of ``seqs`` a player has undone (a Reject on a phone), as the game stands now."""
+        ...
+
 
 class SessionLink:
     """A local :class:`Session`; event times are ``pos_ms + offset_ms`` (video time by default)."""
@@ -79,6 +83,10 @@ class SessionLink:
             ts = max(0, event.pos_ms + self.offset_ms)
             game_event = GameEvent(seq, ts, Source.VISION, str(body.pop("type")), body)
             return seq, self.session.append(game_event)
+
+    def undone(self, seqs: Collection[int]) -> set[int]:
+        with self._lock:
+            return _undone(self.session, seqs)
 
 
 class HubLink:
@@ -122,3 +130,37 @@ class HubLink:
         ts = min(max(event.wall_ms - int(live.record.epoch_ms), now - self.MAX_AGE_MS, 0), now)
         result = self.hub.append(self.game_id, dict(event.body), self.author, Source.VISION, ts)
         return int(result.event.seq), list(result.rulings)
+
+    def undone(self, seqs: Collection[int]) -> set[int]:
+        live = self._live()
+        with live.lock:
+            return _undone(live.session, seqs)
+
+
+def _undone(session: Session, seqs: Collection[int]) -> set[int]:
+    return {seq for seq in seqs if session.undone_by(seq) is not None} if seqs else set()
+
+
+class CameraEvents:
+    """The camera's own recent events, to tell its observer which of them the players have rejected (undone) since
+    it last looked, or restored (:meth:`vision.observers.Observer.rejected`)."""
+
+    def __init__(self, keep: int = 64) -> None:
+        self.keep = keep
+        self.proposals: dict[int, Any] = {}  # seq -> the observer's Proposal
+        self.undone: set[int] = set()
+
+    def add(self, seq: int, proposal: Any) -> None:
+        self.proposals[seq] = proposal
+        for old in sorted(self.proposals)[: -self.keep]:
+            del self.proposals[old]
+            self.undone.discard(old)
+
+    def follow(self, link: GameLink, observer: Any) -> None:
+        """Tell ``observer`` of each event of its rejected or restored since the last call."""
+        if not self.proposals:
+            return
+        undone = link.undone(list(self.proposals))
+        for seq in sorted(undone ^ self.undone):
+            observer.rejected(self.proposals[seq], seq in undone)
+        self.undone = undone

@@ -47,7 +47,7 @@ from vision import annotate
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
 from vision.capture import Capture, Frame, Source
 from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
-from vision.links import GameLink, HubLink, SessionLink, VisionEvent
+from vision.links import CameraEvents, GameLink, HubLink, SessionLink, VisionEvent
 from vision.liveview import CameraView
 from vision.observers import Observer, observer_for
 from vision.occlusion import MotionMeter
@@ -189,6 +189,7 @@ class LiveTable:
         if fresh:
             self.tracker = Tracker(config.tracking, deck_for(config.layout.game), spread_zones(config.layout))
             self.observer: Observer = observer_for(config.layout.game, config.layout, self.link.players)
+            self._mine = CameraEvents()  # the new observer's events (a Reject tells it the reading was wrong)
         self._calibration_state = "ok" if config.calibration else "missing"
         self._calibration_message = (
             f"calibrated ({config.calibration.method})"
@@ -398,6 +399,7 @@ class LiveTable:
 
     def _observe(self, observer: Observer, update: Update, frame: Frame, view: Mapping[str, Json] | None) -> None:
         try:
+            self._mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
             proposals = observer.observe(update, view)
         except Exception:
@@ -420,11 +422,10 @@ class LiveTable:
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": repr(exc)})
                 continue
             self.sent.append(event)
+            self._mine.add(seq, proposal)
             self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
             after = self._view_now()
-            impossible = any(getattr(r.severity, "value", "") == "error" for r in rulings)
-            if impossible and before is not None and after == before:
-                observer.void(proposal)  # the referee found it impossible and kept the game as it was
+            observer.judged(proposal, rulings, before, after)  # an impossible one, or a foul that did not count
             before = after
             for ruling in rulings:
                 if getattr(ruling.severity, "value", "info") != "info":

@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.events import EventError, GameEvent, GameLog, Source
-from scorer.game import Ruling, Severity
+from scorer.game import Ruling
 from scorer.session import Session
-from vision.links import SessionLink, VisionEvent
+from vision.links import CameraEvents, SessionLink, VisionEvent
 from vision.observers import observer_for
 from vision.track import SPREAD_KINDS, Sighting, Tracker, TrackSettings, Update, deck_for, spread_zones
 from vision.zones import Layout, Zone, default_layout
@@ -53,6 +53,7 @@ class Driver:
         self.tracker = Tracker(settings or TrackSettings(), deck_for(game), spread_zones(self.layout))
         self.observer = observer_for(game, self.layout, players)
         self.link = SessionLink(self.session)
+        self.mine = CameraEvents()  # what a Reject on a phone tells the observer, as in LiveTable
         self.ts = 0
         self.step = 10  # ms between frames
         self.sent: list[tuple[int, dict[str, Any], list[Ruling]]] = []
@@ -97,6 +98,7 @@ class Driver:
         for k in range(frames):
             update = self.tracker.update(seen, set(frozen) | (changed if k == 0 else set()), self.ts)
             self.updates.append(update)
+            self.mine.follow(self.link, self.observer)
             view = self.link.view()
             before = view
             for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
@@ -108,8 +110,8 @@ class Driver:
                     self.refused.append((proposal.body(), str(exc)))
                     continue
                 after = self.link.view()
-                if any(r.severity is Severity.ERROR for r in rulings) and after == before:
-                    self.observer.void(proposal)
+                self.observer.judged(proposal, rulings, before, after)
+                self.mine.add(seq, proposal)
                 before = after
                 sent.append((seq, proposal.body(), rulings))
             self.ts += step

@@ -10,7 +10,7 @@ from flask import Flask
 
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
-from vision.links import HubLink, SessionLink, VisionEvent
+from vision.links import CameraEvents, HubLink, SessionLink, VisionEvent
 from vision.live import LiveTable
 from vision.tableconfig import ConfigError, load_config
 from web.app import create_app, hub, store
@@ -42,8 +42,10 @@ def test_hub_link_appends_camera_events_through_the_single_write_path(app: Flask
     assert store(app).authors(live.record.id)[2] == "camera" and rulings == []
     assert b'"source":"vision"' in subscriber.queue.get(timeout=1)
     assert link.view()["piles"][0]["top"] == "5S"
+    assert link.undone([seq]) == set()
     the_hub.append(live.record.id, {"type": "undo", "target": seq}, author="Beth")  # rejected from a phone
     assert link.view()["piles"][0]["top"] is None
+    assert link.undone([seq, 1]) == {seq}  # what the camera's observer is told (vision.links.CameraEvents)
 
 
 def test_hub_link_keeps_old_frame_times_within_what_the_hub_accepts(app: Flask) -> None:
@@ -100,3 +102,29 @@ def test_a_live_table_for_a_dashboard_game_end_to_end(app: Flask, tmp_path: Path
     with pytest.raises(ConfigError, match="table for snap with 2 players; this game is spades"):
         other = the_hub.create("spades", ["A", "B", "C", "D"], {})
         LiveTable.for_hub(the_hub, other.record.id, str(video), config, detector=None)
+
+
+def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> None:
+    session = Session("snap", ["Alex", "Beth"])
+    link = SessionLink(session)
+    link.append(VisionEvent({"type": "deal", "dealer": "Beth"}, 0, 0, 0, "test"))
+    told: list[tuple[str, bool]] = []
+
+    class Listener:
+        def rejected(self, proposal: str, undone: bool) -> None:
+            told.append((proposal, undone))
+
+    mine = CameraEvents(keep=2)
+    seq, _ = link.append(flip("5S"))
+    mine.add(seq, "the 5S flip")
+    mine.follow(link, Listener())
+    assert told == []
+    session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "undo", {"target": seq}))
+    mine.follow(link, Listener())
+    mine.follow(link, Listener())
+    assert told == [("the 5S flip", True)]
+    session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "undo", {"target": session.events[-1].seq}))
+    mine.follow(link, Listener())
+    assert told == [("the 5S flip", True), ("the 5S flip", False)]
+    mine.add(98, "a"), mine.add(99, "b")  # only the latest `keep` are followed
+    assert sorted(mine.proposals) == [98, 99]

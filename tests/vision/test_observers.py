@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.events import EventError, format_log, parse_log
+from scorer.game import Ruling, Severity
 from scorer.session import replay
 from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera
 from vision.detections import Detection, Detections
@@ -155,6 +156,31 @@ def test_snap_a_rejected_flip_is_not_sent_again() -> None:
     assert d.session.view()["piles"][0]["top"] is None
 
 
+def test_snap_a_rejected_misread_read_right_later_is_the_flip_and_a_restored_one_stands() -> None:
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})  # Alex's 5S misread as 5C
+    d.manual("undo", target=seq)  # Reject on a phone: the reading was wrong
+    assert d.show({"face_up/0": ["5C"]}) == []  # still misread: not sent again
+    sent = d.show({"face_up/0": ["5S"]}, moved=False)  # read right now: the flip that was missed
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")] and codes(sent) == []
+    assert [b["player"] for _, b, _ in d.show({"face_up/0": ["5S"], "face_up/1": ["7H"]})] == ["Beth"]
+    assert codes(d.sent) == [] and d.observer.notes == []
+
+    d = snap()  # rejected and entered by hand: the right reading is the card the referee has, no second flip
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("undo", target=seq)
+    d.manual("flip", player="Alex", card="5S")
+    assert d.show({"face_up/0": ["5S"]}, moved=False) == []
+
+    d = snap()  # rejected by mistake, then restored: the event stands, a new reading is a note again
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("undo", target=seq)
+    d.show({"face_up/0": ["5C"]})
+    d.manual("undo", target=d.session.events[-1].seq)
+    assert d.show({"face_up/0": ["5S"]}, moved=False) == []
+    assert d.observer.notes == ["the camera now reads the 5C on face_up/0 as 5S: correct it if so"]
+
+
 def test_snap_covered_zone_makes_no_event() -> None:
     d = snap()
     assert d.show({"face_up/0": ["5S"]}, frozen=["face_up/0"]) == []
@@ -252,6 +278,35 @@ def test_spades_a_play_out_of_turn_is_the_referees_ruling() -> None:
     assert d.show({"trick/2": ["4C"]}) == []  # Alex's card may lie there unread: it waits a while for it ...
     sent = d.show({"trick/2": ["4C"]}, frames=16, step=100)  # ... then goes, and the referee judges it
     assert [b["player"] for _, b, _ in sent] == ["Charlie"] and codes(sent) == ["play_out_of_turn"]
+
+
+def test_spades_a_play_ruled_out_of_turn_counts_once_the_missed_card_before_it_is_entered() -> None:
+    d = spades()  # the camera never reads Alex's lead: Beth's card goes after the wait, out of turn, not counted
+    sent = d.show({"trick/1": ["7C"]}, frames=20, step=100)
+    assert codes(sent) == ["play_out_of_turn"]
+    assert d.show({"trick/1": ["7C"]}, frames=5, step=100) == []  # nothing changed: not sent again
+    d.manual("play", player="Alex", card="AC")  # the players enter Alex's card on a phone
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"]}, frames=5, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7C")] and codes(sent) == []
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=5, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Charlie", "9C")] and codes(sent) == []
+
+
+def test_a_foul_that_did_not_count_is_proposed_again_once_when_the_game_moves_on() -> None:
+    d = spades()
+    observer, view = d.observer, d.link.view()
+    foul = [Ruling("play_out_of_turn", Severity.FOUL, "out of turn")]
+    proposal = Proposal("play", {"player": "Beth", "card": "7C"}, 0, "test", cards=(7,))
+    observer.done.add(7)  # the card was proposed (used)
+    observer.judged(proposal, foul, view, {**view, "turn": "Beth"})  # it counted (the view changed): nothing
+    assert 7 in observer.done and not observer.held
+    observer.judged(proposal, foul, view, view)  # it did not count: held until the view changes
+    assert 7 not in observer.done and 7 in observer.held
+    observer.done.add(7)  # proposed again once the view changed ...
+    observer.judged(proposal, foul, view, view)  # ... and not counted again: no third time
+    assert 7 in observer.done
+    observer.judged(proposal, [Ruling("x", Severity.INFO, "fine")], view, view)  # no foul: nothing
+    assert 7 in observer.done
 
 
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
@@ -699,12 +754,16 @@ def test_push_strips_hold_melded_cards_their_owner_s_and_once_melded_the_player_
     assert "melds/0" not in d.observer.possible(view)  # now Beth may lay off there, and her hand is not known
 
 
-def test_push_melds_entered_on_a_phone_are_not_sent_again() -> None:
+def test_push_melds_entered_on_a_phone_are_not_sent_again_nor_in_the_next_deal() -> None:
     d = push_driver()
     d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},
                                            {"kind": "set", "cards": ["8D", "8C", "8S"]}])  # fmt: skip
     melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
     assert d.show({"melds/0": melds}, frames=40) == []
+    d.manual("deal_end", hands={"Alex": ["3H"], "Beth": ["3S"], "Charlie": ["3C"], "David": ["3D"]})
+    d.manual("deal", upcard="9C")
+    assert d.session.view()["deal"] == 2
+    assert d.show({"melds/0": melds}, frames=40) == []  # the table not cleared yet: deal 1's cards, no meld of deal 2
 
 
 def _sent_cards(sent: list) -> list[list[str]]:

@@ -19,7 +19,9 @@ Rules every observer keeps:
 * **The referee is the memory.** An observer keeps no copy of the game; it compares the stable table with
   the referee's view, so manual entries from the phones and camera events mix freely.
 * **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
-  was entered), its cards may be proposed again once the referee's view has changed, not before.
+  was entered), its cards may be proposed again once the referee's view has changed, not before. So may, once,
+  those of an event taken as a foul that does not count (a Spades card ruled out of turn because the camera
+  missed the card before it: once the players enter that card, the play counts).
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
@@ -35,7 +37,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.cards import standard_deck
@@ -78,6 +80,7 @@ class Observer:
     chain: dict[int, int] = field(default_factory=dict)  # card id -> the first card of its chain of re-reads
     readings: dict[int, list[int]] = field(default_factory=dict)  # chain -> its cards, in the order read
     void_names: dict[int, set[str]] = field(default_factory=dict)  # chain -> the names voided on it
+    retried: set[int] = field(default_factory=set)  # cards sent again after a foul that did not count
 
     game = ""
 
@@ -149,6 +152,45 @@ class Observer:
             self.done.discard(card)
             if view is not None:
                 self.held[card] = _fingerprint(view)
+
+    def judged(
+        self,
+        proposal: Proposal,
+        rulings: Sequence[Any],
+        before: Mapping[str, Json] | None,
+        after: Mapping[str, Json] | None,
+    ) -> None:
+        """``proposal`` was appended with ``rulings``, the referee's view ``before`` and ``after`` it: an event that
+        left the game as it was is :meth:`void` (an ``error``: impossible) or :meth:`idle` (a ``foul``: did not
+        count)."""
+        if before is None or after is None or after != before:
+            return
+        severities = {getattr(r.severity, "value", "") for r in rulings}
+        if "error" in severities:
+            self.void(proposal)
+        elif "foul" in severities:
+            self.idle(proposal, after)
+
+    def idle(self, proposal: Proposal, view: Mapping[str, Json]) -> None:
+        """``proposal`` was appended, but as a foul that does not count (the referee's view stayed ``view``): once
+        that view changes its cards are proposed once more (a Spades play ruled out of turn because the camera missed
+        the card before it counts once the players enter that card), not again after that."""
+        for card in proposal.cards:
+            if card not in self.retried:
+                self.retried.add(card)
+                self.refused(replace(proposal, cards=(card,)), view)
+
+    def rejected(self, proposal: Proposal, undone: bool) -> None:
+        """A player has rejected (undone) the event of ``proposal``, or restored it (``undone`` False): a rejected
+        reading is wrong, as a :meth:`void` one is, so the card read anew under another name is news (a Snap flip
+        read ``5C``, rejected, then read ``5S``: the flip of ``5S``); a restored one stands again."""
+        if undone:
+            self.void(proposal)
+            return
+        for card in proposal.cards:
+            self.voided.discard(card)
+            if card in self.names:
+                self.void_names.get(self.chain.get(card, card), set()).discard(self.names[card])
 
     def void(self, proposal: Proposal) -> None:
         """``proposal`` was appended but the referee found it impossible and left the game as it was: a later

@@ -97,6 +97,8 @@ class PushObserver(Observer):
         if isinstance(turn, str) and (not self._turns or self._turns[-1][1] != turn):
             self._turns.append((update.ts, turn))
             del self._turns[:-16]
+        if self._deal is not None and view.get("deal") != self._deal:  # a new deal: what lies now is the old one's
+            self.use(*(c for zone in self.zones("melds") for c in update.state.in_zone(zone.name)))
         self._remember_left(update, view.get("deal"))
         if phase not in ("play", "counting"):
             return []
