@@ -9,7 +9,7 @@ Rules (``shared/RULES.md``, Spit; the user's rule page, as on gamerules.com "Spi
   above or below the pile's top (suits never matter); an Ace is next to both King and 2. Then
   the player turns up the next card of that stock pile. A face-up card may be moved into an
   empty stock space (never more than 5 piles), uncovering the card under it. Two plays on the
-  same pile: the earlier (by ``ts``, then ``seq``) stands, the later is judged on the new top.
+  same pile: the earlier in the log stands (``ts`` does not reorder them), the later is judged on the new top.
 * Nobody can play (or turn up a card): both say "Spit!" and turn a spit card each.
 * Round end: a player has played every stock card, or nobody can play and nobody has spit
   cards. Both slap the smaller spit pile: the first slapper takes the pile slapped, the other
@@ -196,8 +196,14 @@ def _reveal(state: SpitState, event: GameEvent) -> Result:
     if not slot.needs_reveal:
         shows = f"already shows {slot.top}" if slot.top is not None else "is empty"
         raise EventError(f"{event.where()}: {name}'s {slot_name(index)} {shows}")
-    state = _turn_up(state, seat, index, card, event)
+    state = _turn_up(_acted(state, seat), seat, index, card, event)
     return after_change(state, event.seq) if state.phase is Phase.PLAY else (state, [])
+
+
+def _acted(state: SpitState, seat: int) -> SpitState:
+    """``seat`` played, moved or turned up a card: no longer waiting to turn a spit card for the last Spit! call (a
+    spit card turned later, while a play is possible, is a false Spit!)."""
+    return replace(state, called=tuple(s for s in state.called if s != seat)) if seat in state.called else state
 
 
 def _play(state: SpitState, event: GameEvent) -> Result:
@@ -214,7 +220,7 @@ def _play(state: SpitState, event: GameEvent) -> Result:
         raise EventError(f"{event.where()}: no card can be played now ({_phase_text(state)})")
     if pile >= len(state.piles):
         raise EventError(f"{event.where()}: this round has a single spit pile, so 'pile' must be 0")
-    index, state = _locate(state, seat, card, event)
+    index, state = _locate(_acted(state, seat), seat, card, event)
     below = state.piles[pile]
     top = below[-1]
     side = state.sides[seat]
@@ -236,8 +242,9 @@ def _play(state: SpitState, event: GameEvent) -> Result:
     message = f"Foul: {name} played {card} on {pile_name(pile)}: {why}. Take it back."
     data = {"card": str(card), "pile": pile, "top": str(top.card), "from": index}
     state = replace(state, fouls=(*state.fouls, Foul(event.seq, state.round, seat, card, pile, index, code)))
-    state, more = after_change(state, event.seq)
-    return state, [Ruling(code, Severity.FOUL, message, name, event.seq, data), *more]
+    # no Spit! call and no blocked round on a card to be taken back: nothing fitting it must not end the round (in a
+    # one-pile round it gave the foul player the game)
+    return state, [Ruling(code, Severity.FOUL, message, name, event.seq, data)]
 
 
 def _move(state: SpitState, event: GameEvent) -> Result:
@@ -261,7 +268,7 @@ def _move(state: SpitState, event: GameEvent) -> Result:
         )
         return state, [Ruling("illegal_move", Severity.FOUL, message, name, event.seq, {"card": str(card)})]
     stock = _with(_with(side.stock, target, Slot(0, card)), source, Slot(side.stock[source].down, None))
-    state = replace(state, sides=_with(state.sides, seat, replace(side, stock=stock)))
+    state = replace(_acted(state, seat), sides=_with(state.sides, seat, replace(side, stock=stock)))
     return after_change(state, event.seq)
 
 
@@ -316,10 +323,12 @@ def _slap(state: SpitState, event: GameEvent) -> Result:
 
 def _round_end(state: SpitState, event: GameEvent) -> Result:
     player = state.players[event.player(state.players)] if event.has("player") else None
-    if state.phase is Phase.START:
-        message = "The round is not over: it has not begun. Say Spit! and turn the opening spit cards."
+    if state.phase is Phase.START or (state.phase is Phase.LAYOUT and not state.history):
+        starting = state.phase is Phase.START
+        then = "Say Spit! and turn the opening spit cards." if starting else "Lay out the stock piles."
+        message = f"The round is not over: it has not begun. {then}"
         return state, [Ruling("false_round_end", Severity.FOUL, message, player, event.seq)]
-    if state.phase is not Phase.PLAY:
+    if state.phase is not Phase.PLAY:  # a round just ended, said late: nothing to rule
         return state, []
     if is_stalled(state):
         spitters = " and ".join(name for name, side in zip(state.players, state.sides, strict=True) if side.spit)

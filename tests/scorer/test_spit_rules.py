@@ -97,6 +97,19 @@ def test_illegal_play_is_recorded_and_an_undo_takes_it_back() -> None:
     assert all(r.code != "illegal_play" for r in session.rulings)
 
 
+@pytest.mark.parametrize("one_pile", [True, False], ids=["one pile: the foul player's last card", "two piles"])
+def test_an_illegal_play_that_nothing_fits_neither_calls_spit_nor_ends_the_round(one_pile: bool) -> None:
+    """Nothing fits Alex's illegal 9S: it is to be taken back, so it must not block the table into a Spit! call or a
+    round's end (in a one-pile round, Alex's last stock card on the pile ended the round and gave him the game)."""
+    if one_pile:
+        state = replace(table(["9S", None, None, None, None], ["7H", None, None, None, None], [["2C", "3D"]]), short=0)
+    else:
+        state = table(["9S", "5C", None, None, None], ["7H", None, None, None, None], [["2C", "3D"], ["QH"]], (1, 1))
+    state, rulings = GAME.apply(state, event(10, "play", player="Alex", card="9S", pile=0))
+    assert codes(rulings) == ["illegal_play"]
+    assert state.phase is Phase.PLAY and state.called == () and GAME.score(state).winner is None
+
+
 def test_undoing_a_play_whose_next_card_was_turned_up_says_to_undo_the_turn_up_first() -> None:
     session = started()
     before = session.state
@@ -241,6 +254,26 @@ def test_a_spit_called_for_both_may_come_as_two_events() -> None:
     assert codes(rulings) == ["false_spit"] and "can still play" in rulings[0].message
 
 
+@pytest.mark.parametrize(
+    "acts",
+    [("play", {"card": "KS", "pile": 0}), ("move", {"from": 0, "to": 1})],
+    ids=["plays", "moves"],
+)
+def test_a_player_the_call_named_who_plays_on_has_answered_it(acts: tuple[str, dict[str, Any]]) -> None:
+    """Beth, named by the call, plays on (or moves a card) after Alex's spit card instead of turning hers: a spit
+    card she turns later, while she can play, is a false Spit!, and the camera no longer takes a new card on her
+    pile for her spit card (the view's ``called``)."""
+    state = table(["8H", "2S", None, None, None], ["KS", None, "AD", None, None], [["7C"], ["JD"]], (3, 3))
+    state, _ = GAME.apply(state, event(9, "play", player="Alex", card="8H", pile=0))
+    state, _ = GAME.apply(state, event(10, "spit", cards={"Alex": "QD"}))  # Beth's KS now fits
+    assert GAME.view(state)["called"] == ["Beth"]
+    kind, data = acts
+    state, rulings = GAME.apply(state, event(11, kind, player="Beth", **data))
+    assert codes(rulings) == [] and GAME.view(state)["called"] == []
+    _, rulings = GAME.apply(state, event(12, "spit", cards={"Beth": "3C"}))
+    assert codes(rulings) == ["false_spit"]
+
+
 def test_a_false_spit_says_a_move_into_an_empty_space_is_left() -> None:
     state = table(["8H", None, "3S+1", None, None], ["KS", None, None, None, None], [["5C"], ["JD"]], (3, 3))
     assert not is_stalled(state)
@@ -366,7 +399,10 @@ def test_events_before_the_opening_spit_are_refused() -> None:
 
 def test_a_round_end_before_the_opening_spit_is_false() -> None:
     session = Session("spit", PLAYERS)
+    assert codes(add(session, "round_end")) == ["false_round_end"]  # nobody has laid out yet
     add(session, "layout", player="Alex", counts=[1, 2, 3, 4, 5])
+    assert codes(add(session, "round_end", player="Alex")) == ["false_round_end"]
+    assert "Lay out the stock piles" in session.rulings[-1].message
     add(session, "layout", player="Beth", counts=[1, 2, 3, 4, 5])
     assert codes(add(session, "round_end", player="Beth")) == ["false_round_end"]
 
