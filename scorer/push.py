@@ -414,6 +414,15 @@ def _discard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     return state, rulings + out
 
 
+def _back_where_it_was(state: PushState, event: GameEvent, pending: Pending) -> bool:
+    """Is ``event`` the swapping player's lay-off of the freed wild onto the meld it was swapped out of?"""
+    if event.type != "layoff" or event.data.get("meld") != pending.meld:
+        return False
+    if event.data.get("player") != state.players[pending.seat]:
+        return False
+    return pending.wild in [face for face, _ in read_entries(event.data.get("cards"), event.where())]
+
+
 def _settle_wild(before: PushState, after: PushState, event: GameEvent, pending: Pending) -> tuple[PushState, Rulings]:
     """Was the wild freed by a swap put into another meld at once?"""
     seat, wild = pending.seat, pending.wild
@@ -473,6 +482,14 @@ class Push:
         pending = state.pending
         if pending is None:
             return handler(state, event)
+        if _back_where_it_was(state, event, pending):
+            name = state.players[pending.seat]
+            message = (
+                f"{name} swapped out {pending.wild} from meld #{pending.meld} and must put it into another meld at "
+                f"once, not back into meld #{pending.meld}: the lay-off does not count, the {pending.wild} stays in "
+                "the hand"
+            )
+            return replace(state, pending=None), [_foul(state, event, "wild_not_reused", message, pending.seat)]
         if event.type in ("meld", "layoff"):  # the freed wild may go into this meld
             new, rulings = handler(state, event)
             new, extra = _settle_wild(state, new, event, pending)

@@ -245,6 +245,16 @@ def test_swap_puts_the_natural_in_and_the_wild_in_hand() -> None:
     assert t.view["pending_wild"] is None and t.view["melds"][1]["cards"] == ["4S", "4H", "2D", "JK"]
 
 
+def test_a_swapped_out_wild_laid_back_on_its_own_meld_does_not_count_and_stays_in_the_hand() -> None:
+    """RULES.md: the freed wild must go into *another* meld at once. Laid back where it was, it let Beth swap a 20-point
+    joker out of her hand and go out."""
+    t = table(*BETH_LAID)
+    t.send(swap("Beth", 1, "KD", "JK"))
+    assert t.codes(layoff("Beth", 1, "JK")) == ["wild_not_reused"]
+    assert t.view["melds"][0]["cards"] == ["KS", "KH", "KD"] and t.view["pending_wild"] is None
+    assert "JK" in known(t, "Beth") and t.view["hands"]["Beth"]["count"] == 3
+
+
 def test_wild_declared_in_a_meld_event() -> None:
     t = table(("deal_end", {"hands": {"Alex": [], "Beth": [], "Charlie": [], "David": []}}),
               ("deal", {"dealer": "Alex", "upcard": "9C"}), draw("Beth"))  # fmt: skip
