@@ -410,6 +410,104 @@ def test_ten_score_only_final_needs_every_players_tokens(
     clean(phone)
 
 
+def test_a_final_count_needs_every_players_cards_so_enter_in_the_first_field_scores_nothing(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Enter (a phone keyboard's Go) in Alex's field scored the game with Beth's and Charlie's collections empty."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth", "Charlie"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, "#final-box summary")
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="cards"]', "R1 R2 R3 B4 B5\n")
+    wait(phone, lambda d: "Alex: type the tokens held" in text(d, "#ten-problem"), 3)
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="tokens"]', "2\n")
+    wait(phone, lambda d: "Beth: type the collected cards (- if none)" in text(d, "#ten-problem"), 3)
+    assert events(server, gid) == []
+    for name, cards, tokens in (("Beth", "-", "4"), ("Charlie", "O1 O2", "0")):
+        type_into(phone, f'#ten-final input[data-player="{name}"][data-field="cards"]', cards)
+        type_into(phone, f'#ten-final input[data-player="{name}"][data-field="tokens"]', tokens)
+    tap(phone, "#send-final")
+    wait(phone, lambda d: len(events(server, gid)) == 1, 3)
+    assert events(server, gid)[0]["players"]["Beth"] == {"cards": [], "tokens": 4, "bust_tokens": 0}
+    clean(phone)
+
+
+@pytest.mark.parametrize("game", ["spades", "push"])
+def test_two_phones_entering_the_same_hand_score_it_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver], game: str
+) -> None:
+    """Beth fills in the hand; Charlie scores it first; Beth taps: the server refuses hers (the form was begun before
+    Charlie's entry), where it had scored the hand twice. Touched again, her form is a new entry (the next hand)."""
+    beth, charlie = browsers["phone"], browsers["laptop"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, game, players)
+    join(server, beth, gid)
+    open_as_host(server, charlie, gid)
+
+    def fill(driver: WebDriver, other: bool = False) -> None:  # `other`: Charlie's entry of the hand differs a little
+        if game == "spades":
+            tricks = [3, 4, 3, 3] if other else [4, 3, 3, 3]
+            for name, bid, took in zip(players, [4, 3, 2, 2], tricks, strict=True):
+                choose(driver, f'#hand-form select[data-player="{name}"][data-field="bid"]', str(bid))
+                choose(driver, f'#hand-form select[data-player="{name}"][data-field="tricks"]', str(took))
+            return
+        if not css(driver, "#score-only").get_attribute("open"):
+            tap(driver, "#score-only summary")
+        choose(driver, "#push-out", "Alex")
+        hands = {"Beth": "KD" if other else "KD 5C", "Charlie": "QH", "David": "7S 8S"}
+        for name, cards in hands.items():
+            type_into(driver, f'#hands-form input[data-player="{name}"]', cards)
+
+    button, problem = ("#score-hand", "#entry-problem") if game == "spades" else ("#send-hands", "#push-problem")
+    for driver in (beth, charlie):
+        tab(driver, "enter")
+    fill(beth)  # begun before Charlie's entry, sent after it
+    fill(charlie, other=True)
+    tap(charlie, button)
+    wait(beth, lambda d: len(events(server, gid)) == 1, 3)
+    time.sleep(0.5)  # Beth's screen has Charlie's entry from the live stream; her form keeps what she typed
+    tap(beth, button)
+    wait(beth, lambda d: "was entered meanwhile, on another screen" in text(d, problem), 3)
+    tap(beth, button)  # tapped again as it is: refused again
+    wait(beth, lambda d: "was entered meanwhile" in text(d, problem), 3)
+    assert len(events(server, gid)) == 1
+    fill(beth)  # touched again: a new entry, the next hand
+    tap(beth, button)
+    wait(beth, lambda d: len(events(server, gid)) == 2, 3)
+    clean(beth, charlie)
+
+
+def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth types the cards left (with the card pad: the focus leaves the field), then another phone enters a draw:
+    the form stays open with what she typed (it came back empty and closed)."""
+    beth = browsers["phone"]
+    gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
+    assert (
+        call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "David", "upcard": "9C"})[
+            0
+        ]
+        == 201
+    )
+    join(server, beth, gid)
+    tab(beth, "enter")
+    tap(beth, "#end-deal summary")
+    type_into(beth, '#hands-form input[data-player="Beth"]', "KC KS")
+    field = '#hands-form input[data-player="Beth"]'
+    tap(beth, f"{field} + details summary")  # the card pad: 9, then hearts
+    tap(beth, f'{field} + details button[data-rank="9"]')
+    tap(beth, f'{field} + details button[data-suit="H"]')
+    body = {"type": "draw", "player": "Alex", "from": "discard"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(beth, lambda d: "Undo #2" in text(d, "#undo-what"), 3)  # the draw reached her screen
+    time.sleep(0.5)
+    assert css(beth, "#end-deal").get_attribute("open") is not None
+    assert css(beth, field).get_attribute("value") == "KC KS 9H"
+    clean(beth)
+
+
 def test_a_phone_that_went_through_many_games_still_loads_and_enters(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

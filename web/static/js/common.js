@@ -84,3 +84,20 @@ export function describeEvent(event) {
 
 // "1 card", "3 cards"
 export function plural(n, noun) { return `${n} ${noun}${n === 1 ? '' : 's'}`; }
+
+// A form filled in over time whose entry ends a hand, a deal or the game (a whole Spades hand, a Push deal's end,
+// Ten's final count) is made on the game as it was when the form was first touched: that is its `seen`
+// (`draft.seen`). Another phone (or the camera) that enters it meanwhile makes the server refuse this one (409:
+// "entered meanwhile") instead of scoring it twice, however long the form lay open. After such a refusal
+// (`draftRefused`), touching the form again starts a new entry.
+export function watchDraft(form, draft, seq) {
+  const touched = (e) => {
+    if (e.type === 'click' && !e.target.closest('button:not([type="submit"])')) return;
+    if (draft.seen == null || draft.stale) { draft.seen = seq(); draft.stale = false; }
+  };
+  for (const type of ['input', 'change', 'click']) form.addEventListener(type, touched);
+}
+
+export function draftSeen(draft, seq) { return draft.seen == null ? seq : draft.seen; }
+
+export function draftRefused(draft, err) { if (draft && err && err.status === 409) draft.stale = true; }

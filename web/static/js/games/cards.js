@@ -82,7 +82,7 @@ export function cardField({ label, value = '', placeholder = 'e.g. 7H 7D JK', jo
   }
   if (jokers) suits.append(el('button', { type: 'button', class: 'pad', dataset: { suit: 'JK' }, onclick: () => type('JK') }, 'JK'));
   suits.append(el('button', { type: 'button', class: 'pad', dataset: { act: 'back' }, 'aria-label': 'remove the last card',
-    onclick: () => { input.value = input.value.trim().split(/\s+/).slice(0, -1).join(' '); } }, '⌫'));
+    onclick: () => { input.value = input.value.trim().split(/\s+/).slice(0, -1).join(' '); input.dispatchEvent(new Event('input', { bubbles: true })); } }, '⌫'));
   const details = el('details', { class: 'pad-box' }, el('summary', {}, 'card pad'), ranks, suits);
   const node = el('label', { class: 'field' }, label, input, details);
   return { node, input, cards: () => readCards(input.value) };

@@ -4,7 +4,7 @@
 // stand for), lay-offs, swaps, the discard, and the cards left in the hands when a deal ends. A whole
 // deal can also be scored from the hands alone, and the history edits a past deal's hands (a
 // `correct` event of its `deal_end`).
-import { api, clear, el, showProblem } from '../common.js';
+import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, cardSpan, pretty, readCards, typing } from './cards.js';
 
 const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
@@ -13,6 +13,33 @@ let actor = null;       // who the play entry is for (whose turn it is, unless a
 let actorTurn = null;   // the turn when actor was set: a new turn follows the new player
 let melds = null;       // the meld builder's rows: [{kind, cards, wilds}]
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
+let ending = null;      // a deal-end form's draft ({values, out, seen}): kept across live redraws until it is sent
+
+function endingDraft() {
+  if (!ending) ending = { values: {}, out: null, seen: null, stale: false };
+  return ending;
+}
+
+// A deal's end as typed: sent with the `seen` of when the form was first touched, so that one another phone or the
+// camera entered meanwhile is refused, not scored twice (common.js watchDraft).
+async function sendEnding(ctx, body, after = null) {
+  const started = ending;
+  try {
+    await ctx.send(body, problem(), { seen: started ? draftSeen(started, ctx.state.seq) : ctx.state.seq });
+    ending = null;
+    if (after) after();
+    ctx.redraw();
+  } catch (err) { draftRefused(started, err); }
+}
+
+// The deal-end form of the table now, with what was typed in it so far (or the hands the referee knows).
+function endingForm(ctx, { title, values = {}, out = '', after = null }) {
+  const draft = endingDraft();
+  const form = handsForm(ctx, { title, button: 'Score the deal', values: { ...values, ...draft.values },
+    out: draft.out === null ? out : draft.out, keep: draft, onSubmit: (body) => sendEnding(ctx, body, after) });
+  watchDraft(form, draft, () => ctx.state.seq);
+  return form;
+}
 
 function problem() { return document.getElementById('push-problem'); }
 
@@ -283,8 +310,9 @@ function entry(root, ctx) {
   root.append(el('p', { class: 'big' }, `Waiting for ${v.awaiting}`));
   if (v.phase === 'waiting') {
     root.append(dealForm(ctx));
-    root.append(el('details', { class: 'card', id: 'score-only' }, el('summary', {}, `Score deal ${v.deal + 1} from the hands only`),
-      handsForm(ctx, { title: `Deal ${v.deal + 1}: cards left`, button: 'Score the deal', onSubmit: (body) => send(ctx, body) })));
+    const form = endingForm(ctx, { title: `Deal ${v.deal + 1}: cards left` });
+    root.append(el('details', { class: 'card', id: 'score-only', open: ending.seen !== null },
+      el('summary', {}, `Score deal ${v.deal + 1} from the hands only`), form));
     return;
   }
   if (v.phase === 'counting' || v.phase === 'play') {
@@ -294,9 +322,10 @@ function entry(root, ctx) {
       const h = v.hands[name];
       if (h.known.length === h.count) values[name] = h.known;
     }
-    const form = handsForm(ctx, { title: v.phase === 'counting' ? `Deal ${v.deal} is over: the cards left` : `End deal ${v.deal} now`,
-      button: 'Score the deal', values, out: v.out || '', onSubmit: (body) => send(ctx, body, () => { actor = null; }) });
-    root.append(v.phase === 'counting' ? form : el('details', { class: 'card', id: 'end-deal' }, el('summary', {}, 'End this deal now (cards left)'), form));
+    const form = endingForm(ctx, { title: v.phase === 'counting' ? `Deal ${v.deal} is over: the cards left` : `End deal ${v.deal} now`,
+      values, out: v.out || '', after: () => { actor = null; } });
+    root.append(v.phase === 'counting' ? form : el('details', { class: 'card', id: 'end-deal', open: ending.seen !== null },
+      el('summary', {}, 'End this deal now (cards left)'), form));
   }
 }
 

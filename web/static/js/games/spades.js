@@ -1,7 +1,7 @@
 // Spades: the table (seats, bids, tricks, the trick on the table, contracts and bags), manual entry
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
-import { api, clear, el, showProblem } from '../common.js';
+import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, pretty } from './cards.js';
 
 const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
@@ -234,11 +234,16 @@ function entry(root, ctx) {
     return;
   }
   root.append(el('h2', {}, `Hand ${v.hand} (dealer ${v.dealer})`));
-  root.append(handForm(ctx, draft, 'Score the hand', async (hand) => {
-    await ctx.send({ type: 'hand', ...hand }, ctx.problem());
+  const form = handForm(ctx, draft, 'Score the hand', async (hand) => {
+    const started = draft;
+    try {
+      await ctx.send({ type: 'hand', ...hand }, ctx.problem(), { seen: draftSeen(started, ctx.state.seq) });
+    } catch (err) { draftRefused(started, err); throw err; }
     draft = emptyDraft(ctx.state.players);
     clear(root); entry(root, ctx);
-  }));
+  });
+  watchDraft(form, draft, () => ctx.state.seq);
+  root.append(form);
 }
 
 // -- history, and editing a past hand ---------------------------------------------------------

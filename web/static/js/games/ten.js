@@ -3,7 +3,7 @@
 // auction of a wild (bids and passes), buys from the market (paid in tokens, or as the player says:
 // tokens, bust tokens worth 3, collected cards worth 1), the end of the draw pile, and a score-only
 // final count. The turn-by-turn history has one row per turn.
-import { el, showProblem } from '../common.js';
+import { draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { typing } from './cards.js';
 
 const COLOURS = [['R', 'red'], ['B', 'blue'], ['O', 'orange'], ['G', 'green']];
@@ -11,6 +11,7 @@ const OUTCOMES = { numbers: 'took the numbers', currency: 'took the currency', b
   bust_currency: 'bust (currency)', none: 'nothing to take' };
 
 let chosen = null;   // the market card chosen to buy
+let final = null;    // the score-only final count as typed ({rows: {name: {cards, tokens, bust}}, seen}), until sent
 
 // "R7" -> a span coloured red; "*#" rainbow; "$3" currency.
 export function tenCard(text) {
@@ -144,24 +145,35 @@ function buyEntry(root, ctx) {
 }
 
 function finalForm(ctx) {
+  if (!final) final = { rows: {}, seen: null, stale: false };
+  const draft = final;
   const form = el('form', { id: 'ten-final', novalidate: true });
   const rows = {};
   for (const name of ctx.state.players) {
+    const kept = draft.rows[name] || { cards: '', tokens: '', bust: '0' };
+    draft.rows[name] = kept;
     rows[name] = {
-      cards: el('input', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 R2 R3 *#', 'aria-label': `${name}'s cards`, dataset: { player: name, field: 'cards' } }),
-      tokens: el('input', { type: 'number', min: 0, inputmode: 'numeric', value: '0', 'aria-label': `${name}'s tokens`, dataset: { player: name, field: 'tokens' } }),
-      bust: el('input', { type: 'number', min: 0, inputmode: 'numeric', value: '0', 'aria-label': `${name}'s bust tokens`, dataset: { player: name, field: 'bust' } }),
+      cards: el('input', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 R2 R3 *# (- for none)', 'aria-label': `${name}'s cards`, dataset: { player: name, field: 'cards' }, value: kept.cards }),
+      tokens: el('input', { type: 'number', min: 0, inputmode: 'numeric', placeholder: '0', 'aria-label': `${name}'s tokens`, dataset: { player: name, field: 'tokens' }, value: kept.tokens }),
+      bust: el('input', { type: 'number', min: 0, inputmode: 'numeric', 'aria-label': `${name}'s bust tokens`, dataset: { player: name, field: 'bust' }, value: kept.bust }),
     };
+    for (const field of ['cards', 'tokens', 'bust']) rows[name][field].addEventListener('input', () => { kept[field] = rows[name][field].value; });
     form.append(el('fieldset', {}, el('legend', {}, name), el('label', { class: 'field' }, 'Collected cards', rows[name].cards),
       el('div', { class: 'row' }, el('label', { class: 'field inline' }, 'Tokens', rows[name].tokens),
         el('label', { class: 'field inline' }, 'Bust', rows[name].bust))));
   }
   form.append(el('button', { type: 'submit', class: 'primary wide', id: 'send-final' }, 'Score the collections'));
-  form.addEventListener('submit', (e) => {
+  form.addEventListener('submit', async (e) => {
     e.preventDefault();
     const players = {};
     for (const [name, r] of Object.entries(rows)) {
-      if (r.tokens.value.trim() === '') {   // not 0: tokens break a tie, so a cleared field must be filled in
+      // every field typed, none left as it was: Enter (a phone keyboard's Go) in the first field scored the game
+      // with the other players' collections empty
+      if (r.cards.value.trim() === '') {
+        showProblem(problem(), `${name}: type the collected cards (- if none).`);
+        return;
+      }
+      if (r.tokens.value.trim() === '') {   // not 0: tokens break a tie, so the field must be filled in
         showProblem(problem(), `${name}: type the tokens held (0 if none).`);
         return;
       }
@@ -171,11 +183,18 @@ function finalForm(ctx) {
         showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
         return;
       }
-      players[name] = { cards: r.cards.value.toUpperCase().split(/[\s,;]+/).filter(Boolean), tokens, bust_tokens: bust };
+      const cards = r.cards.value.toUpperCase().split(/[\s,;]+/).filter((c) => c && c !== '-');
+      players[name] = { cards, tokens, bust_tokens: bust };
     }
-    send(ctx, { type: 'final', players });
+    try {
+      await ctx.send({ type: 'final', players }, problem(), { seen: draftSeen(draft, ctx.state.seq) });
+      final = null;
+      ctx.redraw();
+    } catch (err) { draftRefused(draft, err); }
   });
-  return el('details', { class: 'card', id: 'final-box' }, el('summary', {}, 'Score only: enter each player\'s final collection'), form);
+  watchDraft(form, draft, () => ctx.state.seq);
+  return el('details', { class: 'card', id: 'final-box', open: draft.seen !== null },
+    el('summary', {}, 'Score only: enter each player\'s final collection'), form);
 }
 
 function entry(root, ctx) {
