@@ -33,6 +33,7 @@ __all__ = [
     "ScoreSheet",
     "Severity",
     "team_name",
+    "winner_text",
 ]
 
 Json = Any
@@ -208,6 +209,26 @@ class ScoreSheet:
             "teams": None if self.teams is None else {k: list(v) for k, v in self.teams.items()},
             "lower_wins": self.lower_wins,
         }
+
+
+def winner_text(winner: Sequence[str] | None, teams: Mapping[str, Sequence[str]] | None = None) -> str | None:
+    """A score sheet's ``winner`` as a person reads it: "Winner: Alex & Charlie", or "Tie: Alex & Charlie and Beth &
+    David" when it names several sides (a team counts as one side, whether it is named or its players are);
+    None while nobody has won."""
+    if not winner:
+        return None
+    left = list(winner)
+    sides: list[str] = []
+    for team, members in (teams or {}).items():
+        if team in left:
+            left.remove(team)
+            sides.append(team)
+        elif members and all(member in left for member in members):
+            for member in members:
+                left.remove(member)
+            sides.append(team)
+    sides += left
+    return f"Winner: {sides[0]}" if len(sides) == 1 else "Tie: " + " and ".join(sides)
 
 
 S = TypeVar("S")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.events import EventError, LogError, parse_log
+from scorer.game import winner_text
 from scorer.session import replay
 
 EXIT_BAD_INPUT = 2
@@ -112,7 +113,8 @@ def explain(summary: dict[str, Any]) -> str:
     """The replay summary as a person reads it."""
     lines = [f"{summary['game'].title()}: {', '.join(summary['players'])}"]
     if summary.get("teams"):
-        lines.append("Teams: " + "; ".join(f"{k} = {' & '.join(v)}" for k, v in summary["teams"].items()))
+        teams = summary["teams"].items()
+        lines.append("Teams: " + "; ".join(k if k == " & ".join(v) else f"{k} = {' & '.join(v)}" for k, v in teams))
     changed = {k: v for k, v in summary["options"].items()}
     lines.append("Options: " + (", ".join(f"{k}={v}" for k, v in changed.items()) or "none"))
     if summary["history"]:
@@ -126,9 +128,9 @@ def explain(summary: dict[str, Any]) -> str:
     lines.append(f"Totals ({better}):")
     for name, total in summary["totals"].items():
         lines.append(f"  {name:<24} {total:>6}")
-    winner = summary["winner"]
+    winner = winner_text(summary["winner"], summary.get("teams"))
     if winner:
-        lines.append("Winner: " + " & ".join(winner))
+        lines.append(winner)
     else:
         lines.append("Winner: none yet" + (" (game over, no winner)" if summary.get("finished") else ""))
     rulings = [r for r in summary["rulings"] if r["severity"] != "info"]

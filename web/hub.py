@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.events import EventError, GameEvent, GameLog, Source, parse_event
-from scorer.game import Ruling
+from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
 from scorer.session import Session, replay
 from web.store import ConflictError, GameRecord, Store
@@ -318,6 +318,7 @@ class Hub:
             "totals": sheet["totals"],
             "history": sheet["history"],
             "winner": sheet["winner"],
+            "winner_text": winner_text(sheet["winner"], sheet["teams"]),
             "finished": sheet["finished"],
             "teams": sheet["teams"],
             "lower_wins": sheet["lower_wins"],

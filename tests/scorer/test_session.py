@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorer.events import EventError, GameEvent, LogError, Source, format_log, parse_log
-from scorer.game import OptionError
+from scorer.game import OptionError, winner_text
 from scorer.registry import UnknownGame, available, get_game
 from scorer.session import Session, effective_events, replay
 from tests.scorer.toygame import TALLY
@@ -198,6 +198,30 @@ def test_events_that_count_but_change_nothing_are_known_as_idle() -> None:
     assert session.idle == {6}
     session.append(ev(9, "play", player="Alex", card="KH"))
     assert session.append(ev(10, "play", player="Beth", card="3H")) == [] and session.idle == {6}
+
+
+@pytest.mark.parametrize(
+    ("winner", "teams", "text"),
+    [
+        (None, None, None),
+        (["Bo"], None, "Winner: Bo"),
+        (["Ann", "Bo"], None, "Tie: Ann and Bo"),
+        (
+            ["Alex", "Charlie"],
+            {"Alex & Charlie": ["Alex", "Charlie"], "Beth & David": ["Beth", "David"]},
+            "Winner: Alex & Charlie",
+        ),
+        (
+            ["Alex & Charlie", "Beth & David"],
+            {"Alex & Charlie": ["Alex", "Charlie"], "Beth & David": ["Beth", "David"]},
+            "Tie: Alex & Charlie and Beth & David",
+        ),
+    ],
+)
+def test_the_winner_as_a_person_reads_it(
+    winner: list[str] | None, teams: dict[str, list[str]] | None, text: str
+) -> None:
+    assert winner_text(winner, teams) == text
 
 
 def test_replay_names_the_line_of_a_bad_event() -> None:

@@ -47,6 +47,23 @@ def test_replay_explain_is_for_people(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.parametrize(
+    ("log", "teams", "result"),
+    [
+        ("push/score_only_tie", "Teams: Alex & Charlie; Beth & David", "Tie: Alex & Charlie and Beth & David"),
+        ("spades/full_game", "Teams: Alex & Charlie; Beth & David", "Winner: "),
+    ],
+)
+def test_replay_explain_says_a_tie_and_each_team_once(
+    capsys: pytest.CaptureFixture[str], log: str, teams: str, result: str
+) -> None:
+    """A Push tie read "Winner: Alex & Charlie & Beth & David", one team of four; the teams line repeated each name."""
+    assert main(["replay", f"tests/golden/{log}.jsonl", "--explain"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert teams in out and any(line.startswith(result) for line in out)
+    assert not any(line.startswith("Winner:") and line.count(" & ") > 1 for line in out)
+
+
+@pytest.mark.parametrize(
     ("extra", "line", "reason"),
     [
         ("{oops", 5, "not valid JSON"),

@@ -94,7 +94,7 @@ function drawTotals() {
   document.getElementById('better').textContent = state.lower_wins ? 'lower is better' : 'higher is better';
   const winner = document.getElementById('winner');
   winner.hidden = !state.winner;
-  winner.textContent = state.winner ? `Winner: ${state.winner.join(' & ')}` : '';
+  winner.textContent = state.winner_text || '';
 }
 
 function turnOf(view) {
