@@ -307,6 +307,12 @@ def test_a_foul_that_did_not_count_is_proposed_again_once_when_the_game_moves_on
     assert 7 in observer.done
     observer.judged(proposal, [Ruling("x", Severity.INFO, "fine")], view, view)  # no foul: nothing
     assert 7 in observer.done
+    proposal = Proposal("play", {"player": "Beth", "card": "8C"}, 0, "test", cards=(8,))
+    observer.done.add(8)
+    observer.judged(proposal, [Ruling("must_follow_suit", Severity.FOUL, "follow")], view, view)  # not of timing
+    assert 8 in observer.done and 8 not in observer.held
+    push = observer_for("push", default_layout("push", 4), ["Alex", "Beth", "Charlie", "David"])
+    assert push.retry_fouls == frozenset()  # a meld read wrong is not sent again
 
 
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:

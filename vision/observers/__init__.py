@@ -20,8 +20,8 @@ Rules every observer keeps:
   the referee's view, so manual entries from the phones and camera events mix freely.
 * **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
   was entered), its cards may be proposed again once the referee's view has changed, not before. So may, once,
-  those of an event taken as a foul that does not count (a Spades card ruled out of turn because the camera
-  missed the card before it: once the players enter that card, the play counts).
+  those of an event taken as a foul of timing that does not count (:attr:`Observer.retry_fouls`: a Spades card
+  ruled out of turn because the camera missed the card before it: once the players enter that card, it counts).
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
@@ -38,7 +38,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar
 
 from scorer.cards import standard_deck
 from vision.track import TableCard, Update
@@ -83,6 +83,9 @@ class Observer:
     retried: set[int] = field(default_factory=set)  # cards sent again after a foul that did not count
 
     game = ""
+    #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
+    #: (:meth:`idle`); a foul of what was read (a Push meld that is no meld) is not sent again
+    retry_fouls: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)
@@ -161,14 +164,13 @@ class Observer:
         after: Mapping[str, Json] | None,
     ) -> None:
         """``proposal`` was appended with ``rulings``, the referee's view ``before`` and ``after`` it: an event that
-        left the game as it was is :meth:`void` (an ``error``: impossible) or :meth:`idle` (a ``foul``: did not
-        count)."""
+        left the game as it was is :meth:`void` (an ``error``: impossible) or :meth:`idle` (one of
+        :attr:`retry_fouls`: did not count yet)."""
         if before is None or after is None or after != before:
             return
-        severities = {getattr(r.severity, "value", "") for r in rulings}
-        if "error" in severities:
+        if any(getattr(r.severity, "value", "") == "error" for r in rulings):
             self.void(proposal)
-        elif "foul" in severities:
+        elif any(getattr(r, "code", "") in self.retry_fouls for r in rulings):
             self.idle(proposal, after)
 
     def idle(self, proposal: Proposal, view: Mapping[str, Json]) -> None:

@@ -31,6 +31,7 @@ __all__ = ["SpadesObserver"]
 class SpadesObserver(Observer):
     game = "spades"
     turn_grace_ms: int = 1500
+    retry_fouls = frozenset({"play_out_of_turn", "play_before_bidding"})
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         phase = view.get("phase")
