@@ -95,7 +95,7 @@ class Spades:
         if handler is None:
             raise EventError(f"{event.where()}: Spades has no event '{event.type}' ({', '.join(handlers)})")
         if state.winner is not None:
-            a, b = state.totals
+            a, b = state.totals if state.winner == 0 else reversed(state.totals)  # the winner's total first
             raise EventError(
                 f"{event.where()}: the game is over ({state.team_names[state.winner]} won, {a} to {b}); "
                 "undo or correct an earlier event to change it"

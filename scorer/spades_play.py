@@ -117,7 +117,7 @@ def _detect(ctx: Context, hand: Hand, seat: int, card: Card) -> Hand:
         ctx.say("spades_led_before_broken", Severity.FOUL, msg, seat, trick=led_at)
         spade_leads = put(spade_leads, seat, None)
     led = hand.trick.led if hand.trick else None
-    if led is not None and card.suit is not led and all(suit is not led for suit, _ in voids):
+    if led is not None and card.suit is not led:  # each trick not followed is a revoke of its own, if proved
         voids.append((led, number))
     if led is None and card.suit is Suit.SPADES and not hand.broken:
         spade_leads = put(spade_leads, seat, number)

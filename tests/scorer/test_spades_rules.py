@@ -198,6 +198,17 @@ def test_revoke_names_the_trick_and_the_player() -> None:
     assert [r.code for r in table.event("play", player="Beth", card="8H")] == []
 
 
+def test_two_tricks_not_followed_are_two_revokes() -> None:
+    """A table that penalises each revoke needs each named: only the first was."""
+    table = Table()
+    dealt(None)(table)
+    table.play("AH", "2C", "5H", "3H")  # trick 1: Beth shows no heart
+    table.play("KH", "3C", "6H", "4H")  # trick 2 (Alex won trick 1 and leads): again none
+    table.play("QH")
+    revokes = [r for r in table.event("play", player="Beth", card="9H") if r.code == "revoke"]
+    assert [r.data["trick"] for r in revokes] == [1, 2] and all("hearts" in r.message for r in revokes)
+
+
 def test_watch_lists_what_the_referee_waits_for() -> None:
     table = Table()
     dealt(None)(table)
@@ -398,6 +409,15 @@ def test_both_pass_target_higher_wins_and_the_game_is_over() -> None:
     with pytest.raises(EventError, match="the game is over"):
         table.event("hand", **hand((3, 3, 3, 3), (4, 3, 3, 3)))
     with pytest.raises(EventError, match="the game is over"):
+        table.event("bid", player="Beth", bid=3)
+
+
+def test_the_game_over_refusal_gives_the_winners_total_first() -> None:
+    table = Table({"target": 100})
+    table.event("hand", **hand((0, 5, 0, 5), (3, 6, 0, 4)))  # Beth & David make their 10; Alex's Nil fails
+    assert table.summary()["winner"] == ["Beth", "David"]
+    a, b = table.summary()["totals"][BD], table.summary()["totals"][AC]
+    with pytest.raises(EventError, match=rf"Beth & David won, {a} to {b}\)"):
         table.event("bid", player="Beth", bid=3)
 
 
