@@ -333,7 +333,7 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     step(phone, server, gid, '#stop-buttons button[data-prize="numbers"]')  # Beth takes B8 and may buy
     tap(phone, '#market-buttons button[data-card="B7"]')
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#buy"))
-    tap(phone, "#pay-box summary")
+    assert css(phone, "#pay-box").get_attribute("open") is not None  # her tokens alone do not pay the 7
     type_into(phone, "#pay-tokens", "4")
     type_into(phone, "#pay-bust", "1")  # 4 + 3 = 7
     shot(phone, "ten-03-buy")
@@ -385,6 +385,40 @@ def test_ten_market_shows_which_cards_the_buyer_cannot_pay_for(
     tab(phone, "enter")
     nine = css(phone, '#market-buttons button[data-card="R9"]')
     assert nine.get_attribute("disabled") is not None and "can pay 7" in nine.text
+    clean(phone)
+
+
+def test_ten_a_buy_the_tokens_do_not_pay_asks_how_before_it_is_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth has 5 tokens and 2 cards: the B6 (6) is hers to buy, but sent as it was it was a too_little_currency foul
+    that bought nothing, with only a passing banner to say so."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for body in (
+        {"type": "draw", "card": "B6"},
+        {"type": "draw", "card": "$1"},
+        {"type": "stop", "prize": "currency"},
+        {"type": "draw", "card": "R1"},
+        {"type": "draw", "card": "R2"},
+        {"type": "stop", "prize": "numbers"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#market-buttons button[data-card="B6"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#buy"))
+    assert css(phone, "#pay-box").get_attribute("open") is not None
+    assert "Beth has 5 tokens for 6: say how the rest is paid" in text(phone, "#pay-short")
+    tap(phone, "#buy")
+    wait(phone, lambda d: "say how the rest is paid" in text(d, "#ten-problem"), 3)
+    assert len(events(server, gid)) == 6
+    type_into(phone, "#pay-tokens", "5")
+    type_into(phone, "#pay-cards", "R1")
+    tap(phone, "#buy")
+    wait(phone, lambda d: len(events(server, gid)) == 7, 3)
+    assert events(server, gid)[-1]["pay"] == {"tokens": 5, "cards": ["R1"]}
+    assert [code for code, _ in rulings(server, gid)][-1] == "bought"
     clean(phone)
 
 

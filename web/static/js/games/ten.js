@@ -106,6 +106,11 @@ function auctionEntry(root, ctx) {
     bids.append(el('button', { type: 'button', dataset: { bid: n }, onclick: () => {
       let payment;
       try { payment = pay.read(); } catch (err) { showProblem(problem(), err.message); return; }
+      if (!payment && n > p.tokens) {
+        pay.node.open = true;
+        showProblem(problem(), `${bidder} has ${p.tokens} tokens for ${n}: say how the rest is paid (bust tokens, cards).`);
+        return;
+      }
       send(ctx, { type: 'auction_bid', player: bidder, bid: n, ...(payment ? { pay: payment } : {}) });
     } }, String(n)));
   }
@@ -113,6 +118,15 @@ function auctionEntry(root, ctx) {
     el('p', { class: 'muted' }, `${bidder} can pay up to ${means} (${p.tokens} tokens, ${p.bust_tokens} bust, ${p.cards.length} cards)`),
     bids, pay.node,
     el('button', { type: 'button', class: 'wide', id: 'auction-pass', onclick: () => send(ctx, { type: 'auction_pass', player: bidder }) }, `${bidder} passes`)));
+}
+
+// A price the player's currency tokens alone do not pay: the "paid another way" box opens, saying so, and nothing
+// is sent until it says how (sent as it was, it was a too_little_currency foul that bought nothing).
+function shortOf(player, p, amount, pay) {
+  if (amount <= p.tokens) return { note: null, says: null };
+  pay.node.open = true;
+  const says = `${player} has ${p.tokens} tokens for ${amount}: say how the rest is paid (bust tokens, cards).`;
+  return { note: el('p', { class: 'muted', id: 'pay-short' }, says), says };
 }
 
 function price(card) { const n = Number(card.slice(1)); return Number.isInteger(n) ? n : 0; }
@@ -134,9 +148,11 @@ function buyEntry(root, ctx) {
   const box = el('div', { class: 'card', id: 'buy-entry' }, el('h2', {}, `${buyer} may buy one card`),
     v.market.length ? market : el('p', { class: 'muted' }, 'The market is empty.'));
   if (chosen) {
-    box.append(pay.node, el('button', { type: 'button', class: 'primary wide', id: 'buy', onclick: () => {
+    const short = shortOf(buyer, p, price(chosen), pay);
+    box.append(pay.node, short.note, el('button', { type: 'button', class: 'primary wide', id: 'buy', onclick: () => {
       let payment;
       try { payment = pay.read(); } catch (err) { showProblem(problem(), err.message); return; }
+      if (!payment && short.says) { showProblem(problem(), short.says); return; }
       send(ctx, { type: 'buy', player: buyer, card: chosen, ...(payment ? { pay: payment } : {}) });
     } }, `${buyer} buys ${chosen} for ${price(chosen)}`));
   }
