@@ -255,12 +255,17 @@ def read_cards(event: GameEvent, value: Json, what: str) -> list[TenCard]:
         raise EventError(f"{event.where()}: {what}: {exc}") from None
 
 
-def count_field(event: GameEvent, data: Mapping[str, Json], key: str, what: str, high: int) -> int:
+def count_field(event: GameEvent, data: Mapping[str, Json], key: str, who: str, high: int, paying: bool = False) -> int:
+    """A count of ``key`` (``tokens``, ``bust_tokens``) of ``who``: what a player pays (``paying``: at most what
+    they hold, ``high``) or holds at the end (at most what the game has)."""
     value = data.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise EventError(f"{event.where()}: {what} '{key}' must be a whole number >= 0, not {value!r}")
+        raise EventError(f"{event.where()}: {who}'s '{key}' must be a whole number >= 0, not {value!r}")
     if value > high:
-        raise EventError(f"{event.where()}: {what} '{key}' is {value}, but there are only {high}")
+        noun = key.replace("_", " ")
+        noun = noun if value != 1 else noun[:-1]
+        says = f"pays {value} {noun} but holds {high}" if paying else f"has {value} {noun}, but the game has {high}"
+        raise EventError(f"{event.where()}: {who} {says}")
     return value
 
 
@@ -272,8 +277,8 @@ def read_payment(event: GameEvent, name: str, holding: Holding) -> Payment | Non
     pay = event.data["pay"]
     if not isinstance(pay, Mapping) or set(pay) - {"tokens", "bust_tokens", "cards"}:
         raise EventError(f'{event.where()}: \'pay\' must look like {{"tokens": 2, "bust_tokens": 1, "cards": ["R1"]}}')
-    tokens = count_field(event, pay, "tokens", f"{name} pays", holding.tokens)
-    bust = count_field(event, pay, "bust_tokens", f"{name} pays", holding.bust_tokens)
+    tokens = count_field(event, pay, "tokens", name, holding.tokens, paying=True)
+    bust = count_field(event, pay, "bust_tokens", name, holding.bust_tokens, paying=True)
     cards = read_cards(event, pay.get("cards", []), "'pay' 'cards'")
     short = Counter(cards) - Counter(holding.cards)
     if short:

@@ -232,8 +232,8 @@ def test_buy_outside_a_buy_phase() -> None:
     ("item", "match"),
     [
         pytest.param(buy("O9"), "O9 is not in the market", id="card_not_in_market"),
-        pytest.param(buy("G3", {"tokens": 6}), "only 5", id="pays_tokens_not_held"),
-        pytest.param(buy("G3", {"bust_tokens": 1}), "only 0", id="pays_bust_tokens_not_held"),
+        pytest.param(buy("G3", {"tokens": 6}), "Alex pays 6 tokens but holds 5", id="pays_tokens_not_held"),
+        pytest.param(buy("G3", {"bust_tokens": 1}), "pays 1 bust token but holds 0", id="pays_bust_tokens_not_held"),
         pytest.param(buy("G3", {"cards": ["B9"]}), "has not collected B9", id="pays_cards_not_held"),
         pytest.param(buy("G3", {"coins": 3}), "'pay' must look like", id="pay_of_wrong_shape"),
         pytest.param(buy("G3", {"tokens": -1}), "whole number >= 0", id="negative_payment"),

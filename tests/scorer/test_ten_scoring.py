@@ -168,7 +168,7 @@ def test_score_only_tokens_over_the_cap_are_flagged() -> None:
         ),
         pytest.param(
             {"Alex": {"cards": [], "tokens": 1, "bust_tokens": 16}, "Beth": {"cards": [], "tokens": 1}},
-            "only 15",
+            "Alex has 16 bust tokens, but the game has 15",
             id="bust",
         ),
         pytest.param({"Alex": {"tokens": 1}, "Beth": {"cards": [], "tokens": 1}}, "list of Ten cards", id="no_cards"),
