@@ -117,7 +117,9 @@ def end_deal(state: PushState, event: GameEvent) -> tuple[PushState, list[Ruling
     scoring = [s for s in range(4) if out is None or s % 2 != out % 2]
     missing = [state.players[s] for s in scoring if s not in hands]
     if missing:
-        raise EventError(f"{event.where()}: the cards left in {' and '.join(missing)}'s hand are needed to score")
+        names = f"{', '.join(missing[:-1])} and {missing[-1]}"
+        whose = f"{missing[0]}'s hand" if len(missing) == 1 else f"the hands of {names}"
+        raise EventError(f"{event.where()}: the cards left in {whose} are needed to score")
     points = [0, 0]
     for seat in scoring:
         points[seat % 2] += hand_points(hands[seat])

@@ -342,7 +342,7 @@ def test_nobody_out_both_teams_score() -> None:
 
 def test_score_only_deal_needs_the_scoring_hands() -> None:
     t = table()
-    with pytest.raises(EventError, match="Beth and David's hand are needed"):
+    with pytest.raises(EventError, match="the hands of Beth and David are needed"):
         t.send(deal_end({"Alex": ""}, out="Alex"))
     with pytest.raises(EventError, match="went out, so holds no cards"):
         t.send(deal_end({"Alex": "3H", "Beth": "", "David": ""}, out="Alex"))
