@@ -66,7 +66,11 @@ def _camera_line() -> dict[str, Any] | None:
 def new_game() -> str:
     require(None, "host")
     specs = [{**get_game(n).spec.to_json(), "rules_summary": get_game(n).spec.rules_summary} for n in installed_games()]
-    return render_template("new.html", boot={"games": specs, "chosen": request.args.get("game", "")})
+    boot: dict[str, Any] = {"games": specs, "chosen": request.args.get("game", "")}
+    again = store(current_app).game(request.args.get("again", "")) if request.args.get("again") else None
+    if again is not None:  # "Play again": the same game, players (in their seats) and house rules, as a start
+        boot.update(chosen=again.game, players=list(again.players), options=dict(again.options))
+    return render_template("new.html", boot=boot)
 
 
 @bp.get("/import")

@@ -542,6 +542,32 @@ def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     clean(beth)
 
 
+def test_the_host_plays_again_with_the_same_players_and_rules(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """At the end of a game the host starts the next one in a tap instead of typing four names and the rules again."""
+    laptop = browsers["laptop"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, "spades", players, target=100, nil_value=50)
+    open_as_host(server, laptop, gid)
+    assert css(laptop, "#again-box").get_attribute("hidden") is not None
+    hand = {
+        "bids": dict(zip(players, [5, 5, 0, 0], strict=True)),
+        "tricks": dict(zip(players, [7, 6, 0, 0], strict=True)),
+    }
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "hand", **hand})[0] == 201
+    wait(laptop, lambda d: d.find_element(By.ID, "again-box").get_attribute("hidden") is None, 3)
+    tap(laptop, "#again")
+    wait(laptop, lambda d: "/new" in d.current_url and d.find_elements(By.CSS_SELECTOR, "#players input"))
+    assert [i.get_attribute("value") for i in laptop.find_elements(By.CSS_SELECTOR, "#players input")] == players
+    assert css(laptop, "#opt-target").get_attribute("value") == "100"
+    tap(laptop, "#start")
+    wait(laptop, lambda d: "/g/" in d.current_url and gid not in d.current_url)
+    again = store(server["app"]).game(laptop.current_url.rsplit("/", 1)[1].split("#")[0])
+    assert again is not None and again.players == tuple(players) and again.options == {"target": 100, "nil_value": 50}
+    clean(laptop)
+
+
 def test_a_phone_that_went_through_many_games_still_loads_and_enters(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

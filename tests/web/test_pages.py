@@ -68,6 +68,18 @@ def test_new_game_page_carries_the_specs(host: FlaskClient, guest: FlaskClient) 
     assert host.get("/import").status_code == 200
 
 
+def test_play_again_starts_the_new_game_form_from_a_finished_one(host: FlaskClient, tally: dict[str, Any]) -> None:
+    gid = tally["id"]
+    html = host.get(f"/g/{gid}").get_data(as_text=True)
+    assert f'href="/new?again={gid}"' in html and 'id="again-box" hidden' in html  # not over yet: hidden
+    for player, points in (("Ann", 6), ("Bo", 2), ("Ann", 5)):  # the tally's target is 10: Ann wins
+        assert post_event(host, gid, type="add", player=player, points=points).status_code == 201
+    assert 'id="again-box" hidden' not in host.get(f"/g/{gid}").get_data(as_text=True)
+    boot = boot_of(host.get(f"/new?again={gid}").get_data(as_text=True))
+    assert (boot["chosen"], boot["players"], boot["options"]) == ("tally", ["Ann", "Bo"], {})  # 10 is the default
+    assert "players" not in boot_of(host.get("/new?again=nope").get_data(as_text=True))  # unknown: a blank form
+
+
 def test_table_page_by_role(app: Flask, host: FlaskClient, guest: FlaskClient, tally: dict[str, Any]) -> None:
     gid = tally["id"]
     host_html = host.get(f"/g/{gid}").get_data(as_text=True)

@@ -62,15 +62,29 @@ function chosenOptions() {
   return out;
 }
 
+function setOptions(values) {
+  for (const [name, value] of Object.entries(values)) {
+    const input = options.querySelector(`[data-option="${name}"]`);
+    if (!input) continue;
+    if (input.type === 'checkbox') input.checked = value === true;
+    else if (input.tagName === 'SELECT') input.value = JSON.stringify(value);
+    else input.value = String(value);
+  }
+  if (Object.keys(values).length) document.getElementById('options-box').open = true;
+}
+
 function showGame() {
   const s = spec();
   document.getElementById('game-summary').textContent = s.rules_summary || `${s.min_players}–${s.max_players} players`;
   document.getElementById('teams-hint').textContent = s.teams
     ? 'Partners sit opposite each other: players 1 & 3 play against players 2 & 4.' : '';
-  const want = Math.min(s.max_players, Math.max(s.min_players, names().length || 4));
+  const again = B.players && B.chosen === s.name ? B.players : null;   // "Play again": the last game's players
+  const want = Math.min(s.max_players, Math.max(s.min_players, (again || names()).length || 4));
   setPlayers(want);
+  if (again) players.querySelectorAll('input').forEach((input, i) => { input.value = again[i] || ''; });
   clear(options);
   for (const option of s.options) options.append(optionField(option));
+  if (again) setOptions(B.options || {});
   document.getElementById('options-box').hidden = !s.options.length;
 }
 

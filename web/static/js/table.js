@@ -95,6 +95,8 @@ function drawTotals() {
   const winner = document.getElementById('winner');
   winner.hidden = !state.winner;
   winner.textContent = state.winner_text || '';
+  const again = document.getElementById('again-box');   // the host's "Play again" once the game is over
+  if (again) again.hidden = !state.finished;
 }
 
 function turnOf(view) {
