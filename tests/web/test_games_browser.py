@@ -568,6 +568,26 @@ def test_the_host_plays_again_with_the_same_players_and_rules(
     clean(laptop)
 
 
+def test_spit_face_up_tops_being_typed_survive_the_other_player_s_layout(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Both lay out at once, each on a phone: Alex's typed tops came back empty when Beth's layout arrived while his
+    keyboard was put away."""
+    alex = browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", "Beth"])
+    join(server, alex, gid)
+    tab(alex, "enter")
+    field = '.layout-form[data-player="Alex"] input[type=text]'
+    type_into(alex, field, "3S 4S 5S 6S")
+    alex.execute_script("document.activeElement.blur()")  # the keyboard put away
+    body = {"type": "layout", "player": "Beth", "counts": [1, 2, 3, 4, 5]}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(alex, lambda d: "Undo #1" in text(d, "#undo-what"), 3)
+    time.sleep(0.3)
+    assert css(alex, field).get_attribute("value") == "3S 4S 5S 6S"
+    clean(alex)
+
+
 def test_a_phone_that_went_through_many_games_still_loads_and_enters(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -12,6 +12,8 @@ let picked = null;     // {player, from, card}: a face-up stock card chosen, wai
 let turning = null;    // {player, stock}: a face-down stock top being turned up
 let spitting = false;  // the Spit! form is open
 let layoutDraft = {};  // per player: counts typed but not sent yet
+let topsDraft = {};    // per player: the face-up tops typed but not sent yet
+let spitDraft = {};    // per player: the spit card typed in the Spit! form, not sent yet
 
 function players(state) { return state.players; }
 function sideOf(state, name) { return state.view.players[name]; }
@@ -91,7 +93,8 @@ async function send(ctx, body) {
     await ctx.send(body, document.getElementById('spit-problem'));
     picked = null; turning = null; spitting = false;
     ctx.redraw();
-  } catch (err) { /* shown */ }
+    return true;
+  } catch (err) { return false; /* shown */ }
 }
 
 // "As far as the cards go": piles dealt row by row (1, 2, 3, 4, 5 with 15 cards or more).
@@ -121,7 +124,9 @@ function layoutForm(ctx, name) {
     select.addEventListener('change', () => { counts[i] = Number(select.value); showSum(); });
     selects.append(select);
   });
-  const tops = cardField({ label: 'Face-up tops, left to right (optional)', placeholder: 'e.g. 3S 4S 5S 6S 7S' });
+  const tops = cardField({ label: 'Face-up tops, left to right (optional)', placeholder: 'e.g. 3S 4S 5S 6S 7S',
+    value: topsDraft[name] || '' });
+  tops.input.addEventListener('input', () => { topsDraft[name] = tops.input.value; });   // kept across redraws
   form.append(el('h2', {}, `${name} lays out`), el('p', { class: 'muted' }, 'Cards in each stock pile, left to right'),
     selects, sum, tops.node,
     el('button', { type: 'submit', class: 'primary wide', dataset: { act: 'layout' } }, `Lay out for ${name}`));
@@ -134,7 +139,9 @@ function layoutForm(ctx, name) {
       const filled = counts.map((c) => (c ? typed.shift() || null : null));
       body.tops = filled;
     }
-    send(ctx, body).then(() => { if (sideOf(ctx.state, name).laid_out) delete layoutDraft[name]; });
+    send(ctx, body).then(() => {
+      if (sideOf(ctx.state, name).laid_out) { delete layoutDraft[name]; delete topsDraft[name]; }
+    });
   });
   return form;
 }
@@ -147,7 +154,8 @@ function spitForm(ctx, opening) {
   for (const name of players(ctx.state)) {
     if (!sideOf(ctx.state, name).spit_cards) continue;
     fields[name] = el('input', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. 9D',
-      'aria-label': `${name}'s spit card`, dataset: { player: name } });
+      'aria-label': `${name}'s spit card`, dataset: { player: name }, value: spitDraft[name] || '' });
+    fields[name].addEventListener('input', () => { spitDraft[name] = fields[name].value; });   // kept across redraws
     form.append(el('label', { class: 'field inline' }, `${name} turns`, fields[name]));
   }
   if (!Object.keys(fields).length) form.append(el('p', { class: 'muted' }, 'Nobody has spit cards left.'));
@@ -164,7 +172,7 @@ function spitForm(ctx, opening) {
       showProblem(document.getElementById('spit-problem'), 'Type the card each player turned, like 9D.');
       return;
     }
-    send(ctx, { type: 'spit', cards });
+    send(ctx, { type: 'spit', cards }).then((sent) => { if (sent) spitDraft = {}; });
   });
   if (v.single_pile) form.append(el('p', { class: 'muted' }, 'One spit pile this round.'));
   return form;
