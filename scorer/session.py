@@ -187,13 +187,17 @@ class Session:
     def undone_by(self, seq: int) -> int | None:
         """The ``undo`` in effect that takes event ``seq`` out (None: it is not undone), as
         :func:`effective_events` decides: an undo counts unless an undo that counts undid it."""
+        return self.undone().get(seq)
+
+    def undone(self) -> dict[int, int]:
+        """Every event undone now, with the ``undo`` in effect that takes it out (see :meth:`undone_by`)."""
         undone: dict[int, int] = {}
         for event in reversed(self.events):
             if event.type == "undo" and event.seq not in undone and event.seq not in self.refused:
                 target = event.data.get("target")
                 if isinstance(target, int) and not isinstance(target, bool):
                     undone.setdefault(target, event.seq)
-        return undone.get(seq)
+        return undone
 
     def touches(self, event: GameEvent) -> int | None:
         """The game event an ``undo`` or ``correct`` changes (an undo of an undo or of a correction changes

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from scorer.cards import standard_deck
@@ -180,7 +180,8 @@ class Observer:
         for card in proposal.cards:
             if card not in self.retried:
                 self.retried.add(card)
-                self.refused(replace(proposal, cards=(card,)), view)
+                self.done.discard(card)
+                self.held[card] = _fingerprint(view)
 
     def rejected(self, proposal: Proposal, undone: bool) -> None:
         """A player has rejected (undone) the event of ``proposal``, or restored it (``undone`` False): a rejected
