@@ -63,8 +63,10 @@ def start_round_if_ready(state: SpitState, seq: int) -> tuple[SpitState, list[Ru
 
 
 def after_change(state: SpitState, seq: int) -> tuple[SpitState, list[Ruling]]:
-    """After anything that changes the table in play: call "Spit!" or end a blocked round."""
-    if not is_stalled(state):
+    """After anything that changes the table in play: call "Spit!" or end a blocked round. While a player the last
+    call named has still to turn their card, that call stands: no new one (it named both again after one card went
+    alone, and the camera then gave the other player's card, turned onto the same pile, to the first)."""
+    if not is_stalled(state) or any(state.sides[seat].spit > 0 for seat in state.called):
         return state, []
     seats = tuple(seat for seat, side in enumerate(state.sides) if side.spit > 0)
     if seats:

@@ -254,6 +254,19 @@ def test_a_spit_called_for_both_may_come_as_two_events() -> None:
     assert codes(rulings) == ["false_spit"] and "can still play" in rulings[0].message
 
 
+def test_a_call_stands_while_a_player_it_named_has_still_to_turn_a_card() -> None:
+    """Alex's spit card alone leaves the table blocked: no new call naming both (the camera then gave Beth's card,
+    turned onto the same pile, to Alex); Beth still owes hers."""
+    state = table(["8H", "2S", None, None, None], ["KS", None, None, None, None], [["7C"], ["9D"]], (3, 3))
+    state, rulings = GAME.apply(state, event(9, "play", player="Alex", card="8H", pile=0))
+    assert codes(rulings) == ["spit_call"]
+    state, rulings = GAME.apply(state, event(10, "spit", cards={"Alex": "5C"}))  # nothing fits 5C either
+    assert codes(rulings) == [] and is_stalled(state) and GAME.view(state)["called"] == ["Beth"]
+    state, rulings = GAME.apply(state, event(11, "spit", cards={"Beth": "6D"}, piles={"Beth": 0}))  # onto 5C
+    assert state.top(0) == card("6D") and state.sides[1].spit == 2
+    assert codes(rulings) == ["spit_call"]  # answered by both, still blocked: a new call
+
+
 @pytest.mark.parametrize(
     "acts",
     [("play", {"card": "KS", "pile": 0}), ("move", {"from": 0, "to": 1})],

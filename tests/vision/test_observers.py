@@ -584,6 +584,66 @@ def test_spit_an_opening_spit_card_read_anew_before_it_is_sent_goes_with_the_new
     assert "illegal_play" not in codes(d.show(table))
 
 
+def spit_stall() -> tuple[Driver, dict[str, list[str]]]:
+    """Nobody can play on 10C and QC: the referee calls Spit! for both (each holds 10 spit cards)."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "7S"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["3H", "4H", "5H", "6H", "7D"])
+    table = {f"stock/{seat}/{k}": [f"{k + 3}{'SH'[seat]}"] for seat in (0, 1) for k in range(4)}
+    table |= {"stock/0/4": ["7S"], "stock/1/4": ["7D"], "spit/0": ["10C"], "spit/1": ["QC"]}
+    d.show(table)
+    assert d.link.view()["called"] == ["Alex", "Beth"]
+    return d, table
+
+
+def spit_cards_left(d: Driver) -> tuple[int, int]:
+    players = d.link.view()["players"]
+    return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]
+
+
+@pytest.mark.parametrize("seen", ["one after the other", "the lower at the top's edge"])
+def test_spit_both_spit_cards_turned_onto_one_pile_are_one_each(seen: str) -> None:
+    """RULES.md: each turns a spit card onto *a* spit pile; both onto pile 1 went as Alex's two cards."""
+    d, table = spit_stall()
+    if seen == "one after the other":
+        table["spit/0"] = ["10C", "10S"]
+        sent = d.show(table, frames=200)
+        table["spit/0"] = ["10C", "10S", "10D"]
+        sent += d.show(table, frames=200)
+        assert [b["cards"] for _, b, _ in sent] == [{"Alex": "10S"}, {"Beth": "10D"}]
+    else:
+        table["spit/0"] = ["10C", "10S", "10D"]
+        sent = d.show(table, frames=200)
+        assert [b for _, b, _ in sent] == [
+            {"type": "spit", "cards": {"Alex": "10S", "Beth": "10D"}, "piles": {"Alex": 0, "Beth": 0}}
+        ]
+    assert spit_cards_left(d) == (9, 9) and d.link.view()["spit_piles"][0]["top"] == "10D"
+
+
+def test_spit_a_single_spit_pile_laid_in_the_right_hand_zone_is_pile_one() -> None:
+    """Round 2 of the example has one spit pile; Beth turns hers into the right-hand zone: every event of the round
+    was refused for a pile 2 the round has not."""
+    log = parse_log(Path("docs/examples/spit.jsonl").read_text(encoding="utf-8"))
+    d = Driver("spit", ["Alex", "Beth"])
+    for e in log.events:
+        if e.seq > 37:
+            break
+        d.manual(e.type, e.ts, **dict(e.data))
+    assert d.link.view()["single_pile"] and d.link.view()["phase"] == "start"
+    tops = {"Alex": ["9D", "10H", "JD", "QD", "KC"], "Beth": ["5C", "6D", "3S", "4S", "5S"]}
+    table = {f"stock/{s}/{k}": [c] for s, n in enumerate(("Alex", "Beth")) for k, c in enumerate(tops[n])}
+    d.show(table)
+    table["spit/1"] = ["8H"]
+    sent = d.show(table, frames=20)
+    table.update({"stock/0/0": [], "spit/1": ["8H", "9D"]})
+    sent += d.show(table, frames=20)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Beth": "8H"}, "piles": {"Beth": 0}},
+        {"type": "play", "player": "Alex", "card": "9D", "pile": 0, "from": 0},
+    ]
+    assert d.refused == []
+
+
 def test_spit_a_card_on_a_face_up_top_that_stays_unexplained_is_a_note_after_a_while() -> None:
     d, table = spit_opened()
     table.update({"stock/1/2": ["KC"]})  # the AD it covers is nowhere to be seen

@@ -30,6 +30,7 @@ from typing import Any
 from scorer.cards import standard_deck
 from vision.observers import DECK, Observer, Proposal
 from vision.track import TableCard, Update
+from vision.zones import Zone
 
 __all__ = ["SpitObserver"]
 
@@ -52,11 +53,11 @@ class SpitObserver(Observer):
             proposal = (
                 self._stock(top, zone.owner, zone.slot, view, update.ts)
                 if zone.kind == "stock"
-                else self._pile(top, zone.slot, view)
+                else self._pile(top, _pile_of(zone, view), view)
             )
             if proposal is not None:
                 out.append(proposal)
-        spit = self._flush(update.ts, view)
+        spit = self._flush(update.ts, view, update)
         return out + ([spit] if spit else [])
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
@@ -70,7 +71,7 @@ class SpitObserver(Observer):
         if not covered and not tops:
             return {}
         out = {
-            zone.name: DECK - covered - {top for slot, top in tops.items() if slot != zone.slot}
+            zone.name: DECK - covered - {top for slot, top in tops.items() if slot != _pile_of(zone, view)}
             for zone in self.zones("spit")
         }
         out.update({zone.name: DECK - covered - set(tops.values()) for zone in self.zones("stock")})
@@ -85,8 +86,9 @@ class SpitObserver(Observer):
         out = {}
         piles = [] if view.get("stalled") else view.get("spit_piles") or []
         for zone in self.zones("spit"):
-            if zone.slot is not None and zone.slot < len(piles) and piles[zone.slot].get("top"):
-                top = str(piles[zone.slot]["top"])
+            pile = _pile_of(zone, view)
+            if pile is not None and pile < len(piles) and piles[pile].get("top"):
+                top = str(piles[pile]["top"])
                 out[zone.name] = _NEAR.get(top, frozenset()) | {top}
         players = view.get("players") or {}
         for zone in self.zones("stock"):
@@ -158,6 +160,27 @@ class SpitObserver(Observer):
         self.note(f"{top.card} on spit pile {pile + 1} is not explained ({phase}): enter it by hand")
         return None
 
+    def _both_on_one_pile(
+        self, update: Update, view: Mapping[str, Json], waiting: list[str]
+    ) -> tuple[int, TableCard, TableCard] | None:
+        """A Spit! call named both players and one spit pile alone got a card: when a new card lies under that top
+        too (both turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, that card and the top;
+        else None (the other player has not turned theirs yet)."""
+        if len(waiting) != 2 or len(self._spit) != 1 or view.get("phase") != "play":
+            return None
+        ((pile, top),) = self._spit.items()
+        if pile >= len(self.players) or self.players[pile] not in waiting:
+            return None
+        piles = view.get("spit_piles") or []
+        known = {str(c) for c in view.get("covered") or []} | {str(p.get("top")) for p in piles if p.get("top")}
+        zone = next((z.name for z in self.zones("spit") if z.slot == pile), None)
+        under = [
+            c
+            for c in (update.state.in_zone(zone) if zone else ())
+            if c.id != top.id and c.id not in self.done and c.card not in known
+        ]
+        return (pile, under[-1], top) if len(under) == 1 else None
+
     def _called(self, pile: int, view: Mapping[str, Json]) -> bool:
         """Whether a new card on ``pile`` may be a spit card the last Spit! call asked for and its player turns
         only now (after the other player's went alone): that player's pile, or any pile if they are the only one."""
@@ -178,7 +201,7 @@ class SpitObserver(Observer):
         data = {"player": name, "card": top.card, "pile": pile, "from": slot}
         return Proposal("play", data, top.since, f"{name} turned and played {top.card}", (top.id,))
 
-    def _flush(self, now: int, view: Mapping[str, Json]) -> Proposal | None:
+    def _flush(self, now: int, view: Mapping[str, Json], update: Update) -> Proposal | None:
         """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up)."""
         if not self._spit:
             return None
@@ -191,13 +214,20 @@ class SpitObserver(Observer):
             return None
         cards: dict[str, str] = {}
         piles: dict[str, int] = {}
-        for pile, card in sorted(self._spit.items()):
-            name = waiting[0] if len(waiting) == 1 else self.players[pile] if pile < len(self.players) else None
-            if name is None or name in cards:
-                self.note(f"{card.card} on spit pile {pile + 1}: whose spit card was it? enter it by hand")
-                continue
-            cards[name], piles[name] = card.card, pile
-        used = tuple(c.id for c in self._spit.values())
+        both = self._both_on_one_pile(update, view, waiting)
+        if both is not None:  # both turned onto one pile: the card under its top is the pile's player's
+            pile, under, top = both
+            owner, other = self.players[pile], next(name for name in waiting if name != self.players[pile])
+            cards, piles = {owner: under.card, other: top.card}, {owner: pile, other: pile}
+            used: tuple[int, ...] = (under.id, top.id)
+        else:
+            for pile, card in sorted(self._spit.items()):
+                name = waiting[0] if len(waiting) == 1 else self.players[pile] if pile < len(self.players) else None
+                if name is None or name in cards:
+                    self.note(f"{card.card} on spit pile {pile + 1}: whose spit card was it? enter it by hand")
+                    continue
+                cards[name], piles[name] = card.card, pile
+            used = tuple(c.id for c in self._spit.values())
         self.done.update(used)
         self._spit.clear()
         self._since.clear()
@@ -205,6 +235,12 @@ class SpitObserver(Observer):
             return None
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
         return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
+
+
+def _pile_of(zone: Zone, view: Mapping[str, Json]) -> int | None:
+    """The spit pile a spit zone holds: its own, or in a round with a single spit pile that one, wherever it lies
+    (laid in the right-hand zone, every camera event of the round was refused for a pile 2 the round has not)."""
+    return 0 if view.get("single_pile") and zone.slot is not None else zone.slot
 
 
 def _near_cards() -> dict[str, frozenset[str]]:
