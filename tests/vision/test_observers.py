@@ -789,6 +789,38 @@ def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None
     assert codes(sent) == []
 
 
+def test_push_a_lay_off_is_the_layer_s_when_a_discard_entered_too_early_is_undone() -> None:
+    """A phone enters Beth's discard a moment early (the turn passes to Charlie), Beth lays the KD on her kings, the
+    phone undoes the discard: the lay-off went as Charlie's (out of turn, never in the meld)."""
+    d = beth_to_meld()
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    d.show({"melds/1": melds}, frames=40)
+    d.manual("discard", player="Beth", card="9C")
+    d.show({"melds/1": melds}, frames=2)  # the camera sees Charlie in turn
+    table = {"melds/1": [*melds, ("KD", -140.0)]}
+    sent = d.show(table, frames=4)
+    d.manual("undo", target=d.session.events[-1].seq)
+    sent += d.show(table, frames=40)
+    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 1, "cards": ["KD"]}]
+    assert codes(sent) == [] and "KD" in d.link.view()["melds"][0]["cards"]
+
+
+def test_push_a_card_by_a_rejected_meld_waits_for_the_meld_to_be_entered_again() -> None:
+    """A camera meld is rejected on a phone; Alex lays the 8H by his eights before the players enter the meld again:
+    it went as a one-card meld (two fouls) and was never a lay-off; now a note, then the lay-off."""
+    d = push_driver()
+    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
+    ((seq, _, _),) = d.show({"melds/0": melds}, frames=40)
+    d.manual("undo", target=seq)
+    table = {"melds/0": [*melds, ("8H", 120.0)]}
+    assert d.show(table, frames=40) == []
+    assert any("a meld rejected on a phone: enter that meld again" in note for note in d.observer.notes)
+    d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},
+                                           {"kind": "set", "cards": ["8D", "8C", "8S"]}])  # fmt: skip
+    sent = d.show(table, frames=40)
+    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Alex", "meld": 2, "cards": ["8H"]}]
+
+
 HANDS = {
     "Alex": ["5H", "5D", "9S", "9H", "KD", "6D"],
     "Beth": ["7D", "7S", "8D", "JD", "QS", "4H"],

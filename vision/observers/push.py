@@ -95,8 +95,11 @@ class PushObserver(Observer):
         phase = view.get("phase")
         turn = view.get("turn")
         if isinstance(turn, str) and (not self._turns or self._turns[-1][1] != turn):
-            self._turns.append((update.ts, turn))
-            del self._turns[:-16]
+            if len(self._turns) >= 2 and self._turns[-2][1] == turn:  # back to the one before: an undo (turns go
+                self._turns.pop()  # round to the left), so the last one never was (a discard entered too early)
+            else:
+                self._turns.append((update.ts, turn))
+                del self._turns[:-16]
         if self._deal is not None and view.get("deal") != self._deal:  # a new deal: what lies now is the old one's
             self.use(*(c for zone in self.zones("melds") for c in update.state.in_zone(zone.name)))
         self._remember_left(update, view.get("deal"))
@@ -104,12 +107,15 @@ class PushObserver(Observer):
             return []
         new: dict[int, list[TableCard]] = {}
         old: dict[int, list[tuple[TableCard, int]]] = {}
+        rejected: dict[int, list[TableCard]] = {}  # cards of a camera meld a player rejected, still lying there
         for zone in self.zones("melds"):
             if zone.owner is None or zone.owner >= len(self.players):
                 continue
             cards = update.state.in_zone(zone.name)
             placed, fresh = self._split(cards, self.players[zone.owner], view)
             old[zone.owner], new[zone.owner] = placed, fresh
+            laid = {card.id for card, _ in placed}
+            rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
             if zone.name in update.frozen or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms):
                 return []  # someone is still laying cards down
         if phase == "counting":
@@ -117,7 +123,7 @@ class PushObserver(Observer):
             return [end] if end else []
         out = []
         for seat, fresh in new.items():
-            out += self._melds(seat, fresh, old, view)
+            out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
 
     def _split(
@@ -197,6 +203,7 @@ class PushObserver(Observer):
         fresh: list[TableCard],
         old: Mapping[int, list[tuple[TableCard, int]]],
         view: Mapping[str, Json],
+        rejected: Sequence[TableCard] = (),
     ) -> list[Proposal]:
         if not fresh:
             return []
@@ -204,6 +211,13 @@ class PushObserver(Observer):
         moved = self._wilds_moved(placed)
         melds, layoffs = [], []
         for group in self._groups(fresh):
+            near = [c for c in rejected if any(math.dist(c.point, g.point) <= self.join_mm for g in group)]
+            if near:  # by a meld whose camera event was rejected: a lay-off once the players enter that meld again
+                self.note(
+                    f"{', '.join(c.card for c in group)} lies by {', '.join(c.card for c in near)}, a meld rejected on "
+                    "a phone: enter that meld again, then the lay-off is seen"
+                )
+                continue  # not used: once the meld is the referee's, these cards touch it
             touching = {n for card, n in placed if any(math.dist(card.point, g.point) <= self.join_mm for g in group)}
             if len(touching) == 1 and min(touching) in moved:  # a natural in the place of a wild moved away
                 wild = moved[min(touching)]
