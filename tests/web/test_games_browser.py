@@ -208,6 +208,42 @@ def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
 BO = "Bo <img src=x onerror=alert(1)>"
 
 
+def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The card grid lies below the buzzers: a player scrolls down to it with a swipe starting on a buzzer. It was sent
+    as a call, a false one (it cost Alex a card)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "Beth"})[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    where = (
+        "const b = document.querySelector('#buzzer button.buzz'); b.scrollIntoView({block: 'center'});"
+        "const r = b.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]"
+    )
+    try:
+        x, y = phone.execute_script(where)
+        scrolled = phone.execute_script("return scrollY")
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        for step in range(1, 11):
+            move = {"type": "touchMove", "touchPoints": [{"x": x, "y": y - 20 * step}]}
+            phone.execute_cdp_cmd("Input.dispatchTouchEvent", move)
+            time.sleep(0.02)
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        time.sleep(1.0)
+        assert phone.execute_script("return scrollY") > scrolled + 50  # it scrolled
+        assert [e["type"] for e in events(server, gid)] == ["deal"]  # and called nothing
+        x, y = phone.execute_script(where)
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})  # a tap calls
+    finally:
+        phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    wait(phone, lambda d: [e["type"] for e in events(server, gid)][:2] == ["deal", "call"], 3)
+    clean(phone)
+
+
 def slot(name: str, stock: int) -> str:
     return f'.stock button.slot[data-player={key(name)}][data-stock="{stock}"]'
 

@@ -17,7 +17,8 @@ const KIND_TEXT = { snap: 'Snap!', snap_pot: 'Snap Pot!', slap: 'Slap!' };
 let flipper = null;          // who is turning a card (whose turn it is, unless another player is chosen)
 let flipperTurn = null;      // the turn when flipper was set: a new turn follows the new player
 let lastPress = null;        // {player, kind, ts}: this phone's last press, shown under the buzzer
-let lastPointer = 0;         // a pointerdown already sent this press: ignore the click that follows
+let lastPointer = 0;         // a pointer press already handled this tap: ignore the click that follows
+let pending = null;          // {button, ts}: a buzzer the finger is on, with the time it landed
 let resolveTimer = null;
 let resolveKey = null;
 const quiet = el('p');       // failed automatic resolves are not shown to anyone
@@ -124,10 +125,19 @@ function buzzer(ctx) {
     for (const name of names) {
       const button = el('button', { type: 'button', class: `buzz ${kind}${name === me ? ' mine' : ''}`, dataset: { player: name, kind } },
         el('span', { class: 'who' }, name), el('span', { class: 'what' }, KIND_TEXT[kind]));
+      // The press time is taken as the finger lands; the call goes when it lifts. A swipe that starts on a buzzer
+      // to scroll the page ends in pointercancel (or away from it): no call (it was a false call, costing a card).
       button.addEventListener('pointerdown', () => {
         lastPointer = Date.now();
-        press(ctx, name, kind, ctx.gameNow());
+        pending = { button, ts: ctx.gameNow() };
       });
+      button.addEventListener('pointerup', () => {
+        if (!pending || pending.button !== button) return;
+        const { ts } = pending;
+        pending = null;
+        press(ctx, name, kind, ts);
+      });
+      for (const type of ['pointercancel', 'pointerleave']) button.addEventListener(type, () => { pending = null; });
       button.addEventListener('click', () => { if (Date.now() - lastPointer > 1000) press(ctx, name, kind, ctx.gameNow()); });
       row.append(button);
     }
