@@ -244,6 +244,28 @@ def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     clean(phone)
 
 
+def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """Undo, Reject and Restore on the Log tab showed a refusal on the Enter tab's problem line, hidden while the Log is
+    open: the refused undo looked done."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", "Beth"])
+    for body in (
+        {"type": "layout", "player": "Alex", "counts": [1, 2, 3, 4, 5], "tops": ["3S", "4S", "5S", "6S", "7S"]},
+        {"type": "layout", "player": "Beth", "counts": [1, 2, 3, 4, 5], "tops": ["10H", "JD", "AD", "5C", "6D"]},
+        {"type": "spit", "cards": {"Alex": "2C", "Beth": "9D"}},
+        {"type": "play", "player": "Beth", "card": "6D", "pile": 1},  # illegal, and Beth turns up the next card
+        {"type": "reveal", "player": "Beth", "stock": 4, "card": "8C"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="4"] button.undo-this'))
+    tap(phone, '#log li[data-seq="4"] button.undo-this')
+    wait(phone, lambda d: "Undo or correct event 5 first" in text(d, "#log-problem"), 3)
+    assert css(phone, "#log-problem").is_displayed() and len(events(server, gid)) == 5
+    clean(phone)
+
+
 def slot(name: str, stock: int) -> str:
     return f'.stock button.slot[data-player={key(name)}][data-stock="{stock}"]'
 

@@ -299,6 +299,7 @@ async function fetchLog() {
     return;
   }
   clear(list);
+  logSeen = entries.reduce((most, e) => Math.max(most, e.event.seq), 0);   // what the rows show: their `seen`
   if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
   for (const entry of [...entries].reverse()) list.append(logItem(entry));
 }
@@ -318,15 +319,15 @@ function logItem(entry) {
     acts.append(
       el('button', { type: 'button', class: 'edit', onclick: () => openEditor('correct', event.seq, base) }, 'Edit'),
       fromCamera   // a camera event the players say is wrong: rejected by an undo of it
-        ? el('button', { type: 'button', class: 'reject', onclick: () => undoEvent(event.seq) }, 'Reject')
-        : el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) }, 'Undo'),
+        ? el('button', { type: 'button', class: 'reject', onclick: () => undoEvent(event.seq, true) }, 'Reject')
+        : el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq, true) }, 'Undo'),
       el('button', { type: 'button', class: 'insert', onclick: () => openEditor('insert', event.seq, null) }, 'Insert after'));
   }
   if (canWrite && entry.status === 'undone') {
     acts.append(el('button', { type: 'button', class: 'redo', onclick: () => restore(event.seq) }, 'Restore'));
   }
   if (canWrite && entry.status === 'meta' && entry.in_effect) {
-    acts.append(el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq) },
+    acts.append(el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq, true) },
       event.type === 'undo' ? `Restore #${event.target}` : 'Undo this edit'));
   }
   const rulings = (entry.rulings || []).filter((r) => r.severity !== 'info');
@@ -338,14 +339,19 @@ function logItem(entry) {
     acts.children.length ? acts : null);
 }
 
-async function undoEvent(seq) {
-  try { await send({ type: 'undo', target: seq }); } catch (err) { /* shown */ }
+// An undo from the Log tab (Undo, Reject, Restore) is made on the rows as last loaded, and a refusal is shown there
+// (it went to the Enter tab's problem line, hidden while the Log is open: a refused Reject looked done).
+let logSeen = 0;
+async function undoEvent(seq, fromLog = false) {
+  const where = fromLog ? { seen: logSeen } : {};
+  const problem = document.getElementById(fromLog ? 'log-problem' : 'entry-problem');
+  try { await send({ type: 'undo', target: seq }, problem, where); } catch (err) { /* shown */ }
 }
 
 async function restore(seq) {   // undo the undo that took this event out
   const entries = (await api('GET', `/api/games/${gameId}/log`)).entries;
   const undo = entries.filter((e) => e.event.type === 'undo' && e.event.target === seq && e.in_effect).pop();
-  if (undo) await undoEvent(undo.event.seq);
+  if (undo) await undoEvent(undo.event.seq, true);
 }
 
 function eventTypes() { return [...(B.spec.event_types || [])]; }
