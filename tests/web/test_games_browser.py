@@ -715,7 +715,9 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     time.sleep(0.6)
     assert [e["type"] for e in events(server, gid)] == ["draw"]
     assert [(e["type"], e["player"]) for e in events(server, gid2)] == [("bid", "Beth")]
-    assert "was not sent" in text(phone, "#entry-problem")
+    assert "was not sent" in text(phone, "#spades-problem")  # said above the buttons, not off the screen below
+    top = phone.execute_script("return document.getElementById('spades-problem').getBoundingClientRect().top")
+    assert 0 <= top < phone.execute_script("return innerHeight")
     tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
     wait(phone, lambda d: len(events(server, gid2)) == 2, 3)
     clean(phone)

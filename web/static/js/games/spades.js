@@ -133,6 +133,10 @@ function cardsEntry(root, ctx) {
   const v = ctx.state.view;
   const who = v.turn;
   const box = el('div', { class: 'card', id: 'cards-entry' });
+  // a refusal is said at the top of this box, by the buttons tapped (below them, it was off the screen)
+  const problem = el('p', { class: 'problem', id: 'spades-problem', role: 'alert', hidden: true });
+  box.append(problem);
+  const send = (body) => ctx.send(body, problem).catch(() => {});
   if (ctx.state.finished) { box.append(el('p', {}, 'The game is over.')); root.append(box); return; }
   const dealt = v.phase === 'bidding' && Object.values(v.bids).some((b) => b !== null);
   if (!dealt && (v.phase === 'between_hands' || v.phase === 'bidding')) root.append(dealBox(ctx));  // a re-deal while no bid
@@ -141,17 +145,17 @@ function cardsEntry(root, ctx) {
     const buttons = el('div', { class: 'row', id: 'bid-buttons' });
     for (let n = 0; n <= 13; n += 1) {
       buttons.append(el('button', { type: 'button', dataset: { bid: n },
-        onclick: () => ctx.send({ type: 'bid', player: who, bid: n }).catch(() => {}) }, n === 0 ? 'Nil' : String(n)));
+        onclick: () => send({ type: 'bid', player: who, bid: n }) }, n === 0 ? 'Nil' : String(n)));
     }
     buttons.append(el('button', { type: 'button', dataset: { bid: 'blind' },
-      onclick: () => ctx.send({ type: 'bid', player: who, bid: 0, blind: true }).catch(() => {}) }, 'Blind Nil'));
+      onclick: () => send({ type: 'bid', player: who, bid: 0, blind: true }) }, 'Blind Nil'));
     box.append(buttons);
   } else if (v.phase === 'exchange') {
     for (const name of v.exchange_pending) {
       const input = el('input', { placeholder: 'e.g. 2C 5H 9D', autocomplete: 'off', 'aria-label': `${name}'s cards` });
       box.append(el('div', { class: 'field' }, `${name} passes:`, input,
-        el('button', { type: 'button', onclick: () => ctx.send({ type: 'exchange', player: name,
-          cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) }).catch(() => {}) }, 'Pass')));
+        el('button', { type: 'button', onclick: () => send({ type: 'exchange', player: name,
+          cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) }) }, 'Pass')));
     }
   } else if (v.phase === 'play' && who) {
     box.append(el('p', { class: 'big' }, `${who} plays:`));
@@ -163,12 +167,12 @@ function cardsEntry(root, ctx) {
         const text = `${rank}${suit}`;
         if ((legal && !legal.has(text)) || onTable.has(text)) continue;
         row.append(el('button', { type: 'button', class: `suit-${suit}`, dataset: { card: text },
-          onclick: () => ctx.send({ type: 'play', player: who, card: text }).catch(() => {}) }, `${rank}${symbol}`));
+          onclick: () => send({ type: 'play', player: who, card: text }) }, `${rank}${symbol}`));
       }
       if (row.children.length) box.append(row);
     }
     box.append(el('button', { type: 'button', class: 'wide', id: 'claim',
-      onclick: () => ctx.send({ type: 'claim', player: who }).catch(() => {}) }, `${who} claims the rest`));
+      onclick: () => send({ type: 'claim', player: who }) }, `${who} claims the rest`));
   } else {
     box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
   }
