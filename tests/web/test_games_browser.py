@@ -266,6 +266,35 @@ def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], bro
     clean(phone)
 
 
+def test_the_screens_at_320_px_tap_targets_and_names(server: dict[str, Any]) -> None:
+    """A 320 px phone: the Log scrolled sideways (its row of buttons did not wrap), the Spades card grid was 33 px a
+    card; the live dot said its state by colour alone; the tabs did not say which is open."""
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    for body in [{"type": "deal", "dealer": "David"}] + [
+        {"type": "bid", "player": name, "bid": 3} for name in ("Alex", "Beth", "Charlie", "David")
+    ]:
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    phone = chromium(320, 640)
+    try:
+        join(server, phone, gid)
+        assert css(phone, "#live").get_attribute("aria-label") == "live updates" and css(phone, "#live").text == "●"
+        tab(phone, "log")
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#log li .acts button"))
+        assert css(phone, '#tabs a[data-tab="log"]').get_attribute("aria-current") == "page"
+        assert phone.execute_script("return document.documentElement.scrollWidth") <= 320
+        tab(phone, "enter")
+        tap(phone, '#entry-mode button[data-mode="cards"]')
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#cards-entry .card-row button"))
+        widths = phone.execute_script(
+            "return [...document.querySelectorAll('#cards-entry .card-row button')].map(b => b.offsetWidth)"
+        )
+        assert min(widths) >= 44, widths
+        assert phone.execute_script("return document.documentElement.scrollWidth") <= 320
+        clean(phone)
+    finally:
+        phone.quit()
+
+
 def slot(name: str, stock: int) -> str:
     return f'.stock button.slot[data-player={key(name)}][data-stock="{stock}"]'
 

@@ -203,10 +203,15 @@ const LIVE_TITLES = {
   lost: 'no live updates (the server refused them or cannot be reached): this screen refreshes every few seconds',
 };
 
+// Not by colour alone: a filled dot when live, a hollow one while connecting, a cross when lost; the words for screen
+// readers and a long press.
+const LIVE_MARKS = { open: '●', connecting: '○', lost: '✕' };
 function setLive(what) {
   const dot = document.getElementById('live');
   dot.dataset.state = what;
   dot.title = LIVE_TITLES[what] || what;
+  dot.setAttribute('aria-label', dot.title);
+  dot.textContent = LIVE_MARKS[what] || '○';
 }
 
 // While the stream is refused (the server has too many screens open, a proxy cut it), the screen still follows
@@ -259,7 +264,10 @@ function showTab() {
   let name = activeTab();
   if (!document.getElementById(`tab-${name}`)) name = 'table';
   for (const tab of document.querySelectorAll('.tab')) tab.hidden = tab.id !== `tab-${name}`;
-  for (const link of document.querySelectorAll('#tabs a')) link.classList.toggle('active', link.dataset.tab === name);
+  for (const link of document.querySelectorAll('#tabs a')) {
+    link.classList.toggle('active', link.dataset.tab === name);
+    if (link.dataset.tab === name) link.setAttribute('aria-current', 'page'); else link.removeAttribute('aria-current');
+  }
   if (name === 'log') loadLog();
 }
 window.addEventListener('hashchange', showTab);

@@ -102,7 +102,8 @@ function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
     tricks.dataset.player = name; tricks.dataset.field = 'tricks';
     tricks.setAttribute('aria-label', `${name}'s tricks`);
     tricks.addEventListener('change', () => { values.tricks[name] = tricks.value; showSum(); });
-    const blind = el('input', { type: 'checkbox', checked: values.blind.includes(name), dataset: { player: name, field: 'blind' } });
+    const blind = el('input', { type: 'checkbox', checked: values.blind.includes(name), dataset: { player: name, field: 'blind' },
+      'aria-label': `${name}: Blind Nil` });
     blind.addEventListener('change', () => {
       values.blind = blind.checked ? [...new Set([...values.blind, name])] : values.blind.filter((p) => p !== name);
       if (blind.checked) { values.bids[name] = '0'; bid.value = '0'; }
