@@ -215,6 +215,13 @@ class Session:
             event = found
         return None
 
+    def unmended(self) -> list[int]:
+        """The stored events this referee refuses (:meth:`restore`) that no ``correct`` or ``undo`` in effect mends."""
+        undone = self.undone()
+        waiting = [event.seq for event, counts in self._walk(self.events) if not counts]
+        metas = [seq for seq, (event, _) in self.refused.items() if event.type in META_TYPES and seq not in undone]
+        return sorted(waiting + metas)
+
     def counting(self) -> list[GameEvent]:
         """The game events that count now, in order (:func:`effective_events`, less refused stored events)."""
         return [event for event, counts in self._walk(self.events) if counts]
@@ -277,15 +284,22 @@ class Session:
 
 
 def replay(log: GameLog) -> Session:
-    """Replay a whole log; a malformed event raises :class:`LogError` naming its seq."""
+    """Replay a whole log; a malformed event raises :class:`LogError` naming its line. One the referee refuses that a
+    later ``correct`` or ``undo`` mends is kept, as the dashboard keeps a stored event an earlier version took (the
+    export of such a game, once it is corrected, replays and imports)."""
     try:
         session = Session(log.header.game, log.header.players, log.header.options)
     except EventError as exc:
         raise LogError(1, str(exc)) from None
-    for index, event in enumerate(log.events):
+    mended = {e.data.get("target") for e in log.events if e.type in ("undo", "correct")}
+    lines = {event.seq: log.lines[i] if i < len(log.lines) else i + 2 for i, event in enumerate(log.events)}
+    for event in log.events:
         try:
             session.append(event)
         except EventError as exc:
-            line = log.lines[index] if index < len(log.lines) else index + 2
-            raise LogError(line, str(exc)) from None
+            if event.seq not in mended or event.seq < session.next_seq:
+                raise LogError(lines[event.seq], str(exc)) from None
+            session.restore(event)
+    for seq in session.unmended():
+        raise LogError(lines[seq], session.refused[seq][1])
     return session

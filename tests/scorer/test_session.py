@@ -229,3 +229,28 @@ def test_replay_names_the_line_of_a_bad_event() -> None:
     with pytest.raises(LogError, match="one of the players") as info:
         replay(parse_log(text))
     assert info.value.line == 3
+
+
+@pytest.mark.parametrize(
+    ("mend", "replays"),
+    [
+        ([], False),
+        ([ev(3, "correct", target=2, event={"type": "add", "player": "Bo", "points": 4})], True),
+        ([ev(3, "undo", target=2)], True),
+        ([ev(3, "undo", target=2), ev(4, "undo", target=3)], False),  # the undo undone: the bad event counts again
+    ],
+    ids=["not mended", "corrected", "undone", "undo undone"],
+)
+def test_a_refused_event_a_later_correction_mends_replays(mend: list[GameEvent], replays: bool) -> None:
+    """The dashboard keeps a stored event its referee now refuses (an earlier version took it) until it is corrected;
+    the export of such a game, corrected, was refused by replay and Import for good."""
+    header = format_log(Session("tally", ["Ann", "Bo"]).log()).strip()
+    lines = [header, add(1, "Ann", 3).to_line(), add(2, "Bo", 12).to_line()]
+    text = "\n".join([*lines, *(event.to_line() for event in mend)])
+    if not replays:
+        with pytest.raises(LogError, match="points") as info:
+            replay(parse_log(text))
+        assert info.value.line == 3
+        return
+    session = replay(parse_log(text))
+    assert session.unmended() == [] and points(session) == ((3, 4) if mend[0].type == "correct" else (3, 0))
