@@ -80,8 +80,12 @@ class Calibration:
 
     def __post_init__(self) -> None:
         h = np.asarray(self.homography, np.float64).reshape(3, 3)
-        if not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12:
+        if not np.isfinite(h).all() or abs(np.linalg.det(h)) < 1e-12 or abs(h[2, 2]) < 1e-12:
             raise CalibrationError("the calibration's homography is not invertible")
+        if len(self.image_size) != 2 or min(self.image_size) <= 0:
+            raise CalibrationError(
+                f"the calibration's image_size must be a width and a height in pixels, not {list(self.image_size)}"
+            )
         h = h / h[2, 2]
         h.setflags(write=False)
         inverse = np.linalg.inv(h)

@@ -63,6 +63,15 @@ class TableConfig:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"not valid TOML: {exc}") from None
+        # a misspelt section ([trackng], [calibraton]) was dropped without a word: the settings or the calibration lost
+        unknown = sorted(set(data) - _KEYS)
+        if unknown:
+            raise ConfigError(f"no setting or section {unknown[0]!r} (a config has: {', '.join(sorted(_KEYS))})")
+        extra = sorted(set(data.get("calibration") or {}) - _CALIBRATION_KEYS)
+        if extra:
+            raise ConfigError(
+                f"[calibration] has no key {extra[0]!r} (its keys: {', '.join(sorted(_CALIBRATION_KEYS))})"
+            )
         try:
             layout = Layout.from_json(data)
         except LayoutError as exc:
@@ -78,6 +87,10 @@ class TableConfig:
         if source is not None and not isinstance(source, (str, int)):
             raise ConfigError(f"'source' must be a camera number, a file, a folder or a URL, not {source!r}")
         return cls(layout, calibration, tracking, None if source is None else str(source))
+
+
+_KEYS = {"source", "game", "players", "table", "seats", "markers", "zones", "calibration", "tracking"}
+_CALIBRATION_KEYS = {"method", "image_size", "homography", "error_mm", "markers", "corners"}
 
 
 def _value(value: Any) -> str:
@@ -114,7 +127,7 @@ def default_config(game: str, players: int, source: str | None = None) -> TableC
 def load_config(path: str | os.PathLike[str]) -> TableConfig:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # Windows Notepad saves a byte-order mark
     except FileNotFoundError:
         raise ConfigError(f"{path}: no table config here yet (tablecall calibrate writes one)") from None
     except (OSError, UnicodeDecodeError) as exc:

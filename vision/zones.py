@@ -203,9 +203,41 @@ class Layout:
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             problem = f"{exc.__class__.__name__}: {exc}"
             raise LayoutError(f"a layout needs game, players, table, seats and zones ({problem})") from None
+        if isinstance(data["players"], bool) or not isinstance(data["players"], int):
+            raise LayoutError(f"'players' must be a whole number, not {data['players']!r}")
         if len(seats) != players:
             raise LayoutError(f"a layout for {players} players lists {len(seats)} seats")
-        return cls(game, players, tuple(Zone.from_json(z) for z in zones), seats, table, markers)
+        if min(table) <= 0:
+            raise LayoutError(f"'table' must be the play area's width and depth in mm, not {list(table)}")
+        ids = [m.id for m in markers]
+        if len(set(ids)) != len(ids):
+            raise LayoutError(f"marker ids repeat: {ids}")
+        layout = cls(game, players, tuple(Zone.from_json(z) for z in zones), seats, table, markers)
+        layout.check_zones()
+        return layout
+
+    def check_zones(self) -> None:
+        """The zones are the game's own (:func:`default_layout`): each once, of its kind, seat and place. Only their
+        outlines may move: a zone named twice (a block copied and not renamed) put one player's cards on another's
+        pile, and a missing one lost a player's cards, without a word."""
+        names = [zone.name for zone in self.zones]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise LayoutError(f"zone {twice[0]!r} is listed twice: each zone once")
+        expected = {zone.name: zone for zone in default_layout(self.game, self.players).zones}
+        unknown = [name for name in names if name not in expected]
+        if unknown:
+            raise LayoutError(f"{self.game} has no zone {unknown[0]!r} (its zones: {', '.join(expected)})")
+        missing = [name for name in expected if name not in names]
+        if missing:
+            raise LayoutError(f"zone {missing[0]!r} is missing: the camera needs every zone of {self.game}")
+        for zone in self.zones:
+            want = expected[zone.name]
+            if (zone.kind, zone.owner, zone.slot) != (want.kind, want.owner, want.slot):
+                raise LayoutError(
+                    f"zone {zone.name!r} must keep kind = {want.kind!r}, owner = {want.owner}, slot = {want.slot} "
+                    "(only its polygon may change)"
+                )
 
     def to_toml(self) -> str:
         """The layout as TOML (read back by :meth:`from_toml`)."""

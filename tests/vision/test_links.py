@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from flask import Flask
 
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
+from vision.calibrate import Calibration
 from vision.links import CameraEvents, HubLink, SessionLink, VisionEvent
 from vision.live import LiveTable
-from vision.tableconfig import ConfigError, load_config
+from vision.tableconfig import ConfigError, default_config, load_config, save_config
 from web.app import create_app, hub, store
 
 
@@ -128,3 +131,27 @@ def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> No
     assert told == [("the 5S flip", True), ("the 5S flip", False)]
     mine.add(98, "a"), mine.add(99, "b")  # only the latest `keep` are followed
     assert sorted(mine.proposals) == [98, 99]
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda t: t.replace("[tracking]", "[trackng]"), "no setting or section 'trackng'"),
+        (lambda t: t.replace("[calibration]", "[calibraton]"), "no setting or section 'calibraton'"),
+        (lambda t: t.replace("error_mm =", "eror_mm ="), "[calibration] has no key 'eror_mm'"),
+        (lambda t: t.replace("image_size = [1280, 720]", "image_size = [0, 0]"), "image_size must be a width"),
+    ],
+    ids=["tracking_misspelt", "calibration_misspelt", "calibration_key", "image_size_zero"],
+)
+def test_a_hand_edited_table_config_is_read_or_refused_not_half_read(
+    tmp_path: Path, edit: Callable[[str], str], message: str
+) -> None:
+    """A misspelt section was dropped without a word (the settings, or the calibration, lost), and an image_size of
+    [0, 0] broke the camera on every frame; a byte-order mark (Windows Notepad) was 'not valid TOML'."""
+    config = default_config("snap", 2).with_calibration(Calibration(np.diag([0.5, 0.5, 1.0]), (1280, 720), "corners"))
+    path = save_config(tmp_path / "table.toml", config)
+    path.write_text("\ufeff" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    assert load_config(path).to_toml() == config.to_toml()  # read through the mark
+    path.write_text(edit(path.read_text(encoding="utf-8-sig")), encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        load_config(path)

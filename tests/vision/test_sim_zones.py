@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from itertools import combinations
+from typing import Any
 
 import pytest
 
@@ -142,3 +143,41 @@ def test_a_zone_needs_a_polygon_and_the_seats_must_match_the_players() -> None:
         Layout.from_json(data)
     with pytest.raises(LayoutError, match="has no zone 'moon'"):
         default_layout("snap", 3).zone("moon")
+
+
+def _snap3() -> dict:
+    return default_layout("snap", 3).to_json()
+
+
+def _renamed(data: dict, old: str, new: str) -> dict:
+    data["zones"] = [{**z, "name": new} if z["name"] == old else z for z in data["zones"]]
+    return data
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        pytest.param(lambda d: _renamed(d, "face_up/2", "face_up/1"), "'face_up/1' is listed twice", id="copied_block"),
+        pytest.param(
+            lambda d: {**d, "zones": [z for z in d["zones"] if z["name"] != "face_up/2"]},
+            "zone 'face_up/2' is missing",
+            id="deleted_zone",
+        ),
+        pytest.param(
+            lambda d: {**d, "zones": [{**z, "owner": 7} if z["name"] == "face_up/2" else z for z in d["zones"]]},
+            "zone 'face_up/2' must keep kind = 'pile', owner = 2",
+            id="other_owner",
+        ),
+        pytest.param(lambda d: _renamed(d, "face_up/2", "face_up/9"), "snap has no zone 'face_up/9'", id="unknown"),
+        pytest.param(lambda d: {**d, "players": 3.7}, "'players' must be a whole number", id="players_float"),
+        pytest.param(lambda d: {**d, "table": [0, 0]}, "'table' must be the play area's width", id="table_zero"),
+        pytest.param(
+            lambda d: {**d, "markers": [{**m, "id": 2} for m in d["markers"]]}, "marker ids repeat", id="marker_ids"
+        ),
+    ],
+)
+def test_a_hand_edited_layout_that_would_mislead_the_camera_is_refused(edit: Any, message: str) -> None:
+    """A zone block copied and not renamed put Cara's flips on Beth's pile (three fouls and a match that never
+    happened); a deleted zone lost her cards without a word (log audit, session 34)."""
+    with pytest.raises(LayoutError, match=message):
+        Layout.from_json(edit(_snap3()))
