@@ -36,6 +36,7 @@ from scorer.cards import Card, CardError, Face, PhysicalCard, parse_card, parse_
 
 __all__ = [
     "FORMAT",
+    "MAX_NUMBER",
     "META_TYPES",
     "VERSION",
     "EventError",
@@ -52,6 +53,8 @@ __all__ = [
 FORMAT = "tablecall-log"
 VERSION = 1
 META_TYPES = frozenset({"undo", "correct", "insert"})
+#: the largest seq or ts (ms) a log may hold: what a database's 64-bit integer keeps (2**63 did not: a 500 on Import)
+MAX_NUMBER = 2**62
 _RESERVED = ("seq", "ts", "source", "type")
 
 T = TypeVar("T")
@@ -95,10 +98,10 @@ class GameEvent:
     data: Mapping[str, Json] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        if isinstance(self.seq, bool) or not isinstance(self.seq, int) or self.seq < 0:
-            raise EventError(f"'seq' must be a whole number >= 0, not {self.seq!r}")
-        if isinstance(self.ts, bool) or not isinstance(self.ts, int) or self.ts < 0:
-            raise EventError(f"'ts' must be milliseconds as a whole number >= 0, not {self.ts!r}")
+        if isinstance(self.seq, bool) or not isinstance(self.seq, int) or not 0 <= self.seq <= MAX_NUMBER:
+            raise EventError(f"'seq' must be a whole number from 0 to {MAX_NUMBER}, not {self.seq!r}")
+        if isinstance(self.ts, bool) or not isinstance(self.ts, int) or not 0 <= self.ts <= MAX_NUMBER:
+            raise EventError(f"'ts' must be milliseconds as a whole number from 0 to {MAX_NUMBER}, not {self.ts!r}")
         if not isinstance(self.source, Source):
             raise EventError(f"'source' must be vision, manual or replay, not {self.source!r}")
         if not isinstance(self.type, str) or not self.type:
@@ -317,8 +320,14 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
             continue
         try:
             obj = json.loads(line)
+            line.encode("utf-8")
+            json.dumps(obj, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
         except json.JSONDecodeError as exc:
             raise LogError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except RecursionError:
+            raise LogError(number, "nested too deeply to be an event") from None
+        except UnicodeError:
+            raise LogError(number, "holds text that is not valid Unicode (a lone surrogate such as \\ud800)") from None
         try:
             if header is None:
                 header = LogHeader.from_json(obj)

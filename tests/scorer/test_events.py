@@ -113,8 +113,24 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
             3,
             "does not follow",
         ),
+        ([LOG_HEADER, '{"seq": 1, "ts": 100000000000000000000, "source": "manual", "type": "add"}'], 2, "'ts' must"),
+        ([LOG_HEADER, '{"seq": 100000000000000000000, "ts": 0, "source": "manual", "type": "add"}'], 2, "'seq' must"),
+        ([LOG_HEADER, '{"seq": 1, "ts": 0, "type": "add", "x": ' + "[" * 100_000 + "]" * 100_000 + "}"], 2, "nested"),
+        ([LOG_HEADER.replace('"Bo"', '"B\\ud800o"')], 1, "not valid Unicode"),
     ],
-    ids=["empty", "no-header", "future-version", "duplicate-names", "bad-json", "missing-type", "seq-order"],
+    ids=[
+        "empty",
+        "no-header",
+        "future-version",
+        "duplicate-names",
+        "bad-json",
+        "missing-type",
+        "seq-order",
+        "ts-beyond-64-bits",  # Import's database could not store it: a 500
+        "seq-beyond-64-bits",
+        "nested-too-deeply",  # a RecursionError traceback
+        "lone-surrogate",  # a UnicodeEncodeError traceback
+    ],
 )
 def test_malformed_logs_name_the_line(lines: list[str], line: int, message: str) -> None:
     with pytest.raises(LogError, match=message) as info:
