@@ -279,7 +279,7 @@ def history_csv(state: Mapping[str, Any]) -> str:
         columns += [key for key in row if key not in columns]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(["hand", *(_cell(c) for c in columns)])
+    writer.writerow(["row", *(_cell(c) for c in columns)])  # not "hand": Spades' own rows have a "hand" column
     for number, row in enumerate(rows, start=1):
         writer.writerow([number, *(_cell(row.get(c, "")) for c in columns)])
     writer.writerow([])
@@ -295,7 +295,9 @@ def export_csv(game_id: str) -> Response:
     record, _, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
-    return _download(history_csv(state), "text/csv; charset=utf-8", f"tablecall-{record.game}-{record.id}.csv")
+    # with a byte-order mark: Excel on Windows reads a CSV without one in the local code page ('BjÃ¶rn')
+    name = f"tablecall-{record.game}-{record.id}.csv"
+    return _download("\ufeff" + history_csv(state), "text/csv; charset=utf-8", name)
 
 
 @bp.post("/import")

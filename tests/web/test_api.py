@@ -479,6 +479,7 @@ def test_export_csv_has_the_totals_and_defuses_formulas(app: Flask, host: FlaskC
     response = host.get(f"/api/games/{created['id']}/export.csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     text = response.get_data(as_text=True)
+    assert text.startswith("\ufeffrow") and text.count("\ufeff") == 1  # a byte-order mark, for Excel
     assert "'=HYPERLINK(1),3" in text
     assert "\r\nBo,0\r\n" in text
 
@@ -493,7 +494,7 @@ def test_export_csv_flattens_the_history_rows(app: Flask) -> None:
         }
     )
     lines = text.split("\r\n")
-    assert lines[:3] == ["hand,bids A,bids B,made", "1,4,2,True", "2,1,0,False"]
+    assert lines[:3] == ["row,bids A,bids B,made", "1,4,2,True", "2,1,0,False"]
     assert lines[4:6] == ["total,score", "A,5"]
 
 
