@@ -300,6 +300,7 @@ def replay(log: GameLog) -> Session:
             if event.seq not in mended or event.seq < session.next_seq:
                 raise LogError(lines[event.seq], str(exc)) from None
             session.restore(event)
-    for seq in session.unmended():
-        raise LogError(lines[seq], session.refused[seq][1])
+    pending = session.unmended()  # a mending undo itself undone later
+    if pending:
+        raise LogError(lines[pending[0]], session.refused[pending[0]][1])
     return session

@@ -584,18 +584,6 @@ def test_spit_an_opening_spit_card_read_anew_before_it_is_sent_goes_with_the_new
     assert "illegal_play" not in codes(d.show(table))
 
 
-def spit_stall() -> tuple[Driver, dict[str, list[str]]]:
-    """Nobody can play on 10C and QC: the referee calls Spit! for both (each holds 10 spit cards)."""
-    d = Driver("spit", ["Alex", "Beth"])
-    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "7S"])
-    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["3H", "4H", "5H", "6H", "7D"])
-    table = {f"stock/{seat}/{k}": [f"{k + 3}{'SH'[seat]}"] for seat in (0, 1) for k in range(4)}
-    table |= {"stock/0/4": ["7S"], "stock/1/4": ["7D"], "spit/0": ["10C"], "spit/1": ["QC"]}
-    d.show(table)
-    assert d.link.view()["called"] == ["Alex", "Beth"]
-    return d, table
-
-
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]
@@ -604,7 +592,7 @@ def spit_cards_left(d: Driver) -> tuple[int, int]:
 @pytest.mark.parametrize("seen", ["one after the other", "the lower at the top's edge"])
 def test_spit_both_spit_cards_turned_onto_one_pile_are_one_each(seen: str) -> None:
     """RULES.md: each turns a spit card onto *a* spit pile; both onto pile 1 went as Alex's two cards."""
-    d, table = spit_stall()
+    d, table = spit_stalled()
     if seen == "one after the other":
         table["spit/0"] = ["10C", "10S"]
         sent = d.show(table, frames=200)

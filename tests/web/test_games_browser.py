@@ -453,21 +453,28 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     clean(laptop, phone)
 
 
-def test_ten_market_shows_which_cards_the_buyer_cannot_pay_for(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
-) -> None:
-    phone = browsers["phone"]
+def ten_buy(server: dict[str, Any], market: str, cards: tuple[str, str]) -> str:
+    """A Ten game in which Alex's tableau card ``market`` went to the market (he took the currency, a $1), and Beth
+    took ``cards`` and may buy: 5 tokens and 2 cards."""
     gid = new_game(server, "ten", ["Alex", "Beth"])
     for body in (
-        {"type": "draw", "card": "R9"},
+        {"type": "draw", "card": market},
         {"type": "draw", "card": "$1"},
         {"type": "stop", "prize": "currency"},
-        {"type": "draw", "card": "B1"},
-        {"type": "draw", "card": "G2"},
+        {"type": "draw", "card": cards[0]},
+        {"type": "draw", "card": cards[1]},
         {"type": "stop", "prize": "numbers"},
     ):
         status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
         assert status == 201, answer
+    return gid
+
+
+def test_ten_market_shows_which_cards_the_buyer_cannot_pay_for(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = ten_buy(server, market="R9", cards=("B1", "G2"))
     join(server, phone, gid)  # Beth may buy: 5 tokens and 2 cards pay at most 7, and the R9 costs 9
     tab(phone, "enter")
     nine = css(phone, '#market-buttons button[data-card="R9"]')
@@ -481,16 +488,7 @@ def test_ten_a_buy_the_tokens_do_not_pay_asks_how_before_it_is_sent(
     """Beth has 5 tokens and 2 cards: the B6 (6) is hers to buy, but sent as it was it was a too_little_currency foul
     that bought nothing, with only a passing banner to say so."""
     phone = browsers["phone"]
-    gid = new_game(server, "ten", ["Alex", "Beth"])
-    for body in (
-        {"type": "draw", "card": "B6"},
-        {"type": "draw", "card": "$1"},
-        {"type": "stop", "prize": "currency"},
-        {"type": "draw", "card": "R1"},
-        {"type": "draw", "card": "R2"},
-        {"type": "stop", "prize": "numbers"},
-    ):
-        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    gid = ten_buy(server, market="B6", cards=("R1", "R2"))
     join(server, phone, gid)
     tab(phone, "enter")
     tap(phone, '#market-buttons button[data-card="B6"]')
