@@ -627,6 +627,26 @@ def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     clean(beth)
 
 
+def test_a_hand_scored_and_the_game_won_are_said_to_screen_readers(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """These are `info` rulings, which make no banner: a blind player heard nothing of a scored hand or the end."""
+    phone = browsers["phone"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, "spades", players, target=100)
+    join(server, phone, gid)
+    hand = {"type": "hand", "bids": dict(zip(players, [4, 3, 2, 2], strict=True))}
+    hand["tricks"] = dict(zip(players, [4, 3, 3, 3], strict=True))
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    said = "Row 1 scored. Totals: Alex & Charlie 61, Beth & David 51."
+    wait(phone, lambda d: text(d, "#announce") == said, 3)
+    assert css(phone, "#announce").get_attribute("aria-live") == "polite"
+    assert css(phone, "#announce").size["width"] <= 1  # for screen readers only
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    wait(phone, lambda d: text(d, "#announce").startswith("Winner: Alex & Charlie. Totals: Alex & Charlie 122"), 3)
+    clean(phone)
+
+
 def test_the_host_plays_again_with_the_same_players_and_rules(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -182,10 +182,21 @@ function draw() {
 
 let drawn = false;   // the screen has been drawn from some state
 
+// A hand, round or deal scored (the history grew), or the game won, is said to screen readers with the totals: these
+// are `info` rulings, which make no banner, so a blind player heard nothing of them.
+function announceScore(before, after) {
+  const rows = (after.history || []).length;
+  if (rows <= (before.history || []).length && !(after.winner_text && after.winner_text !== before.winner_text)) return;
+  const totals = Object.entries(after.totals || {}).map(([name, total]) => `${name} ${total}`).join(', ');
+  const node = document.getElementById('announce');
+  if (node) node.textContent = `${after.winner_text ? `${after.winner_text}. ` : `Row ${rows} scored. `}Totals: ${totals}.`;
+}
+
 function apply(next) {
   if (!next || next.seq < state.seq) return;   // an older answer arriving after a newer message
   const entryFocused = document.activeElement && document.getElementById('entry')?.contains(document.activeElement);
   const same = next.seq === state.seq && next.counting === state.counting;
+  if (drawn) announceScore(state, next);
   state = next;
   lastId = Math.max(lastId, next.seq);
   heardClock(next.now);
