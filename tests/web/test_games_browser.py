@@ -10,6 +10,7 @@ the player link, like a phone on the Wi-Fi.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -644,6 +645,35 @@ def test_a_hand_scored_and_the_game_won_are_said_to_screen_readers(
     assert css(phone, "#announce").size["width"] <= 1  # for screen readers only
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
     wait(phone, lambda d: text(d, "#announce").startswith("Winner: Alex & Charlie. Totals: Alex & Charlie 122"), 3)
+    clean(phone)
+
+
+def test_a_screen_follows_a_database_put_back_from_an_older_copy(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The host restores last week's copy of the database: the game has fewer events than the screen saw. Its stream
+    reconnects from a Last-Event-ID the server has not reached, and the screen dropped the server's older state: it
+    froze on the newer one."""
+    phone = browsers["phone"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, "spades", players)
+    hand = {"type": "hand", "bids": dict(zip(players, [4, 3, 2, 2], strict=True))}
+    hand["tricks"] = dict(zip(players, [4, 3, 3, 3], strict=True))
+    for _ in range(2):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    join(server, phone, gid)
+    wait(phone, lambda d: "122" in text(d, "#totals"), 3)
+    the_hub = hub(server["app"])
+    with sqlite3.connect(server["app"].config["DATABASE"]) as db:  # the older copy: one hand (made here by a
+        trigger = db.execute("SELECT sql FROM sqlite_master WHERE name = 'events_append_only_delete'").fetchone()[0]
+        db.execute("DROP TRIGGER events_append_only_delete")  # deletion the store itself never allows)
+        db.execute("DELETE FROM events WHERE game_id = ? AND seq = 2", (gid,))
+        db.execute(trigger)
+    the_hub.close_streams()  # as a restart would: the streams end, and the game is read from the database again
+    the_hub._games.pop(gid)
+    wait(phone, lambda d: "61" in text(d, "#totals") and "122" not in text(d, "#totals"), 10)
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201  # the game goes on from there
+    wait(phone, lambda d: "122" in text(d, "#totals"), 5)
     clean(phone)
 
 

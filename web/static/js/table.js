@@ -192,8 +192,11 @@ function announceScore(before, after) {
   if (node) node.textContent = `${after.winner_text ? `${after.winner_text}. ` : `Row ${rows} scored. `}Totals: ${totals}.`;
 }
 
-function apply(next) {
-  if (!next || next.seq < state.seq) return;   // an older answer arriving after a newer message
+function apply(next, { fresh = false } = {}) {
+  // an older answer arriving after a newer message is dropped, but not the state a stream starts with: that is the
+  // server's game now (a database put back from an older copy has fewer events: the screen froze on the newer one)
+  if (!next || (next.seq < state.seq && !fresh)) return;
+  if (fresh && next.seq < state.seq) { lastId = next.seq; drawn = false; }
   const entryFocused = document.activeElement && document.getElementById('entry')?.contains(document.activeElement);
   const same = next.seq === state.seq && next.counting === state.counting;
   if (drawn) announceScore(state, next);
@@ -239,7 +242,7 @@ function connect() {
   source = new EventSource(`/api/games/${gameId}/stream?last=${lastId}`);
   source.addEventListener('open', () => { setLive('open'); heard(); });
   source.addEventListener('error', () => setLive(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting'));
-  source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data)); });
+  source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data), { fresh: true }); });
   source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true }); });
   source.addEventListener('event', (e) => {
     heard();
