@@ -43,6 +43,11 @@ class GameLink(Protocol):
     @property
     def players(self) -> tuple[str, ...]: ...
 
+    @property
+    def options(self) -> Mapping[str, Json]:
+        """The game's house rules, every one resolved (defaults included)."""
+        ...
+
     def view(self) -> Mapping[str, Json]:
         """The referee's current view (``Game.view(state)``)."""
         ...
@@ -71,6 +76,10 @@ class SessionLink:
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self.session.players)
+
+    @property
+    def options(self) -> Mapping[str, Json]:
+        return dict(self.session.options)
 
     def view(self) -> Mapping[str, Json]:
         with self._lock:
@@ -114,6 +123,10 @@ class HubLink:
     @property
     def players(self) -> tuple[str, ...]:
         return self._players
+
+    @property
+    def options(self) -> Mapping[str, Json]:
+        return dict(self._live().session.options)
 
     def view(self) -> Mapping[str, Json]:
         live = self._live()

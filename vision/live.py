@@ -188,7 +188,9 @@ class LiveTable:
         self.config = config
         if fresh:
             self.tracker = Tracker(config.tracking, deck_for(config.layout.game), spread_zones(config.layout))
-            self.observer: Observer = observer_for(config.layout.game, config.layout, self.link.players)
+            self.observer: Observer = observer_for(
+                config.layout.game, config.layout, self.link.players, self.link.options
+            )
             self._mine = CameraEvents()  # the new observer's events (a Reject tells it the reading was wrong)
         self._calibration_state = "ok" if config.calibration else "missing"
         self._calibration_message = (

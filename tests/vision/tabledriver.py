@@ -51,7 +51,7 @@ class Driver:
         self.session = Session(game, players, options)
         self.layout: Layout = default_layout(game, len(players))
         self.tracker = Tracker(settings or TrackSettings(), deck_for(game), spread_zones(self.layout))
-        self.observer = observer_for(game, self.layout, players)
+        self.observer = observer_for(game, self.layout, players, self.session.options)
         self.link = SessionLink(self.session)
         self.mine = CameraEvents()  # what a Reject on a phone tells the observer, as in LiveTable
         self.ts = 0

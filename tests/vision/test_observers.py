@@ -8,6 +8,7 @@ the log does (scores, history, rulings). Rule tables check each kind of event an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -435,7 +436,8 @@ def test_spit_piles_in_play_lean_to_cards_that_can_go_there_and_stock_tops_to_th
     likely = d.observer.likely(d.link.view())
     ranks = {zone: {c[:-1] for c in cards} for zone, cards in likely.items() if zone.startswith("spit")}
     assert ranks == {"spit/0": {"A", "2", "3"}, "spit/1": {"8", "9", "10"}}
-    assert len(likely["spit/0"]) == 12 and likely["stock/0/2"] == {"5S"} and likely["stock/1/0"] == {"10H"}
+    # under the default rules: the 2C itself, and the Aces and 3s that may go on it (no other 2: same_rank_allowed off)
+    assert len(likely["spit/0"]) == 9 and likely["stock/0/2"] == {"5S"} and likely["stock/1/0"] == {"10H"}
     stalled = {**d.link.view(), "stalled": True}  # nobody can play: the next cards on the piles are spit cards
     assert not [zone for zone in d.observer.likely(stalled) if zone.startswith("spit")]
 
@@ -606,6 +608,29 @@ def test_spit_both_spit_cards_turned_onto_one_pile_are_one_each(seen: str) -> No
             {"type": "spit", "cards": {"Alex": "10S", "Beth": "10D"}, "piles": {"Alex": 0, "Beth": 0}}
         ]
     assert spit_cards_left(d) == (9, 9) and d.link.view()["spit_piles"][0]["top"] == "10D"
+
+
+@pytest.mark.parametrize(
+    ("options", "top", "leans_to", "not_to"),
+    [
+        ({}, "9D", {"8S", "10H"}, {"9S"}),  # the default: no same rank
+        ({"same_rank_allowed": True}, "9D", {"8S", "9S"}, set()),
+        ({"ace_wraps": False}, "2C", {"3H"}, {"AH"}),  # the Ace next to the King only
+        ({}, "2C", {"3H", "AH"}, set()),
+    ],
+    ids=["default", "same_rank_allowed", "ace_wraps_off", "ace_wraps"],
+)
+def test_spit_doubtful_readings_on_a_pile_lean_to_what_the_house_rules_let_go_there(
+    options: dict[str, Any], top: str, leans_to: set[str], not_to: set[str]
+) -> None:
+    """It leaned to the widest reading whatever the options: under the default rules a doubtful 9S on the 9D was kept
+    (a foul the player did not make)."""
+    d = Driver("spit", ["Alex", "Beth"], options)
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "7S"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["10H", "JD", "AD", "5C", "6D"])
+    d.manual("spit", cards={"Alex": top, "Beth": "QC"})
+    likely = d.observer.likely(d.link.view())["spit/0"]
+    assert leans_to <= likely and not (not_to & likely)
 
 
 def test_spit_a_single_spit_pile_laid_in_the_right_hand_zone_is_pile_one() -> None:

@@ -81,6 +81,7 @@ class Observer:
     readings: dict[int, list[int]] = field(default_factory=dict)  # chain -> its cards, in the order read
     void_names: dict[int, set[str]] = field(default_factory=dict)  # chain -> the names voided on it
     retried: set[int] = field(default_factory=set)  # cards sent again after a foul that did not count
+    options: Mapping[str, Json] = field(default_factory=dict)  # the game's house rules (all of them, resolved)
 
     game = ""
     #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
@@ -221,11 +222,14 @@ def _registry() -> dict[str, type[Observer]]:
 OBSERVERS = ("snap", "spit", "spades", "push")
 
 
-def observer_for(game: str, layout: Layout, players: Sequence[str]) -> Observer:
-    """The observer of ``game``; ValueError for a game the camera does not follow (yet)."""
+def observer_for(
+    game: str, layout: Layout, players: Sequence[str], options: Mapping[str, Json] | None = None
+) -> Observer:
+    """The observer of ``game`` under its house rules ``options``; ValueError for a game the camera does not follow
+    (yet)."""
     classes = _registry()
     if game not in classes:
         raise ValueError(f"the camera does not follow {game!r} games yet (it follows: {', '.join(OBSERVERS)})")
     if layout.game != game:
         raise ValueError(f"the table layout is for {layout.game}, the game is {game}")
-    return classes[game](layout, tuple(players))
+    return classes[game](layout, tuple(players), options=dict(options or {}))

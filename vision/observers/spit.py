@@ -23,11 +23,13 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from scorer.cards import standard_deck
+from scorer.spit_table import Rules, fits
 from vision.observers import DECK, Observer, Proposal
 from vision.track import TableCard, Update
 from vision.zones import Zone
@@ -78,18 +80,20 @@ class SpitObserver(Observer):
         return out
 
     def likely(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
-        """In play: a spit pile holds its top or a card one rank from it (or of its rank, where a house rule allows
-        it; an Ace next to King and 2), a face-up stock top stays what the referee has. Spit cards (the opening,
-        or after a stall) and cards turned up on a stock pile can be anything: no leaning there."""
+        """In play: a spit pile holds its top or a card that may go on it under the game's house rules (one rank
+        from it, the Ace next to King and 2 unless ``ace_wraps`` is off; of its rank with ``same_rank_allowed``), a
+        face-up stock top stays what the referee has. Spit cards (the opening, or after a stall) and cards turned up
+        on a stock pile can be anything: no leaning there."""
         if view.get("phase") != "play":
             return {}
+        near = _near_cards(bool(self.options.get("ace_wraps", True)), bool(self.options.get("same_rank_allowed")))
         out = {}
         piles = [] if view.get("stalled") else view.get("spit_piles") or []
         for zone in self.zones("spit"):
             pile = _pile_of(zone, view)
             if pile is not None and pile < len(piles) and piles[pile].get("top"):
                 top = str(piles[pile]["top"])
-                out[zone.name] = _NEAR.get(top, frozenset()) | {top}
+                out[zone.name] = near.get(top, frozenset()) | {top}
         players = view.get("players") or {}
         for zone in self.zones("stock"):
             if zone.owner is None or zone.slot is None or zone.owner >= len(self.players):
@@ -243,14 +247,9 @@ def _pile_of(zone: Zone, view: Mapping[str, Json]) -> int | None:
     return 0 if view.get("single_pile") and zone.slot is not None else zone.slot
 
 
-def _near_cards() -> dict[str, frozenset[str]]:
-    """For each card, the cards that may go on it by the default rules or a house rule: one rank apart (the Ace
-    next to both the King and the 2) or the same rank."""
+@functools.cache
+def _near_cards(ace_wraps: bool, same_rank: bool) -> dict[str, frozenset[str]]:
+    """For each card, the cards that may go on it under these house rules (the referee's own ``fits``)."""
     deck = standard_deck()
-    return {
-        str(top): frozenset(str(c) for c in deck if (c.rank.number - top.rank.number) % 13 in (0, 1, 12))
-        for top in deck
-    }
-
-
-_NEAR = _near_cards()
+    rules = Rules(ace_wraps=ace_wraps, same_rank_allowed=same_rank)
+    return {str(top): frozenset(str(c) for c in deck if fits(c, top, rules)) for top in deck}
