@@ -68,6 +68,7 @@ class SessionLink:
         self.session = session
         self.offset_ms = offset_ms
         self._lock = threading.Lock()
+        self._undone = _Undone()
 
     @property
     def game(self) -> str:
@@ -95,7 +96,7 @@ class SessionLink:
 
     def undone(self, seqs: Collection[int]) -> set[int]:
         with self._lock:
-            return _undone(self.session, seqs)
+            return self._undone.among(self.session, seqs)
 
 
 class HubLink:
@@ -107,6 +108,7 @@ class HubLink:
     def __init__(self, hub: Any, game_id: str, author: str = "camera") -> None:
         self.hub, self.game_id, self.author = hub, game_id, author
         self._cache: tuple[int, int, Mapping[str, Json]] | None = None
+        self._undone = _Undone()
         live = self._live()
         self._game, self._players = str(live.record.game), tuple(live.record.players)
 
@@ -147,12 +149,22 @@ class HubLink:
     def undone(self, seqs: Collection[int]) -> set[int]:
         live = self._live()
         with live.lock:
-            return _undone(live.session, seqs)
+            return self._undone.among(live.session, seqs)
 
 
-def _undone(session: Session, seqs: Collection[int]) -> set[int]:
-    undone = session.undone() if seqs else {}  # one pass over the log (not one per event asked about)
-    return {seq for seq in seqs if seq in undone}
+class _Undone:
+    """The events undone in a session, found again only when its log has changed: the camera asks every frame."""
+
+    def __init__(self) -> None:
+        self._key: tuple[int, int, int] | None = None
+        self._undone: dict[int, int] = {}
+
+    def among(self, session: Session, seqs: Collection[int]) -> set[int]:
+        events = session.events
+        key = (id(session), len(events), events[-1].seq if events else 0)
+        if key != self._key:
+            self._key, self._undone = key, session.undone()
+        return {seq for seq in seqs if seq in self._undone}
 
 
 class CameraEvents:

@@ -628,22 +628,29 @@ def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     clean(beth)
 
 
+SEATS = ["Alex", "Beth", "Charlie", "David"]
+
+
+def score_hand(server: dict[str, Any], gid: str) -> None:
+    """A score-only Spades hand: Alex & Charlie bid 6 and make it (61), Beth & David bid 5 and take 6 (51)."""
+    hand = {"type": "hand", "bids": dict(zip(SEATS, [4, 3, 2, 2], strict=True))}
+    hand["tricks"] = dict(zip(SEATS, [4, 3, 3, 3], strict=True))
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+
+
 def test_a_hand_scored_and_the_game_won_are_said_to_screen_readers(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """These are `info` rulings, which make no banner: a blind player heard nothing of a scored hand or the end."""
     phone = browsers["phone"]
-    players = ["Alex", "Beth", "Charlie", "David"]
-    gid = new_game(server, "spades", players, target=100)
+    gid = new_game(server, "spades", SEATS, target=100)
     join(server, phone, gid)
-    hand = {"type": "hand", "bids": dict(zip(players, [4, 3, 2, 2], strict=True))}
-    hand["tricks"] = dict(zip(players, [4, 3, 3, 3], strict=True))
-    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    score_hand(server, gid)
     said = "Row 1 scored. Totals: Alex & Charlie 61, Beth & David 51."
     wait(phone, lambda d: text(d, "#announce") == said, 3)
     assert css(phone, "#announce").get_attribute("aria-live") == "polite"
     assert css(phone, "#announce").size["width"] <= 1  # for screen readers only
-    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    score_hand(server, gid)
     wait(phone, lambda d: text(d, "#announce").startswith("Winner: Alex & Charlie. Totals: Alex & Charlie 122"), 3)
     clean(phone)
 
@@ -655,12 +662,9 @@ def test_a_screen_follows_a_database_put_back_from_an_older_copy(
     reconnects from a Last-Event-ID the server has not reached, and the screen dropped the server's older state: it
     froze on the newer one."""
     phone = browsers["phone"]
-    players = ["Alex", "Beth", "Charlie", "David"]
-    gid = new_game(server, "spades", players)
-    hand = {"type": "hand", "bids": dict(zip(players, [4, 3, 2, 2], strict=True))}
-    hand["tricks"] = dict(zip(players, [4, 3, 3, 3], strict=True))
+    gid = new_game(server, "spades", SEATS)
     for _ in range(2):
-        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+        score_hand(server, gid)
     join(server, phone, gid)
     wait(phone, lambda d: "122" in text(d, "#totals"), 3)
     the_hub = hub(server["app"])
@@ -672,7 +676,7 @@ def test_a_screen_follows_a_database_put_back_from_an_older_copy(
     the_hub.close_streams()  # as a restart would: the streams end, and the game is read from the database again
     the_hub._games.pop(gid)
     wait(phone, lambda d: "61" in text(d, "#totals") and "122" not in text(d, "#totals"), 10)
-    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201  # the game goes on from there
+    score_hand(server, gid)  # the game goes on from there
     wait(phone, lambda d: "122" in text(d, "#totals"), 5)
     clean(phone)
 
