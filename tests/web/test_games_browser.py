@@ -805,6 +805,27 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
 
 
 # -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------
+def test_push_deal_end_asks_no_cards_of_the_player_who_went_out(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, "#score-only summary")
+
+    def shown() -> list[str]:
+        fields = phone.find_elements(By.CSS_SELECTOR, "#hands-form input[data-player]")
+        return [f.get_attribute("data-player") for f in fields if f.is_displayed()]
+
+    assert shown() == ["Alex", "Beth", "Charlie", "David"]
+    choose(phone, "#push-out", "Charlie")
+    assert shown() == ["Alex", "Beth", "David"]
+    choose(phone, "#push-out", "")
+    assert shown() == ["Alex", "Beth", "Charlie", "David"]
+    clean(phone)
+
+
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])

@@ -141,6 +141,10 @@ function handsForm(ctx, { title, button, values = {}, out = '', keep = null, onS
     if (keep) fields[name].input.addEventListener('input', () => { keep.values[name] = fields[name].cards(); });
     form.append(fields[name].node);
   }
+  // the player who went out holds no cards: no field to fill in for them (it was there, and ignored)
+  const showFields = () => { for (const name of players) fields[name].node.hidden = name === outSelect.value; };
+  outSelect.addEventListener('change', showFields);
+  showFields();
   form.append(el('button', { type: 'submit', class: 'primary wide', id: 'send-hands' }, button));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
