@@ -652,6 +652,8 @@ def test_a_hand_scored_and_the_game_won_are_said_to_screen_readers(
     assert css(phone, "#announce").size["width"] <= 1  # for screen readers only
     score_hand(server, gid)
     wait(phone, lambda d: text(d, "#announce").startswith("Winner: Alex & Charlie. Totals: Alex & Charlie 122"), 3)
+    tab(phone, "table")
+    assert text(phone, "#spades-phase") == "2 hands played · game over"  # not "Hand 3 · dealer Charlie"
     clean(phone)
 
 

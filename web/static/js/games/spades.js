@@ -36,7 +36,9 @@ function teamOf(players, name) {
 function view(root, ctx) {
   const state = ctx.state;
   const v = state.view;
-  const bits = [`Hand ${v.hand}`, `dealer ${v.dealer}`, PHASES[v.phase] || v.phase];
+  const over = v.phase === 'game_over';  // the view then names the hand and dealer that would have come next
+  const bits = over ? [`${v.hand - 1} hand${v.hand === 2 ? '' : 's'} played`, PHASES.game_over]
+    : [`Hand ${v.hand}`, `dealer ${v.dealer}`, PHASES[v.phase] || v.phase];
   if (v.spades_broken) bits.push('spades broken');
   root.append(el('p', { class: 'muted', id: 'spades-phase' }, bits.join(' · ')));
   const seats = el('div', { class: 'seats', id: 'seats' });
