@@ -215,7 +215,8 @@ def _tie(
     formed = not state.pot
     state, cards = gather(state, seats)
     state = replace(state, pot=state.pot + cards)
-    what = "form the Snap Pot" if formed else "go onto the Snap Pot"
+    verb = ("forms", "form") if formed else ("goes", "go")
+    what = f"{verb[len(parts) > 1]} {'the' if formed else 'onto the'} Snap Pot"
     message = (
         f"Tie: {' and '.join(callers)} {SAID[first.kind]} within {state.window} ms of each other. "
         f"{', '.join(parts)} {what}, now {len(state.pot)} cards with {state.pot[-1]} on top."

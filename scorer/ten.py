@@ -267,7 +267,8 @@ class Ten:
         state, taken, over_cap = gain(state, seat, amount)
         name, cap = state.players[seat], state.rules.token_cap
         if over_cap:
-            message = f"{name} is at the {cap}-token cap: takes {taken} of {amount}, {over_cap} not collected."
+            at = f"reaches the {cap}-token cap" if taken else f"is at the {cap}-token cap"
+            message = f"{name} {at}: takes {taken} of {amount}, {over_cap} not collected."
             rulings.append(_ruling("token_cap", Severity.ALERT, message, name, event, taken=taken, lost=over_cap))
         elif taken < amount:
             message = f"The supply has run out: {name} takes {taken} of {amount}."

@@ -265,6 +265,7 @@ def test_snap_pot_keeps_a_matching_card_on_top_and_play_goes_on() -> None:
     assert table.view["pot"] == {"cards": 2, "top": "7S"}
     assert table.view["turn"] == "Cara"  # play continues where it stopped
     assert "Alex and Cara" in rulings[0].message
+    assert "Alex's pile (1), Beth's pile (1) form the Snap Pot, now 2 cards" in rulings[0].message
 
 
 def test_snap_pot_winner_takes_the_pot_and_the_matching_pile() -> None:
@@ -276,8 +277,9 @@ def test_snap_pot_winner_takes_the_pot_and_the_matching_pile() -> None:
 
 
 def test_second_tie_adds_the_matching_pile_to_the_pot() -> None:
-    table, _ = run(POT + "; Cara 7D @5000; Alex snap_pot @5100; Beth snap_pot @5140; resolve")
+    table, rulings = run(POT + "; Cara 7D @5000; Alex snap_pot @5100; Beth snap_pot @5140; resolve")
     assert table.view["pot"] == {"cards": 3, "top": "7D"}
+    assert "Cara's pile (1) goes onto the Snap Pot, now 3 cards with 7D on top" in rulings[0].message
     assert table.held("Cara") == 16
 
 

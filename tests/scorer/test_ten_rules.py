@@ -157,7 +157,14 @@ def test_own_currency_prize_stops_at_the_cap() -> None:
     state, rulings = play(["$4", "stop currency"], state)
     assert state.holdings[0].tokens == 10
     assert [r.code for r in rulings][-1] == "token_cap"
-    assert "takes 2 of 4, 2 not collected" in rulings[-1].message
+    assert "Alex reaches the 10-token cap: takes 2 of 4, 2 not collected" in rulings[-1].message
+
+
+def test_a_player_already_at_the_cap_is_at_it() -> None:
+    state = holding(start(), 0, tokens=10)
+    state, rulings = play(["$4", "stop currency"], state)
+    assert state.holdings[0].tokens == 10
+    assert "Alex is at the 10-token cap: takes 0 of 4, 4 not collected" in rulings[-1].message
 
 
 # -- buying ------------------------------------------------------------------------------------------
