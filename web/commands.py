@@ -178,36 +178,48 @@ def run_serve(args: argparse.Namespace) -> int:
         demos = _start_demo(app, args, camera=source is None)
 
     _print_welcome(app, args, local, bases, demos)
-    stopping = _stop_on_sigterm()
-    try:
-        server.run()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        stopping()
+
+    def wind_down() -> None:  # the demos, the camera and every live stream end (each can run more than once)
         for demo in demos:
             demo.stop()
         desk = camera(app)
         if desk is not None:
             desk.stop()
         hub(app).close_streams()
+
+    stopping = _stop_on_signals(wind_down)
+    try:
+        server.run()  # waitress takes a KeyboardInterrupt as the end: it waits for its threads, then returns
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stopping()
+        wind_down()
         server.close()
         store(app).close()
         _release(claim)
     return 0
 
 
-def _stop_on_sigterm() -> Callable[[], None]:
-    """SIGTERM (``kill``, a service manager, a laptop shutting down) stops the server as Ctrl-C does, so its
-    ``finally`` closes the streams, the camera and the database and frees the lock; returns the undo."""
+def _stop_on_signals(wind_down: Callable[[], None]) -> Callable[[], None]:
+    """Ctrl-C (SIGINT) and SIGTERM (``kill``, a service manager, a laptop shutting down) stop the server, after
+    ``wind_down`` has ended the live streams: waitress then waits for its threads to finish them (the streams of
+    the phones still open had kept them busy: it gave up after 5 s and closed under them, a traceback each); the
+    ``finally`` then closes the database and frees the lock. Returns the undo."""
     if threading.current_thread() is not threading.main_thread():
         return lambda: None
 
     def interrupt(signum: int, frame: Any) -> None:
+        wind_down()
         raise KeyboardInterrupt
 
-    previous = signal.signal(signal.SIGTERM, interrupt)
-    return lambda: signal.signal(signal.SIGTERM, previous)
+    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def undo() -> None:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+    return undo
 
 
 def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[str], demos: list[Any]) -> None:
