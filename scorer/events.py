@@ -26,6 +26,7 @@ events count (:mod:`scorer.session` applies them):
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -249,6 +250,36 @@ def parse_event(obj: Json) -> GameEvent:
     return GameEvent(obj["seq"], obj["ts"], source, obj["type"], data)
 
 
+MAX_NAME = 32  # characters in a player's name
+
+
+def name_problem(names: Sequence[str]) -> str | None:
+    """Why ``names`` cannot be a game's players, or None: each needs 1 to :data:`MAX_NAME` characters and no control
+    characters, and no two may read alike (a log file is held to what a new game on the dashboard is: a log
+    ``tablecall replay`` took could not be imported)."""
+    if len(set(names)) != len(names):
+        return "two players have the same name; names must differ"
+    seen: dict[str, str] = {}
+    for name in names:
+        if not name.strip():
+            return "every player needs a name"
+        if len(name) > MAX_NAME:
+            return f"the name '{name[:MAX_NAME]}...' is too long ({len(name)} characters; at most {MAX_NAME})"
+        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
+            return f"the name {name!r} may not hold control characters"
+        other = seen.setdefault(looks(name), name)
+        if other != name:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group at the screen
+            return f"'{other}' and '{name}' look like the same name: give each player a different one"
+    return None
+
+
+def looks(name: str) -> str:
+    """How a name reads: compatibility forms folded (NFKC), invisible format characters (zero-width spaces and
+    joiners) left out, case ignored."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold()
+
+
 @dataclass(frozen=True)
 class LogHeader:
     """The first line of a log: which game, who plays, which house rules."""
@@ -284,8 +315,8 @@ class LogHeader:
         players = obj.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) and p.strip() for p in players):
             raise EventError("the header's 'players' must be a list of names")
-        if len(set(players)) != len(players):
-            raise EventError("two players have the same name; names must differ")
+        if problem := name_problem(players):
+            raise EventError(problem)
         options = obj.get("options", {})
         if not isinstance(options, dict):
             raise EventError("the header's 'options' must be an object")

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import csv
 import io
-import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorer.events import EventError, LogError, parse_log
+from scorer.events import MAX_NAME, EventError, LogError, name_problem, parse_log
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
@@ -25,7 +24,6 @@ __all__ = ["bp"]
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_EVENT_BYTES = 16 * 1024
-MAX_NAME = 32
 MAX_TITLE = 80
 
 
@@ -67,21 +65,9 @@ def clean_players(value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
         raise AccessDenied(400, "'players' must be a list of names, in seating order")
     names = [_text({"player": v}, "player", MAX_NAME) for v in value]
-    if any(not n for n in names):
-        raise AccessDenied(400, "every player needs a name")
-    seen: dict[str, str] = {}
-    for name in names:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group reading the screen
-        other = seen.setdefault(_looks(name), name)
-        if other != name:
-            raise AccessDenied(400, f"'{other}' and '{name}' look like the same name: give each player a different one")
+    if problem := name_problem(names):  # the rule a log file's names are held to (scorer.events)
+        raise AccessDenied(400, problem)
     return names
-
-
-def _looks(name: str) -> str:
-    """How a name reads: compatibility forms folded (NFKC), invisible format characters (zero-width spaces and
-    joiners) left out, case ignored."""
-    folded = unicodedata.normalize("NFKC", name)
-    return "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold()
 
 
 def installed_games() -> list[str]:

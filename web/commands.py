@@ -53,7 +53,13 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="a live demo table: the Snap demo video through the camera pipeline (an example log without OpenCV)",
     )
-    parser.add_argument("--demo-pace", type=float, default=1.5, help="seconds between demo events (default 1.5)")
+    parser.add_argument(
+        "--demo-pace",
+        type=float,
+        default=1.5,
+        help="seconds between the scripted demo's events (default 1.5; the camera demo, with the vision extras, "
+        "goes at its video's pace)",
+    )
     parser.add_argument("--heartbeat", type=float, default=15.0, help="seconds between live-stream pings (default 15)")
     camera = parser.add_argument_group("camera (one per server)")
     camera.add_argument(

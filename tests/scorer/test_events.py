@@ -102,6 +102,11 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         (['{"format": "other"}'], 1, "header"),
         ([LOG_HEADER.replace('"version": 1', '"version": 9')], 1, "format version 9"),
         ([LOG_HEADER.replace('"Bo"', '"Ann"')], 1, "same name"),
+        # held to a new game's rule on the dashboard (a log replay took, Import refused)
+        ([LOG_HEADER.replace('"Bo"', '"ann"')], 1, "'Ann' and 'ann' look like the same name"),
+        ([LOG_HEADER.replace('"Bo"', '"A\u200bnn"')], 1, "look like the same name"),
+        ([LOG_HEADER.replace('"Bo"', '"' + "B" * 33 + '"')], 1, "too long \\(33 characters; at most 32\\)"),
+        ([LOG_HEADER.replace('"Bo"', '"B\\u0007o"')], 1, "control characters"),
         ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
         ([LOG_HEADER, "", '{"seq": 1, "ts": 0, "source": "manual"}'], 3, "no 'type'"),
         (
@@ -123,6 +128,10 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "no-header",
         "future-version",
         "duplicate-names",
+        "names-differ-by-case",
+        "names-differ-invisibly",
+        "name-too-long",
+        "name-control-character",
         "bad-json",
         "missing-type",
         "seq-order",
