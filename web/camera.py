@@ -174,7 +174,8 @@ class CameraDesk:
 
     def probe(self, again_s: float | None = None, on_answer: Callable[[], None] | None = None) -> str | None:
         """Open a webcam or stream source once, at start, so that one that is not there is said before a game
-        uses it (as a missing video file is); None when it answers.  Nothing is given up: attaching a game
+        uses it (as a missing video file is): the reason is returned for the caller to say, or None when it
+        answers.  Nothing is given up: attaching a game
         opens it again, and the capture keeps trying until it answers.  With ``again_s``, a source that does not
         answer is tried again every ``again_s`` seconds on a thread of its own (never on a request) until it
         answers, a game attaches or the server stops, so a webcam plugged in later clears the message; then
@@ -189,7 +190,6 @@ class CameraDesk:
             with self._lock:
                 if self.table is None:  # not attached meanwhile
                     self.problem, self.problem_game = reason, None
-            log.warning("camera: %s", reason)
             if again_s is not None:
                 thread = threading.Thread(
                     target=self._probe_again,

@@ -329,6 +329,26 @@ def test_opencv_keeps_its_own_warnings_to_itself(tmp_path: Path) -> None:
     assert "VIDEOIO" in loud.stderr  # the switch still works (and the quiet run is not quiet by luck)
 
 
+def test_ffmpeg_keeps_its_own_lines_to_itself() -> None:
+    """A stream URL that refuses printed FFmpeg's "[tcp @ 0x…] Connection to tcp://… failed" at every retry (OpenCV
+    passes FFmpeg's log through); off unless OPENCV_FFMPEG_LOGLEVEL asks for it."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    code = f"import vision.capture, cv2; cv2.VideoCapture('http://127.0.0.1:{port}/video', cv2.CAP_FFMPEG).release()"
+    env = {k: v for k, v in os.environ.items() if k != "OPENCV_FFMPEG_LOGLEVEL"}
+    quiet = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert quiet.returncode == 0 and quiet.stderr == quiet.stdout == ""
+    env["OPENCV_FFMPEG_LOGLEVEL"] = "16"
+    loud = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60)
+    assert "Connection to tcp://" in loud.stdout + loud.stderr  # the switch works (OpenCV then prints to stdout)
+
+
 def test_a_video_damaged_half_way_says_so_at_its_end(tmp_path: Path) -> None:
     """A file whose header promises 60 frames but whose second half is gone (a copy cut short) ended like a
     finished game; a whole file ends as before."""

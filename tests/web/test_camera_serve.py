@@ -136,6 +136,7 @@ def test_serve_with_a_webcam_that_is_not_there_says_so_and_tries_it_when_a_game_
     assert status["problem"] is None and reason in status["live"]["camera"]["message"]
     text = output(db)
     assert f"{reason} (the dashboard says so too)" in text and "is ready" not in text
+    assert f"web.camera: camera: {reason}" not in text  # said once (a log line said it too, just above)
 
 
 def test_serve_tries_a_stream_that_was_not_there_again_and_clears_the_message_when_it_answers(tmp_path: Path) -> None:
