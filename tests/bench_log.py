@@ -47,4 +47,6 @@ def main(sizes: list[int]) -> None:
 
 
 if __name__ == "__main__":
+    if not all(arg.isdigit() and int(arg) > 0 for arg in sys.argv[1:]):
+        sys.exit(f"usage: {sys.argv[0]} [HANDS ...]  (numbers of score-only Spades hands; default 1000 2000)")
     main([int(arg) for arg in sys.argv[1:]] or [1000, 2000])

@@ -134,6 +134,8 @@ def run_serve(args: argparse.Namespace) -> int:
         return fail(problem)
     source, problem = _camera_source(args)
     problem = problem or _bad_table(args.table)
+    if not problem and args.models is not None and not Path(args.models).is_dir():
+        problem = f"--models {args.models}: there is no such folder (leave it out for the weights in models/)"
     if problem:
         return fail(problem)
     camera_streams = 3 if source is not None or args.demo else 0

@@ -4,7 +4,7 @@ On connect the stream sends the events the browser missed (``event: missed``, wh
 stopped, by the ``Last-Event-ID`` header the browser sends on reconnecting or ``?last=N``), then the
 full state (``event: state``). Then one ``event: event`` message per new event, each with ``id:`` =
 the event's ``seq`` and the new state, and an ``event: ping`` with the game clock every
-``HEARTBEAT_S`` seconds (a phone that hears nothing for two heartbeats reconnects). A stream ends
+``HEARTBEAT_S`` seconds (a phone that hears nothing for 2.5 heartbeats reconnects). A stream ends
 after ``STREAM_MAX_S``; the browser reconnects and resumes where it was.
 """
 

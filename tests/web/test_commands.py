@@ -38,6 +38,11 @@ def test_serve_is_a_subcommand_with_its_options() -> None:
             "--host no-such-host.invalid: not an address of this computer",
             id="host_not_there",
         ),
+        pytest.param(  # said nothing at start: the dashboard said "no card detector" once a game used the camera
+            ["--video", "clip.mp4", "--models", "modles/"],
+            "--models modles/: there is no such folder",
+            id="models_folder_misspelt",
+        ),
     ],
 )
 def test_serve_refuses_bad_options(
