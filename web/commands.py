@@ -235,7 +235,8 @@ def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[s
     and each demo table's page."""
     from web.app import store
 
-    print(f"tablecall: serving on {local}/ (database {store(app).path})", flush=True)
+    new = "a new, empty database " if store(app).created else "database "
+    print(f"tablecall: serving on {local}/ ({new}{store(app).path})", flush=True)
     if args.lan:
         if bases:
             print("Phones on the same Wi-Fi can open:", *bases, sep="\n  ")

@@ -121,6 +121,7 @@ class Store:
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = Path(path)
+        self.created = not self.path.exists()  # a new file (a mistyped --db starts an empty dashboard: say so)
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
         if self.path.is_dir():

@@ -105,6 +105,9 @@ def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tm
     finally:
         again.kill()
         again.wait(10)
+    said = [out.read_text() for out in sorted(tmp_path.glob("t.*.out"))]
+    # a new file is said to be one (a mistyped --db folder made one without a word: an empty dashboard)
+    assert f"(a new, empty database {db})" in said[0] and f"(database {db})" in said[1]
 
 
 def test_serve_says_when_the_database_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
