@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
+import json
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -126,7 +127,15 @@ def check_write(req: Request | None = None) -> Any:
         raise AccessDenied(403, f"a request from {origin} may not change anything here")
     if not req.is_json:
         raise AccessDenied(415, "send the request as JSON (Content-Type: application/json)")
-    body = req.get_json(silent=True)
+    try:  # parsed here, not by get_json: its RecursionError and a stored lone surrogate were 500s
+        body = json.loads(req.get_data(cache=True))
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
+    except RecursionError:
+        raise AccessDenied(400, "the request body is nested too deeply") from None
+    except UnicodeError:
+        raise AccessDenied(400, "the request holds text that is not valid Unicode (a lone surrogate)") from None
+    except ValueError:
+        raise AccessDenied(400, "the request body is not valid JSON") from None
     if body is None:
-        raise AccessDenied(400, "the request body is not valid JSON")
+        raise AccessDenied(400, "the request body must be a JSON object like {...}, not null")
     return body

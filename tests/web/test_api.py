@@ -256,6 +256,26 @@ def test_writes_must_be_json(host: FlaskClient, tally: dict[str, Any]) -> None:
     assert (response.status_code, response.get_json()["error"]) == (400, "the request body is not valid JSON")
 
 
+RAW_BODIES = [  # each was a 500 ("tablecall hit a bug"), but null: "not valid JSON"
+    pytest.param('{"type": "add", "x": ' + "[" * 3000 + "]" * 3000 + "}", "nested too deeply", id="deep_nesting"),
+    pytest.param('{"type": "add", "player": "Ann", "points": 1, "note": "\\ud800"}', "lone surrogate", id="surrogate"),
+    pytest.param("null", "must be a JSON object", id="null"),
+]
+
+
+@pytest.mark.parametrize("route", ["events", "games", "import"])
+@pytest.mark.parametrize(("raw", "message"), RAW_BODIES)
+def test_bodies_json_cannot_hold_are_refused_with_the_reason(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], route: str, raw: str, message: str
+) -> None:
+    url = {"events": f"/api/games/{tally['id']}/events", "games": "/api/games", "import": "/api/import"}[route]
+    if route != "events":
+        raw = raw.replace('"type": "add"', '"game": "tally", "players": ["Ann"], "title": "t"')
+    response = host.post(url, data=raw, content_type="application/json")
+    assert (response.status_code, message in response.get_json()["error"]) == (400, True), response.get_json()
+    assert events_of(app, tally["id"]) == [] and len(host.get("/api/games").get_json()["games"]) == 1
+
+
 def test_cross_site_writes_are_refused(host: FlaskClient, tally: dict[str, Any]) -> None:
     url = f"/api/games/{tally['id']}/events"
     body = {"type": "add", "player": "Ann", "points": 1}
