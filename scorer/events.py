@@ -251,6 +251,8 @@ def parse_event(obj: Json) -> GameEvent:
 
 
 MAX_NAME = 32  # characters in a player's name
+# Unicode's explicit text-direction embeddings, overrides and isolates: in a name they turn round whatever follows it
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def name_problem(names: Sequence[str]) -> str | None:
@@ -267,6 +269,8 @@ def name_problem(names: Sequence[str]) -> str | None:
             return f"the name '{name[:MAX_NAME]}...' is too long ({len(name)} characters; at most {MAX_NAME})"
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
             return f"the name {name!r} may not hold control characters"
+        if any(c in BIDI_CONTROLS for c in name):  # "\u202eBeth": "Dan & Beth" read "naD & hteB", a bid 3/5 as 5/3
+            return f"the name {name!r} may not hold text-direction controls"
         other = seen.setdefault(looks(name), name)
         if other != name:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group at the screen
             return f"'{other}' and '{name}' look like the same name: give each player a different one"

@@ -12,7 +12,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorer.events import MAX_NAME, EventError, LogError, name_problem, parse_log
+from scorer.events import BIDI_CONTROLS, MAX_NAME, EventError, LogError, name_problem, parse_log
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
@@ -58,6 +58,8 @@ def _text(body: Mapping[str, Any], key: str, limit: int, default: str | None = N
         raise AccessDenied(400, f"'{key}' is too long ({len(value)} characters; at most {limit})")
     if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
         raise AccessDenied(400, f"'{key}' may not hold control characters")
+    if any(c in BIDI_CONTROLS for c in value):
+        raise AccessDenied(400, f"'{key}' may not hold text-direction controls")
     return value
 
 

@@ -72,6 +72,12 @@ BAD_GAMES = [
         {"game": "tally", "players": ["Alex", "Alex\u200b"]}, "look like the same name", id="names_differ_invisibly"
     ),
     pytest.param({"game": "tally", "players": ["Ａlex", "Alex"]}, "look like the same name", id="names_full_width"),
+    pytest.param(  # "Dan & Beth" read "naD & hteB", and everything after the name on its line turned round
+        {"game": "tally", "players": ["Ann", "\u202eBeth"]}, "text-direction controls", id="name_right_to_left_override"
+    ),
+    pytest.param(
+        {"game": "tally", "players": ["Ann"], "title": "Friday \u2067night"}, "text-direction", id="title_bidi_isolate"
+    ),
     pytest.param(
         {"game": "spades", "players": ["a & b", "a", "c", "b & c"]}, "both teams would be called", id="team_names_clash"
     ),
