@@ -121,6 +121,10 @@ def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> No
     print(qr_text(url), file=out)
 
 
+CONNECTIONS = 500  # open connections waitress takes at once (its default: 100)
+IDLE_CONNECTION_S = 30  # an idle kept-alive connection is closed after this (waitress's default: 120)
+
+
 def run_serve(args: argparse.Namespace) -> int:
     import waitress  # type: ignore[import-untyped]
 
@@ -159,7 +163,17 @@ def run_serve(args: argparse.Namespace) -> int:
             "stop it first (Ctrl-C in its terminal); --db FILE starts a server with games of its own"
         )
     try:
-        server = waitress.create_server(app, host=host, port=args.port, threads=args.threads, ident="tablecall")
+        server = waitress.create_server(
+            app,
+            host=host,
+            port=args.port,
+            threads=args.threads,
+            ident="tablecall",
+            # a phone's browser keeps 5-6 connections open after a page load: at waitress's 100 a new phone waited
+            # two minutes, until idle ones were closed (after 120 s), from about the 17th phone on
+            connection_limit=CONNECTIONS,
+            channel_timeout=IDLE_CONNECTION_S,  # closes connections that wait idle, never a live stream
+        )
     except (OSError, ValueError) as exc:  # ValueError: a --host waitress cannot resolve
         store(app).close()
         _release(claim)

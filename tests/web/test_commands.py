@@ -159,3 +159,28 @@ def test_serve_demo_without_an_example_still_starts(tmp_path: Path, monkeypatch:
     if "no example game log found" not in text:  # an example exists: the demo table is live
         assert "Demo table: http://127.0.0.1:" in text
         assert games["games"][0]["origin"] == "demo"
+
+
+def test_a_new_phone_is_answered_while_many_connections_wait_idle(tmp_path: Path) -> None:
+    """A phone's browser keeps 5-6 connections open after loading a page: at waitress's default limit of 100, the
+    phone after about the 17th waited two minutes for its page (until the idle ones timed out)."""
+    import http.client
+
+    process, base = start_server(tmp_path / "t.sqlite3")
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    idle = []
+    try:
+        for _ in range(120):  # 20 phones' worth, each connection kept alive after one request
+            connection = http.client.HTTPConnection(host, int(port), timeout=10)
+            connection.request("GET", "/api/specs")
+            connection.getresponse().read()
+            idle.append(connection)
+        late = http.client.HTTPConnection(host, int(port), timeout=5)
+        late.request("GET", "/api/specs")
+        assert late.getresponse().status == 200
+        late.close()
+    finally:
+        for connection in idle:
+            connection.close()
+        process.kill()
+        process.wait(10)
