@@ -162,6 +162,7 @@ def run_serve(args: argparse.Namespace) -> int:
             f"the database {store(app).path} is in use by another tablecall server ({holder}): open that one, or "
             "stop it first (Ctrl-C in its terminal); --db FILE starts a server with games of its own"
         )
+    _room_for_connections(CONNECTIONS + 100)
     try:
         server = waitress.create_server(
             app,
@@ -221,6 +222,22 @@ def run_serve(args: argparse.Namespace) -> int:
         store(app).close()
         _release(claim)
     return 0
+
+
+def _room_for_connections(files: int) -> None:
+    """Raise this process's limit of open files to ``files`` where it is lower and may be raised (macOS allows
+    256 by default: fewer than CONNECTIONS)."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= files:
+        return
+    want = files if hard == resource.RLIM_INFINITY else min(files, hard)
+    if want > soft:
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
 def _stop_on_signals(wind_down: Callable[[], None]) -> Callable[[], None]:

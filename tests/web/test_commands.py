@@ -184,3 +184,17 @@ def test_a_new_phone_is_answered_while_many_connections_wait_idle(tmp_path: Path
             connection.close()
         process.kill()
         process.wait(10)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no limit of open files to raise")
+def test_serve_raises_a_low_limit_of_open_files_for_its_connections() -> None:
+    """macOS allows 256 open files by default, fewer than the connections serve takes."""
+    code = (
+        "import resource; from web.commands import CONNECTIONS, _room_for_connections\n"
+        "soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))\n"
+        "_room_for_connections(CONNECTIONS + 100)\n"
+        "print(resource.getrlimit(resource.RLIMIT_NOFILE)[0] >= min(CONNECTIONS + 100, hard))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "True", done.stderr
