@@ -224,11 +224,14 @@ class LiveTable:
         return calibration
 
     def set_zones(self, zones: Sequence[Mapping[str, Json]]) -> Layout:
-        """Replace the zones (edited on the dashboard); raises LayoutError. The stable table starts afresh."""
+        """Replace the zones (edited on the dashboard): the game's own, each once, only their outlines moved
+        (:meth:`vision.zones.Layout.check_zones`, as for a table config file: a renamed or missing pile zone stopped
+        the camera reading that player's cards without a word); raises LayoutError. The stable table starts afresh."""
         new = tuple(Zone.from_json(dict(z)) for z in zones)
         if not new:
             raise LayoutError("a table needs at least one zone")
         layout = replace(self.config.layout, zones=new)
+        layout.check_zones()
         config = replace(self.config, layout=layout)
         with self._lock:
             self._install(config)

@@ -292,6 +292,43 @@ def test_bad_zones_are_refused_with_a_reason(
     assert live_status(host, game_id)["live"]["layout"] == before
 
 
+def _renamed(zones: list[dict[str, Any]]) -> None:
+    next(z for z in zones if z["name"] == "face_up/0")["name"] = "alex"
+
+
+def _dropped(zones: list[dict[str, Any]]) -> None:
+    zones.remove(next(z for z in zones if z["name"] == "face_up/0"))
+
+
+def _twice(zones: list[dict[str, Any]]) -> None:
+    zones.append(dict(next(z for z in zones if z["name"] == "pot")))
+
+
+def _kind(zones: list[dict[str, Any]]) -> None:
+    next(z for z in zones if z["name"] == "pot")["kind"] = "nonsense"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        pytest.param(_renamed, "snap has no zone 'alex'", id="pile_zone_renamed"),
+        pytest.param(_dropped, "zone 'face_up/0' is missing", id="pile_zone_dropped"),
+        pytest.param(_twice, "zone 'pot' is listed twice", id="zone_twice"),
+        pytest.param(_kind, "zone 'pot' must keep kind = 'pot'", id="kind_changed"),
+    ],
+)
+def test_a_zone_list_must_keep_the_game_s_zones(host: FlaskClient, desk: CameraDesk, change: Any, message: str) -> None:
+    """Only outlines may change, as in a table config file: each of these was taken (200) and the camera stopped
+    reading Alex's flips (the Snap observer finds his pile by the name face_up/0) without a word."""
+    game_id = snap(host)
+    before = attached(host, game_id)["live"]["layout"]
+    zones = [dict(z) for z in before["zones"]]
+    change(zones)
+    response = host.post(f"/api/games/{game_id}/camera/zones", json={"zones": zones})
+    assert (response.status_code, message in response.get_json()["error"]) == (400, True), response.get_json()
+    assert live_status(host, game_id)["live"]["layout"] == before
+
+
 # -- bad input: the game, the video, the config, the extras -------------------------------------------------------
 @pytest.mark.parametrize(
     ("game", "players", "message"),
