@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.access import AccessDenied
 from web.hub import Hub
-from web.store import Store
+from web.store import Store, StoreUnavailable
 
 if TYPE_CHECKING:
     from web.camera import CameraDesk
@@ -98,6 +98,11 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(AccessDenied)
     def _denied(exc: AccessDenied) -> Any:
         return page(exc.status, exc.message)
+
+    @app.errorhandler(StoreUnavailable)
+    def _unwritable(exc: StoreUnavailable) -> Any:  # busy, read-only, disk full, file gone: nothing was recorded
+        app.logger.warning("%s", exc)
+        return page(503, str(exc))
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:

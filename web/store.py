@@ -18,14 +18,14 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scorer.events import GameEvent, parse_event
 
-__all__ = ["ConflictError", "GameRecord", "Store", "StoreError"]
+__all__ = ["ConflictError", "GameRecord", "Store", "StoreError", "StoreUnavailable"]
 
 SCHEMA_VERSION = 1
 
@@ -68,12 +68,49 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 """
 
 
+BUSY_S = 3.0  # seconds a write waits for another program's write to the same file
+
+
+def _why(text: str) -> str:
+    """What went wrong opening a database, and what to do."""
+    if "readonly" in text:
+        return (
+            f"{text}: this user may not write it (a file made by `sudo tablecall serve` belongs to root); fix its "
+            "owner, or give another --db"
+        )
+    if "malformed" in text or "not a database" in text:
+        return f"{text}: it is damaged or not a tablecall database; keep a copy of it, and give another --db"
+    return text
+
+
+def _unwritable(path: Path, exc: sqlite3.OperationalError) -> str:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        why = "another program is writing it"
+    elif "readonly" in text:
+        why = "it is read-only: check who owns it"
+    elif "full" in text or "I/O" in text:
+        why = f"{text}: is the disk full?"
+    else:
+        why = text
+    return f"the database {path} could not be written ({why}); nothing was recorded: send it again in a moment"
+
+
 class StoreError(RuntimeError):
     """The database cannot be opened or used (a message for the person running the server)."""
 
 
 class ConflictError(StoreError):
     """Another writer stored an event with the same sequence number first."""
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be written now (another program holds it, read-only, the disk full, the file gone):
+    nothing was recorded. ``reason``: SQLite's words."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
 
 
 @dataclass(frozen=True)
@@ -130,27 +167,43 @@ class Store:
             )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10)
+            # how long a write waits for another program's (a tool, a backup) before it is refused as busy; every
+            # game's reads wait behind it meanwhile (at 10 s a held database froze every screen for 10 s)
+            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_S)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot open the database {self.path}: {exc}") from None
-        self._lock = threading.RLock()
-        self._init_meta()
+            self._lock = threading.RLock()
+            self._init_meta()
+        except (OSError, sqlite3.Error, StoreUnavailable) as exc:  # _init_meta writes: a read-only file fails there
+            reason = exc.reason if isinstance(exc, StoreUnavailable) else str(exc)
+            raise StoreError(f"cannot open the database {self.path}: {_why(reason)}") from None
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One write, all or nothing. A database that cannot be written now raises :class:`StoreUnavailable`
+        (a 503 saying why and that nothing was recorded; they were 500s, "tablecall hit a bug")."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            if not self.path.exists():  # its folder deleted while serving: the writes went on into a lost file
+                raise StoreUnavailable(
+                    f"the database file {self.path} is gone (deleted or moved while tablecall ran): nothing was "
+                    "recorded; put it back, or stop tablecall and start it again"
+                )
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreUnavailable(_unwritable(self.path, exc), str(exc)) from None
             try:
                 yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
+                self._db.execute("COMMIT")
+            except BaseException as exc:
+                with suppress(sqlite3.Error):  # a failed COMMIT may have ended the transaction itself
+                    self._db.execute("ROLLBACK")
+                if isinstance(exc, sqlite3.OperationalError):
+                    raise StoreUnavailable(_unwritable(self.path, exc), str(exc)) from None
                 raise
-            self._db.execute("COMMIT")
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
