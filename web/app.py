@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from web.access import AccessDenied
 from web.hub import Hub
-from web.store import Store, StoreUnavailable
+from web.store import Store, StoreError, StoreUnavailable
 
 if TYPE_CHECKING:
     from web.camera import CameraDesk
@@ -103,6 +103,11 @@ def _errors(app: Flask) -> None:
     def _unwritable(exc: StoreUnavailable) -> Any:  # busy, read-only, disk full, file gone: nothing was recorded
         app.logger.warning("%s", exc)
         return page(503, str(exc))
+
+    @app.errorhandler(StoreError)
+    def _damaged(exc: StoreError) -> Any:  # a game damaged in the database (edited by hand): say which and how
+        app.logger.error("%s", exc)
+        return page(500, f"{exc}; the other games are unharmed")
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:

@@ -14,6 +14,7 @@ corrections are events too (see :mod:`scorer.events`).
 from __future__ import annotations
 
 import json
+import logging
 import secrets
 import sqlite3
 import threading
@@ -23,9 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorer.events import GameEvent, parse_event
+from scorer.events import EventError, GameEvent, parse_event
 
 __all__ = ["ConflictError", "GameRecord", "Store", "StoreError", "StoreUnavailable"]
+
+log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
 
@@ -231,11 +234,15 @@ class Store:
 
     def _record(self, row: sqlite3.Row) -> GameRecord:
         players = self._query("SELECT name FROM players WHERE game_id = ? ORDER BY seat", (row["id"],))
+        try:
+            options = json.loads(row["options"])
+        except (TypeError, ValueError) as exc:  # a row edited by hand: this game cannot open, the others can
+            raise StoreError(f"game {row['id']} is damaged in the database (its house rules: {exc})") from None
         return GameRecord(
             id=row["id"],
             game=row["game"],
             players=tuple(p["name"] for p in players),
-            options=json.loads(row["options"]),
+            options=options,
             title=row["title"],
             origin=row["origin"],
             player_token=row["player_token"],
@@ -257,13 +264,30 @@ class Store:
         return self._record(rows[0]) if rows else None
 
     def games(self) -> list[GameRecord]:
-        """Every game, the most recently active first."""
-        records = [self._record(row) for row in self._query(self._GAMES)]
+        """Every game, the most recently active first; one damaged in the database is left out (and logged): it took
+        the home page and every game list down with it."""
+        records = []
+        for row in self._query(self._GAMES):
+            try:
+                records.append(self._record(row))
+            except StoreError as exc:
+                log.warning("%s", exc)
         return sorted(records, key=lambda r: (r.last_ms, r.created_ms), reverse=True)
 
     def events(self, game_id: str, after: int = 0) -> list[GameEvent]:
-        rows = self._query("SELECT line FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
-        return [parse_event(json.loads(row["line"])) for row in rows]
+        rows = self._query("SELECT seq, line FROM events WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after))
+        events = []
+        for row in rows:
+            try:
+                event = parse_event(json.loads(row["line"]))
+            except (ValueError, EventError) as exc:  # JSONDecodeError is a ValueError
+                raise StoreError(f"game {game_id} is damaged in the database (event {row['seq']}: {exc})") from None
+            if event.seq != row["seq"]:
+                raise StoreError(
+                    f"game {game_id} is damaged in the database (event {row['seq']} says it is {event.seq})"
+                )
+            events.append(event)
+        return events
 
     def authors(self, game_id: str) -> dict[int, str]:
         rows = self._query("SELECT seq, author FROM events WHERE game_id = ?", (game_id,))

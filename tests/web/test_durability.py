@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sqlite3
 import threading
 import time
 import urllib.request
@@ -17,7 +18,9 @@ import pytest
 from scorer.events import parse_log
 from scorer.session import replay
 from tests.web.server import ROOT, call, start_server
-from web.store import Store
+from web.app import create_app
+from web.app import store as store_of
+from web.store import BUSY_S, Store, StoreError
 
 
 def burst(base: str, game_id: str, worker: int, acked: list[dict[str, Any]], stop: threading.Event) -> None:
@@ -124,12 +127,6 @@ def _add(client: Any, game_id: str) -> Any:
 
 def test_a_database_another_program_holds_is_busy_not_a_bug(tmp_path: Path) -> None:
     """A sqlite3 shell or a backup holding the write lock: the entry waited 10 s, then "tablecall hit a bug"."""
-    import sqlite3
-
-    from web.app import create_app
-    from web.app import store as store_of
-    from web.store import BUSY_S
-
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
     client, game_id = _tally(app)
     other = sqlite3.connect(tmp_path / "t.sqlite3", isolation_level=None)
@@ -148,8 +145,6 @@ def test_a_database_another_program_holds_is_busy_not_a_bug(tmp_path: Path) -> N
 
 def test_a_database_file_gone_while_serving_refuses_entries(tmp_path: Path) -> None:
     """Its folder deleted while the server ran: entries were answered 201 and went into a file that was gone."""
-    from web.app import create_app
-    from web.app import store as store_of
 
     db = tmp_path / "games" / "t.sqlite3"
     app = create_app({"TESTING": True, "DATABASE": str(db)})
@@ -164,8 +159,6 @@ def test_a_database_file_gone_while_serving_refuses_entries(tmp_path: Path) -> N
 
 
 def test_a_damaged_database_file_says_what_to_do(tmp_path: Path) -> None:
-    from web.store import StoreError
-
     db = tmp_path / "t.sqlite3"
     store = Store(db)
     for n in range(50):
@@ -211,3 +204,34 @@ for seq in range(1, 10_000):
     assert [e.seq for e in store.events(record.id)] == list(range(1, int(failed)))
     assert store.integrity() == "ok"
     store.close()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param("UPDATE games SET options = '{oops' WHERE id = ?", id="house_rules_not_json"),
+        pytest.param("UPDATE events SET line = 'oops' WHERE game_id = ?", id="event_line_not_json"),
+    ],
+)
+def test_a_game_damaged_by_hand_in_the_database_leaves_the_others_listed(tmp_path: Path, damage: str) -> None:
+    """A row edited by hand (the triggers dropped): its house rules not JSON took the home page and every game list
+    down with it (500s); an event line not JSON answered "tablecall hit a bug (JSONDecodeError)"."""
+    db = tmp_path / "t.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, damaged = _tally(app)
+    _, fine = _tally(app)
+    assert _add(client, damaged).status_code == 201
+    store_of(app).close()
+    raw = sqlite3.connect(db)
+    raw.execute("DROP TRIGGER events_append_only_update")
+    raw.execute(damage, (damaged,))
+    raw.commit()
+    raw.close()
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client = app.test_client()
+    listed = [g["id"] for g in client.get("/api/games").get_json()["games"]]
+    assert fine in listed and client.get("/").status_code == 200
+    response = client.get(f"/api/games/{damaged}")
+    assert response.status_code == 500 and f"game {damaged} is damaged in the database" in response.get_json()["error"]
+    assert client.get(f"/api/games/{fine}").status_code == 200
+    store_of(app).close()
