@@ -17,6 +17,7 @@ import pytest
 
 from scorer.events import parse_log
 from scorer.session import replay
+from tests.web.conftest import new_game
 from tests.web.server import ROOT, call, start_server
 from web.app import create_app
 from web.app import store as store_of
@@ -115,8 +116,6 @@ def test_sigterm_stops_the_server_as_ctrl_c_does(tmp_path: Path, stop: signal.Si
 
 # -- a database that cannot be written now: a 503 saying so, nothing recorded (they were 500s, "a bug") ------------
 def _tally(app: Any) -> tuple[Any, str]:
-    from tests.web.conftest import new_game
-
     client = app.test_client()
     return client, new_game(client, "tally", ["Ann", "Bo"])["id"]
 
