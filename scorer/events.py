@@ -265,6 +265,8 @@ def name_problem(names: Sequence[str]) -> str | None:
     for name in names:
         if not name.strip():
             return "every player needs a name"
+        if name != name.strip():  # " Alex" imported kept its space: a name the dashboard never makes
+            return f"the name {name!r} has spaces at its start or end"
         if len(name) > MAX_NAME:
             return f"the name '{name[:MAX_NAME]}...' is too long ({len(name)} characters; at most {MAX_NAME})"
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):

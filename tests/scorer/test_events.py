@@ -108,6 +108,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([LOG_HEADER.replace('"Bo"', '"' + "B" * 33 + '"')], 1, "too long \\(33 characters; at most 32\\)"),
         ([LOG_HEADER.replace('"Bo"', '"B\\u0007o"')], 1, "control characters"),
         ([LOG_HEADER.replace('"Bo"', '"\\u202eBo"')], 1, "text-direction controls"),
+        ([LOG_HEADER.replace('"Bo"', '"Bo "')], 1, "'Bo ' has spaces at its start or end"),
         ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
         ([LOG_HEADER, "", '{"seq": 1, "ts": 0, "source": "manual"}'], 3, "no 'type'"),
         (
@@ -134,6 +135,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "name-too-long",
         "name-control-character",
         "name-right-to-left-override",
+        "name-with-a-trailing-space",
         "bad-json",
         "missing-type",
         "seq-order",
