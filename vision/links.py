@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -60,6 +61,11 @@ class GameLink(Protocol):
         """Those of ``seqs`` a player has undone (a Reject on a phone), as the game stands now."""
         ...
 
+    def rejected(self) -> list[dict[str, Json]]:
+        """The camera's events (source ``vision``) among the log's last :data:`RECENT` that a player has undone, as
+        the game stands now: ``{type, ...payload}``."""
+        ...
+
 
 class SessionLink:
     """A local :class:`Session`; event times are ``pos_ms + offset_ms`` (video time by default)."""
@@ -97,6 +103,10 @@ class SessionLink:
     def undone(self, seqs: Collection[int]) -> set[int]:
         with self._lock:
             return self._undone.among(self.session, seqs)
+
+    def rejected(self) -> list[dict[str, Json]]:
+        with self._lock:
+            return _rejected(self.session)
 
 
 class HubLink:
@@ -151,6 +161,20 @@ class HubLink:
         with live.lock:
             return self._undone.among(live.session, seqs)
 
+    def rejected(self) -> list[dict[str, Json]]:
+        live = self._live()
+        with live.lock:
+            return _rejected(live.session)
+
+
+RECENT = 32  # how far back in the log :meth:`GameLink.rejected` looks
+
+
+def _rejected(session: Session) -> list[dict[str, Json]]:
+    undone = session.undone()
+    recent = session.events[-RECENT:]
+    return [{"type": e.type, **e.data} for e in recent if e.source is Source.VISION and e.seq in undone]
+
 
 class _Undone:
     """The events undone in a session, found again only when its log has changed: the camera asks every frame."""
@@ -175,6 +199,32 @@ class CameraEvents:
         self.keep = keep
         self.proposals: dict[int, Any] = {}  # seq -> the observer's Proposal
         self.undone: set[int] = set()
+        self.before: list[dict[str, Json]] = []  # the camera's events rejected before this observer started
+        self.before_view = ""
+
+    def start(self, link: GameLink) -> None:
+        """A new observer starts on a game that may have a log (the server restarted, the camera attached again):
+        remember the camera's events the players had rejected, and the game as it stands."""
+        self.before = link.rejected()
+        self.before_view = json.dumps(link.view(), sort_keys=True, default=str)
+
+    def held_back(self, proposal: Any, view: Mapping[str, Json], observer: Any) -> bool:
+        """Whether ``proposal`` is an event of the camera's that the players rejected before this observer
+        started, the game unchanged since (``view``): a misreading still lying there after a restart, which was
+        sent again to be rejected again. It is not sent: the observer hears of it as of a Reject, and notes it.
+        Once the game moves on, nothing is held back this way."""
+        if not self.before:
+            return False
+        if json.dumps(view, sort_keys=True, default=str) != self.before_view:
+            self.before = []
+            return False
+        body = dict(proposal.body())
+        if body not in self.before:
+            return False
+        observer.rejected(proposal, True)
+        what = " ".join(str(v) for v in proposal.data.values() if isinstance(v, (str, int)))
+        observer.note(f"the camera's {proposal.type} {what} was rejected before it started again: not sent again")
+        return True
 
     def add(self, seq: int, proposal: Any) -> None:
         self.proposals[seq] = proposal

@@ -54,6 +54,7 @@ class Driver:
         self.observer = observer_for(game, self.layout, players, self.session.options)
         self.link = SessionLink(self.session)
         self.mine = CameraEvents()  # what a Reject on a phone tells the observer, as in LiveTable
+        self.mine.start(self.link)
         self.ts = 0
         self.step = 10  # ms between frames
         self.sent: list[tuple[int, dict[str, Any], list[Ruling]]] = []
@@ -61,6 +62,16 @@ class Driver:
         self.seqmap: dict[int, int] = {}
         self.shown: dict[str, list[Any]] = {}
         self.refused: list[tuple[dict[str, Any], str]] = []  # proposals the referee refused, with its reason
+
+    def restart(self) -> None:
+        """The server restarted (or the camera attached again): a new tracker and observer on the same game."""
+        self.tracker = Tracker(self.tracker.settings, deck_for(self.session.game.spec.name), spread_zones(self.layout))
+        self.observer = observer_for(
+            self.session.game.spec.name, self.layout, self.session.players, self.session.options
+        )
+        self.mine = CameraEvents()
+        self.mine.start(self.link)
+        self.shown = {}
 
     def manual(self, type: str, ts: int | None = None, **data: Any) -> list[Ruling]:
         event = GameEvent(self.session.next_seq, self.ts if ts is None else ts, Source.MANUAL, type, data)
@@ -102,6 +113,8 @@ class Driver:
             view = self.link.view()
             before = view
             for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
+                if self.mine.held_back(proposal, before, self.observer):
+                    continue
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)
                 try:
                     seq, rulings = self.link.append(event)

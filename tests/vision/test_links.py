@@ -49,6 +49,9 @@ def test_hub_link_appends_camera_events_through_the_single_write_path(app: Flask
     the_hub.append(live.record.id, {"type": "undo", "target": seq}, author="Beth")  # rejected from a phone
     assert link.view()["piles"][0]["top"] is None
     assert link.undone([seq, 1]) == {seq}  # what the camera's observer is told (vision.links.CameraEvents)
+    the_hub.append(live.record.id, {"type": "flip", "player": "Alex", "card": "5C"}, author="Alex")  # by hand
+    again = HubLink(the_hub, live.record.id)  # the server restarted: what a new observer is told it had rejected
+    assert again.rejected() == [{"type": "flip", "player": "Alex", "card": "5S"}]
 
 
 def test_hub_link_keeps_old_frame_times_within_what_the_hub_accepts(app: Flask) -> None:

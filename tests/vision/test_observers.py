@@ -157,6 +157,29 @@ def test_snap_a_rejected_flip_is_not_sent_again() -> None:
     assert d.session.view()["piles"][0]["top"] is None
 
 
+def test_snap_a_rejected_misread_still_lying_after_a_restart_is_not_sent_again() -> None:
+    """The observer's memory of a Reject lived in the process: after a restart of serve the misreading still lying
+    there was sent again, to be rejected again (left alone in session 34)."""
+    for entered in (False, True):  # the right card entered by hand meanwhile, or not yet
+        d = snap()
+        ((seq, _, _),) = d.show({"face_up/0": ["5C"]})  # Alex's 5S misread as 5C
+        d.manual("undo", target=seq)
+        if entered:
+            d.manual("flip", player="Alex", card="5S")
+        d.restart()
+        assert d.show({"face_up/0": ["5C"]}, frames=20) == []
+        assert d.observer.notes == ["the camera's flip Alex 5C was rejected before it started again: not sent again"]
+        if not entered:
+            d.manual("flip", player="Alex", card="5S")
+        sent = d.show({"face_up/0": ["5C"], "face_up/1": ["7H"]})  # the game goes on: Beth's flip is sent
+        assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7H")] and codes(sent) == []
+
+    d = snap()  # no Reject: a restart changes nothing (the flip is in the game, not sent twice)
+    d.show({"face_up/0": ["5S"]})
+    d.restart()
+    assert d.show({"face_up/0": ["5S"]}, frames=20) == [] and d.observer.notes == []
+
+
 def test_snap_a_rejected_misread_read_right_later_is_the_flip_and_a_restored_one_stands() -> None:
     d = snap()
     ((seq, _, _),) = d.show({"face_up/0": ["5C"]})  # Alex's 5S misread as 5C
