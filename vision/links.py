@@ -66,6 +66,10 @@ class GameLink(Protocol):
         the game stands now: ``{type, ...payload}``."""
         ...
 
+    def counted(self) -> list[dict[str, Json]]:
+        """The last :data:`RECENT` events that count, whoever entered them, as they count now: ``{type, ...}``."""
+        ...
+
 
 class SessionLink:
     """A local :class:`Session`; event times are ``pos_ms + offset_ms`` (video time by default)."""
@@ -107,6 +111,10 @@ class SessionLink:
     def rejected(self) -> list[dict[str, Json]]:
         with self._lock:
             return _rejected(self.session)
+
+    def counted(self) -> list[dict[str, Json]]:
+        with self._lock:
+            return _counted(self.session)
 
 
 class HubLink:
@@ -166,6 +174,11 @@ class HubLink:
         with live.lock:
             return _rejected(live.session)
 
+    def counted(self) -> list[dict[str, Json]]:
+        live = self._live()
+        with live.lock:
+            return _counted(live.session)
+
 
 RECENT = 32  # how far back in the log :meth:`GameLink.rejected` looks
 
@@ -174,6 +187,10 @@ def _rejected(session: Session) -> list[dict[str, Json]]:
     undone = session.undone()
     recent = session.events[-RECENT:]
     return [{"type": e.type, **e.data} for e in recent if e.source is Source.VISION and e.seq in undone]
+
+
+def _counted(session: Session) -> list[dict[str, Json]]:
+    return [{"type": e.type, **e.data} for e in session.counting()[-RECENT:]]
 
 
 class _Undone:
@@ -200,31 +217,41 @@ class CameraEvents:
         self.proposals: dict[int, Any] = {}  # seq -> the observer's Proposal
         self.undone: set[int] = set()
         self.before: list[dict[str, Json]] = []  # the camera's events rejected before this observer started
+        self.counted: list[dict[str, Json]] = []  # and the events that counted then
         self.before_view = ""
 
     def start(self, link: GameLink) -> None:
         """A new observer starts on a game that may have a log (the server restarted, the camera attached again):
-        remember the camera's events the players had rejected, and the game as it stands."""
-        self.before = link.rejected()
+        remember the camera's events the players had rejected, those that count, and the game as it stands."""
+        self.before, self.counted = link.rejected(), link.counted()
         self.before_view = json.dumps(link.view(), sort_keys=True, default=str)
 
     def held_back(self, proposal: Any, view: Mapping[str, Json], observer: Any) -> bool:
-        """Whether ``proposal`` is an event of the camera's that the players rejected before this observer
-        started, the game unchanged since (``view``): a misreading still lying there after a restart, which was
-        sent again to be rejected again. It is not sent: the observer hears of it as of a Reject, and notes it.
-        Once the game moves on, nothing is held back this way."""
-        if not self.before:
+        """Whether ``proposal``, made before the game moved on from where it stood when this observer started
+        (``view``: a restart of the server, the camera attached again), repeats a recent event of the log:
+        - one of the camera's that the players rejected: a misreading still lying there, sent again to be
+          rejected again; the observer hears of it as of a Reject;
+        - one that counts: cards of an earlier trick or deal still lying there (a Spades trick left on the table
+          after its hand was claimed and the next one bid was played again, card by card).
+        It is not sent, and a note says so. Once the game moves on, nothing is held back this way."""
+        if not (self.before or self.counted):
             return False
         if json.dumps(view, sort_keys=True, default=str) != self.before_view:
-            self.before = []
+            self.before, self.counted = [], []
             return False
         body = dict(proposal.body())
-        if body not in self.before:
-            return False
-        observer.rejected(proposal, True)
-        what = " ".join(str(v) for v in proposal.data.values() if isinstance(v, (str, int)))
-        observer.note(f"the camera's {proposal.type} {what} was rejected before it started again: not sent again")
-        return True
+        what = f"the camera's {proposal.type} " + " ".join(
+            str(v) for v in proposal.data.values() if isinstance(v, (str, int))
+        )
+        if body in self.before:
+            observer.rejected(proposal, True)
+            observer.note(f"{what} was rejected before it started again: not sent again")
+            return True
+        if body in self.counted:
+            observer.rejected(proposal, True)  # as the referee would rule it: impossible (a new reading is news)
+            observer.note(f"{what} is in the game already (cards of an earlier trick or deal still lying?): not sent")
+            return True
+        return False
 
     def add(self, seq: int, proposal: Any) -> None:
         self.proposals[seq] = proposal

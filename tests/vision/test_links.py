@@ -52,6 +52,7 @@ def test_hub_link_appends_camera_events_through_the_single_write_path(app: Flask
     the_hub.append(live.record.id, {"type": "flip", "player": "Alex", "card": "5C"}, author="Alex")  # by hand
     again = HubLink(the_hub, live.record.id)  # the server restarted: what a new observer is told it had rejected
     assert again.rejected() == [{"type": "flip", "player": "Alex", "card": "5S"}]
+    assert again.counted() == [{"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "5C"}]
 
 
 def test_hub_link_keeps_old_frame_times_within_what_the_hub_accepts(app: Flask) -> None:

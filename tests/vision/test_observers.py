@@ -408,6 +408,30 @@ def test_spades_the_last_trick_lying_there_is_not_played_again() -> None:
     assert d.show(table) == []
 
 
+def test_spades_the_last_trick_still_lying_after_a_restart_is_not_played_in_the_next_hand() -> None:
+    """The observer's memory of the cards it had seen lived in the process: after a restart of serve, a trick left
+    lying after its hand was claimed and the next bid was played again, card by card (left alone in session 34)."""
+    d = spades()
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    d.manual("claim", player="Alex")
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.restart()
+    assert d.show(table, frames=400) == []  # long past the wait for the player in turn
+    assert [n.split(" is in")[0] for n in d.observer.notes] == [
+        "the camera's play Beth 7C",
+        "the camera's play Charlie 4C",
+        "the camera's play David 2C",
+        "the camera's play Alex AC",
+    ]
+    d.show({}, frames=10)  # gathered; the hand starts
+    assert [(b["player"], b["card"]) for _, b, _ in d.show({"trick/1": ["9H"]})] == [("Beth", "9H")]
+
+
 # -- Spit -----------------------------------------------------------------------------------------------------
 def spit() -> Driver:
     d = Driver("spit", ["Alex", "Beth"])
