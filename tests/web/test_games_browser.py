@@ -245,6 +245,52 @@ def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     clean(phone)
 
 
+def test_snap_presses_survive_a_redraw_and_two_fingers_on_one_screen_both_call(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A finger is on Alex's buzzer when Beth's call (from another phone) redraws the screen: the lift came to a new
+    button and the press was lost. Two players on one shared screen pressing together: neither call was sent."""
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    for body in ({"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+    where = (
+        "document.querySelector('#buzzer').scrollIntoView({block: 'center'});"
+        "return [...document.querySelectorAll('#buzzer button.buzz.snap')].map((b) => {"
+        "const r = b.getBoundingClientRect(); return [b.dataset.player, r.left + r.width / 2, r.top + r.height / 2]})"
+    )
+
+    def touch(kind: str, *fingers: str) -> None:  # the fingers on the screen after the event (a finger per player)
+        touches = [{"x": spots[f][0], "y": spots[f][1], "id": ["Alex", "Beth"].index(f)} for f in fingers]
+        phone.execute_cdp_cmd("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touches})
+
+    def calls() -> list[str]:
+        return [e["player"] for e in events(server, gid) if e["type"] == "call"]
+
+    try:
+        spots = {name: (x, y) for name, x, y in phone.execute_script(where)}
+        phone.execute_script("document.querySelector('#buzzer button.buzz').dataset.old = 'yes'")
+        touch("touchStart", "Alex")
+        body = {"type": "flip", "player": "Beth", "card": "2C"}  # another phone's entry while Alex's finger is down
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+        wait(phone, lambda d: not d.execute_script("return document.querySelector('#buzzer button.buzz').dataset.old"))
+        touch("touchEnd")
+        wait(phone, lambda d: calls() == ["Alex"], 3)
+        spots = {name: (x, y) for name, x, y in phone.execute_script(where)}
+        touch("touchStart", "Alex")
+        touch("touchStart", "Alex", "Beth")  # Beth's finger lands 40 ms later
+        time.sleep(0.04)
+        touch("touchMove", "Beth")  # Alex lifts first
+        touch("touchEnd")
+    finally:
+        phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+    wait(phone, lambda d: sorted(calls()) == ["Alex", "Alex", "Beth"], 3)
+    clean(phone)
+
+
 def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     """Undo, Reject and Restore on the Log tab showed a refusal on the Enter tab's problem line, hidden while the Log is
     open: the refused undo looked done."""

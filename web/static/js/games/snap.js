@@ -18,7 +18,11 @@ let flipper = null;          // who is turning a card (whose turn it is, unless 
 let flipperTurn = null;      // the turn when flipper was set: a new turn follows the new player
 let lastPress = null;        // {player, kind, ts}: this phone's last press, shown under the buzzer
 let lastPointer = 0;         // a pointer press already handled this tap: ignore the click that follows
-let pending = null;          // {button, ts}: a buzzer the finger is on, with the time it landed
+// pointerId -> {ctx, player, kind, ts}: a buzzer a finger (or the mouse) is on, with the time it landed. Kept here,
+// not on the button: a redraw (another phone's call, a flip) replaces the buttons while the finger is down, and the
+// lift then came to a new button and was lost; and per finger, so that two players on one screen both call.
+const pending = new Map();
+let listening = false;
 let resolveTimer = null;
 let resolveKey = null;
 const quiet = el('p');       // failed automatic resolves are not shown to anyone
@@ -111,7 +115,24 @@ async function press(ctx, player, kind, ts) {
   }
 }
 
+function liftedOn(e) {
+  const held = pending.get(e.pointerId);
+  pending.delete(e.pointerId);
+  if (!held || e.type !== 'pointerup') return;
+  // a tap (the finger stayed put, whatever was redrawn under it), or a lift on a buzzer of the same player and call
+  const still = Math.hypot(e.clientX - held.x, e.clientY - held.y) < 24;
+  const under = document.elementFromPoint(e.clientX, e.clientY);
+  const target = under && under.closest('button.buzz');
+  if (still || (target && target.dataset.player === held.player && target.dataset.kind === held.kind)) {
+    press(held.ctx, held.player, held.kind, held.ts);
+  }
+}
+
 function buzzer(ctx) {
+  if (!listening) {   // on the document: the lift may come after a redraw has replaced the button pressed
+    listening = true;
+    for (const type of ['pointerup', 'pointercancel']) document.addEventListener(type, liftedOn, true);
+  }
   const v = ctx.state.view;
   const me = ctx.me;
   const names = v.piles.filter((p) => !p.out).map((p) => p.player);
@@ -125,19 +146,13 @@ function buzzer(ctx) {
     for (const name of names) {
       const button = el('button', { type: 'button', class: `buzz ${kind}${name === me ? ' mine' : ''}`, dataset: { player: name, kind } },
         el('span', { class: 'who' }, name), el('span', { class: 'what' }, KIND_TEXT[kind]));
-      // The press time is taken as the finger lands; the call goes when it lifts. A swipe that starts on a buzzer
-      // to scroll the page ends in pointercancel (or away from it): no call (it was a false call, costing a card).
-      button.addEventListener('pointerdown', () => {
+      // The press time is taken as the finger lands; the call goes when it lifts on a buzzer of the same player and
+      // call (see liftedOn). A swipe that starts on a buzzer to scroll the page ends in pointercancel, or away from
+      // it: no call (it was a false call, costing a card).
+      button.addEventListener('pointerdown', (e) => {
         lastPointer = Date.now();
-        pending = { button, ts: ctx.gameNow() };
+        pending.set(e.pointerId, { ctx, player: name, kind, ts: ctx.gameNow(), x: e.clientX, y: e.clientY });
       });
-      button.addEventListener('pointerup', () => {
-        if (!pending || pending.button !== button) return;
-        const { ts } = pending;
-        pending = null;
-        press(ctx, name, kind, ts);
-      });
-      for (const type of ['pointercancel', 'pointerleave']) button.addEventListener(type, () => { pending = null; });
       button.addEventListener('click', () => { if (Date.now() - lastPointer > 1000) press(ctx, name, kind, ctx.gameNow()); });
       row.append(button);
     }
