@@ -53,8 +53,26 @@ RULINGS = [
     pytest.param(
         "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2300",
         {},
+        ["call_heard"],  # it waits: a slower phone's earlier press may still be on its way
+        id="call_after_the_window_waits_for_slower_phones",
+    ),
+    pytest.param(
+        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2300; resolve",
+        {},
         ["snap_won", "match_gone", "late_call"],
-        id="call_after_the_window_settles_the_first_and_is_late",
+        id="call_after_the_window_is_late_at_the_settling",
+    ),
+    pytest.param(  # Beth's phone is slow: her press (2050) arrives after Alex's two (2060, 2210): she was first
+        "Alex 7H; Beth 7S @1000; Alex snap @2060; Alex snap @2210; Beth snap @2000; resolve",
+        {"tie_window_ms": 0},
+        ["snap_won", "match_gone", "late_call", "late_call"],
+        id="a_slow_phones_earlier_press_still_wins",
+    ),
+    pytest.param(
+        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @3800",
+        {},
+        ["snap_won", "match_gone", "late_call"],
+        id="call_long_after_the_window_settles_the_first_and_is_late",
     ),
     pytest.param("resolve", {}, [], id="resolve_with_nothing_pending_does_nothing"),
     pytest.param(POT, {}, ["snap_pot_formed", "match_gone"], id="tie_within_window_forms_snap_pot"),
@@ -83,7 +101,7 @@ RULINGS = [
         id="tie_window_0_same_ms_ties",
     ),
     pytest.param(
-        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2101",
+        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2101; resolve",
         {"tie_window_ms": 0},
         ["snap_won", "match_gone", "late_call"],
         id="tie_window_0_one_ms_later_is_late",
@@ -251,6 +269,19 @@ def test_earliest_ts_wins_even_when_heard_second() -> None:
     table, rulings = run("Alex 7H; Beth 7S @2000; Alex snap @2100; Cara snap @2050; resolve", tie_window_ms=0)
     assert codes(rulings) == ["snap_won", "match_gone", "late_call"]
     assert rulings[0].player == "Cara" and table.held("Cara") == 17 + 2
+
+
+def test_a_slow_phones_earlier_press_beats_a_fast_phones_later_presses() -> None:
+    """Beth pressed at 2000 on slow Wi-Fi; Alex at 2060 and again at 2210 (mashing), arriving first: his second press
+    settled the race before Beth's arrived, and her earlier press was ruled late (a press-time audit, session 35)."""
+    script = "Alex 7H; Beth 7S @1000; Alex snap @2060; Alex snap @2210; Beth snap @2000; resolve"
+    table, rulings = run(script, tie_window_ms=0)  # 60 ms apart: no tie
+    assert [(r.code, r.player) for r in rulings if r.code != "match_gone"] == [
+        ("snap_won", "Beth"),
+        ("late_call", "Alex"),
+        ("late_call", "Alex"),
+    ]
+    assert table.view["piles"][0]["face_up"] == 0 and table.view["pot"]["cards"] == 0
 
 
 def test_three_matching_piles_all_go_to_the_winner() -> None:
