@@ -99,6 +99,10 @@ def _errors(app: Flask) -> None:
     def _denied(exc: AccessDenied) -> Any:
         return page(exc.status, exc.message)
 
+    @app.get("/favicon.ico")
+    def _favicon() -> Any:  # browsers ask on every page: a 404 was the one console error on the phones
+        return "", 204
+
     @app.errorhandler(StoreUnavailable)
     def _unwritable(exc: StoreUnavailable) -> Any:  # busy, read-only, disk full, file gone: nothing was recorded
         app.logger.warning("%s", exc)

@@ -291,6 +291,25 @@ def test_snap_presses_survive_a_redraw_and_two_fingers_on_one_screen_both_call(
     clean(phone)
 
 
+def test_a_screen_whose_modules_did_not_load_says_so(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """One module that does not load (weak Wi-Fi; or an old browser that cannot parse it) kills every game's table:
+    it stayed on totals that looked live, its tabs dead, without a word (a phone-browser audit, session 35)."""
+    phone, laptop = browsers["phone"], browsers["laptop"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    phone.execute_cdp_cmd("Network.enable", {})
+    phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*/games/ten.js"]})
+    try:
+        phone.get(call(server["laptop"], "GET", f"/api/games/{gid}/share")[1]["player"][0])  # as join() does
+        open_as_host(server, laptop, gid)
+        wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#boot-problem"), 12)
+        assert "This screen did not start: reload the page" in text(phone, "#boot-problem")
+        assert not laptop.find_elements(By.CSS_SELECTOR, "#boot-problem")  # a screen that started says nothing
+    finally:
+        phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        phone.execute_cdp_cmd("Network.disable", {})
+    clean(phone, laptop)
+
+
 def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     """Undo, Reject and Restore on the Log tab showed a refusal on the Enter tab's problem line, hidden while the Log is
     open: the refused undo looked done."""

@@ -22,7 +22,7 @@ let measuredAt = 0;
 export function startClock(id, serverNow) {
   gameId = id;
   if (typeof serverNow === 'number') offset = serverNow - Date.now();   // a first guess: the page's own data
-  setInterval(() => { if (Date.now() - measuredAt > RESYNC_MS) syncClock(); }, 30_000);
+  setInterval(() => { if (Date.now() - measuredAt > RESYNC_MS) syncClock(); }, 30000);
   return syncClock();
 }
 

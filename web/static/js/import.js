@@ -24,3 +24,4 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
     button.disabled = false;
   }
 });
+window.tablecallStarted = true;   // boot.js says so when a screen never gets here

@@ -11,7 +11,7 @@ const problem = document.getElementById('problem');
 
 function spec() { return games.find((g) => g.name === select.value); }
 
-function human(name) { return name.replaceAll('_', ' '); }
+function human(name) { return name.replace(/_/g, ' '); }
 
 function playerInput(i, value = '') {
   return el('label', { class: 'field inline' }, `${i + 1}.`,
@@ -115,3 +115,4 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
     button.disabled = false;
   }
 });
+window.tablecallStarted = true;   // boot.js says so when a screen never gets here

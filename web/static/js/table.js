@@ -69,7 +69,7 @@ const ctx = {
   gameNow,
   syncClock,
   clockInfo,
-  get me() { return document.getElementById('me')?.value || ''; },
+  get me() { const me = document.getElementById('me'); return (me && me.value) || ''; },
   redraw: () => draw(),
   problem: () => document.getElementById('entry-problem'),
 };
@@ -109,7 +109,7 @@ function turnOf(view) {
 function drawGeneric(root) {
   const list = el('dl');
   for (const [key, value] of Object.entries(state.view || {})) {
-    list.append(el('dt', {}, key.replaceAll('_', ' ')), el('dd', {}, plain(value)));
+    list.append(el('dt', {}, key.replace(/_/g, ' ')), el('dd', {}, plain(value)));
   }
   root.append(list);
 }
@@ -197,7 +197,8 @@ function apply(next, { fresh = false } = {}) {
   // server's game now (a database put back from an older copy has fewer events: the screen froze on the newer one)
   if (!next || (next.seq < state.seq && !fresh)) return;
   if (fresh && next.seq < state.seq) { lastId = next.seq; drawn = false; }
-  const entryFocused = document.activeElement && document.getElementById('entry')?.contains(document.activeElement);
+  const entryBox = document.getElementById('entry');
+  const entryFocused = document.activeElement && entryBox && entryBox.contains(document.activeElement);
   const same = next.seq === state.seq && next.counting === state.counting;
   if (drawn) announceScore(state, next);
   state = next;
@@ -450,9 +451,10 @@ function wireJoin() {
   const box = document.getElementById('join-box');
   const me = document.getElementById('me');
   const key = `tablecall:${gameId}:me`;
-  me.value = localStorage.getItem(key) || '';
+  const stored = (write) => { try { return write(); } catch (err) { return null; } };   // storage blocked: not kept
+  me.value = stored(() => localStorage.getItem(key)) || '';
   setMe(me.value);
-  me.addEventListener('change', () => { localStorage.setItem(key, me.value); setMe(me.value); draw(); });
+  me.addEventListener('change', () => { stored(() => localStorage.setItem(key, me.value)); setMe(me.value); draw(); });
   document.getElementById('join-sound').addEventListener('click', () => {
     join();
     syncClock();   // joining measures the phone's clock against the server's (press times)
@@ -484,3 +486,4 @@ wireWriting();
 showTab();
 draw();
 connect();
+window.tablecallStarted = true;   // boot.js says so when a screen never gets here

@@ -222,7 +222,7 @@ function meldSelect(v, id) {
 function layoffForm(ctx, who) {
   const v = ctx.state.view;
   const meld = meldSelect(v, 'layoff-meld');
-  if (v.pending_wild && v.pending_wild.player === who) meld.value = String(v.melds.find((m) => m.number !== v.pending_wild.meld)?.number || '');
+  if (v.pending_wild && v.pending_wild.player === who) meld.value = String((v.melds.find((m) => m.number !== v.pending_wild.meld) || {}).number || '');
   const cards = cardField({ label: 'Cards', jokers: true, value: v.pending_wild && v.pending_wild.player === who ? v.pending_wild.wild : '' });
   const wilds = el('input', { type: 'text', placeholder: 'e.g. JK=9S (optional)', autocomplete: 'off', 'aria-label': 'wilds' });
   const form = el('form', { class: 'card', id: 'layoff-form', novalidate: true }, el('h2', {}, `${who} lays off`),
@@ -362,7 +362,8 @@ async function editDeal(table, ctx, number) {
   editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out: (event && event.out) || '', seen };
   clear(table);
   history(table, ctx);
-  table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
+  const foot = table.querySelector('tfoot');
+  if (foot) foot.scrollIntoView({ block: 'nearest' });
 }
 
 function dealEditor(table, ctx) {

@@ -304,7 +304,8 @@ async function editHand(table, ctx, number) {
   };
   editing = { number, events, values, entry: row.entry, seen };
   clear(table); history(table, ctx);
-  table.querySelector('tfoot')?.scrollIntoView({ block: 'nearest' });
+  const foot = table.querySelector('tfoot');
+  if (foot) foot.scrollIntoView({ block: 'nearest' });
 }
 
 function editorFor(table, ctx) {

@@ -82,7 +82,7 @@ function view(root, ctx) {
   root.append(playerBlock(ctx.state, first, false, ctx));
   if (v.fouls && v.fouls.length) {
     root.append(el('ul', { class: 'plain muted', id: 'spit-fouls' }, v.fouls.map((f) =>
-      el('li', {}, `#${f.seq} ${f.player}: ${pretty(f.card)} on pile ${f.pile + 1} (${f.code.replaceAll('_', ' ')})`))));
+      el('li', {}, `#${f.seq} ${f.player}: ${pretty(f.card)} on pile ${f.pile + 1} (${f.code.replace(/_/g, ' ')})`))));
   }
   if (v.points) root.append(el('p', { class: 'muted' }, 'Points: ', Object.entries(v.points).map(([n, p]) => `${n} ${p}`).join(' · ')));
 }
