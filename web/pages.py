@@ -81,6 +81,12 @@ def import_page() -> str:
 
 @bp.get("/g/<game_id>")
 def table(game_id: str) -> str:
+    if request.args.get("joined") == "1" and role_for(_record(game_id)) == "none":  # just joined, no cookie came back
+        raise AccessDenied(
+            403,
+            "this browser did not keep the game's join cookie (cookies are blocked for this site, or a private "
+            "window refuses them): allow cookies for this address, then scan the QR code again",
+        )
     record, role, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
@@ -106,7 +112,8 @@ def join(game_id: str) -> WerkzeugResponse:
         raise AccessDenied(
             403, "this join link is not valid for this game: scan the QR code on the host's screen again"
         )
-    response = redirect(url_for("pages.table", game_id=game_id), code=303)
+    # ?joined=1: the table page can tell a cookie the browser refused from a link never followed (the screen drops it)
+    response = redirect(url_for("pages.table", game_id=game_id, joined=1), code=303)
     response.set_cookie(
         game_cookie(game_id), token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/"
     )

@@ -103,11 +103,22 @@ def test_join_link_sets_a_cookie_and_hides_the_token(app: Flask, tally: dict[str
     client = phone(app)
     response = client.get(f"/join/{tally['id']}?t={tally['player_token']}")
     assert response.status_code == 303
-    assert response.headers["Location"] == f"/g/{tally['id']}"
+    assert response.headers["Location"] == f"/g/{tally['id']}?joined=1"  # the screen drops the ?joined=1
     cookie = response.headers["Set-Cookie"]
     assert f"tc_{tally['id']}={tally['player_token']}" in cookie and "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert client.get(f"/g/{tally['id']}").status_code == 200  # the cookie now opens it
+    assert client.get(f"/g/{tally['id']}?joined=1").status_code == 200  # the cookie now opens it
     assert post_event(client, tally["id"], type="add", player="Ann", points=1).status_code == 201
+
+
+def test_a_join_whose_cookie_the_browser_refused_says_so(app: Flask, tally: dict[str, Any]) -> None:
+    """Cookies blocked (Safari's "Block All Cookies", some private windows): the player who had just scanned the
+    QR code was told to scan the QR code."""
+    client = phone(app)
+    assert client.get(f"/join/{tally['id']}?t={tally['player_token']}").status_code == 303
+    client.delete_cookie(f"tc_{tally['id']}")  # the browser did not keep it
+    refused = client.get(f"/g/{tally['id']}?joined=1")
+    assert refused.status_code == 403 and "join cookie (cookies are blocked" in refused.get_data(as_text=True)
+    assert "scan the QR code on the host" in client.get(f"/g/{tally['id']}").get_data(as_text=True)  # no link used
 
 
 @pytest.mark.parametrize("token", ["", "wrong", "x" * 200], ids=["empty", "wrong", "long"])

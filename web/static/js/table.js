@@ -8,6 +8,7 @@ import { initCamera } from './camera.js';
 
 const B = bootData();
 const gameId = B.id;
+if (window.location.search) window.history.replaceState(null, '', window.location.pathname);   // ?joined=1 from /join
 const role = B.role;
 const canWrite = role === 'player' || role === 'host';
 const screen = screens[B.state.game] || null;
