@@ -4,6 +4,8 @@ card is being read, the stable table, flags, the referee's alerts and the pipeli
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from collections.abc import Sequence
 
 import cv2
@@ -26,8 +28,20 @@ SETTLING = (60, 200, 240)  # amber: a card seen in the zone that has not settled
 FONT = cv2.FONT_HERSHEY_SIMPLEX
 
 
+def drawable(text: str) -> str:
+    """``text`` as OpenCV's Hershey font can draw it (printable ASCII): accents dropped ("José" -> "Jose"), and each
+    run of what it cannot draw (Myanmar script, emoji) one "..." (it drew a "?" for every code point: a Burmese name
+    was a row of question marks; the page lists every alert in full)."""
+    plain = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return _UNDRAWABLE.sub("...", plain)
+
+
+_UNDRAWABLE = re.compile(r"[^\x20-\x7e]+")
+
+
 def _text(image: np.ndarray, text: str, at: tuple[int, int], colour: tuple[int, int, int], scale: float = 0.5) -> None:
     """``text`` on a dark box (readable on any table cloth); ``at`` is the left end of its baseline."""
+    text = drawable(text)
     x, y = at
     (w, h), base = cv2.getTextSize(text, FONT, scale, 1)
     cv2.rectangle(image, (x - 2, y - h - 2), (x + w + 2, y + base), (20, 20, 20), cv2.FILLED)
@@ -45,7 +59,7 @@ def _banner(image: np.ndarray, lines: Sequence[tuple[str, tuple[int, int, int]]]
     shade = image[y0 : y0 + height]
     shade[:] = (shade * 0.45).astype(np.uint8)
     for i, (text, colour) in enumerate(lines):  # on the shade only, no box: the table's far corners stay visible
-        line = _fitted(text, w - 16, scale)
+        line = _fitted(drawable(text), w - 16, scale)
         cv2.putText(image, line, (8, y0 + step * (i + 1) - 6), FONT, scale, colour, 1, cv2.LINE_AA)
 
 
