@@ -263,20 +263,37 @@ def name_problem(names: Sequence[str]) -> str | None:
         return "two players have the same name; names must differ"
     seen: dict[str, str] = {}
     for name in names:
-        if not name.strip():
+        if not looks(name).strip():  # a zero-width space alone (pasted from a chat) was a blank name on every screen
             return "every player needs a name"
         if name != name.strip():  # " Alex" imported kept its space: a name the dashboard never makes
             return f"the name {name!r} has spaces at its start or end"
-        if len(name) > MAX_NAME:
-            return f"the name '{name[:MAX_NAME]}...' is too long ({len(name)} characters; at most {MAX_NAME})"
+        if len(name) > MAX_NAME:  # counted in code points: in Myanmar script a syllable takes several
+            return f"the name '{_start(name, 16)}...' is too long: {len(name)} letters and marks, at most {MAX_NAME}"
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
             return f"the name {name!r} may not hold control characters"
         if any(c in BIDI_CONTROLS for c in name):  # "\u202eBeth": "Dan & Beth" read "naD & hteB", a bid 3/5 as 5/3
             return f"the name {name!r} may not hold text-direction controls"
+        if unicodedata.category(name[0]) == "Cf" or unicodedata.category(name[-1]) == "Cf":
+            return f"the name {name!r} has an invisible character (a zero-width space?) at its start or end"
         other = seen.setdefault(looks(name), name)
         if other != name:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group at the screen
             return f"'{other}' and '{name}' look like the same name: give each player a different one"
     return None
+
+
+def _start(text: str, n: int) -> str:
+    """About the first ``n`` code points of ``text``, never cut before a combining mark, after a stacking sign, or
+    before a final consonant (one an asat closes): a Myanmar syllable is not cut in two."""
+
+    def joined(i: int) -> bool:  # text[i] belongs to the syllable before it
+        if unicodedata.category(text[i]).startswith("M") or text[i - 1] == "\u1039":
+            return True
+        after = text[i + 1 : i + 3]  # a final consonant: its asat next, or after the dot below
+        return after[:1] == "\u103a" or after == "\u1037\u103a"
+
+    while n < len(text) and joined(n):
+        n += 1
+    return text[:n]
 
 
 def looks(name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -176,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):  # output a terminal or file cannot encode (Windows' cp1252 with a
+        if hasattr(stream, "reconfigure"):  # Burmese name, the QR code's blocks) is replaced, not a traceback
+            stream.reconfigure(errors="replace")
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
@@ -185,6 +189,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.run(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `tablecall replay --explain x | head`: the reader had enough; no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

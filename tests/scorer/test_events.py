@@ -105,7 +105,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         # held to a new game's rule on the dashboard (a log replay took, Import refused)
         ([LOG_HEADER.replace('"Bo"', '"ann"')], 1, "'Ann' and 'ann' look like the same name"),
         ([LOG_HEADER.replace('"Bo"', '"A\u200bnn"')], 1, "look like the same name"),
-        ([LOG_HEADER.replace('"Bo"', '"' + "B" * 33 + '"')], 1, "too long \\(33 characters; at most 32\\)"),
+        ([LOG_HEADER.replace('"Bo"', '"' + "B" * 33 + '"')], 1, "too long: 33 letters and marks, at most 32"),
         ([LOG_HEADER.replace('"Bo"', '"B\\u0007o"')], 1, "control characters"),
         ([LOG_HEADER.replace('"Bo"', '"\\u202eBo"')], 1, "text-direction controls"),
         ([LOG_HEADER.replace('"Bo"', '"Bo "')], 1, "'Bo ' has spaces at its start or end"),

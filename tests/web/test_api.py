@@ -69,7 +69,18 @@ BAD_GAMES = [
     pytest.param(["tally"], "JSON object", id="body_not_object"),
     pytest.param({"game": "tally", "players": ["Alex", "alex"]}, "look like the same name", id="names_differ_by_case"),
     pytest.param(
-        {"game": "tally", "players": ["Alex", "Alex\u200b"]}, "look like the same name", id="names_differ_invisibly"
+        {"game": "tally", "players": ["Alex", "Al\u200bex"]}, "look like the same name", id="names_differ_invisibly"
+    ),
+    pytest.param(  # a zero-width space pasted from a chat: a blank name on every screen
+        {"game": "tally", "players": ["Ann", "\u200b\u200c"]}, "every player needs a name", id="name_invisible"
+    ),
+    pytest.param(  # events naming "ကိုအောင်" were refused: "must be one of the players: ကိုအောင်, ..."
+        {"game": "tally", "players": ["Ann", "ကိုအောင်\u200b"]}, "invisible character", id="name_ends_invisibly"
+    ),
+    pytest.param(  # the form cut a 33-code-point name mid-syllable without a word; the message named nobody
+        {"game": "tally", "players": ["Ann", "ဒေါ်ခင်ခင်မြင့်မြင့်သန်းထွန်းရွှေ"]},
+        "the name 'ဒေါ်ခင်ခင်မြင့်မြင့်...' is too long: 33 letters and marks, at most 32",
+        id="name_too_long_in_myanmar_script",
     ),
     pytest.param({"game": "tally", "players": ["Ａlex", "Alex"]}, "look like the same name", id="names_full_width"),
     pytest.param(  # "Dan & Beth" read "naD & hteB", and everything after the name on its line turned round

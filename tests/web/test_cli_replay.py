@@ -124,3 +124,22 @@ def test_malformed_log_in_a_real_process_has_no_traceback(tmp_path: Path) -> Non
     assert result.returncode == 2
     assert result.stderr.startswith(f"tablecall: {path}:1: unknown game 'nosuchgame'")
     assert "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("explain", [False, True], ids=["json", "explain"])
+def test_names_the_output_cannot_encode_are_replaced_not_a_traceback(tmp_path: Path, explain: bool) -> None:
+    """Windows' Python writes a redirected file in cp1252: a game of Burmese names (`replay --explain x > out.txt`)
+    ended in a UnicodeEncodeError traceback (a Burmese game-night audit, session 35)."""
+    import os
+
+    path = tmp_path / "my.jsonl"
+    path.write_text(
+        '{"format": "tablecall-log", "version": 1, "game": "snap", "players": ["ကိုအောင်", "မမြင့်"]}\n'
+        '{"seq": 1, "ts": 0, "source": "manual", "type": "deal", "dealer": "ကိုအောင်"}\n',
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "web.cli", "replay", str(path), *(["--explain"] if explain else [])]
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    result = subprocess.run(command, capture_output=True, env=env, check=False)
+    assert result.returncode == 0 and b"Traceback" not in result.stderr, result.stderr
+    assert b"????????" in result.stdout  # each character the encoding lacks, replaced

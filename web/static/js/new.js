@@ -15,7 +15,7 @@ function human(name) { return name.replace(/_/g, ' '); }
 
 function playerInput(i, value = '') {
   return el('label', { class: 'field inline' }, `${i + 1}.`,
-    el('input', { name: 'player', value, maxlength: 32, autocomplete: 'off', placeholder: `Player ${i + 1}`,
+    el('input', { name: 'player', value, autocomplete: 'off', placeholder: `Player ${i + 1}`,
       'aria-label': `Player ${i + 1}` }));
 }
 
