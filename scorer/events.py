@@ -26,6 +26,7 @@ events count (:mod:`scorer.session` applies them):
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -298,9 +299,18 @@ def _start(text: str, n: int) -> str:
 
 def looks(name: str) -> str:
     """How a name reads: compatibility forms folded (NFKC), invisible format characters (zero-width spaces and
-    joiners) left out, case ignored."""
+    joiners) left out, case ignored; in Myanmar script the marks on a letter in any order (ု before ိ is commonly
+    typed, NFKC leaves it: both read ကို), and the digits that look like letters (၀ ဝ, ၇ ရ) as those letters."""
     folded = unicodedata.normalize("NFKC", name)
-    return "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold()
+    key = "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold().translate(_MYANMAR_DIGITS)
+    return _MYANMAR_MARKS.sub(lambda run: "".join(sorted(run.group())), key)
+
+
+_MYANMAR_DIGITS = str.maketrans({"\u1040": "\u101d", "\u1047": "\u101b"})
+_MYANMAR_MARKS = re.compile(
+    "[\u102b-\u103e\u1056-\u1059\u105e-\u1060\u1062-\u1064\u1067-\u106d\u1071-\u1074\u1082-\u108d"
+    "\u108f\u109a-\u109d]{2,}"
+)
 
 
 @dataclass(frozen=True)

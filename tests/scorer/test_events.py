@@ -16,6 +16,7 @@ from scorer.events import (
     LogHeader,
     Source,
     format_log,
+    name_problem,
     parse_event,
     parse_log,
 )
@@ -158,3 +159,22 @@ def test_a_byte_order_mark_before_the_header_is_not_part_of_the_log() -> None:
     with pytest.raises(LogError, match="not valid JSON") as info:
         parse_log([LOG_HEADER, "\ufeff{}"])
     assert info.value.line == 2
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "alike"),
+    [
+        pytest.param("ကိုအောင်", "ကုိအောင်", True, id="vowel_marks_typed_in_either_order"),
+        pytest.param("ရွှေ", "ရှွေ", True, id="medials_typed_in_either_order"),
+        pytest.param("ဝင်းဝင်း", "၀င်း၀င်း", True, id="digit_zero_for_the_letter_wa"),
+        pytest.param("ရဲ", "၇ဲ", True, id="digit_seven_for_the_letter_ra"),
+        pytest.param("ကိုကို", "ကိုအောင်", False, id="two_names"),
+        pytest.param("ကိုအောင်ကြီး", "ကိုအောင်လေး", False, id="elder_and_younger"),
+        pytest.param("မမြင့်", "မမြင့်မြင့်", False, id="a_name_and_its_doubling"),
+    ],
+)
+def test_myanmar_names_that_read_alike_are_one_name(first: str, second: str, alike: bool) -> None:
+    """NFKC leaves most Myanmar marks in the order typed (their combining class is 0): two players whose names read
+    the same were taken, and points went to the wrong twin (a Burmese game-night audit, session 35)."""
+    problem = name_problem([first, second])
+    assert (problem is not None and "look like the same name" in problem) == alike, problem
