@@ -209,6 +209,33 @@ def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
 BO = "Bo <img src=x onerror=alert(1)>"
 
 
+def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_right(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The phone's wall clock jumps 2.5 s forward (NTP) after the page measured it: the press was stamped 2.5 s late
+    and refused ("too far from the game's clock"), a true Snap lost, until the next measurement 5 minutes on."""
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    for body in ({"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    skew = "const real = Date.now.bind(Date); window.__skew = 0; Date.now = () => real() + window.__skew;"
+    script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": skew})
+    try:
+        join(server, phone, gid)
+        tab(phone, "enter")
+        wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+        phone.execute_script("window.__skew = 2500")
+        before = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
+        tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+        wait(phone, lambda d: any(e["type"] == "call" for e in events(server, gid)), 3)
+        after = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
+    finally:
+        phone.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    (pressed,) = [e["ts"] for e in events(server, gid) if e["type"] == "call"]
+    assert before - 300 <= pressed <= after + 300
+    clean(phone)
+
+
 def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
