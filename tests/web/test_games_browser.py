@@ -209,20 +209,29 @@ def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
 BO = "Bo <img src=x onerror=alert(1)>"
 
 
+DEALT_7H = ({"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"})
+
+
+def snap_on(server: dict[str, Any], phone: WebDriver, *entries: dict[str, Any]) -> str:
+    """A Snap game of Alex and Beth with ``entries`` made, open on the phone's Enter tab."""
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    for body in entries:
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    return gid
+
+
 def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_right(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """The phone's wall clock jumps 2.5 s forward (NTP) after the page measured it: the press was stamped 2.5 s late
     and refused ("too far from the game's clock"), a true Snap lost, until the next measurement 5 minutes on."""
     phone = browsers["phone"]
-    gid = new_game(server, "snap", ["Alex", "Beth"])
-    for body in ({"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}):
-        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     skew = "const real = Date.now.bind(Date); window.__skew = 0; Date.now = () => real() + window.__skew;"
     script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": skew})
     try:
-        join(server, phone, gid)
-        tab(phone, "enter")
+        gid = snap_on(server, phone, *DEALT_7H)
         wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
         phone.execute_script("window.__skew = 2500")
         before = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
@@ -242,10 +251,7 @@ def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     """The card grid lies below the buzzers: a player scrolls down to it with a swipe starting on a buzzer. It was sent
     as a call, a false one (it cost Alex a card)."""
     phone = browsers["phone"]
-    gid = new_game(server, "snap", ["Alex", "Beth"])
-    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "Beth"})[0] == 201
-    join(server, phone, gid)
-    tab(phone, "enter")
+    gid = snap_on(server, phone, {"type": "deal", "dealer": "Beth"})
     phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     where = (
         "const b = document.querySelector('#buzzer button.buzz'); b.scrollIntoView({block: 'center'});"
@@ -278,11 +284,7 @@ def test_snap_presses_survive_a_redraw_and_two_fingers_on_one_screen_both_call(
     """A finger is on Alex's buzzer when Beth's call (from another phone) redraws the screen: the lift came to a new
     button and the press was lost. Two players on one shared screen pressing together: neither call was sent."""
     phone = browsers["phone"]
-    gid = new_game(server, "snap", ["Alex", "Beth"])
-    for body in ({"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}):
-        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
-    join(server, phone, gid)
-    tab(phone, "enter")
+    gid = snap_on(server, phone, *DEALT_7H)
     phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
     where = (
         "document.querySelector('#buzzer').scrollIntoView({block: 'center'});"
