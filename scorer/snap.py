@@ -310,7 +310,10 @@ def _standings(state: SnapState) -> tuple[dict[str, Json], ...]:
     """One row per player as they leave the game (``place`` counts from the last), then the winner."""
     rows: list[dict[str, Json]] = []
     remaining = len(state.players)
-    seqs = sorted({seq for _, seq in state.out})
+    # in the order they went out (state.out grows in game order), not by seq: an event inserted later into the log
+    # (a missed call entered with Insert after) has a later seq though it counts earlier, and its player was placed
+    # above those who went out after them
+    seqs = list(dict.fromkeys(seq for _, seq in state.out))
     for seq in seqs:
         group = [seat for seat, when in state.out if when == seq]
         place = remaining - len(group) + 1

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from scorer.cards import parse_card, standard_deck
-from scorer.events import EventError
+from scorer.events import EventError, GameEvent, Source
+from scorer.session import Session
 from scorer.snap import possible_flips
 from tests.scorer.snap_support import ONE_CARD, Table, accounting_problems, codes, run
 
@@ -436,3 +437,20 @@ def test_order_for_some_players_and_counts_for_the_others() -> None:
     assert table.view["unseen"] == 34
     with pytest.raises(EventError, match="AS: it is in Alex's face-down pile"):
         table.flip("Beth", "AS")  # AS is Alex's top card
+
+
+def test_a_player_put_out_by_an_inserted_call_is_placed_in_game_order() -> None:
+    """Alex's false call with his only card was missed, then entered with Insert after the deal: he went out first,
+    as the rulings say, but was placed above Beth, who went out after him (places went by seq; a fuzz audit,
+    session 35)."""
+    rest = [str(c) for c in standard_deck() if str(c) not in ("2C", "3D")]
+    order = {"Alex": ["2C"], "Beth": ["3D"], "Cara": rest}
+    session = Session("snap", ["Alex", "Beth", "Cara"])
+    for seq, ts, kind, data in [
+        (1, 0, "deal", {"dealer": "Cara", "order": order}),
+        (2, 3000, "call", {"player": "Beth", "kind": "snap"}),
+        (3, 4000, "insert", {"after": 1, "event": {"type": "call", "player": "Alex", "kind": "snap", "ts": 1000}}),
+    ]:
+        session.append(GameEvent(seq, ts, Source.MANUAL, kind, data))
+    places = {row["player"]: row["place"] for row in session.score().history}
+    assert places == {"Alex": 3, "Beth": 2, "Cara": 1}
