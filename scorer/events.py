@@ -282,6 +282,15 @@ def name_problem(names: Sequence[str]) -> str | None:
     return None
 
 
+class _NotANumber(ValueError):
+    pass
+
+
+def _not_a_number(word: str) -> Any:
+    """NaN and Infinity are no JSON: Python reads them, browsers do not."""
+    raise _NotANumber(word)
+
+
 def _start(text: str, n: int) -> str:
     """About the first ``n`` code points of ``text``, never cut before a combining mark, after a stacking sign, or
     before a final consonant (one an asat closes): a Myanmar syllable is not cut in two."""
@@ -383,11 +392,13 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = json.loads(line, parse_constant=_not_a_number)
             line.encode("utf-8")
             json.dumps(obj, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
         except json.JSONDecodeError as exc:
             raise LogError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
+        except _NotANumber as exc:
+            raise LogError(number, f"holds {exc}, which is not JSON: write a number") from None
         except RecursionError:
             raise LogError(number, "nested too deeply to be an event") from None
         except UnicodeError:

@@ -128,7 +128,7 @@ def check_write(req: Request | None = None) -> Any:
     if not req.is_json:
         raise AccessDenied(415, "send the request as JSON (Content-Type: application/json)")
     try:  # parsed here, not by get_json: its RecursionError and a stored lone surrogate were 500s
-        body = json.loads(req.get_data(cache=True))
+        body = json.loads(req.get_data(cache=True), parse_constant=_not_a_number)
         json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
     except RecursionError:
         raise AccessDenied(400, "the request body is nested too deeply") from None
@@ -139,3 +139,8 @@ def check_write(req: Request | None = None) -> Any:
     if body is None:
         raise AccessDenied(400, "the request body must be a JSON object like {...}, not null")
     return body
+
+
+def _not_a_number(word: str) -> Any:
+    """NaN and Infinity are no JSON: Python reads them, browsers do not (stored, they stopped every screen)."""
+    raise AccessDenied(400, f"the request holds {word}, which is not JSON: send a number")

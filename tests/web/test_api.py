@@ -277,6 +277,10 @@ RAW_BODIES = [  # each was a 500 ("tablecall hit a bug"), but null: "not valid J
     pytest.param('{"type": "add", "x": ' + "[" * 3000 + "]" * 3000 + "}", "nested too deeply", id="deep_nesting"),
     pytest.param('{"type": "add", "player": "Ann", "points": 1, "note": "\\ud800"}', "lone surrogate", id="surrogate"),
     pytest.param("null", "must be a JSON object", id="null"),
+    pytest.param(  # stored, it made the state, the Log and the page's data no JSON: every screen stopped following
+        '{"type": "add", "player": "Ann", "points": 1, "note": NaN}', "holds NaN, which is not JSON", id="nan"
+    ),
+    pytest.param('{"type": "add", "player": "Ann", "points": 1, "x": -Infinity}', "-Infinity", id="infinity"),
 ]
 
 
