@@ -68,9 +68,11 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
             undone.add(event.integer("target"))
     order: list[int] = []
     inserted_after: dict[int, list[int]] = {}
+    anchors: dict[int, int] = {}  # insert -> the event it goes after
     for event in events:
         if event.type == "insert":
-            inserted_after.setdefault(_anchor(event.integer("after"), by_seq, order), []).append(event.seq)
+            anchors[event.seq] = _anchor(event.integer("after"), by_seq, order)
+            inserted_after.setdefault(anchors[event.seq], []).append(event.seq)
         elif event.type not in META_TYPES:
             order.append(event.seq)
 
@@ -87,8 +89,8 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     content: dict[int, GameEvent] = {}
     for seq in placed:
         event = by_seq[seq]
-        if event.type == "insert":
-            anchor = by_seq.get(event.integer("after"))
+        if event.type == "insert":  # without a ts of its own: the time of the event it goes after (after an undo or
+            anchor = by_seq.get(anchors[seq])  # correct row: the game event before it, not the row's own time)
             content[seq] = _inner(event, anchor.ts if anchor else 0)
         else:
             content[seq] = event

@@ -101,6 +101,9 @@ def test_an_insert_after_an_undo_or_correct_counts_where_that_event_was_logged(a
     added = 6 if anchor == "undo" else 7
     assert points(session) == (5, added)
     assert [e.seq for e in effective_events(session.events)] == ([1, 5, 4] if anchor == "undo" else [1, 2, 5, 4])
+    # without a ts of its own it takes the time of the game event it follows, not the undo/correct row's (300): a
+    # Snap call inserted so was judged at the wrong time (a fuzz audit, session 35)
+    assert {e.seq: e.ts for e in effective_events(session.events)}[5] == 200  # event 2's, where it goes
     session.append(ev(6, "correct", target=5, event={"type": "add", "player": "Bo", "points": 8}))
     assert points(session) == (5, added + 2)
     assert replay(session.log()).state == session.state
