@@ -267,6 +267,12 @@ class Hub:
         deal's end (:data:`ENDINGS`) when one was entered after ``seen`` (StaleEntry); return the event logged after
         ``seen`` that is this very entry and counts (a phone that sent again because the answer was lost, or a
         second phone entering the same thing), None if it is new."""
+        if event.type in ("undo", "correct") and seen is not None:  # the same undo or edit, logged after seen and in
+            undone = session.undone()  # effect: sent again (it was told "changed on another screen", of its own)
+            for earlier in session.events:
+                same = earlier.type == event.type and earlier.data == event.data
+                if same and earlier.seq > seen and earlier.seq not in undone and earlier.seq not in session.refused:
+                    return earlier
         if event.type in ("undo", "correct"):
             target = event.integer("target", 1)
             undo = session.undone_by(target)

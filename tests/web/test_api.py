@@ -386,6 +386,14 @@ def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(
     assert len(events_of(app, gid)) == 3
     bad = post_event(host, gid, type="add", player="Ann", points=3, seen="2")
     assert bad.status_code == 400 and "'seen' must be" in bad.get_json()["error"]
+    # an edit and an undo too: they were told another screen had changed the event (their own first copy did)
+    edit = {"type": "correct", "target": 1, "event": {"type": "add", "player": "Ann", "points": 6}, "seen": 3}
+    undo = {"type": "undo", "target": 2, "seen": 4}
+    for body in (edit, undo):
+        assert post_event(host, gid, **body).status_code == 201
+        again = post_event(host, gid, **body)
+        assert again.status_code == 200 and again.get_json()["duplicate"] is True, again.get_json()
+    assert len(events_of(app, gid)) == 5
 
 
 def test_a_deal_s_end_entered_on_an_old_view_is_refused_not_scored_twice(app: Flask, host: FlaskClient) -> None:
