@@ -108,9 +108,12 @@ class Option:
                 span = f" from {self.low}" if self.low is not None else ""
                 span += f" to {self.high}" if self.high is not None else ""
                 raise OptionError(f"option '{self.name}' must be a whole number{span}, not {value!r}")
-        elif value not in self.choices:
-            allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
+        else:  # the choice itself: 2.0 is "in" (0, 2, 3, 4) and stayed a float in the state and the export
+            same = [c for c in self.choices if c == value]
+            if not same:
+                allowed = ", ".join(str(c) for c in self.choices)
+                raise OptionError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
+            return same[0]
         return value
 
     def to_json(self) -> dict[str, Json]:

@@ -45,6 +45,14 @@ def test_options_are_validated_and_defaulted() -> None:
         Session("tally", ["A", "A"])
 
 
+def test_a_choice_given_as_a_whole_float_is_the_choice_itself() -> None:
+    """2.0 was taken for Spades' blind_nil_exchange (2.0 == 2) and stayed 2.0 in the state and the export header (a
+    fuzz audit, session 35)."""
+    session = Session("spades", ["A", "B", "C", "D"], {"blind_nil_exchange": 2.0})
+    assert type(session.options["blind_nil_exchange"]) is int
+    assert '"blind_nil_exchange": 2}' in format_log(session.log()).splitlines()[0]
+
+
 @pytest.mark.parametrize("game", ["spades", "push"])
 def test_names_that_would_give_both_teams_one_name_are_refused(game: str) -> None:
     """Partners sit opposite and a team is called "Alex & Charlie": with these names both teams would read
