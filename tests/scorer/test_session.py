@@ -265,3 +265,12 @@ def test_a_refused_event_a_later_correction_mends_replays(mend: list[GameEvent],
         return
     session = replay(parse_log(text))
     assert session.unmended() == [] and points(session) == ((3, 4) if mend[0].type == "correct" else (3, 0))
+
+
+def test_a_long_chain_of_inserts_each_after_the_one_before() -> None:
+    """Each insert placed after the previous one went one level deeper: the 982nd was a RecursionError (a 500 on
+    the dashboard; a fuzz audit, session 35)."""
+    events = [add(1, "Ann", 1)]
+    for seq in range(2, 2002):
+        events.append(ev(seq, "insert", after=seq - 1, event={"type": "add", "player": "Bo", "points": 1}))
+    assert [e.seq for e in effective_events(events)] == list(range(1, 2002))
