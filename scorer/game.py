@@ -84,7 +84,9 @@ class Ruling:
 
 @dataclass(frozen=True)
 class Option:
-    """A house rule: ``kind`` is ``bool``, ``int`` or ``choice``."""
+    """A house rule: ``kind`` is ``bool``, ``int`` or ``choice``. ``default`` is what a log without it means;
+    ``fresh``, where given, what a new game starts with instead (a rule added later whose old behaviour earlier
+    logs must keep: their games replay as they were played)."""
 
     name: str
     default: Json
@@ -93,6 +95,7 @@ class Option:
     choices: tuple[Json, ...] = ()
     low: int | None = None
     high: int | None = None
+    fresh: Json = None
 
     def check(self, value: Json) -> Json:
         if self.kind == "bool":
@@ -124,6 +127,8 @@ class Option:
             out["low"] = self.low
         if self.high is not None:
             out["high"] = self.high
+        if self.fresh is not None:
+            out["fresh"] = self.fresh
         return out
 
 
@@ -146,6 +151,10 @@ class GameSpec:
             if option.name == name:
                 return option
         raise OptionError(f"{self.title} has no option '{name}'")
+
+    def fresh(self, options: Mapping[str, Json]) -> dict[str, Json]:
+        """``options`` for a new game: each rule with a :attr:`Option.fresh` value not given starts with it."""
+        return {**{o.name: o.fresh for o in self.options if o.fresh is not None}, **options}
 
     def resolve(self, options: Mapping[str, Json] | None = None) -> dict[str, Json]:
         """Defaults overlaid with ``options``, each checked; unknown names are refused."""

@@ -22,6 +22,8 @@ Options
     face-up pile goes under the Snap Pot, forming it if there is none).
     ``callers``: ``anyone`` (default) | ``owners_only`` (only a player whose pile is in the match).
     ``tie_window_ms``: 0..2000, default 150 — calls this close to the first call tie with it.
+    ``call_grace_ms``: 0..5000 — a call pressed after the window waits this long after it for slower phones'
+    earlier presses before it settles the race; new games 1500, a log without it 0 (as it was played).
     ``call_style``: ``voice`` (default: "Snap!" / "Snap Pot!") | ``slap`` (players slap an object
     in the middle; a slap claims any match).
 
@@ -87,6 +89,16 @@ SPEC = GameSpec(
         ),
         Option("callers", "anyone", "who may call a match", choices=("anyone", "owners_only")),
         Option("tie_window_ms", 150, "calls this close together (ms) tie and make a Snap Pot", "int", low=0, high=2000),
+        Option(
+            "call_grace_ms",
+            0,
+            "how long (ms) after the tie window a later call waits for slower phones' earlier presses before it "
+            "settles the race (0: at once, as games logged before it was added were played)",
+            "int",
+            low=0,
+            high=5000,
+            fresh=1500,
+        ),
         Option("call_style", "voice", "call aloud, or slap an object in the middle", choices=("voice", "slap")),
     ),
     rules_summary="Turn cards onto your face-up pile; call Snap! on a match to win both piles; "
@@ -112,6 +124,7 @@ class Snap:
             penalty=options["false_call_penalty"],
             callers=options["callers"],
             window=options["tie_window_ms"],
+            grace=options["call_grace_ms"],
             style=options["call_style"],
         )
 

@@ -80,10 +80,6 @@ def _of_kind(state: SnapState, kind: str) -> tuple[Match, ...]:
     return state.matches
 
 
-#: how long after the tie window a later call waits for slower phones' earlier presses before it settles the race
-LATE_GRACE_MS = 1500
-
-
 def window_closes(state: SnapState) -> int | None:
     """The ``ts`` after which a call no longer ties with the first pending call."""
     return min(call.ts for call in state.pending) + state.window if state.pending else None
@@ -99,12 +95,12 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
     if not is_in(state, seat):
         return state, [Ruling("call_by_out_player", Severity.FOUL, out, name, event.seq)]
     # A call pressed after the window does not tie; but it settles the race at once only when pressed more than
-    # LATE_GRACE_MS after it: until then a slower phone's earlier press may still be on its way (it settled the race,
+    # call_grace_ms after it: until then a slower phone's earlier press may still be on its way (it settled the race,
     # and the earlier press, arriving after, was late). It waits with the others, in press-time order, for the
     # `resolve` the phones send once they have waited as long (web/static/js/games/snap.js RESOLVE_GRACE_MS).
     rulings: list[Ruling] = []
     closes = window_closes(state)
-    if closes is not None and event.ts > closes + LATE_GRACE_MS:
+    if closes is not None and event.ts > closes + state.grace:
         state, rulings = settle(state, event)
         if state.phase == "over":
             message = f"{name} {SAID[kind]} after the game was decided; the call is ignored."

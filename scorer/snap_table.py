@@ -105,6 +105,7 @@ class SnapState:
     penalty: str = "card_to_turner"
     callers: str = "anyone"
     window: int = 150
+    grace: int = 0  # call_grace_ms
     style: str = "voice"
     phase: str = "deal"  # deal | play | over
     dealer: int = -1

@@ -146,8 +146,9 @@ class Hub:
     def create(
         self, game: str, players: Sequence[str], options: Mapping[str, Any], title: str = "", origin: str = "new"
     ) -> LiveGame:
-        """A new game; raises EventError (unknown game, wrong players, bad options)."""
-        session = Session(get_game(game), players, options)
+        """A new game; raises EventError (unknown game, wrong players, bad options). A rule's ``fresh`` value is
+        what a new game starts with where not given (scorer.game.Option.fresh)."""
+        session = Session(get_game(game), players, get_game(game).spec.fresh(options))
         now = self.clock()
         title = title or f"{session.game.spec.title}: {', '.join(session.players)}"
         record = self.store.create_game(

@@ -85,10 +85,9 @@ STORIES = {
         (14, "false_call"),
         (15, "match"),
         (16, "call_heard"),
-        (17, "call_heard"),  # 1 ms after the window: it waits for slower phones' presses (LATE_GRACE_MS)
-        (18, "snap_pot_won"),
-        (18, "match_gone"),
-        (18, "late_call"),
+        (17, "snap_pot_won"),
+        (17, "match_gone"),
+        (17, "late_call"),
     ],
 }
 

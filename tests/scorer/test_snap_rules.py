@@ -20,6 +20,7 @@ from scorer.snap import possible_flips
 from tests.scorer.snap_support import ONE_CARD, Table, accounting_problems, codes, run
 
 # A Snap Pot of 7H (Alex) under 7S (Beth), made by a tie between Cara and Alex; Cara to flip.
+GRACE = {"call_grace_ms": 1500}  # what a new game starts with (a log without it: 0)
 POT = "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2200; resolve"
 POT_OWNERS = "Alex 7H; Beth 7S @2000; Beth snap @2100; Alex snap @2200; resolve"  # the same, by the owners
 
@@ -54,26 +55,32 @@ RULINGS = [
     pytest.param(
         "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2300",
         {},
+        ["snap_won", "match_gone", "late_call"],
+        id="call_after_the_window_settles_the_first_and_is_late",  # call_grace_ms 0: a log without it
+    ),
+    pytest.param(
+        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2300",
+        GRACE,
         ["call_heard"],  # it waits: a slower phone's earlier press may still be on its way
         id="call_after_the_window_waits_for_slower_phones",
     ),
     pytest.param(
         "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2300; resolve",
-        {},
+        GRACE,
         ["snap_won", "match_gone", "late_call"],
         id="call_after_the_window_is_late_at_the_settling",
     ),
     pytest.param(  # Beth's phone is slow: her press (2050) arrives after Alex's two (2060, 2210): she was first
         "Alex 7H; Beth 7S @1000; Alex snap @2060; Alex snap @2210; Beth snap @2000; resolve",
-        {"tie_window_ms": 0},
+        {**GRACE, "tie_window_ms": 0},
         ["snap_won", "match_gone", "late_call", "late_call"],
         id="a_slow_phones_earlier_press_still_wins",
     ),
     pytest.param(
         "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @3800",
-        {},
+        GRACE,
         ["snap_won", "match_gone", "late_call"],
-        id="call_long_after_the_window_settles_the_first_and_is_late",
+        id="call_long_after_the_window_and_its_grace_settles_the_first_and_is_late",
     ),
     pytest.param("resolve", {}, [], id="resolve_with_nothing_pending_does_nothing"),
     pytest.param(POT, {}, ["snap_pot_formed", "match_gone"], id="tie_within_window_forms_snap_pot"),
@@ -102,7 +109,7 @@ RULINGS = [
         id="tie_window_0_same_ms_ties",
     ),
     pytest.param(
-        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2101; resolve",
+        "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2101",
         {"tie_window_ms": 0},
         ["snap_won", "match_gone", "late_call"],
         id="tie_window_0_one_ms_later_is_late",
@@ -276,7 +283,7 @@ def test_a_slow_phones_earlier_press_beats_a_fast_phones_later_presses() -> None
     """Beth pressed at 2000 on slow Wi-Fi; Alex at 2060 and again at 2210 (mashing), arriving first: his second press
     settled the race before Beth's arrived, and her earlier press was ruled late (a press-time audit, session 35)."""
     script = "Alex 7H; Beth 7S @1000; Alex snap @2060; Alex snap @2210; Beth snap @2000; resolve"
-    table, rulings = run(script, tie_window_ms=0)  # 60 ms apart: no tie
+    table, rulings = run(script, tie_window_ms=0, **GRACE)  # 60 ms apart: no tie
     assert [(r.code, r.player) for r in rulings if r.code != "match_gone"] == [
         ("snap_won", "Beth"),
         ("late_call", "Alex"),

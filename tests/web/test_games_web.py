@@ -116,6 +116,21 @@ def test_snap_an_earlier_press_that_arrives_later_wins(app: Flask, host: FlaskCl
     assert [(e.seq, e.data["player"], e.ts) for e in calls] == [(4, "Beth", 9_900), (5, "Alex", 9_500)]
 
 
+def test_a_new_snap_game_waits_for_slower_phones_and_a_log_without_the_rule_does_not(
+    app: Flask, host: FlaskClient
+) -> None:
+    """call_grace_ms came in session 35: a new game starts with 1500 (its export says so); a log without it replays
+    as it was played (0), so a stored game's score does not change under it."""
+    spec = next(s for s in host.get("/api/specs").get_json()["games"] if s["name"] == "snap")
+    grace = next(o for o in spec["options"] if o["name"] == "call_grace_ms")
+    assert (grace["default"], grace["fresh"]) == (0, 1500)
+    gid = new_game(host, "snap", ["Alex", "Beth"])["id"]
+    assert store(app).game(gid).options == {"call_grace_ms": 1500}
+    assert '"options": {"call_grace_ms": 1500}' in host.get(f"/api/games/{gid}/export.jsonl").get_data(as_text=True)
+    chosen = new_game(host, "snap", ["Alex", "Beth"], options={"call_grace_ms": 0})["id"]
+    assert store(app).game(chosen).options == {}  # 0 is the default: not written, and replays as 0
+
+
 def test_snap_without_press_times_arrival_decides(app: Flask, host: FlaskClient, clock: Clock) -> None:
     gid, player = snap_match(app, host)
     clock.now += 10_000

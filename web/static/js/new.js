@@ -30,17 +30,21 @@ function setPlayers(count) {
   document.getElementById('remove-player').disabled = count <= s.min_players;
 }
 
+// What a new game starts with: the rule's `fresh` value where it has one (a log without the rule means `default`,
+// as games logged before the rule was added were played), else its default.
+function start(option) { return option.fresh !== undefined ? option.fresh : option.default; }
+
 function optionField(option) {
   const id = `opt-${option.name}`;
   let input;
   if (option.kind === 'bool') {
-    input = el('input', { type: 'checkbox', id, checked: option.default === true });
+    input = el('input', { type: 'checkbox', id, checked: start(option) === true });
   } else if (option.kind === 'int') {
-    input = el('input', { type: 'number', id, value: option.default, min: option.low, max: option.high, step: 1,
+    input = el('input', { type: 'number', id, value: start(option), min: option.low, max: option.high, step: 1,
       inputmode: 'numeric' });
   } else {
     input = el('select', { id }, option.choices.map((c) => el('option', { value: JSON.stringify(c),
-      selected: c === option.default }, String(c))));
+      selected: c === start(option) }, String(c))));
   }
   input.dataset.option = option.name;
   return el('div', { class: 'field' }, el('label', { for: id }, human(option.name)), input,
@@ -57,7 +61,7 @@ function chosenOptions() {
       if (!/^-?\d+$/.test(input.value.trim())) throw new Error(`${human(option.name)} must be a whole number`);
       value = Number(input.value);
     } else value = JSON.parse(input.value);
-    if (value !== option.default) out[option.name] = value;
+    if (value !== start(option)) out[option.name] = value;   // the server starts a new game with the same
   }
   return out;
 }
