@@ -26,6 +26,7 @@ events count (:mod:`scorer.session` applies them):
 from __future__ import annotations
 
 import json
+import math
 import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -291,6 +292,14 @@ def _not_a_number(word: str) -> Any:
     raise _NotANumber(word)
 
 
+def _finite(text: str) -> float:
+    """A JSON number as Python reads it: 1e999 is read as Infinity, written back as Infinity, no JSON."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotANumber(f"{text} (too large a number)")
+    return value
+
+
 def _start(text: str, n: int) -> str:
     """About the first ``n`` code points of ``text``, never cut before a combining mark, after a stacking sign, or
     before a final consonant (one an asat closes): a Myanmar syllable is not cut in two."""
@@ -392,7 +401,7 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line, parse_constant=_not_a_number)
+            obj = json.loads(line, parse_constant=_not_a_number, parse_float=_finite)
             line.encode("utf-8")
             json.dumps(obj, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
         except json.JSONDecodeError as exc:

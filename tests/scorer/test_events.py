@@ -112,6 +112,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([LOG_HEADER.replace('"Bo"', '"Bo "')], 1, "'Bo ' has spaces at its start or end"),
         ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
         ([LOG_HEADER, '{"seq": 1, "ts": 0, "source": "manual", "type": "add", "x": NaN}'], 2, "holds NaN"),
+        ([LOG_HEADER, '{"seq": 1, "ts": 0, "source": "manual", "type": "add", "x": -1e999}'], 2, "too large"),
         ([LOG_HEADER, "", '{"seq": 1, "ts": 0, "source": "manual"}'], 3, "no 'type'"),
         (
             [
@@ -140,6 +141,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "name-with-a-trailing-space",
         "bad-json",
         "nan",
+        "1e999",
         "missing-type",
         "seq-order",
         "ts-beyond-64-bits",  # Import's database could not store it: a 500

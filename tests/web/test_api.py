@@ -281,6 +281,7 @@ RAW_BODIES = [  # each was a 500 ("tablecall hit a bug"), but null: "not valid J
         '{"type": "add", "player": "Ann", "points": 1, "note": NaN}', "holds NaN, which is not JSON", id="nan"
     ),
     pytest.param('{"type": "add", "player": "Ann", "points": 1, "x": -Infinity}', "-Infinity", id="infinity"),
+    pytest.param('{"type": "add", "player": "Ann", "points": 1, "x": 1e999}', "1e999, a number too large", id="1e999"),
 ]
 
 
@@ -609,3 +610,9 @@ def test_wrong_method_and_unknown_route_are_json_4xx(host: FlaskClient) -> None:
     assert host.delete("/api/games").status_code == 405
     response = host.get("/api/nothing")
     assert (response.status_code, response.get_json()["error"]) == (404, "there is nothing at this address")
+
+
+def test_a_body_that_is_not_utf8_says_so(host: FlaskClient, tally: dict[str, Any]) -> None:
+    body = '{"type": "add", "player": "Ann", "points": 1, "note": "Zoë"}'.encode("latin-1")
+    response = host.post(f"/api/games/{tally['id']}/events", data=body, content_type="application/json")
+    assert (response.status_code, response.get_json()["error"]) == (400, "the request body is not UTF-8 text")
