@@ -102,7 +102,10 @@ def run_replay(args: argparse.Namespace) -> int:
     if args.explain:
         print(explain(summary))
     else:
-        print(json.dumps(summary, indent=2, ensure_ascii=False))
+        # JSON where the output can hold every character as it is; else \u escapes, which any encoding can (a
+        # replaced name lost data: two names of one length became one key, and one player's total was gone)
+        utf = (sys.stdout.encoding or "").lower().replace("-", "").replace("_", "") in ("utf8", "utf8sig")
+        print(json.dumps(summary, indent=2, ensure_ascii=not utf))
     return 0
 
 

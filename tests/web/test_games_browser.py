@@ -245,6 +245,35 @@ def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_righ
     clean(phone)
 
 
+def test_snap_a_phone_that_slept_does_not_stamp_presses_early(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The page's steady clock stops while the phone sleeps: woken, a press was stamped by the time asleep too
+    early, and the earliest press wins a Snap race. Until it measures again a woken page sends no time."""
+    phone = browsers["phone"]
+    sleepy = (
+        "let hidden = false;"
+        "Object.defineProperty(document, 'visibilityState', {get: () => (hidden ? 'hidden' : 'visible')});"
+        "window.__hide = (h) => { hidden = h; document.dispatchEvent(new Event('visibilitychange')); };"
+        "const steady = performance.now.bind(performance); window.__asleep = 0;"
+        "performance.now = () => steady() - window.__asleep;"
+    )
+    script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": sleepy})
+    try:
+        gid = snap_on(server, phone, *DEALT_7H)
+        wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+        phone.execute_script("window.__hide(true); window.__asleep = 10000; window.__hide(false)")  # 10 s asleep
+        before = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
+        tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+        wait(phone, lambda d: any(e["type"] == "call" for e in events(server, gid)), 3)
+        after = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
+    finally:
+        phone.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
+    (pressed,) = [e["ts"] for e in events(server, gid) if e["type"] == "call"]
+    assert before - 300 <= pressed <= after + 300
+    clean(phone)
+
+
 def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -333,10 +362,26 @@ def test_a_screen_whose_modules_did_not_load_says_so(server: dict[str, Any], bro
         wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#boot-problem"), 12)
         assert "This screen did not start: reload the page" in text(phone, "#boot-problem")
         assert not laptop.find_elements(By.CSS_SELECTOR, "#boot-problem")  # a screen that started says nothing
+        late = "const done = arguments[0]; import('/static/js/common.js').then((m) => { m.started(); done(); });"
+        phone.execute_async_script(late)  # a screen that starts after boot.js spoke takes it back
+        assert not phone.find_elements(By.CSS_SELECTOR, "#boot-problem")
     finally:
         phone.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
         phone.execute_cdp_cmd("Network.disable", {})
     clean(phone, laptop)
+
+
+def test_the_join_mark_leaves_the_address_and_other_parameters_stay(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    join(server, phone, gid)
+    wait(phone, lambda d: d.execute_script("return location.search") == "")  # /join's ?joined=1 is dropped
+    phone.get(server["phone"] + f"/g/{gid}?joined=1&camera=snapshot#log")
+    live(phone)
+    assert phone.execute_script("return location.search + location.hash") == "?camera=snapshot#log"
+    clean(phone)
 
 
 def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:

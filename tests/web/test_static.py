@@ -37,5 +37,6 @@ def test_the_screens_use_nothing_newer_than_the_floor(what: str) -> None:
 def test_boot_script_is_old_syntax_and_every_screen_says_it_started() -> None:
     boot = (JS / "boot.js").read_text(encoding="utf-8")
     assert not re.search(r"\b(const|let|class|import|export)\b|=>|`", boot)  # runs where the modules cannot
+    assert "window.tablecallStarted = true" in (JS / "common.js").read_text(encoding="utf-8")  # started()
     for screen in ("table.js", "new.js", "import.js"):
-        assert "window.tablecallStarted = true" in (JS / screen).read_text(encoding="utf-8")
+        assert "\nstarted();" in (JS / screen).read_text(encoding="utf-8")

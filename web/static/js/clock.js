@@ -65,6 +65,18 @@ export function heardClock(serverNow) {
   if (serverNow - local() > offset + SLACK_MS) syncClock();
 }
 
+// The steady clock stops while the phone sleeps (except on Windows): a page shown again after it drifted from the
+// wall clock while hidden does not trust its offset (a press stamped that much early would win a Snap race) until
+// it is measured again; presses meanwhile go without a time, stamped on arrival.
+let hiddenAt = null;
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') { hiddenAt = { wall: Date.now(), steady: local() }; return; }
+  if (!hiddenAt) return;
+  const drift = (Date.now() - hiddenAt.wall) - (local() - hiddenAt.steady);
+  hiddenAt = null;
+  if (Math.abs(drift) > SLACK_MS && offset !== null) { offset = null; measuredAt = 0; syncClock(); }
+});
+
 // Forget the offset's freshness (the phone slept, the stream reconnected): measure again.
 export function clockStale() { measuredAt = 0; syncClock(); }
 

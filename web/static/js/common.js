@@ -1,5 +1,12 @@
 // Shared helpers: the boot data, a DOM builder that only ever writes text (never HTML), the JSON API.
 
+// A screen is running: boot.js's "did not start" (shown if it took longer than boot.js waits) is taken back.
+export function started() {
+  window.tablecallStarted = true;
+  const late = document.getElementById('boot-problem');
+  if (late) late.remove();
+}
+
 export function bootData() {
   const node = document.getElementById('boot');
   return node ? JSON.parse(node.textContent) : {};

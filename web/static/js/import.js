@@ -1,5 +1,5 @@
 // Import a game log (a file or pasted text); it becomes a new game.
-import { api, showProblem } from './common.js';
+import { api, showProblem, started } from './common.js';
 
 const problem = document.getElementById('problem');
 const text = document.getElementById('log');
@@ -24,4 +24,4 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
     button.disabled = false;
   }
 });
-window.tablecallStarted = true;   // boot.js says so when a screen never gets here
+started();   // boot.js says so when a screen never gets here

@@ -1,6 +1,6 @@
 // New game: the game, its players in seating order, an optional title, and the house rules
 // (built from each game's spec: true/false, whole numbers, choices).
-import { api, bootData, clear, el, showProblem } from './common.js';
+import { api, bootData, clear, el, showProblem, started } from './common.js';
 
 const B = bootData();
 const games = B.games || [];
@@ -119,4 +119,4 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
     button.disabled = false;
   }
 });
-window.tablecallStarted = true;   // boot.js says so when a screen never gets here
+started();   // boot.js says so when a screen never gets here

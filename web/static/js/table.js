@@ -1,6 +1,6 @@
 // The live table: draws the game from its state, keeps a live stream open (resuming where it
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
-import { api, bootData, clear, describeEvent, el, payload, plain, showProblem } from './common.js';
+import { api, bootData, clear, describeEvent, el, payload, plain, showProblem, started } from './common.js';
 import { announce, join, setMe } from './alerts.js';
 import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
@@ -8,7 +8,14 @@ import { initCamera } from './camera.js';
 
 const B = bootData();
 const gameId = B.id;
-if (window.location.search) window.history.replaceState(null, '', window.location.pathname);   // ?joined=1 from /join
+{ // ?joined=1 from /join leaves the address (only it: ?camera=snapshot and the like stay)
+  const params = new URLSearchParams(window.location.search);
+  if (params.has('joined')) {
+    params.delete('joined');
+    const rest = params.toString();
+    window.history.replaceState(null, '', window.location.pathname + (rest ? `?${rest}` : '') + window.location.hash);
+  }
+}
 const role = B.role;
 const canWrite = role === 'player' || role === 'host';
 const screen = screens[B.state.game] || null;
@@ -487,4 +494,4 @@ wireWriting();
 showTab();
 draw();
 connect();
-window.tablecallStarted = true;   // boot.js says so when a screen never gets here
+started();   // boot.js says so when a screen never gets here
