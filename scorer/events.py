@@ -275,7 +275,7 @@ def name_problem(names: Sequence[str]) -> str | None:
             return f"the name {name!r} may not hold control characters"
         if any(c in BIDI_CONTROLS for c in name):  # "\u202eBeth": "Dan & Beth" read "naD & hteB", a bid 3/5 as 5/3
             return f"the name {name!r} may not hold text-direction controls"
-        if unicodedata.category(name[0]) == "Cf" or unicodedata.category(name[-1]) == "Cf":
+        if _invisible(name[0]) or _invisible(name[-1]):
             return f"the name {name!r} has an invisible character (a zero-width space?) at its start or end"
         other = seen.setdefault(looks(name), name)
         if other != name:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group at the screen
@@ -315,12 +315,18 @@ def _start(text: str, n: int) -> str:
     return text[:n]
 
 
+def _invisible(char: str) -> bool:
+    """A format character (zero-width space, joiner, mark), but not a tag (U+E0020-E007F: the flags of Scotland,
+    England and Wales end in them, and differ by them)."""
+    return unicodedata.category(char) == "Cf" and not "\U000e0020" <= char <= "\U000e007f"
+
+
 def looks(name: str) -> str:
     """How a name reads: compatibility forms folded (NFKC), invisible format characters (zero-width spaces and
     joiners) left out, case ignored; in Myanmar script the marks on a letter in any order (ု before ိ is commonly
     typed, NFKC leaves it: both read ကို), and the digits that look like letters (၀ ဝ, ၇ ရ) as those letters."""
     folded = unicodedata.normalize("NFKC", name)
-    key = "".join(c for c in folded if unicodedata.category(c) != "Cf").casefold().translate(_MYANMAR_DIGITS)
+    key = "".join(c for c in folded if not _invisible(c)).casefold().translate(_MYANMAR_DIGITS)
     return _MYANMAR_MARKS.sub(lambda run: "".join(sorted(run.group())), key)
 
 

@@ -62,8 +62,8 @@ class GameLink(Protocol):
         ...
 
     def rejected(self) -> list[dict[str, Json]]:
-        """The camera's events (source ``vision``) among the log's last :data:`RECENT` that a player has undone, as
-        the game stands now: ``{type, ...payload}``."""
+        """The camera's events (source ``vision``) among the log's last :data:`RECENT` that a player has undone or
+        corrected, as the game stands now: ``{type, ...payload}`` as the camera sent them."""
         ...
 
     def counted(self) -> list[dict[str, Json]]:
@@ -184,9 +184,11 @@ RECENT = 32  # how far back in the log :meth:`GameLink.rejected` looks
 
 
 def _rejected(session: Session) -> list[dict[str, Json]]:
+    """Undone, or corrected: a reading a phone put right is as wrong as one it rejected."""
     undone = session.undone()
-    recent = session.events[-RECENT:]
-    return [{"type": e.type, **e.data} for e in recent if e.source is Source.VISION and e.seq in undone]
+    now = {e.seq: e for e in session.counting()}
+    recent = [e for e in session.events[-RECENT:] if e.source is Source.VISION]
+    return [{"type": e.type, **e.data} for e in recent if e.seq in undone or (e.seq in now and now[e.seq] != e)]
 
 
 def _counted(session: Session) -> list[dict[str, Json]]:

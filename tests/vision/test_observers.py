@@ -174,6 +174,12 @@ def test_snap_a_rejected_misread_still_lying_after_a_restart_is_not_sent_again()
         sent = d.show({"face_up/0": ["5C"], "face_up/1": ["7H"]})  # the game goes on: Beth's flip is sent
         assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7H")] and codes(sent) == []
 
+    d = snap()  # corrected on a phone rather than rejected: as wrong (it was sent again as a flip out of turn)
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5S"})
+    d.restart()
+    assert d.show({"face_up/0": ["5C"]}, frames=20) == [] and "was rejected before" in d.observer.notes[0]
+
     d = snap()  # no Reject: a restart changes nothing (the flip is in the game, not sent twice)
     d.show({"face_up/0": ["5S"]})
     d.restart()
