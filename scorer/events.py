@@ -258,9 +258,10 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 
 
 def name_problem(names: Sequence[str]) -> str | None:
-    """Why ``names`` cannot be a game's players, or None: each needs 1 to :data:`MAX_NAME` characters and no control
-    characters, and no two may read alike (a log file is held to what a new game on the dashboard is: a log
-    ``tablecall replay`` took could not be imported)."""
+    """Why ``names`` cannot be a game's players, or None: each needs 1 to :data:`MAX_NAME` code points, not blank
+    once invisible characters are left out, without spaces or invisible characters at either end, control
+    characters or text-direction controls; and no two may read alike (:func:`looks`). A log file is held to what a
+    new game on the dashboard is (a log ``tablecall replay`` took could not be imported)."""
     if len(set(names)) != len(names):
         return "two players have the same name; names must differ"
     seen: dict[str, str] = {}
