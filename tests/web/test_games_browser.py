@@ -222,18 +222,14 @@ def snap_on(server: dict[str, Any], phone: WebDriver, *entries: dict[str, Any]) 
     return gid
 
 
-def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_right(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
-) -> None:
-    """The phone's wall clock jumps 2.5 s forward (NTP) after the page measured it: the press was stamped 2.5 s late
-    and refused ("too far from the game's clock"), a true Snap lost, until the next measurement 5 minutes on."""
-    phone = browsers["phone"]
-    skew = "const real = Date.now.bind(Date); window.__skew = 0; Date.now = () => real() + window.__skew;"
-    script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": skew})
+def pressed_after(server: dict[str, Any], phone: WebDriver, page: str, disturb: str) -> tuple[int, int, int]:
+    """Beth presses her buzzer on a page that ran ``page`` first, after ``disturb`` ran once its clock was measured:
+    the server's game clock just before, her call's press time, and the clock just after."""
+    script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": page})
     try:
         gid = snap_on(server, phone, *DEALT_7H)
         wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
-        phone.execute_script("window.__skew = 2500")
+        phone.execute_script(disturb)
         before = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
         tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
         wait(phone, lambda d: any(e["type"] == "call" for e in events(server, gid)), 3)
@@ -241,8 +237,18 @@ def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_righ
     finally:
         phone.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
     (pressed,) = [e["ts"] for e in events(server, gid) if e["type"] == "call"]
+    return before, pressed, after
+
+
+def test_snap_a_phone_clock_set_forward_after_the_sync_still_stamps_presses_right(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The phone's wall clock jumps 2.5 s forward (NTP) after the page measured it: the press was stamped 2.5 s late
+    and refused ("too far from the game's clock"), a true Snap lost, until the next measurement 5 minutes on."""
+    skew = "const real = Date.now.bind(Date); window.__skew = 0; Date.now = () => real() + window.__skew;"
+    before, pressed, after = pressed_after(server, browsers["phone"], skew, "window.__skew = 2500")
     assert before - 300 <= pressed <= after + 300
-    clean(phone)
+    clean(browsers["phone"])
 
 
 def test_snap_a_phone_that_slept_does_not_stamp_presses_early(
@@ -250,7 +256,6 @@ def test_snap_a_phone_that_slept_does_not_stamp_presses_early(
 ) -> None:
     """The page's steady clock stops while the phone sleeps: woken, a press was stamped by the time asleep too
     early, and the earliest press wins a Snap race. Until it measures again a woken page sends no time."""
-    phone = browsers["phone"]
     sleepy = (
         "let hidden = false;"
         "Object.defineProperty(document, 'visibilityState', {get: () => (hidden ? 'hidden' : 'visible')});"
@@ -258,20 +263,10 @@ def test_snap_a_phone_that_slept_does_not_stamp_presses_early(
         "const steady = performance.now.bind(performance); window.__asleep = 0;"
         "performance.now = () => steady() - window.__asleep;"
     )
-    script = phone.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": sleepy})
-    try:
-        gid = snap_on(server, phone, *DEALT_7H)
-        wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
-        phone.execute_script("window.__hide(true); window.__asleep = 10000; window.__hide(false)")  # 10 s asleep
-        before = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
-        tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
-        wait(phone, lambda d: any(e["type"] == "call" for e in events(server, gid)), 3)
-        after = call(server["laptop"], "GET", f"/api/games/{gid}/clock")[1]["now"]
-    finally:
-        phone.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": script["identifier"]})
-    (pressed,) = [e["ts"] for e in events(server, gid) if e["type"] == "call"]
+    asleep = "window.__hide(true); window.__asleep = 10000; window.__hide(false)"  # 10 s asleep, then woken
+    before, pressed, after = pressed_after(server, browsers["phone"], sleepy, asleep)
     assert before - 300 <= pressed <= after + 300
-    clean(phone)
+    clean(browsers["phone"])
 
 
 def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
