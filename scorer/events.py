@@ -284,21 +284,57 @@ def name_problem(names: Sequence[str]) -> str | None:
     return None
 
 
-class _NotANumber(ValueError):
-    pass
+class JsonProblem(ValueError):
+    """Why a text is not a JSON value that browsers read back as it is. ``kind``: ``syntax`` (``detail``: the parser's
+    words), ``number`` (NaN or Infinity, which Python reads and browsers do not; ``detail``: the word), ``too_large``
+    (1e999, read as Infinity; ``detail``: the number), ``deep`` (nested past the recursion limit), ``encoding`` (bytes
+    that are not UTF-8), ``surrogate`` (a lone surrogate escape such as ``"\\ud800"``, which is no text)."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(detail or kind)
+        self.kind, self.detail = kind, detail
+
+
+def read_json(text: str | bytes) -> Json:
+    """One JSON value, as a log line or a request body must be: raises :class:`JsonProblem` (the log parser and the
+    dashboard's writes say each kind in their own words)."""
+    try:
+        value = json.loads(text, parse_constant=_not_a_number, parse_float=_finite)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except JsonProblem:
+        raise
+    except json.JSONDecodeError as exc:
+        raise JsonProblem("syntax", f"{exc.msg} at column {exc.colno}") from None
+    except RecursionError:
+        raise JsonProblem("deep") from None
+    except UnicodeDecodeError:
+        raise JsonProblem("encoding") from None
+    except UnicodeError:
+        raise JsonProblem("surrogate") from None
+    except ValueError as exc:  # a whole number of more digits than Python converts
+        raise JsonProblem("syntax", str(exc)) from None
+    return value
 
 
 def _not_a_number(word: str) -> Any:
-    """NaN and Infinity are no JSON: Python reads them, browsers do not."""
-    raise _NotANumber(word)
+    raise JsonProblem("number", word)
 
 
 def _finite(text: str) -> float:
-    """A JSON number as Python reads it: 1e999 is read as Infinity, written back as Infinity, no JSON."""
     value = float(text)
     if not math.isfinite(value):
-        raise _NotANumber(f"{text} (too large a number)")
+        raise JsonProblem("too_large", text)
     return value
+
+
+_LOG_JSON = {
+    "syntax": "not valid JSON ({})",
+    "number": "holds {}, which is not JSON: write a number",
+    "too_large": "holds {} (too large a number), which is not JSON: write a number",
+    "deep": "nested too deeply to be an event",
+    "encoding": "holds text that is not valid Unicode (a lone surrogate such as \\ud800)",
+    "surrogate": "holds text that is not valid Unicode (a lone surrogate such as \\ud800)",
+}
 
 
 def _start(text: str, n: int) -> str:
@@ -408,17 +444,12 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line, parse_constant=_not_a_number, parse_float=_finite)
             line.encode("utf-8")
-            json.dumps(obj, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
-        except json.JSONDecodeError as exc:
-            raise LogError(number, f"not valid JSON ({exc.msg} at column {exc.colno})") from None
-        except _NotANumber as exc:
-            raise LogError(number, f"holds {exc}, which is not JSON: write a number") from None
-        except RecursionError:
-            raise LogError(number, "nested too deeply to be an event") from None
+            obj = read_json(line)
         except UnicodeError:
-            raise LogError(number, "holds text that is not valid Unicode (a lone surrogate such as \\ud800)") from None
+            raise LogError(number, _LOG_JSON["surrogate"]) from None
+        except JsonProblem as exc:
+            raise LogError(number, _LOG_JSON[exc.kind].format(exc.detail)) from None
         try:
             if header is None:
                 header = LogHeader.from_json(obj)

@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any, Protocol
 from scorer.events import GameEvent, Source
 from scorer.game import Ruling
 from scorer.session import Session
+from vision.observers import fingerprint
 
 __all__ = ["CameraEvents", "GameLink", "HubLink", "SessionLink", "VisionEvent"]
 
@@ -226,7 +226,7 @@ class CameraEvents:
         """A new observer starts on a game that may have a log (the server restarted, the camera attached again):
         remember the camera's events the players had rejected, those that count, and the game as it stands."""
         self.before, self.counted = link.rejected(), link.counted()
-        self.before_view = json.dumps(link.view(), sort_keys=True, default=str)
+        self.before_view = fingerprint(link.view())
 
     def held_back(self, proposal: Any, view: Mapping[str, Json], observer: Any) -> bool:
         """Whether ``proposal``, made before the game moved on from where it stood when this observer started
@@ -238,7 +238,7 @@ class CameraEvents:
         It is not sent, and a note says so. Once the game moves on, nothing is held back this way."""
         if not (self.before or self.counted):
             return False
-        if json.dumps(view, sort_keys=True, default=str) != self.before_view:
+        if fingerprint(view) != self.before_view:
             self.before, self.counted = [], []
             return False
         body = dict(proposal.body())

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import hmac
 import ipaddress
-import json
-import math
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Request, current_app, request
 
+from scorer.events import JsonProblem, read_json
 from web.store import GameRecord
 
 __all__ = [
@@ -129,29 +128,19 @@ def check_write(req: Request | None = None) -> Any:
     if not req.is_json:
         raise AccessDenied(415, "send the request as JSON (Content-Type: application/json)")
     try:  # parsed here, not by get_json: its RecursionError and a stored lone surrogate were 500s
-        body = json.loads(req.get_data(cache=True), parse_constant=_not_a_number, parse_float=_finite)
-        json.dumps(body, ensure_ascii=False).encode("utf-8")  # a lone surrogate escape ("\ud800") is no text
-    except RecursionError:
-        raise AccessDenied(400, "the request body is nested too deeply") from None
-    except UnicodeDecodeError:
-        raise AccessDenied(400, "the request body is not UTF-8 text") from None
-    except UnicodeError:
-        raise AccessDenied(400, "the request holds text that is not valid Unicode (a lone surrogate)") from None
-    except ValueError:
-        raise AccessDenied(400, "the request body is not valid JSON") from None
+        body = read_json(req.get_data(cache=True))
+    except JsonProblem as exc:
+        raise AccessDenied(400, _BODY_JSON[exc.kind].format(exc.detail)) from None
     if body is None:
         raise AccessDenied(400, "the request body must be a JSON object like {...}, not null")
     return body
 
 
-def _finite(text: str) -> float:
-    """A JSON number as Python reads it: 1e999 is read as Infinity, which browsers cannot read back."""
-    value = float(text)
-    if not math.isfinite(value):
-        raise AccessDenied(400, f"the request holds {text}, a number too large for JSON: send a smaller one")
-    return value
-
-
-def _not_a_number(word: str) -> Any:
-    """NaN and Infinity are no JSON: Python reads them, browsers do not (stored, they stopped every screen)."""
-    raise AccessDenied(400, f"the request holds {word}, which is not JSON: send a number")
+_BODY_JSON = {  # scorer.events.JsonProblem's kinds, as a write's refusal says them
+    "syntax": "the request body is not valid JSON",
+    "number": "the request holds {}, which is not JSON: send a number",  # NaN stored had stopped every screen
+    "too_large": "the request holds {}, a number too large for JSON: send a smaller one",
+    "deep": "the request body is nested too deeply",
+    "encoding": "the request body is not UTF-8 text",
+    "surrogate": "the request holds text that is not valid Unicode (a lone surrogate)",
+}

@@ -44,7 +44,7 @@ from scorer.cards import standard_deck
 from vision.track import TableCard, Update
 from vision.zones import Layout, Zone
 
-__all__ = ["DECK", "OBSERVERS", "Observer", "Proposal", "observer_for"]
+__all__ = ["DECK", "OBSERVERS", "Observer", "Proposal", "fingerprint", "observer_for"]
 
 Json = Any
 DECK = frozenset(str(c) for c in standard_deck())  # a standard deck's names, for what a zone can hold
@@ -144,7 +144,7 @@ class Observer:
                 self.note(f"the camera now reads the {was} on {card.zone} as {card.card}: correct it if so")
                 return True
         if card.id in self.held:
-            if self.held[card.id] == _fingerprint(view):
+            if self.held[card.id] == fingerprint(view):
                 return True
             del self.held[card.id]
         return False
@@ -155,7 +155,7 @@ class Observer:
         for card in proposal.cards:
             self.done.discard(card)
             if view is not None:
-                self.held[card] = _fingerprint(view)
+                self.held[card] = fingerprint(view)
 
     def judged(
         self,
@@ -182,7 +182,7 @@ class Observer:
             if card not in self.retried:
                 self.retried.add(card)
                 self.done.discard(card)
-                self.held[card] = _fingerprint(view)
+                self.held[card] = fingerprint(view)
 
     def rejected(self, proposal: Proposal, undone: bool) -> None:
         """A player has rejected (undone) the event of ``proposal``, or restored it (``undone`` False): a rejected
@@ -206,7 +206,8 @@ class Observer:
                 self.void_names.setdefault(root, set()).add(self.names[card])
 
 
-def _fingerprint(view: Mapping[str, Json]) -> str:
+def fingerprint(view: Mapping[str, Json]) -> str:
+    """The referee's ``view`` as one comparable text (has the game moved on?)."""
     return json.dumps(view, sort_keys=True, default=str)
 
 
