@@ -6,12 +6,14 @@ Pages are Jinja templates (autoescaped); data reaches the scripts as ``tojson`` 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorer.registry import get_game
+from scorer.game import OptionError
+from scorer.registry import UnknownGame, get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
 from web.api import _record, installed_games, open_game, share_links
 from web.app import camera, hub, store
@@ -62,6 +64,16 @@ def _camera_line() -> dict[str, Any] | None:
     return {"source": desk.label, "game": record, "problem": problem, "demo": desk.demo}
 
 
+def _played_with(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """Every house rule as the game was played: a stored game keeps only the rules that differ from their
+    ``default``, and the form starts a rule left out at its ``fresh`` value, which would change a rule the group
+    played with (Snap's ``call_grace_ms`` 0 came back as 1500)."""
+    try:
+        return get_game(game).spec.resolve(options)
+    except (UnknownGame, OptionError):  # a game no longer installed, or rules this version refuses: what was stored
+        return dict(options)
+
+
 @bp.get("/new")
 def new_game() -> str:
     require(None, "host")
@@ -69,7 +81,7 @@ def new_game() -> str:
     boot: dict[str, Any] = {"games": specs, "chosen": request.args.get("game", "")}
     again = store(current_app).game(request.args.get("again", "")) if request.args.get("again") else None
     if again is not None:  # "Play again": the same game, players (in their seats) and house rules, as a start
-        boot.update(chosen=again.game, players=list(again.players), options=dict(again.options))
+        boot.update(chosen=again.game, players=list(again.players), options=_played_with(again.game, again.options))
     return render_template("new.html", boot=boot)
 
 

@@ -29,6 +29,7 @@ if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exi
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
+from scorer.registry import get_game  # noqa: E402
 from tests.web.browser_kit import (  # noqa: E402
     SCREENS,
     choose,
@@ -840,6 +841,25 @@ def test_the_host_plays_again_with_the_same_players_and_rules(
     wait(laptop, lambda d: "/g/" in d.current_url and gid not in d.current_url)
     again = store(server["app"]).game(laptop.current_url.rsplit("/", 1)[1].split("#")[0])
     assert again is not None and again.players == tuple(players) and again.options == {"target": 100, "nil_value": 50}
+    clean(laptop)
+
+
+def test_play_again_keeps_a_rule_a_new_game_would_start_otherwise(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A Snap game played with no call grace (0, also every game stored before the rule): its rematch started at the
+    1500 a new game starts with (lifecycle audit, session 36). The rules box opens to show the rule."""
+    laptop = browsers["laptop"]
+    gid = new_game(server, "snap", ["Alex", "Beth"], call_grace_ms=0)
+    laptop.get(server["laptop"] + f"/new?again={gid}")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#players input"))
+    assert css(laptop, "#opt-call_grace_ms").get_attribute("value") == "0"
+    assert css(laptop, "#options-box").get_attribute("open") is not None
+    tap(laptop, "#start")
+    wait(laptop, lambda d: "/g/" in d.current_url and gid not in d.current_url)
+    again = store(server["app"]).game(laptop.current_url.rsplit("/", 1)[1].split("#")[0])
+    assert again is not None and again.options == {}  # 0 is the rule's default: stored as played
+    assert get_game("snap").spec.resolve(again.options)["call_grace_ms"] == 0
     clean(laptop)
 
 

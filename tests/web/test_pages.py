@@ -78,8 +78,20 @@ def test_play_again_starts_the_new_game_form_from_a_finished_one(host: FlaskClie
         assert post_event(host, gid, type="add", player=player, points=points).status_code == 201
     assert 'id="again-box" hidden' not in host.get(f"/g/{gid}").get_data(as_text=True)
     boot = boot_of(host.get(f"/new?again={gid}").get_data(as_text=True))
-    assert (boot["chosen"], boot["players"], boot["options"]) == ("tally", ["Ann", "Bo"], {})  # 10 is the default
+    assert (boot["chosen"], boot["players"], boot["options"]) == ("tally", ["Ann", "Bo"], {"target": 10})
     assert "players" not in boot_of(host.get("/new?again=nope").get_data(as_text=True))  # unknown: a blank form
+
+
+@pytest.mark.parametrize("grace", [0, 400, 1500])
+def test_play_again_keeps_every_house_rule_as_played_even_one_a_new_game_starts_otherwise(
+    host: FlaskClient, grace: int
+) -> None:
+    """A stored game keeps only the rules that differ from their default; Snap's call grace is 0 by default (how
+    old logs were played) but a new game starts at 1500: the rematch of a game played with 0 came back at 1500
+    (lifecycle audit, session 36)."""
+    gid = new_game(host, "snap", ["Ann", "Bo"], options={"call_grace_ms": grace, "match": "colour"})["id"]
+    boot = boot_of(host.get(f"/new?again={gid}").get_data(as_text=True))
+    assert boot["options"]["call_grace_ms"] == grace and boot["options"]["match"] == "colour"
 
 
 def test_table_page_by_role(app: Flask, host: FlaskClient, guest: FlaskClient, tally: dict[str, Any]) -> None:

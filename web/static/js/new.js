@@ -66,15 +66,20 @@ function chosenOptions() {
   return out;
 }
 
+// "Play again" sends every rule as the game was played; the house rules box opens where one differs from what a
+// new game starts with, so that the host sees it.
 function setOptions(values) {
-  for (const [name, value] of Object.entries(values)) {
-    const input = options.querySelector(`[data-option="${name}"]`);
-    if (!input) continue;
+  let differs = false;
+  for (const option of spec().options) {
+    if (!Object.prototype.hasOwnProperty.call(values, option.name)) continue;
+    const value = values[option.name];
+    const input = options.querySelector(`[data-option="${option.name}"]`);
     if (input.type === 'checkbox') input.checked = value === true;
     else if (input.tagName === 'SELECT') input.value = JSON.stringify(value);
     else input.value = String(value);
+    if (value !== start(option)) differs = true;
   }
-  if (Object.keys(values).length) document.getElementById('options-box').open = true;
+  if (differs) document.getElementById('options-box').open = true;
 }
 
 function showGame() {
