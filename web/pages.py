@@ -12,7 +12,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from scorer.game import OptionError
+from scorer.game import GameSpec, OptionError
 from scorer.registry import UnknownGame, get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
 from web.api import _record, installed_games, open_game, share_links
@@ -112,7 +112,30 @@ def table(game_id: str) -> str:
         "heartbeat_s": current_app.config["HEARTBEAT_S"],
         "camera": camera_status(record.id, role),
     }
-    return render_template("table.html", record=record, role=role, boot=boot, state=state)
+    rules = _rules_in_force(spec, live.session.options)
+    return render_template("table.html", record=record, role=role, boot=boot, state=state, rules=rules)
+
+
+def _said(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value).replace("_", " ")
+
+
+def _rules_in_force(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The house rules this game is played with, for the Table tab: at the table nobody could check what a game
+    is played to, or whether a rule was switched on (lifecycle audit, session 36)."""
+    rows = [
+        {
+            "name": o.name.replace("_", " "),
+            "value": _said(options[o.name]),
+            "help": o.help,
+            "changed": options[o.name] != o.default,
+        }
+        for o in spec.options
+        if o.name in options
+    ]
+    return {"rows": rows, "changed": [f"{r['name']} {r['value']}" for r in rows if r["changed"]]}
 
 
 @bp.get("/join/<game_id>")

@@ -212,3 +212,16 @@ def test_static_files_are_served_locally(host: FlaskClient) -> None:
         response.close()
     html = host.get("/").get_data(as_text=True) + host.get("/new").get_data(as_text=True)
     assert "http://" not in re.sub(r"<code>.*?</code>", "", html)  # no CDN: every asset is local
+
+
+def test_the_table_says_which_house_rules_the_game_is_played_with(host: FlaskClient) -> None:
+    """Only the API and the export carried a game's options: at the table nobody could check what the game is
+    played to, or whether a rule was switched on (lifecycle audit, session 36)."""
+    players = ["Alex", "Beth", "Cara", "Dan"]
+    gid = new_game(host, "spades", players, options={"target": 300, "first_lead": "two_of_clubs"})["id"]
+    html = host.get(f"/g/{gid}").get_data(as_text=True)
+    summary = re.search(r'<details class="card rules" id="rules">\s*<summary>(.*?)</summary>', html)
+    assert summary is not None and summary.group(1) == "Rules: target 300 · first lead two of clubs"
+    assert "nil value: <strong>100</strong>" in html  # a rule as usual is listed too
+    plain = new_game(host, "spades", players)["id"]
+    assert "<summary>Rules: as usual</summary>" in host.get(f"/g/{plain}").get_data(as_text=True)
