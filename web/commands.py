@@ -451,3 +451,30 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
 
 run_serve.arguments = _serve_arguments  # type: ignore[attr-defined]
 command("serve", "start the dashboard (phones join with --lan)")(run_serve)
+
+
+def _backup_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("copy", type=Path, help="the new file to write the copy to")
+    parser.add_argument(
+        "--db", type=Path, default=None, help="the SQLite file to copy (default: $TABLECALL_DB or the data dir)"
+    )
+
+
+def run_backup(args: argparse.Namespace) -> int:
+    """Copy every game to a new file, also while `tablecall serve` runs (a copy of the file made by hand then lacks
+    the latest games)."""
+    from web.app import default_db_path
+    from web.store import StoreError, backup
+
+    db = args.db if args.db is not None else default_db_path()
+    try:
+        games, events = backup(db, args.copy)
+    except StoreError as exc:
+        return fail(str(exc))
+    counted = f"{games} game{'' if games == 1 else 's'} ({events} event{'' if events == 1 else 's'})"
+    print(f"{counted} copied from {db} to {args.copy}")
+    return 0
+
+
+run_backup.arguments = _backup_arguments  # type: ignore[attr-defined]
+command("backup", "copy every game to a new file, also while serve runs")(run_backup)

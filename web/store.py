@@ -19,14 +19,14 @@ import secrets
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import closing, contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from scorer.events import EventError, GameEvent, parse_event
 
-__all__ = ["ConflictError", "GameRecord", "Store", "StoreError", "StoreUnavailable"]
+__all__ = ["ConflictError", "GameRecord", "Store", "StoreError", "StoreUnavailable", "backup"]
 
 log = logging.getLogger(__name__)
 
@@ -342,3 +342,37 @@ class Store:
                 )
         except sqlite3.IntegrityError as exc:
             raise ConflictError(f"event {event.seq} of game {game_id} is already stored ({exc})") from None
+
+
+def backup(source: Path, target: Path) -> tuple[int, int]:
+    """Copy the database ``source`` to the new file ``target`` as it stands now, also while a server writes to it;
+    returns (games, events) in the copy. Copying the file by hand while a server runs gives a copy without the
+    recent games (they are still in its ``-wal`` file: a copy after 30 events had no tables at all). The copy is
+    written beside ``target`` and renamed into place once complete and checked, so a failed backup leaves
+    nothing that looks like one. Raises StoreError with a message for the person."""
+    if not source.is_file():
+        raise StoreError(f"there is no database at {source}")
+    if target.exists():
+        raise StoreError(f"{target} exists already: name a new file (a backup never overwrites one)")
+    if not target.parent.is_dir():
+        raise StoreError(f"{target.parent} is not a folder")
+    partial = target.with_name(target.name + ".partial")
+    try:
+        with closing(sqlite3.connect(source, timeout=BUSY_S)) as db, closing(sqlite3.connect(partial)) as copy:
+            db.backup(copy)
+            check = copy.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise StoreError(f"{source} is damaged ({check}): the copy was not kept")
+            tables = {row[0] for row in copy.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if not {"games", "events"} <= tables:
+                raise StoreError(f"{source} is not a tablecall database (it has no games table)")
+            games = copy.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+            events = copy.execute("SELECT COUNT(*) FROM events").fetchone()[0]
+        partial.replace(target)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"could not copy {source}: {exc}") from None
+    except OSError as exc:
+        raise StoreError(f"could not write {target}: {exc.strerror or exc}") from None
+    finally:
+        partial.unlink(missing_ok=True)
+    return int(games), int(events)

@@ -21,6 +21,7 @@ from tests.web.conftest import new_game
 from tests.web.server import ROOT, call, start_server
 from web.app import create_app
 from web.app import store as store_of
+from web.cli import main
 from web.store import BUSY_S, Store, StoreError
 
 
@@ -234,3 +235,47 @@ def test_a_game_damaged_by_hand_in_the_database_leaves_the_others_listed(tmp_pat
     assert response.status_code == 500 and f"game {damaged} is damaged in the database" in response.get_json()["error"]
     assert client.get(f"/api/games/{fine}").status_code == 200
     store_of(app).close()
+
+
+def test_backup_copies_every_game_while_the_server_writes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A copy of the file made by hand while the server ran held no games at all (WAL mode: the recent commits are
+    in the -wal file until a checkpoint; lifecycle audit, session 36); `tablecall backup` copies them all."""
+    db = tmp_path / "t.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    for _ in range(30):
+        assert _add(client, game_id).status_code == 201
+    copy = tmp_path / "copy.sqlite3"
+    assert main(["backup", str(copy), "--db", str(db)]) == 0
+    assert capsys.readouterr().out.strip() == f"1 game (30 events) copied from {db} to {copy}"
+    assert _add(client, game_id).status_code == 201  # the server goes on writing
+    store_of(app).close()
+    kept = Store(copy)
+    try:
+        assert [e.seq for e in kept.events(game_id)] == list(range(1, 31))
+    finally:
+        kept.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("copy")) == ["copy.sqlite3"]
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        pytest.param("missing", "there is no database at", id="no_database"),
+        pytest.param("text", "file is not a database", id="not_a_database"),
+        pytest.param("exists", "exists already: name a new file", id="never_overwrites"),
+    ],
+)
+def test_backup_refuses_what_it_cannot_copy(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, message: str
+) -> None:
+    db, copy = tmp_path / "t.sqlite3", tmp_path / "copy.sqlite3"
+    if given == "text":
+        db.write_text("not a database\n" * 100)
+    elif given == "exists":
+        Store(db).close()
+        copy.write_text("last week's copy")
+    assert main(["backup", str(copy), "--db", str(db)]) == 2
+    assert message in capsys.readouterr().err
+    assert not copy.with_name("copy.sqlite3.partial").exists()
+    assert given != "exists" or copy.read_text() == "last week's copy"
