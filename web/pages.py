@@ -7,6 +7,7 @@ Pages are Jinja templates (autoescaped); data reaches the scripts as ``tojson`` 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
@@ -19,6 +20,7 @@ from web.api import _record, installed_games, open_game, share_links
 from web.app import camera, hub, store
 from web.camera_api import camera_status
 from web.qr import qr_svg
+from web.store import GameRecord
 
 __all__ = ["bp"]
 
@@ -43,7 +45,16 @@ def home() -> str:
         public_urls=current_app.config["PUBLIC_URLS"],
         demo=current_app.config["DEMO"],
         camera=_camera_line() if host else None,
+        when=_when,
     )
+
+
+def _when(record: GameRecord) -> tuple[str, str]:
+    """When a game was last played (its last event, else its creation), in this computer's time zone, as the
+    list shows it and as an ISO time: rows that all read "Spades: Alex, Beth, Cara, Dan" week after week could
+    only be told apart by their number of events (lifecycle audit, session 36)."""
+    moment = datetime.fromtimestamp(record.last_ms / 1000).astimezone()  # the store gives created_ms if none
+    return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}", moment.isoformat(timespec="minutes")
 
 
 def _fold_demos(games: list[tuple[Any, str]]) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import re
 import time
+from datetime import datetime
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorer.events import parse_event
 from tests.web.conftest import new_game, phone, post_event
 from web.app import hub, store
 from web.qr import qr_svg, qr_text
@@ -225,3 +227,14 @@ def test_the_table_says_which_house_rules_the_game_is_played_with(host: FlaskCli
     assert "nil value: <strong>100</strong>" in html  # a rule as usual is listed too
     plain = new_game(host, "spades", players)["id"]
     assert "<summary>Rules: as usual</summary>" in host.get(f"/g/{plain}").get_data(as_text=True)
+
+
+def test_the_game_list_says_when_each_game_was_last_played(app: Flask, host: FlaskClient) -> None:
+    """Default titles repeat week after week ("Spades: Alex, Beth, Cara, Dan"): the rows could only be told apart
+    by their number of events (lifecycle audit, session 36). The time is the last event's, in local time."""
+    gid = new_game(host)["id"]
+    friday = datetime(2026, 11, 27, 20, 14).astimezone()  # a week ago, this computer's time zone
+    event = parse_event({"seq": 1, "ts": 0, "type": "add", "source": "manual", "player": "Ann", "points": 3})
+    store(app).append(gid, event, int(friday.timestamp() * 1000), "host")
+    html = host.get("/").get_data(as_text=True)
+    assert f'<time datetime="{friday.isoformat(timespec="minutes")}">Fri 27 Nov 2026, 20:14</time>' in html
