@@ -16,9 +16,9 @@ from typing import Any, Protocol
 from scorer.events import GameEvent, Source
 from scorer.game import Ruling
 from scorer.session import Session
-from vision.observers import fingerprint
+from vision.observers import DECK, Proposal
 
-__all__ = ["CameraEvents", "GameLink", "HubLink", "SessionLink", "VisionEvent"]
+__all__ = ["CameraEvents", "GameLink", "HubLink", "Logged", "SessionLink", "VisionEvent", "card_names"]
 
 Json = Any
 
@@ -61,13 +61,8 @@ class GameLink(Protocol):
         """Those of ``seqs`` a player has undone (a Reject on a phone), as the game stands now."""
         ...
 
-    def rejected(self) -> list[dict[str, Json]]:
-        """The camera's events (source ``vision``) among the log's last :data:`RECENT` that a player has undone or
-        corrected, as the game stands now: ``{type, ...payload}`` as the camera sent them."""
-        ...
-
-    def counted(self) -> list[dict[str, Json]]:
-        """The last :data:`RECENT` events that count, whoever entered them, as they count now: ``{type, ...}``."""
+    def logged(self) -> list[Logged]:
+        """Every event of the log, as a camera starting on the game needs them (:meth:`CameraEvents.start`)."""
         ...
 
 
@@ -108,13 +103,9 @@ class SessionLink:
         with self._lock:
             return self._undone.among(self.session, seqs)
 
-    def rejected(self) -> list[dict[str, Json]]:
+    def logged(self) -> list[Logged]:
         with self._lock:
-            return _rejected(self.session)
-
-    def counted(self) -> list[dict[str, Json]]:
-        with self._lock:
-            return _counted(self.session)
+            return _logged(self.session)
 
 
 class HubLink:
@@ -169,30 +160,54 @@ class HubLink:
         with live.lock:
             return self._undone.among(live.session, seqs)
 
-    def rejected(self) -> list[dict[str, Json]]:
+    def logged(self) -> list[Logged]:
         live = self._live()
         with live.lock:
-            return _rejected(live.session)
-
-    def counted(self) -> list[dict[str, Json]]:
-        live = self._live()
-        with live.lock:
-            return _counted(live.session)
+            return _logged(live.session)
 
 
-RECENT = 32  # how far back in the log :meth:`GameLink.rejected` looks
+RECENT = 32  # a rejected camera reading older than this many events of the log is not taken to be still lying there
 
 
-def _rejected(session: Session) -> list[dict[str, Json]]:
-    """Undone, or corrected: a reading a phone put right is as wrong as one it rejected."""
+@dataclass(frozen=True)
+class Logged:
+    """An event of a game's log as a camera starting on the game needs it: its payload as entered, whether the
+    camera sent it, and, for an event that counts but left the game as it was (a foul), its rulings' codes."""
+
+    seq: int
+    type: str
+    data: Mapping[str, Json]
+    camera: bool
+    rejected: bool = False  # the camera's, undone or corrected on a phone since: a reading as wrong as a rejected one
+    idle_codes: frozenset[str] = frozenset()
+
+
+def _logged(session: Session) -> list[Logged]:
+    codes: dict[int, set[str]] = {}
+    for ruling in session.rulings:
+        if ruling.seq in session.idle:
+            codes.setdefault(ruling.seq, set()).add(ruling.code)
     undone = session.undone()
     now = {e.seq: e for e in session.counting()}
-    recent = [e for e in session.events[-RECENT:] if e.source is Source.VISION]
-    return [{"type": e.type, **e.data} for e in recent if e.seq in undone or (e.seq in now and now[e.seq] != e)]
+    out = []
+    for e in session.events:
+        camera = e.source is Source.VISION
+        rejected = camera and (e.seq in undone or (e.seq in now and now[e.seq] != e))
+        out.append(Logged(e.seq, e.type, dict(e.data), camera, rejected, frozenset(codes.get(e.seq, ()))))
+    return out
 
 
-def _counted(session: Session) -> list[dict[str, Json]]:
-    return [{"type": e.type, **e.data} for e in session.counting()[-RECENT:]]
+def card_names(value: Json) -> set[str]:
+    """The card names in an event's payload, wherever they are (``card``, ``cards``, a Push hand, a correction's
+    event), without a copy's mark (``AS/2`` is ``AS``)."""
+    if isinstance(value, str):
+        name = value.split("/")[0]
+        return {name} if name in DECK or name == "JK" else set()
+    if isinstance(value, Mapping):
+        return set().union(*(card_names(v) for v in value.values())) if value else set()
+    if isinstance(value, (list, tuple)):
+        return set().union(*(card_names(v) for v in value)) if value else set()
+    return set()
 
 
 class _Undone:
@@ -212,48 +227,77 @@ class _Undone:
 
 class CameraEvents:
     """The camera's own recent events, to tell its observer which of them the players have rejected (undone) since
-    it last looked, or restored (:meth:`vision.observers.Observer.rejected`)."""
+    it last looked, or restored (:meth:`vision.observers.Observer.rejected`); and, when the observer starts on a game
+    that has a log (the server restarted, the camera attached again, its zones edited), the cards already lying
+    there (:meth:`settle`)."""
+
+    #: the first frames after a start: the cards seen in them were lying there when the camera started
+    START_FRAMES = 5
 
     def __init__(self, keep: int = 64) -> None:
         self.keep = keep
         self.proposals: dict[int, Any] = {}  # seq -> the observer's Proposal
         self.undone: set[int] = set()
-        self.before: list[dict[str, Json]] = []  # the camera's events rejected before this observer started
-        self.counted: list[dict[str, Json]] = []  # and the events that counted then
-        self.before_view = ""
+        self.placed: dict[str, Logged] = {}  # card name -> the last event of the log that names it
+        self.frames = 0
+        self.cutoff: int | None = None  # the time of the last of the first START_FRAMES frames
+        self.looked: set[int] = set()  # cards settle has decided on
 
-    def start(self, link: GameLink) -> None:
-        """A new observer starts on a game that may have a log (the server restarted, the camera attached again):
-        remember the camera's events the players had rejected, those that count, and the game as it stands."""
-        self.before, self.counted = link.rejected(), link.counted()
-        self.before_view = fingerprint(link.view())
+    def start(self, link: GameLink, observer: Any) -> None:
+        """A new ``observer`` starts on a game that may have a log: remember, for each card, the last event of it that
+        the camera sent naming the card, or that laid the card on the table in a game whose referee forgets cards
+        once their trick or deal is over (:attr:`Observer.table_events`, or a correction or insert of one; a hand
+        entered at the deal names cards still held)."""
+        self.placed = {}
+        kinds = observer.table_events
+        logged = link.logged()
+        for k, event in enumerate(logged):
+            if event.rejected and k < len(logged) - RECENT:
+                continue  # a misreading put right long ago is not what lies there now (the card read right may be)
+            inner = event.data.get("event") if event.type in ("correct", "insert") else None
+            if event.camera or event.type in kinds or (isinstance(inner, Mapping) and inner.get("type") in kinds):
+                for name in card_names(event.data):
+                    self.placed[name] = event
 
-    def held_back(self, proposal: Any, view: Mapping[str, Json], observer: Any) -> bool:
-        """Whether ``proposal``, made before the game moved on from where it stood when this observer started
-        (``view``: a restart of the server, the camera attached again), repeats a recent event of the log:
-        - one of the camera's that the players rejected: a misreading still lying there, sent again to be
-          rejected again; the observer hears of it as of a Reject;
-        - one that counts: cards of an earlier trick or deal still lying there (a Spades trick left on the table
-          after its hand was claimed and the next one bid was played again, card by card).
-        It is not sent, and a note says so. Once the game moves on, nothing is held back this way."""
-        if not (self.before or self.counted):
-            return False
-        if fingerprint(view) != self.before_view:
-            self.before, self.counted = [], []
-            return False
-        body = dict(proposal.body())
-        what = f"the camera's {proposal.type} " + " ".join(
-            str(v) for v in proposal.data.values() if isinstance(v, (str, int))
-        )
-        if body in self.before:
-            observer.rejected(proposal, True)
-            observer.note(f"{what} was rejected before it started again: not sent again")
-            return True
-        if body in self.counted:
-            observer.rejected(proposal, True)  # as the referee would rule it: impossible (a new reading is news)
-            observer.note(f"{what} is in the game already (cards of an earlier trick or deal still lying?): not sent")
-            return True
-        return False
+    def settle(self, update: Any, view: Mapping[str, Json], observer: Any) -> None:
+        """Before the observer looks at ``update``: what it would know of a card lying on the table when the camera
+        started (first seen in its first :data:`START_FRAMES` frames) had it been watching all along, by the last
+        event of the log that names the card (:meth:`start`):
+        - one of :attr:`Observer.table_events` (a Spades trick left lying after its hand was claimed, the deal and
+          the bids entered since; a Push deal's melds after the next deal was entered): the card was played, and is
+          not played again whatever the referee's view says now;
+        - the camera's own event that the players rejected or corrected (a misreading still lying there): not sent
+          again;
+        - the camera's own event, ruled a foul that did not count (a Spades play out of turn,
+          :attr:`Observer.retry_fouls`): tried once more when the game moves on, as it would have been.
+        The camera's own event is followed as if the observer had sent it: a Reject of it (before or after the
+        start) makes the card news again under another reading, and a reading of a card taken as played under
+        another name is a re-read it notes, not a new play. Any other card (first seen later, or named by no such
+        event: laid while the server was down) is the observer's to judge, by the referee's view, as usual."""
+        if not self.placed:
+            return
+        if self.frames < self.START_FRAMES:
+            self.frames += 1
+            self.cutoff = update.ts
+        assert self.cutoff is not None
+        for card in update.state.cards:
+            if card.id in self.looked or card.id in observer.done:
+                continue
+            self.looked.add(card.id)
+            event = self.placed.get(card.card.split("/")[0])
+            if card.since > self.cutoff or event is None:
+                continue
+            observer.names[card.id] = card.card  # for a re-read's note ("the camera now reads the 7C on ... as 7S")
+            reason = f"{card.card} lay on {card.zone} when the camera started"
+            proposal = Proposal(event.type, event.data, card.since, reason, (card.id,))
+            if event.camera and not event.rejected and event.idle_codes & observer.retry_fouls:
+                observer.idle(proposal, view)
+            elif event.rejected or not event.camera or event.type in observer.table_events:
+                observer.use(card)
+            if event.camera:
+                known = self.proposals.get(event.seq)
+                cards = (*known.cards, card.id) if known is not None else (card.id,)
+                self.add(event.seq, Proposal(event.type, event.data, card.since, reason, cards))
 
     def add(self, seq: int, proposal: Any) -> None:
         self.proposals[seq] = proposal

@@ -192,7 +192,7 @@ class LiveTable:
                 config.layout.game, config.layout, self.link.players, self.link.options
             )
             self._mine = CameraEvents()  # the new observer's events (a Reject tells it the reading was wrong)
-            self._mine.start(self.link)  # and what the players rejected before it started (a restart)
+            self._mine.start(self.link, self.observer)  # and the log: the cards lying there at its start (a restart)
         self._calibration_state = "ok" if config.calibration else "missing"
         self._calibration_message = (
             f"calibrated ({config.calibration.method})"
@@ -407,6 +407,7 @@ class LiveTable:
         try:
             self._mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
+            self._mine.settle(update, view, observer)
             proposals = observer.observe(update, view)
         except Exception:
             log.exception("the %s observer failed", self.link.game)
@@ -414,8 +415,6 @@ class LiveTable:
         offset = frame.wall_ms - frame.pos_ms
         before: Mapping[str, Json] | None = view  # the referee's view before the next proposal
         for proposal in proposals:
-            if self._mine.held_back(proposal, before, observer):
-                continue
             event = VisionEvent(proposal.body(), proposal.ts, proposal.ts - offset, frame.index, proposal.reason)
             try:
                 seq, rulings = self.link.append(event)

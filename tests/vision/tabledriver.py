@@ -54,7 +54,7 @@ class Driver:
         self.observer = observer_for(game, self.layout, players, self.session.options)
         self.link = SessionLink(self.session)
         self.mine = CameraEvents()  # what a Reject on a phone tells the observer, as in LiveTable
-        self.mine.start(self.link)
+        self.mine.start(self.link, self.observer)
         self.ts = 0
         self.step = 10  # ms between frames
         self.sent: list[tuple[int, dict[str, Any], list[Ruling]]] = []
@@ -70,7 +70,7 @@ class Driver:
             self.session.game.spec.name, self.layout, self.session.players, self.session.options
         )
         self.mine = CameraEvents()
-        self.mine.start(self.link)
+        self.mine.start(self.link, self.observer)
         self.shown = {}
 
     def manual(self, type: str, ts: int | None = None, **data: Any) -> list[Ruling]:
@@ -111,10 +111,9 @@ class Driver:
             self.updates.append(update)
             self.mine.follow(self.link, self.observer)
             view = self.link.view()
+            self.mine.settle(update, view, self.observer)
             before = view
             for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
-                if self.mine.held_back(proposal, before, self.observer):
-                    continue
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)
                 try:
                     seq, rulings = self.link.append(event)
@@ -145,10 +144,15 @@ def visible(game: str, places: Mapping[tuple[str, int], Sequence[Any]], layout: 
     return out
 
 
-def play_through_camera(log: GameLog, frames: int = 8) -> tuple[Driver, Session]:
+def play_through_camera(
+    log: GameLog, frames: int = 8, restart: int | None = None, down: bool = False
+) -> tuple[Driver, Session]:
     """Replay ``log``: camera events from the table the simulator shows, the others (undo and corrections
     included) from the phones. Returns the driver (its session is the live game; ``driver.seqmap`` maps the
-    log's seqs to the live game's) and the original game replayed for comparison."""
+    log's seqs to the live game's) and the original game replayed for comparison. ``restart``: the server
+    restarts (a new tracker and observer, :meth:`Driver.restart`) after the event of that index, and the new camera
+    looks at the table as it was for 2 s; ``down``: before that event instead, so that its card lands while the
+    server is down."""
     from vision.sim.tables import table_for
 
     game, players = log.header.game, log.header.players
@@ -156,8 +160,13 @@ def play_through_camera(log: GameLog, frames: int = 8) -> tuple[Driver, Session]
     driver = Driver(game, players, log.header.options)
     shown = table_for(game)
     rendered: dict[Any, Any] = {}
-    for event in log.events:
+    for index, event in enumerate(log.events):
         driver.ts = max(driver.ts, event.ts)
+        if down and index == restart:
+            driver.restart()
+        if not down and index - 1 == restart and index:
+            driver.restart()
+            driver.show(visible(game, rendered, driver.layout), 200)
         if event.type in CAMERA[game]:
             landing = shown.intents(event, truth) or _lands(event)
             if landing:  # the card lies there a moment before the referee's consequences (a trick, a round end)

@@ -13,7 +13,7 @@ from flask import Flask
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
 from vision.calibrate import Calibration
-from vision.links import CameraEvents, HubLink, SessionLink, VisionEvent
+from vision.links import CameraEvents, HubLink, Logged, SessionLink, VisionEvent, card_names
 from vision.live import LiveTable
 from vision.tableconfig import ConfigError, default_config, load_config, save_config
 from web.app import create_app, hub, store
@@ -50,9 +50,13 @@ def test_hub_link_appends_camera_events_through_the_single_write_path(app: Flask
     assert link.view()["piles"][0]["top"] is None
     assert link.undone([seq, 1]) == {seq}  # what the camera's observer is told (vision.links.CameraEvents)
     the_hub.append(live.record.id, {"type": "flip", "player": "Alex", "card": "5C"}, author="Alex")  # by hand
-    again = HubLink(the_hub, live.record.id)  # the server restarted: what a new observer is told it had rejected
-    assert again.rejected() == [{"type": "flip", "player": "Alex", "card": "5S"}]
-    assert again.counted() == [{"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "5C"}]
+    again = HubLink(the_hub, live.record.id)  # the server restarted: what a new observer is told of the log
+    assert again.logged() == [
+        Logged(1, "deal", {"dealer": "Beth"}, camera=False),
+        Logged(2, "flip", {"player": "Alex", "card": "5S"}, camera=True, rejected=True),
+        Logged(3, "undo", {"target": 2}, camera=False),
+        Logged(4, "flip", {"player": "Alex", "card": "5C"}, camera=False),
+    ]
 
 
 def test_hub_link_keeps_old_frame_times_within_what_the_hub_accepts(app: Flask) -> None:
@@ -159,3 +163,12 @@ def test_a_hand_edited_table_config_is_read_or_refused_not_half_read(
     path.write_text(edit(path.read_text(encoding="utf-8-sig")), encoding="utf-8")
     with pytest.raises(ConfigError, match=re.escape(message)):
         load_config(path)
+
+
+def test_card_names_finds_the_cards_anywhere_in_a_payload() -> None:
+    """What a camera starting on a game reads of its log (vision.links.CameraEvents.start)."""
+    assert card_names({"player": "Alex", "card": "5S"}) == {"5S"}
+    assert card_names({"hands": {"Beth": ["KS", "10H/2"], "David": []}, "out": "Alex"}) == {"KS", "10H"}
+    assert card_names({"melds": [{"kind": "set", "cards": ["7S", "7H", "JK"]}]}) == {"7S", "7H", "JK"}
+    assert card_names({"target": 3, "event": {"type": "play", "player": "AS", "card": "2C"}}) == {"AS", "2C"}
+    assert card_names({"player": "Ann", "points": 3, "bid": 5, "nil": True}) == set()

@@ -294,8 +294,9 @@ def test_a_spades_card_first_read_as_one_already_played_is_sent_when_read_right(
     # gathered), surely enough that no card she may hold explains it: the play is sent as read and the referee
     # rules it impossible (already played; the game is unchanged). When the same card is then read as 8C, that is
     # Beth's play, not a re-read of a card the camera already sent; the 7C reading is not sent twice.
-    # A camera started after the lead (a restart of serve) holds the 7C back at once: the game has not moved on
-    # since it started and Beth's 7C is one of the log's last events (vision.links.CameraEvents.held_back).
+    # A camera started after the lead (a restart of serve) does the same: the card was not lying there when it
+    # started (vision.links.CameraEvents.settle). Until session 36 it held the 7C back as a repeat of one of the
+    # log's last events, which also held back real plays and let a flicker of a held card through as a phantom.
     from tests.vision.tablesim import read_stamp
 
     log = parse_log((Path(__file__).resolve().parents[2] / "tests/golden/spades/card_hand.jsonl").read_text())
@@ -323,12 +324,8 @@ def test_a_spades_card_first_read_as_one_already_played_is_sent_when_read_right(
     table.start()
     assert table.wait(60)
     camera = [e for e in session.events[10:] if e.source is Source.VISION]
-    if started == "before_the_lead":
-        assert [(e.data["player"], e.data["card"]) for e in camera] == [("Beth", "7C"), ("Beth", "8C")]
-        assert [r.code for r in session.rulings if r.seq == camera[0].seq] == ["card_already_played"]
-    else:
-        assert [(e.data["player"], e.data["card"]) for e in camera] == [("Beth", "8C")]
-        assert table.observer.notes[0].startswith("the camera's play Beth 7C is in the game already")
+    assert [(e.data["player"], e.data["card"]) for e in camera] == [("Beth", "7C"), ("Beth", "8C")]
+    assert [r.code for r in session.rulings if r.seq == camera[0].seq] == ["card_already_played"]
     view = session.view()
     assert view["trick"] == [{"player": "Alex", "card": "KC"}, {"player": "Beth", "card": "8C"}]
     assert view["turn"] == "Charlie"

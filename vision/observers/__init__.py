@@ -87,6 +87,9 @@ class Observer:
     #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
     #: (:meth:`idle`); a foul of what was read (a Push meld that is no meld) is not sent again
     retry_fouls: ClassVar[frozenset[str]] = frozenset()
+    #: the events it sends that lay cards on the table (a card lying there when the camera starts that one of these
+    #: named was played before: :meth:`vision.links.CameraEvents.settle`)
+    table_events: ClassVar[frozenset[str]] = frozenset()
 
     def __post_init__(self) -> None:
         self.players = tuple(self.players)

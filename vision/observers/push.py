@@ -62,6 +62,7 @@ def meld_kind(cards: Sequence[str]) -> str:
 @dataclass
 class PushObserver(Observer):
     game = "push"
+    table_events = frozenset({"meld", "layoff", "deal_end"})
     join_mm: float = 80.0
     settle_ms: int = 1000
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)

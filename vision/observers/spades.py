@@ -30,6 +30,7 @@ __all__ = ["SpadesObserver"]
 @dataclass
 class SpadesObserver(Observer):
     game = "spades"
+    table_events = frozenset({"play"})
     turn_grace_ms: int = 1500
     retry_fouls = frozenset({"play_out_of_turn", "play_before_bidding"})
 
