@@ -26,7 +26,9 @@ if not (Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exi
         "Debian's chromium and chromium-driver are not installed (./dev test installs them)", allow_module_level=True
     )
 
+from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from scorer.registry import get_game  # noqa: E402
@@ -300,6 +302,101 @@ def test_snap_a_swipe_that_starts_on_a_buzzer_scrolls_and_calls_nothing(
     finally:
         phone.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
     wait(phone, lambda d: [e["type"] for e in events(server, gid)][:2] == ["deal", "call"], 3)
+    clean(phone)
+
+
+def test_snap_a_key_presses_the_buzzer_as_it_goes_down_and_keeps_the_focus(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Space clicks a button only as the key comes up: Alex's press, held while Beth's call redrew the screen, was
+    lost (the key came up on <body>) and Beth won; and every redraw threw the keyboard's focus to <body>, so his next
+    Enter sent nothing. The race's result is said to screen readers (accessibility audit, session 36)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H, {"type": "flip", "player": "Beth", "card": "7C"})  # a match
+    chain = ActionChains(phone)
+    phone.execute_script("document.querySelector('#buzzer button.buzz[data-player=\"Alex\"]').focus()")
+    chain.key_down(Keys.SPACE).perform()
+    wait(phone, lambda d: [e["player"] for e in events(server, gid) if e["type"] == "call"] == ["Alex"], 3)
+    pressed = events(server, gid)[-1]["ts"]
+    body = {"type": "call", "player": "Beth", "kind": "snap", "ts": pressed + 400}  # Beth's phone: a redraw
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    time.sleep(0.3)
+    ActionChains(phone).key_up(Keys.SPACE).perform()
+    said = "return document.getElementById('said').textContent"
+    wait(phone, lambda d: "first and wins" in d.execute_script(said), 8)
+    assert "Alex" in phone.execute_script("return document.getElementById('said').textContent")
+    calls = [e for e in events(server, gid) if e["type"] == "call"]
+    assert [c["player"] for c in calls] == ["Alex", "Beth"]  # the key's lift sent nothing more
+    focused = "return [document.activeElement.tagName, document.activeElement.dataset.player || '']"
+    assert phone.execute_script(focused) == ["BUTTON", "Alex"]  # still on his buzzer after the redraws
+    flip = {"type": "flip", "player": "Alex", "card": "9D"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", flip)[0] == 201
+    wait(phone, lambda d: "9" in text(d, "#view"), 3)
+    assert phone.execute_script(focused) == ["BUTTON", "Alex"]
+    clean(phone)
+
+
+def test_snap_a_long_mouse_press_calls_once_a_right_click_never_and_a_key_right_after_a_tap_counts(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A mouse held over 1 s called twice (the click after the lift counted as a second press); a right-click
+    called; and on a shared screen a key press on any buzzer within 1 s of a tap on any buzzer was dropped
+    (accessibility audit, session 36)."""
+    phone = browsers["laptop"]
+    gid = snap_on(server, phone, *DEALT_7H)
+
+    def calls() -> list[str]:
+        return [e["player"] for e in events(server, gid) if e["type"] == "call"]
+
+    def buzzer(player: str) -> Any:
+        return css(phone, f'#buzzer button.buzz[data-player="{player}"]')
+
+    phone.execute_script("document.querySelector('#buzzer').scrollIntoView({block: 'center'})")
+    mouse = """
+        const [player, button, held] = arguments;
+        const b = document.querySelector(`#buzzer button.buzz[data-player="${player}"]`);
+        const r = b.getBoundingClientRect();
+        const at = { bubbles: true, clientX: r.left + 5, clientY: r.top + 5, pointerId: 7, pointerType: 'mouse',
+          button };
+        b.dispatchEvent(new PointerEvent('pointerdown', at));
+        setTimeout(() => {
+          b.dispatchEvent(new PointerEvent('pointerup', at));
+          if (button === 0) b.dispatchEvent(new MouseEvent('click', { ...at, detail: 1 }));
+        }, held);
+    """
+    phone.execute_script(mouse, "Beth", 2, 100)  # a right-click
+    time.sleep(0.3)
+    phone.execute_script(mouse, "Alex", 0, 1300)  # held 1.3 s
+    wait(phone, lambda d: calls() == ["Alex"], 3)
+    time.sleep(1.5)  # the tie window and the grace pass: the false call is settled
+    ActionChains(phone).click(buzzer("Alex")).perform()  # a tap (the emulated phone's touch)
+    phone.execute_script("document.querySelector('#buzzer button.buzz[data-player=\"Beth\"]').focus()")
+    ActionChains(phone).send_keys(Keys.ENTER).perform()  # Beth's key, 0.1 s after Alex's tap
+    wait(phone, lambda d: sorted(calls()) == ["Alex", "Alex", "Beth"], 3)
+    time.sleep(0.5)
+    assert sorted(calls()) == ["Alex", "Alex", "Beth"]
+    clean(phone)
+
+
+def test_a_refusal_stays_on_the_screen_when_another_phone_s_event_redraws_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The game's problem line is rebuilt with every redraw: a refusal vanished a second later, when another
+    phone's event arrived, and the entry looked taken (accessibility audit, session 36)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
+    tap(phone, '#bid-buttons button[data-bid="0"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:")
+    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"0\"]').click()")  # at once
+    wait(phone, lambda d: "was not sent" in text(d, "#spades-problem"), 3)
+    body = {"type": "bid", "player": "Charlie", "bid": 4}  # another phone enters Charlie's bid: a redraw
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "David bids:", 3)
+    assert "was not sent" in text(phone, "#spades-problem") and css(phone, "#spades-problem").is_displayed()
     clean(phone)
 
 

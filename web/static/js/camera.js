@@ -190,7 +190,9 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   }
 
   async function undo(seq) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
-    try { await send({ type: 'undo', target: seq }, node('camera-problem')); } catch (err) { /* shown */ }
+    // its own line: the camera's status, checked every 1.5 s, rewrites camera-problem (a refused Reject showed for a
+    // second and the card still counted)
+    try { await send({ type: 'undo', target: seq }, node('camera-refused')); } catch (err) { /* shown */ }
   }
 
   // -- calibration and zones (host) ------------------------------------------------------------

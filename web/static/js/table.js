@@ -53,6 +53,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
     apply(result.state);
     announce(result.rulings);
+    sayInfo(result.rulings);
     if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
     if (activeTab() === 'log') loadLog();
     return result;
@@ -182,10 +183,60 @@ function describe(event) { return (screen && screen.describe && screen.describe(
 
 function draw() {
   drawn = true;
+  const focused = focusKey(document.activeElement);
+  const problems = Array.from(document.querySelectorAll('#main .problem[id]')).filter((n) => !n.hidden && n.textContent)
+    .map((n) => [n.id, n.textContent]);
   drawTable();
   drawHistory();
   drawEntry();
   camera.drawEvents(state);
+  // A refusal stays until the next entry: the screens rebuild their problem line with every redraw, so another
+  // phone's event a second later wiped it and the entry looked taken (accessibility audit, session 36).
+  for (const [id, text] of problems) {
+    const now = document.getElementById(id);
+    if (now && !now.textContent) showProblem(now, text);
+  }
+  refocus(focused);
+}
+
+// A redraw replaces the buttons: the one the keyboard was on (a buzzer, a card) gets the focus back, where every
+// event, another phone's too, threw a keyboard or screen-reader user to the top of the page.
+function focusKey(node) {
+  if (!node || node === document.body || !node.closest || !node.closest('#main')) return null;
+  const row = node.parentElement && node.parentElement.closest('[data-seq], [data-player]');
+  return { id: node.id, tag: node.tagName, cls: node.className, text: node.textContent,
+    data: JSON.stringify(Object.assign({}, node.dataset)), row: row ? JSON.stringify(Object.assign({}, row.dataset)) : '' };
+}
+
+function refocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const same = (n) => n.closest('#main') && !n.disabled && n.offsetParent !== null;
+  let found = key.id ? document.getElementById(key.id) : null;
+  if (!found || !same(found)) {
+    found = Array.from(document.querySelectorAll(key.tag)).find((n) => same(n) && n.className === key.cls
+      && n.textContent === key.text && JSON.stringify(Object.assign({}, n.dataset)) === key.data
+      && (!key.row || (n.parentElement && n.parentElement.closest('[data-seq], [data-player]')
+        && JSON.stringify(Object.assign({}, n.parentElement.closest('[data-seq], [data-player]').dataset)) === key.row)));
+  }
+  if (found) found.focus({ preventScroll: true });
+}
+
+// Rulings a game's screen says to screen readers though they make no banner (Snap: a call heard, a race won, the
+// Snap Pot): the history grows by no row, so a blind player heard nothing of a race (accessibility audit, s36).
+const saidInfo = new Set();
+function sayInfo(rulings) {
+  const codes = screen && screen.said;
+  const node = document.getElementById('said');
+  if (!codes || !node) return;
+  const lines = [];
+  for (const r of rulings || []) {
+    if (!r || r.severity !== 'info' || !codes.has(r.code)) continue;
+    const key = `${r.seq}|${r.code}|${r.player}|${r.message}`;
+    if (saidInfo.has(key)) continue;
+    saidInfo.add(key);
+    lines.push(r.message);
+  }
+  if (lines.length) node.textContent = lines.join(' ');
 }
 
 let drawn = false;   // the screen has been drawn from some state
@@ -258,6 +309,7 @@ function connect() {
     const message = JSON.parse(e.data);
     apply(message.state);
     announce(message.rulings);
+    sayInfo(message.rulings);
     if (activeTab() === 'log') loadLog();
   });
   source.addEventListener('ping', (e) => { heard(); heardClock(JSON.parse(e.data).now); });

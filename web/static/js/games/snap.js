@@ -17,7 +17,10 @@ const KIND_TEXT = { snap: 'Snap!', snap_pot: 'Snap Pot!', slap: 'Slap!' };
 let flipper = null;          // who is turning a card (whose turn it is, unless another player is chosen)
 let flipperTurn = null;      // the turn when flipper was set: a new turn follows the new player
 let lastPress = null;        // {player, kind, ts}: this phone's last press, shown under the buzzer
-let lastPointer = 0;         // a pointer press already handled this tap: ignore the click that follows
+let keyed = 0;               // when a key last pressed a buzzer: the click the browser makes of it is not a second press
+// Pointer Events (iOS 13+, Chrome 55+): a finger, pen or mouse presses at pointerdown and its click is ignored;
+// without them (iOS 12) the click is the press.
+const POINTERS = typeof window.PointerEvent === 'function';
 // pointerId -> {ctx, player, kind, ts}: a buzzer a finger (or the mouse) is on, with the time it landed. Kept here,
 // not on the button: a redraw (another phone's call, a flip) replaces the buttons while the finger is down, and the
 // lift then came to a new button and was lost; and per finger, so that two players on one screen both call.
@@ -150,10 +153,26 @@ function buzzer(ctx) {
       // call (see liftedOn). A swipe that starts on a buzzer to scroll the page ends in pointercancel, or away from
       // it: no call (it was a false call, costing a card).
       button.addEventListener('pointerdown', (e) => {
-        lastPointer = Date.now();
+        if (e.button !== 0) return;   // a right-click or a pen's side button: no call
         pending.set(e.pointerId, { ctx, player: name, kind, ts: ctx.gameNow(), x: e.clientX, y: e.clientY });
       });
-      button.addEventListener('click', () => { if (Date.now() - lastPointer > 1000) press(ctx, name, kind, ctx.gameNow()); });
+      // A key presses as it goes down: the browser clicks a button on Space only when the key comes up (the press
+      // was timed late, and lost when a redraw came first, as another phone's call does; accessibility audit,
+      // session 36), and a key held down repeats.
+      button.addEventListener('keydown', (e) => {
+        if (e.key !== ' ' && e.key !== 'Enter' && e.key !== 'Spacebar') return;
+        e.preventDefault();
+        if (e.repeat) return;
+        keyed = Date.now();
+        press(ctx, name, kind, ctx.gameNow());
+      });
+      button.addEventListener('keyup', (e) => { if (e.key === ' ' || e.key === 'Spacebar') e.preventDefault(); });
+      // A click a pointer made (detail: its count) was pressed at pointerdown; one a key made was pressed at keydown;
+      // what is left is a screen reader's or a switch's click: the press.
+      button.addEventListener('click', (e) => {
+        if ((POINTERS && e.detail > 0) || Date.now() - keyed < 1000) return;
+        press(ctx, name, kind, ctx.gameNow());
+      });
       row.append(button);
     }
     box.append(row);
@@ -235,4 +254,8 @@ function describe(event) {
   }
 }
 
-export default { view, entry, describe, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };
+// Rulings that make no banner but a player must hear: a screen reader says them (table.js `sayInfo`).
+const said = new Set(['call_heard', 'late_call', 'snap_won', 'snap_pot_won', 'snap_pot_formed', 'snap_pot_grown',
+  'penalty_paid', 'match_gone']);
+
+export default { view, entry, describe, said, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };
