@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from flask import Flask, Response, jsonify, render_template, request
 from werkzeug.exceptions import HTTPException
 
-from web.access import AccessDenied
+from web.access import AccessDenied, is_host
 from web.hub import Hub
 from web.store import Store, StoreError, StoreUnavailable
 
@@ -106,7 +106,7 @@ def _errors(app: Flask) -> None:
     @app.errorhandler(StoreUnavailable)
     def _unwritable(exc: StoreUnavailable) -> Any:  # busy, read-only, disk full, file gone: nothing was recorded
         app.logger.warning("%s", exc)
-        return page(503, str(exc))
+        return page(503, str(exc) if is_host() else exc.public)
 
     @app.errorhandler(StoreError)
     def _damaged(exc: StoreError) -> Any:  # a game damaged in the database (edited by hand): say which and how

@@ -86,7 +86,7 @@ def _why(text: str) -> str:
     return text
 
 
-def _unwritable(path: Path, exc: sqlite3.OperationalError) -> str:
+def _unwritable(exc: sqlite3.OperationalError) -> str:
     text = str(exc)
     if "locked" in text or "busy" in text:
         why = "another program is writing it"
@@ -96,7 +96,7 @@ def _unwritable(path: Path, exc: sqlite3.OperationalError) -> str:
         why = f"{text}: is the disk full?"
     else:
         why = text
-    return f"the database {path} could not be written ({why}); nothing was recorded: send it again in a moment"
+    return f"the database{{where}} could not be written ({why}); nothing was recorded: send it again in a moment"
 
 
 class StoreError(RuntimeError):
@@ -111,9 +111,12 @@ class StoreUnavailable(StoreError):
     """The database cannot be written now (another program holds it, read-only, the disk full, the file gone):
     nothing was recorded. ``reason``: SQLite's words."""
 
-    def __init__(self, message: str, reason: str = "") -> None:
-        super().__init__(message)
-        self.reason = reason or message
+    def __init__(self, message: str, reason: str = "", path: Path | None = None) -> None:
+        """``message`` names the file where it says ``{where}``: the host and the server's log read the path, the
+        players' phones do not (it filled a phone's screen, its home folder first; accessibility audit, session 36)."""
+        super().__init__(message.format(where=f" {path}" if path else ""))
+        self.public = message.format(where="")
+        self.reason = reason or str(self)
 
 
 @dataclass(frozen=True)
@@ -191,13 +194,14 @@ class Store:
         with self._lock:
             if not self.path.exists():  # its folder deleted while serving: the writes went on into a lost file
                 raise StoreUnavailable(
-                    f"the database file {self.path} is gone (deleted or moved while tablecall ran): nothing was "
-                    "recorded; put it back, or stop tablecall and start it again"
+                    "the database file{where} is gone (deleted or moved while tablecall ran): nothing was "
+                    "recorded; put it back, or stop tablecall and start it again",
+                    path=self.path,
                 )
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
-                raise StoreUnavailable(_unwritable(self.path, exc), str(exc)) from None
+                raise StoreUnavailable(_unwritable(exc), str(exc), self.path) from None
             try:
                 yield self._db
                 self._db.execute("COMMIT")
@@ -205,7 +209,7 @@ class Store:
                 with suppress(sqlite3.Error):  # a failed COMMIT may have ended the transaction itself
                     self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
-                    raise StoreUnavailable(_unwritable(self.path, exc), str(exc)) from None
+                    raise StoreUnavailable(_unwritable(exc), str(exc), self.path) from None
                 raise
 
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:

@@ -17,7 +17,7 @@ import pytest
 
 from scorer.events import parse_log
 from scorer.session import replay
-from tests.web.conftest import new_game
+from tests.web.conftest import new_game, with_token
 from tests.web.server import ROOT, call, start_server
 from web.app import create_app
 from web.app import store as store_of
@@ -140,6 +140,32 @@ def test_a_database_another_program_holds_is_busy_not_a_bug(tmp_path: Path) -> N
     assert "nothing was recorded" in response.get_json()["error"] and waited < BUSY_S + 2
     assert client.get(f"/api/games/{game_id}").get_json()["state"]["seq"] == 0
     assert _add(client, game_id).status_code == 201  # the other program is done: it is taken
+    store_of(app).close()
+
+
+def test_a_busy_database_names_its_file_to_the_host_only(tmp_path: Path) -> None:
+    """The 503 showed every player the server's full path, its home folder first, 180 px of a phone's screen
+    before the useful part (accessibility audit, session 36): the host and the server's log keep it."""
+    db = tmp_path / "t.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    record = store_of(app).game(game_id)
+    assert record is not None
+    phone = with_token(app.test_client(), record.player_token)
+    phone.environ_base["REMOTE_ADDR"] = "192.168.1.20"
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        said_to_phone = _add(phone, game_id).get_json()["error"]
+        said_to_host = _add(client, game_id).get_json()["error"]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert said_to_phone == (
+        "the database could not be written (another program is writing it); nothing was recorded: send it again in "
+        "a moment"
+    )
+    assert said_to_host == said_to_phone.replace("the database ", f"the database {db} ")
     store_of(app).close()
 
 
