@@ -262,8 +262,9 @@ def name_problem(names: Sequence[str]) -> str | None:
     once invisible characters are left out, without spaces or invisible characters at either end, control
     characters or text-direction controls; and no two may read alike (:func:`looks`). A log file is held to what a
     new game on the dashboard is (a log ``tablecall replay`` took could not be imported)."""
-    if len(set(names)) != len(names):
-        return "two players have the same name; names must differ"
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:  # which one: the form's message did not say (accessibility audit, session 36)
+        return f"two players are called {twice!r}: give each player a different name"
     seen: dict[str, str] = {}
     for name in names:
         if not looks(name).strip():  # a zero-width space alone (pasted from a chat) was a blank name on every screen

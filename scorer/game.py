@@ -177,8 +177,9 @@ class GameSpec:
             raise EventError(f"{self.title} is for {want} players, not {len(names)}")
         if any(not isinstance(n, str) or not n.strip() for n in names):
             raise EventError("every player needs a name")
-        if len(set(names)) != len(names):
-            raise EventError("two players have the same name; names must differ")
+        twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+        if twice is not None:
+            raise EventError(f"two players are called {twice!r}: give each player a different name")
         if self.teams and len(names) == 4 and team_name(names[0], names[2]) == team_name(names[1], names[3]):
             raise EventError(
                 f"both teams would be called '{team_name(names[0], names[2])}' (partners sit opposite): "

@@ -102,7 +102,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([], 1, "empty"),
         (['{"format": "other"}'], 1, "header"),
         ([LOG_HEADER.replace('"version": 1', '"version": 9')], 1, "format version 9"),
-        ([LOG_HEADER.replace('"Bo"', '"Ann"')], 1, "same name"),
+        ([LOG_HEADER.replace('"Bo"', '"Ann"')], 1, "two players are called 'Ann': give each player a different name"),
         # held to a new game's rule on the dashboard (a log replay took, Import refused)
         ([LOG_HEADER.replace('"Bo"', '"ann"')], 1, "'Ann' and 'ann' look like the same name"),
         ([LOG_HEADER.replace('"Bo"', '"A\u200bnn"')], 1, "look like the same name"),

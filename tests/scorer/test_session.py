@@ -41,7 +41,7 @@ def test_options_are_validated_and_defaulted() -> None:
         Session("tally", ["A"], {"target": 0})
     with pytest.raises(EventError, match="1 to 4 players, not 5"):
         Session("tally", ["A", "B", "C", "D", "E"])
-    with pytest.raises(EventError, match="same name"):
+    with pytest.raises(EventError, match="two players are called 'A': give each player a different name"):
         Session("tally", ["A", "A"])
 
 

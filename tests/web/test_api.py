@@ -50,7 +50,7 @@ BAD_GAMES = [
     pytest.param({"game": "tally"}, "list of names", id="missing_players"),
     pytest.param({"game": "tally", "players": "Ann"}, "list of names", id="players_not_a_list"),
     pytest.param({"game": "tally", "players": []}, "list of names", id="no_players"),
-    pytest.param({"game": "tally", "players": ["Ann", "Ann"]}, "same name", id="duplicate_names"),
+    pytest.param({"game": "tally", "players": ["Ann", "Ann"]}, "two players are called 'Ann'", id="duplicate_names"),
     pytest.param({"game": "tally", "players": ["Ann", "  "]}, "needs a name", id="blank_name"),
     pytest.param({"game": "tally", "players": ["Ann", 7]}, "must be a text", id="name_not_text"),
     pytest.param({"game": "tally", "players": ["A" * 33]}, "too long", id="name_too_long"),
@@ -582,7 +582,9 @@ BAD_LOGS = [
     pytest.param(
         {"log": LOG.replace('"seq": 4', '"seq": 1')}, "line 3: seq 1 does not follow seq 1", id="seq_not_rising"
     ),
-    pytest.param({"log": LOG.replace('"Cy", "Di"', '"Cy", "Cy"')}, "same name", id="duplicate_players"),
+    pytest.param(
+        {"log": LOG.replace('"Cy", "Di"', '"Cy", "Cy"')}, "two players are called 'Cy'", id="duplicate_players"
+    ),
 ]
 
 

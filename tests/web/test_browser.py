@@ -26,6 +26,7 @@ if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):  # ./dev test installs the
     )
 
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from tests.web.browser_kit import (  # noqa: E402
@@ -204,6 +205,30 @@ def test_a_spades_evening_on_two_browsers(server: dict[str, Any], browsers: dict
     tab(laptop, "history")
     assert css(laptop, "#export-csv").get_attribute("href").endswith(f"/api/games/{game_id}/export.csv")
     shot(laptop, "15-laptop-history")
+
+
+def test_a_refused_new_game_is_said_on_the_screen_naming_the_name(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Enter (a phone keyboard's "Go") in a name field: the refusal sat 190 px below a 780 px screen, and "two
+    players have the same name" did not say which (accessibility audit, session 36)."""
+    laptop = browsers["laptop"]
+    laptop.get(server["laptop"] + "/new?game=spades")
+    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players input")) == 4)
+    tap(laptop, "#options-box summary")  # the house rules open: the Start button is far below
+    fields = laptop.find_elements(By.CSS_SELECTOR, "#players input")
+    for field, name in zip(fields, ["Alex", "Beth", "Alex", "Dan"], strict=True):
+        field.clear()
+        field.send_keys(name)
+    laptop.execute_script("window.scrollTo(0, 0)")
+    fields[3].send_keys(Keys.ENTER)
+    wait(laptop, lambda d: css(d, "#problem").is_displayed(), 3)
+    assert css(laptop, "#problem").text == "two players are called 'Alex': give each player a different name"
+    top, bottom = laptop.execute_script("const r = document.getElementById('problem').getBoundingClientRect(); "
+                                        "return [r.top, r.bottom]")  # fmt: skip
+    assert top >= 0 and bottom <= laptop.execute_script("return innerHeight")
+    assert "/new" in laptop.current_url
+    no_alert_dialog(laptop)
 
 
 def test_a_watch_only_phone_cannot_enter(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:

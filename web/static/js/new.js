@@ -122,6 +122,11 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
   } catch (err) {
     showProblem(problem, err.message);
     button.disabled = false;
+    button.focus();
   }
 });
+// A refusal is said above the Start button, which a phone's keyboard ("Go") can leave below the screen: it is
+// brought into view (it sat 190 px under a 780 px screen: accessibility audit, session 36).
+new MutationObserver(() => { if (!problem.hidden) problem.scrollIntoView({ block: 'center' }); })
+  .observe(problem, { childList: true, characterData: true, subtree: true, attributes: true });
 started();   // boot.js says so when a screen never gets here
