@@ -174,6 +174,7 @@ def run_serve(args: argparse.Namespace) -> int:
             # two minutes, until idle ones were closed (after 120 s), from about the 17th phone on
             connection_limit=CONNECTIONS,
             channel_timeout=IDLE_CONNECTION_S,  # closes connections that wait idle, never a live stream
+            channel_request_lookahead=1,  # a live stream hears that its phone closed the connection (web/live.py)
         )
     except (OSError, ValueError) as exc:  # ValueError: a --host waitress cannot resolve
         store(app).close()

@@ -23,6 +23,8 @@ from web.app import hub
 
 __all__ = ["bp"]
 
+GONE_CHECK_S = 1.0  # how often a quiet stream asks whether its phone is still there
+
 bp = Blueprint("live", __name__, url_prefix="/api")
 
 
@@ -49,16 +51,30 @@ def stream(game_id: str) -> Any:
         raise AccessDenied(503, str(exc)) from None
     heartbeat = float(current_app.config["HEARTBEAT_S"])
     lifetime = float(current_app.config["STREAM_MAX_S"])
+    # waitress (with channel_request_lookahead, as `tablecall serve` runs it) tells when the phone has closed the
+    # connection: a page reloaded or closed, a phone gone to the next game. Otherwise that is found only when a
+    # write fails, at the second ping after it: the stream's slot and thread were held 15-60 s, and a reloading
+    # room of phones was refused live updates (a long-night audit, session 36).
+    gone: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
 
     def messages() -> Generator[bytes, None, None]:
         yield f"retry: {int(min(heartbeat, 3) * 1000)}\n\n".encode()
         yield from backlog
         ends = time.monotonic() + lifetime
+        pinged = time.monotonic()
         while time.monotonic() < ends:
+            now = time.monotonic()
+            wait = min(pinged + heartbeat - now, ends - now)
+            if gone is not None:
+                wait = min(wait, GONE_CHECK_S)
             try:
-                message = subscriber.queue.get(timeout=min(heartbeat, max(0.0, ends - time.monotonic())))
+                message = subscriber.queue.get(timeout=max(0.0, wait))
             except queue.Empty:
-                yield the_hub.ping(live)
+                if gone is not None and gone():
+                    return
+                if time.monotonic() >= pinged + heartbeat:
+                    pinged = time.monotonic()
+                    yield the_hub.ping(live)
                 continue
             if message is None:  # the server is shutting down
                 return

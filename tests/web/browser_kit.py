@@ -34,7 +34,7 @@ def serve(database: Path) -> Iterator[dict[str, Any]]:
 
     threads = 16  # as `tablecall serve` does, live streams leave a few threads for ordinary requests
     app = create_app({"DATABASE": str(database), "HEARTBEAT_S": 2.0, "MAX_STREAMS": threads - 4})
-    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads)
+    wsgi = waitress.create_server(app, host="127.0.0.1", port=0, threads=threads, channel_request_lookahead=1)
     port = wsgi.effective_port  # type: ignore[union-attr]
     app.config["PUBLIC_URLS"] = [f"http://phone.test:{port}"]  # what the QR code points phones at
     thread = threading.Thread(target=wsgi.run, daemon=True)

@@ -186,6 +186,40 @@ def test_a_new_phone_is_answered_while_many_connections_wait_idle(tmp_path: Path
         process.wait(10)
 
 
+def test_a_live_stream_whose_phone_left_frees_its_slot_at_once(tmp_path: Path) -> None:
+    """Phones reloading or going to the next game close their streams, but waitress stopped reading a connection
+    while its stream ran: each closed stream held its slot and a thread until a ping failed, 15-60 s, and the next
+    phones were refused live updates ("too many live screens", a long-night audit, session 36)."""
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    process, base = start_server(tmp_path / "t.sqlite3")  # --threads 8: 4 live streams at once
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    try:
+        game = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})[1]["id"]
+        request = f"GET /api/games/{game}/stream HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+        phones = [socket.create_connection((host, int(port)), timeout=5) for _ in range(4)]
+        for phone in phones:
+            phone.sendall(request)
+            assert b" 200 " in phone.recv(65536).split(b"\r\n")[0]
+        for phone in phones:
+            phone.close()  # every phone has left
+        started, status = time.monotonic(), 0
+        while time.monotonic() - started < 5 and status != 200:
+            try:
+                with urllib.request.urlopen(f"{base}/api/games/{game}/stream", timeout=5) as answer:
+                    status = answer.status
+            except urllib.error.HTTPError as exc:
+                status = exc.code
+                time.sleep(0.25)
+        assert status == 200, "a new phone was still refused live updates 5 s after every phone had left"
+    finally:
+        process.kill()
+        process.wait(10)
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="no limit of open files to raise")
 def test_serve_raises_a_low_limit_of_open_files_for_its_connections() -> None:
     """macOS allows 256 open files by default, fewer than the connections serve takes."""
