@@ -172,6 +172,9 @@ class CameraDemo(threading.Thread):
             self._give_up(f"the camera demo could not make its video ({exc.__class__.__name__}: {exc})")
             return
         config = None
+        # rounds go on from the last night's (or the last start's): after each restart they were numbered from 1
+        # again, and the folded list of rounds repeated its titles (a long-night audit, session 36)
+        before = sum(1 for r in self.hub.store.games() if r.origin == "demo" and r.title.startswith("Camera demo"))
         while not self.stopped.is_set():
             header = game_log.header
             live = self.hub.create(
@@ -179,7 +182,7 @@ class CameraDemo(threading.Thread):
                 header.players,
                 dict(header.options),
                 origin="demo",
-                title=f"Camera demo, round {len(self.game_ids) + 1}: {', '.join(header.players)}",
+                title=f"Camera demo, round {before + len(self.game_ids) + 1}: {', '.join(header.players)}",
             )
             script = DemoScript(self.hub, live.record.id, game_log, truth)
             self.scripts.append(script)

@@ -198,6 +198,12 @@ def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) ->
     if not status["live"]["detector"]["ready"]:
         assert status["note"] == SCRIPTED_NOTE and status["scripted"] is True
     assert f"Demo table: {base}/g/{demo['id']} (the Snap demo video through the camera pipeline)" in output(db)
+    process, base = start_server(db, "--demo", timeout=DEMO_READY_S + 30)  # the next evening: rounds go on
+    try:
+        titles = [g["title"] for g in call(base, "GET", "/api/games")[1]["games"] if g["origin"] == "demo"]
+    finally:
+        stop(process)
+    assert titles[0].startswith("Camera demo, round 2:") and len(titles) == 2, titles
 
 
 def test_serve_demo_with_a_camera_of_its_own_keeps_the_scripted_demo(tmp_path: Path) -> None:
