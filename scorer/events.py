@@ -375,6 +375,9 @@ _MYANMAR_MARKS = re.compile(
 )
 
 
+MAX_TITLE = 80  # a game's title, in characters (the dashboard's limit)
+
+
 @dataclass(frozen=True)
 class LogHeader:
     """The first line of a log: which game, who plays, which house rules."""
@@ -383,19 +386,25 @@ class LogHeader:
     players: tuple[str, ...]
     options: Mapping[str, Json] = field(default_factory=dict)
     version: int = VERSION
+    #: the game's title on the dashboard, carried by its export so that an import keeps it (it came back as
+    #: "Spades (imported): ..."); optional, and read by nothing that referees
+    title: str = ""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "options", _frozen(self.options))
 
     def to_json(self) -> dict[str, Json]:
-        return {
+        out: dict[str, Json] = {
             "format": FORMAT,
             "version": self.version,
             "game": self.game,
             "players": list(self.players),
             "options": json.loads(json.dumps(dict(self.options))),
         }
+        if self.title:
+            out["title"] = self.title
+        return out
 
     @classmethod
     def from_json(cls, obj: Json) -> LogHeader:
@@ -415,7 +424,12 @@ class LogHeader:
         options = obj.get("options", {})
         if not isinstance(options, dict):
             raise EventError("the header's 'options' must be an object")
-        return cls(game, tuple(players), options)
+        title = obj.get("title", "")
+        if not isinstance(title, str) or len(title) > MAX_TITLE or title != title.strip():
+            raise EventError(f"the header's 'title' must be a text of at most {MAX_TITLE} characters")
+        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS for c in title):
+            raise EventError("the header's 'title' may not hold control characters or text-direction controls")
+        return cls(game, tuple(players), options, title=title)
 
 
 @dataclass(frozen=True)

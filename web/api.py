@@ -8,11 +8,12 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorer.events import BIDI_CONTROLS, MAX_NAME, EventError, LogError, name_problem, parse_log
+from scorer.events import BIDI_CONTROLS, MAX_NAME, MAX_TITLE, EventError, LogError, name_problem, parse_log
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
@@ -24,7 +25,6 @@ __all__ = ["bp"]
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_EVENT_BYTES = 16 * 1024
-MAX_TITLE = 80
 
 
 def _record(game_id: str) -> GameRecord:
@@ -234,7 +234,8 @@ def export_log(game_id: str) -> Response:
 
     record, _, live = open_game(game_id, "viewer")
     with live.lock:
-        text = format_log(live.session.log())
+        log = live.session.log()
+    text = format_log(replace(log, header=replace(log.header, title=record.title)))  # an import keeps the title
     return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
 
 
@@ -301,7 +302,7 @@ def import_log() -> Any:
         log = parse_log(text.split("\n"))
         _game_name(log.header.game)
         clean_players(list(log.header.players))
-        live = hub(current_app).import_log(log, title)
+        live = hub(current_app).import_log(log, title or log.header.title)
     except LogError as exc:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}") from None
     except EventError as exc:

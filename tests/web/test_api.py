@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -594,6 +595,26 @@ def test_import_refuses_a_bad_log_and_writes_nothing(app: Flask, host: FlaskClie
     assert response.status_code == 400
     assert message in response.get_json()["error"]
     assert store(app).games() == []
+
+
+def test_an_exported_game_imported_again_keeps_its_title(app: Flask, host: FlaskClient) -> None:
+    """Export then Import brought a game back as "Tally (imported): Ann, Bo": the log had no title (lifecycle audit,
+    session 36). The header carries it now; a log without one, and replay, are as before."""
+    gid = new_game(host, "tally", ["Ann", "Bo"], title="Friday, round two")["id"]
+    assert post_event(host, gid, type="add", player="Ann", points=3).status_code == 201
+    text = host.get(f"/api/games/{gid}/export.jsonl").get_data(as_text=True)
+    assert parse_log(text).header.title == "Friday, round two"
+    assert json.loads(text.split("\n")[0])["title"] == "Friday, round two"
+    imported = host.post("/api/import", json={"log": text})
+    assert imported.status_code == 201
+    record = store(app).game(imported.get_json()["id"])
+    assert record is not None and record.title == "Friday, round two"
+    renamed = host.post("/api/import", json={"log": text, "title": "Friday, again"}).get_json()["id"]
+    assert store(app).game(renamed).title == "Friday, again"  # type: ignore[union-attr]
+    untitled = "\n".join([json.dumps({k: v for k, v in json.loads(text.split("\n")[0]).items() if k != "title"}),
+                          *text.split("\n")[1:]])  # fmt: skip
+    old = store(app).game(host.post("/api/import", json={"log": untitled}).get_json()["id"])
+    assert old is not None and old.title == "Tally (imported): Ann, Bo"
 
 
 def test_import_needs_the_host(app: Flask, tally: dict[str, Any]) -> None:
