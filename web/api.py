@@ -130,8 +130,11 @@ def create_game() -> Any:
     if not isinstance(options, dict):
         raise AccessDenied(400, "'options' must be an object of house rules, like {\"target\": 300}")
     title = _text(body, "title", MAX_TITLE, "")
+    again = body.get("again")  # "Play again" after this game: its phones are offered the way into the new one
+    if again is not None and (not isinstance(again, str) or store(current_app).game(again) is None):
+        raise AccessDenied(400, f"'again' must be the id of a game on this server, not {str(again)[:20]!r}")
     try:
-        live = hub(current_app).create(game, players, options, title)
+        live = hub(current_app).create(game, players, options, title, follows=again)
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
     state = hub(current_app).snapshot(live)

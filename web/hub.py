@@ -144,10 +144,17 @@ class Hub:
 
     # -- creating -------------------------------------------------------------------------
     def create(
-        self, game: str, players: Sequence[str], options: Mapping[str, Any], title: str = "", origin: str = "new"
+        self,
+        game: str,
+        players: Sequence[str],
+        options: Mapping[str, Any],
+        title: str = "",
+        origin: str = "new",
+        follows: str | None = None,
     ) -> LiveGame:
         """A new game; raises EventError (unknown game, wrong players, bad options). A rule's ``fresh`` value is
-        what a new game starts with where not given (scorer.game.Option.fresh)."""
+        what a new game starts with where not given (scorer.game.Option.fresh). ``follows``: the game it is played
+        again after ("Play again"): that game's screens are told, and offer its phones the way in."""
         session = Session(get_game(game), players, get_game(game).spec.fresh(options))
         now = self.clock()
         title = title or f"{session.game.spec.title}: {', '.join(session.players)}"
@@ -159,8 +166,17 @@ class Hub:
             origin=origin,
             epoch_ms=now,
             created_ms=now,
+            follows=follows,
         )
-        return self._install(record, session)
+        live = self._install(record, session)
+        before = self.live(follows) if follows is not None else None
+        if before is not None:
+            with before.lock:
+                state = self.snapshot(before)
+                message = sse(state, event="state", id=state["seq"])
+                for subscriber in list(before.subscribers):
+                    subscriber.put(message)
+        return live
 
     def import_log(self, log: GameLog, title: str = "") -> LiveGame:
         """A new game holding a whole imported log (checked by replaying it first)."""
@@ -345,7 +361,14 @@ class Hub:
             "recent": [e.to_json() for e in counting[-RECENT:]],
             "counting": len(counting),
             "camera_saw": _camera_saw(session.events, counting),
+            "next": self._next(live.record.id),
         }
+
+    def _next(self, game_id: str) -> dict[str, str] | None:
+        """The game played again after this one ("Play again"): its id and title, for the phones to follow."""
+        next_id = self.store.next_game(game_id)
+        record = self.store.game(next_id) if next_id is not None else None
+        return None if record is None else {"id": record.id, "title": record.title}
 
     def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:
         """Every logged event with what it means now: counts, undone, corrected, or a meta event."""

@@ -92,7 +92,12 @@ def new_game() -> str:
     boot: dict[str, Any] = {"games": specs, "chosen": request.args.get("game", "")}
     again = store(current_app).game(request.args.get("again", "")) if request.args.get("again") else None
     if again is not None:  # "Play again": the same game, players (in their seats) and house rules, as a start
-        boot.update(chosen=again.game, players=list(again.players), options=_played_with(again.game, again.options))
+        boot.update(
+            chosen=again.game,
+            players=list(again.players),
+            options=_played_with(again.game, again.options),
+            again=again.id,
+        )
     return render_template("new.html", boot=boot)
 
 
@@ -147,6 +152,28 @@ def _rules_in_force(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any
         if o.name in options
     ]
     return {"rows": rows, "changed": [f"{r['name']} {r['value']}" for r in rows if r["changed"]]}
+
+
+@bp.get("/g/<game_id>/next")
+def next_game(game_id: str) -> WerkzeugResponse:
+    """The way from a finished game into the one played again after it: a phone that had joined the first joins
+    the next with the same role (a new game has new join links, and its phones were left on the old winner with
+    nothing to say a next game had begun: lifecycle audit, session 36)."""
+    record = _record(game_id)
+    role = role_for(record)
+    if role == "none":
+        raise AccessDenied(403, "this game needs its join link: scan the QR code on the host's screen")
+    next_id = store(current_app).next_game(record.id)
+    following = store(current_app).game(next_id) if next_id is not None else None
+    if following is None:
+        raise AccessDenied(404, "no game has been started after this one yet")
+    response = redirect(url_for("pages.table", game_id=following.id), code=303)
+    token = {"player": following.player_token, "viewer": following.viewer_token}.get(role)
+    if token is not None:  # the host needs no cookie
+        response.set_cookie(
+            game_cookie(following.id), token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/"
+        )
+    return response
 
 
 @bp.get("/join/<game_id>")

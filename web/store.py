@@ -64,6 +64,10 @@ CREATE TABLE IF NOT EXISTS events (
     author      TEXT NOT NULL,             -- host | player | demo | import | vision
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS next_games (  -- "Play again": the game that follows one (phones follow the link)
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    next_id TEXT NOT NULL REFERENCES games(id)
+) WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS events_append_only_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_append_only_delete BEFORE DELETE ON events
@@ -297,6 +301,11 @@ class Store:
         rows = self._query("SELECT seq, author FROM events WHERE game_id = ?", (game_id,))
         return {row["seq"]: row["author"] for row in rows}
 
+    def next_game(self, game_id: str) -> str | None:
+        """The game played again after ``game_id`` ("Play again"), if any."""
+        rows = self._query("SELECT next_id FROM next_games WHERE game_id = ?", (game_id,))
+        return str(rows[0]["next_id"]) if rows else None
+
     def last_seq(self, game_id: str) -> int:
         rows = self._query("SELECT MAX(seq) AS seq FROM events WHERE game_id = ?", (game_id,))
         return int(rows[0]["seq"] or 0)
@@ -317,8 +326,10 @@ class Store:
         created_ms: int,
         events: Iterable[GameEvent] = (),
         author: str = "import",
+        follows: str | None = None,
     ) -> GameRecord:
-        """Store a new game (and, for an import, its whole log) in one transaction."""
+        """Store a new game (and, for an import, its whole log) in one transaction; ``follows``: the game it is
+        played again after (the latest such game is that game's :meth:`next_game`)."""
         game_id = new_game_id()
         with self._transaction() as db:
             while db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
@@ -327,6 +338,8 @@ class Store:
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, game, json.dumps(options), title, origin, new_token(), new_token(), epoch_ms, created_ms),
             )
+            if follows is not None:
+                db.execute("INSERT OR REPLACE INTO next_games VALUES (?, ?)", (follows, game_id))
             db.executemany("INSERT INTO players VALUES (?, ?, ?)", [(game_id, i, n) for i, n in enumerate(players)])
             db.executemany(
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",

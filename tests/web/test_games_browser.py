@@ -960,6 +960,30 @@ def test_play_again_keeps_a_rule_a_new_game_would_start_otherwise(
     clean(laptop)
 
 
+def test_a_phone_on_a_finished_game_follows_the_host_into_the_next(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The host plays again; the phone still on the old game is offered the new one, live, and is in it as a
+    player with one tap (it was left on the old winner, and the new game's page refused it: lifecycle audit,
+    session 36)."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"])
+    join(server, phone, gid)
+    assert not css(phone, "#next-box").is_displayed()
+    laptop.get(server["laptop"] + f"/new?again={gid}")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#players input"))
+    tap(laptop, "#start")
+    wait(laptop, lambda d: "/g/" in d.current_url and gid not in d.current_url)
+    created = laptop.current_url.rsplit("/", 1)[1].split("#")[0]
+    wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
+    assert text(phone, "#next-game") == "Next game: Snap: Alex, Beth"
+    tap(phone, "#next-game")
+    wait(phone, lambda d: d.current_url.endswith(f"/g/{created}"), 5)
+    live(phone)
+    assert css(phone, "#role").text.lower() == "player"
+    clean(laptop, phone)
+
+
 def test_spit_face_up_tops_being_typed_survive_the_other_player_s_layout(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

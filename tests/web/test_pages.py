@@ -238,3 +238,31 @@ def test_the_game_list_says_when_each_game_was_last_played(app: Flask, host: Fla
     store(app).append(gid, event, int(friday.timestamp() * 1000), "host")
     html = host.get("/").get_data(as_text=True)
     assert f'<time datetime="{friday.isoformat(timespec="minutes")}">Fri 27 Nov 2026, 20:14</time>' in html
+
+
+def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, host: FlaskClient) -> None:
+    """A rematch is a new game with new join links: its phones were left on the old winner, and a phone opening the
+    new game got "this game needs its join link" (lifecycle audit, session 36). The old game now names the next
+    one, live, and `/g/<old>/next` lets its phones in with the role they had."""
+    old = store(app).game(new_game(host)["id"])
+    assert old is not None
+    player, viewer, stranger = phone(app), phone(app), phone(app)
+    for client, token in ((player, old.player_token), (viewer, old.viewer_token)):
+        assert client.get(f"/join/{old.id}?t={token}").status_code == 303  # the QR code: a cookie
+    assert player.get(f"/g/{old.id}/next").status_code == 404  # nothing played again yet
+    the_hub = hub(app)
+    live = the_hub.live(old.id)
+    assert live is not None
+    subscriber, _ = the_hub.subscribe(live, None)
+    assert host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": "nope"}).status_code == 400
+    created = new_game(host, "tally", ["Ann", "Bo"], title="Rematch", again=old.id)["id"]
+    told = json.loads(subscriber.queue.get(timeout=1).decode().split("data: ", 1)[1])
+    assert told["next"] == {"id": created, "title": "Rematch"}  # the old game's screens hear of it at once
+    assert host.get(f"/api/games/{old.id}").get_json()["state"]["next"] == {"id": created, "title": "Rematch"}
+    for client, role in ((player, "player"), (viewer, "viewer")):
+        followed = client.get(f"/g/{old.id}/next")
+        assert followed.status_code == 303 and followed.headers["Location"].endswith(f"/g/{created}")
+        assert boot_of(client.get(f"/g/{created}").get_data(as_text=True))["role"] == role
+    assert stranger.get(f"/g/{old.id}/next").status_code == 403
+    assert stranger.get(f"/g/{created}").status_code == 403
+    assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}")

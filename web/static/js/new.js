@@ -117,6 +117,8 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
   try {
     const result = await api('POST', '/api/games', {
       game: select.value, players: list, options: chosen, title: document.getElementById('title').value,
+      // "Play again": the finished game's phones are offered the way into this one
+      ...(B.again && select.value === B.chosen ? { again: B.again } : {}),
     });
     window.location.assign(result.url);
   } catch (err) {

@@ -106,6 +106,13 @@ function drawTotals() {
   winner.textContent = state.winner_text || '';
   const again = document.getElementById('again-box');   // the host's "Play again" once the game is over
   if (again) again.hidden = !state.finished;
+  const next = document.getElementById('next-box');   // the game played again after this one: every screen's way in
+  next.hidden = !state.next;
+  if (state.next) {
+    const link = document.getElementById('next-game');
+    link.href = `/g/${encodeURIComponent(gameId)}/next`;
+    link.textContent = `Next game: ${state.next.title}`;
+  }
 }
 
 function turnOf(view) {
@@ -258,7 +265,8 @@ function apply(next, { fresh = false } = {}) {
   if (fresh && next.seq < state.seq) { lastId = next.seq; drawn = false; }
   const entryBox = document.getElementById('entry');
   const entryFocused = document.activeElement && entryBox && entryBox.contains(document.activeElement);
-  const same = next.seq === state.seq && next.counting === state.counting;
+  const same = next.seq === state.seq && next.counting === state.counting   // (a next game started: redrawn)
+    && JSON.stringify(next.next || null) === JSON.stringify(state.next || null);
   if (drawn) announceScore(state, next);
   state = next;
   lastId = Math.max(lastId, next.seq);
