@@ -340,7 +340,7 @@ function history(table, ctx) {
   const rows = state.history || [];
   if (!rows.length) table.append(el('caption', { class: 'muted' }, 'No deal scored yet.'));
   table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'hands'), teams.map((t) => el('th', {}, t)),
-    ctx.canWrite ? el('th', {}, '') : null)));
+    ctx.canWrite ? el('th', {}, el('span', { class: 'sr-only' }, 'edit')) : null)));
   const body = el('tbody');
   rows.forEach((row, i) => {
     body.append(el('tr', { dataset: { deal: row.deal } }, el('td', { class: 'num' }, String(row.deal)),

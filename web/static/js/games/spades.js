@@ -260,7 +260,7 @@ function history(table, ctx) {
   const rows = state.history || [];
   if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No hand finished yet.')); }
   table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'bids · tricks'),
-    teams.map((t) => el('th', {}, t)), ctx.canWrite ? el('th', {}, '') : null)));
+    teams.map((t) => el('th', {}, t)), ctx.canWrite ? el('th', {}, el('span', { class: 'sr-only' }, 'edit')) : null)));
   const body = el('tbody');
   rows.forEach((row, i) => {
     const lines = state.players.map((p) => {
