@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
@@ -66,6 +67,9 @@ def _text(body: Mapping[str, Any], key: str, limit: int, default: str | None = N
 def clean_players(value: Any) -> list[str]:
     if not isinstance(value, list) or not value:
         raise AccessDenied(400, "'players' must be a list of names, in seating order")
+    for seat, v in enumerate(value, start=1):  # which one (lifecycle audit, session 36: "'player' must be a text")
+        if not isinstance(v, str):
+            raise AccessDenied(400, f"player {seat} must be a name (a text), not {json.dumps(v)[:20]}")
     names = [_text({"player": v}, "player", 10 * MAX_NAME) for v in value]  # name_problem says which is too long
     if problem := name_problem(names):  # the rule a log file's names are held to (scorer.events)
         raise AccessDenied(400, problem)

@@ -91,6 +91,8 @@ def new_game() -> str:
     specs = [{**get_game(n).spec.to_json(), "rules_summary": get_game(n).spec.rules_summary} for n in installed_games()]
     boot: dict[str, Any] = {"games": specs, "chosen": request.args.get("game", "")}
     again = store(current_app).game(request.args.get("again", "")) if request.args.get("again") else None
+    if request.args.get("again") and again is None:  # a bookmarked Play again, another --db: said, not a blank form
+        boot["problem"] = "The game to play again is not on this server: fill in the new game here."
     if again is not None:  # "Play again": the same game, players (in their seats) and house rules, as a start
         boot.update(
             chosen=again.game,

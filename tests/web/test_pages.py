@@ -81,7 +81,9 @@ def test_play_again_starts_the_new_game_form_from_a_finished_one(host: FlaskClie
     assert 'id="again-box" hidden' not in host.get(f"/g/{gid}").get_data(as_text=True)
     boot = boot_of(host.get(f"/new?again={gid}").get_data(as_text=True))
     assert (boot["chosen"], boot["players"], boot["options"]) == ("tally", ["Ann", "Bo"], {"target": 10})
-    assert "players" not in boot_of(host.get("/new?again=nope").get_data(as_text=True))  # unknown: a blank form
+    unknown = boot_of(host.get("/new?again=nope").get_data(as_text=True))  # a blank form, and why
+    assert "players" not in unknown and unknown["problem"].startswith("The game to play again is not on this server")
+    assert "problem" not in boot_of(host.get("/new").get_data(as_text=True))
 
 
 @pytest.mark.parametrize("grace", [0, 400, 1500])

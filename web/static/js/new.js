@@ -131,4 +131,5 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
 // brought into view (it sat 190 px under a 780 px screen: accessibility audit, session 36).
 new MutationObserver(() => { if (!problem.hidden) problem.scrollIntoView({ block: 'center' }); })
   .observe(problem, { childList: true, characterData: true, subtree: true, attributes: true });
+if (B.problem) showProblem(problem, B.problem);
 started();   // boot.js says so when a screen never gets here
