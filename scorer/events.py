@@ -262,9 +262,6 @@ def name_problem(names: Sequence[str]) -> str | None:
     once invisible characters are left out, without spaces or invisible characters at either end, control
     characters or text-direction controls; and no two may read alike (:func:`looks`). A log file is held to what a
     new game on the dashboard is (a log ``tablecall replay`` took could not be imported)."""
-    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
-    if twice is not None:  # which one: the form's message did not say (accessibility audit, session 36)
-        return f"two players are called {twice!r}: give each player a different name"
     seen: dict[str, str] = {}
     for name in names:
         if not looks(name).strip():  # a zero-width space alone (pasted from a chat) was a blank name on every screen
@@ -279,6 +276,10 @@ def name_problem(names: Sequence[str]) -> str | None:
             return f"the name {name!r} may not hold text-direction controls"
         if _invisible(name[0]) or _invisible(name[-1]):
             return f"the name {name!r} has an invisible character (a zero-width space?) at its start or end"
+    twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
+    if twice is not None:  # which one: the form's message did not say (accessibility audit, session 36)
+        return f"two players are called '{_start(twice, 32)}': give each player a different name"
+    for name in names:
         other = seen.setdefault(looks(name), name)
         if other != name:  # "Alex", "alex" and "Alex" + a zero-width space are one person to a group at the screen
             return f"'{other}' and '{name}' look like the same name: give each player a different one"
@@ -378,6 +379,14 @@ _MYANMAR_MARKS = re.compile(
 MAX_TITLE = 80  # a game's title, in characters (the dashboard's limit)
 
 
+def header_title(title: str) -> str:
+    """``title`` as a log header takes it: without control or text-direction characters, no spaces at its ends, at
+    most :data:`MAX_TITLE` characters (cut with "…"). A dashboard's own title (made of many or long names) may be
+    longer: its export wrote a header its own reader refused (a session-36 review)."""
+    kept = "".join(c for c in title if not (ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS)).strip()
+    return kept if len(kept) <= MAX_TITLE else kept[: MAX_TITLE - 1].rstrip() + "…"
+
+
 @dataclass(frozen=True)
 class LogHeader:
     """The first line of a log: which game, who plays, which house rules."""
@@ -425,8 +434,10 @@ class LogHeader:
         if not isinstance(options, dict):
             raise EventError("the header's 'options' must be an object")
         title = obj.get("title", "")
-        if not isinstance(title, str) or len(title) > MAX_TITLE or title != title.strip():
+        if not isinstance(title, str) or len(title) > MAX_TITLE:
             raise EventError(f"the header's 'title' must be a text of at most {MAX_TITLE} characters")
+        if title != title.strip():
+            raise EventError("the header's 'title' may not start or end with a space")
         if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS for c in title):
             raise EventError("the header's 'title' may not hold control characters or text-direction controls")
         return cls(game, tuple(players), options, title=title)

@@ -14,7 +14,16 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
-from scorer.events import BIDI_CONTROLS, MAX_NAME, MAX_TITLE, EventError, LogError, name_problem, parse_log
+from scorer.events import (
+    BIDI_CONTROLS,
+    MAX_NAME,
+    MAX_TITLE,
+    EventError,
+    LogError,
+    header_title,
+    name_problem,
+    parse_log,
+)
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
@@ -242,7 +251,8 @@ def export_log(game_id: str) -> Response:
     record, _, live = open_game(game_id, "viewer")
     with live.lock:
         log = live.session.log()
-    text = format_log(replace(log, header=replace(log.header, title=record.title)))  # an import keeps the title
+    titled = replace(log.header, title=header_title(record.title))  # an import keeps the title
+    text = format_log(replace(log, header=titled))
     return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.events import EventError, GameEvent, GameLog, Source, parse_event
+from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
 from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
 from scorer.session import Session, replay
@@ -157,7 +157,7 @@ class Hub:
         again after ("Play again"): that game's screens are told, and offer its phones the way in."""
         session = Session(get_game(game), players, get_game(game).spec.fresh(options))
         now = self.clock()
-        title = title or f"{session.game.spec.title}: {', '.join(session.players)}"
+        title = title or header_title(f"{session.game.spec.title}: {', '.join(session.players)}")
         record = self.store.create_game(
             game,
             session.players,
@@ -183,7 +183,7 @@ class Hub:
         session = replay(log)  # raises LogError naming the line that does not replay
         now = self.clock()
         last_ts = log.events[-1].ts if log.events else 0
-        title = title or f"{session.game.spec.title} (imported): {', '.join(session.players)}"
+        title = title or header_title(f"{session.game.spec.title} (imported): {', '.join(session.players)}")
         record = self.store.create_game(
             log.header.game,
             session.players,

@@ -16,6 +16,7 @@ from scorer.events import (
     LogHeader,
     Source,
     format_log,
+    header_title,
     name_problem,
     parse_event,
     parse_log,
@@ -113,6 +114,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([LOG_HEADER.replace("}", ', "title": 5}')], 1, "'title' must be a text of at most 80 characters"),
         ([LOG_HEADER.replace("}", ', "title": "' + "x" * 81 + '"}')], 1, "'title' must be a text of at most 80"),
         ([LOG_HEADER.replace("}", ', "title": "\\u202eFriday"}')], 1, "'title' may not hold control characters"),
+        ([LOG_HEADER.replace("}", ', "title": " Friday"}')], 1, "'title' may not start or end with a space"),
         ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
         ([LOG_HEADER, '{"seq": 1, "ts": 0, "source": "manual", "type": "add", "x": NaN}'], 2, "holds NaN"),
         ([LOG_HEADER, '{"seq": 1, "ts": 0, "source": "manual", "type": "add", "x": -1e999}'], 2, "too large"),
@@ -145,6 +147,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "title-not-a-text",
         "title-too-long",
         "title-right-to-left-override",
+        "title-with-a-leading-space",
         "bad-json",
         "nan",
         "1e999",
@@ -194,3 +197,24 @@ def test_myanmar_names_that_read_alike_are_one_name(first: str, second: str, ali
     the same were taken, and points went to the wrong twin (a Burmese game-night audit, session 35)."""
     problem = name_problem([first, second])
     assert problem is None if not alike else "look like the same name" in problem, problem
+
+
+@pytest.mark.parametrize(
+    ("names", "problem"),
+    [
+        (["\u200b", "\u200b"], "every player needs a name"),  # was "two players are called '\u200b'"
+        ([" Alex", " Alex"], "the name ' Alex' has spaces at its start or end"),
+        (["Alex", "Beth", "Alex"], "two players are called 'Alex': give each player a different name"),
+        (["Alex", "alex"], "'Alex' and 'alex' look like the same name: give each player a different one"),
+    ],
+)
+def test_a_name_s_own_problem_is_said_before_a_repeated_one(names: list[str], problem: str) -> None:
+    """Repeated names were checked first: two zero-width spaces were "two players are called '\u200b'" (a review of
+    session 36's wording, which quotes the repeated name)."""
+    assert name_problem(names) == problem
+
+
+def test_header_title_makes_any_title_one_a_header_takes() -> None:
+    assert header_title("  Friday\u202e night\x07 ") == "Friday night"
+    assert header_title("x" * 100) == "x" * 79 + "…" and len(header_title("x" * 100)) == 80
+    assert LogHeader.from_json({**LogHeader("tally", ("Ann",)).to_json(), "title": header_title("y " * 60)}).title

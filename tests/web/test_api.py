@@ -617,6 +617,25 @@ def test_an_exported_game_imported_again_keeps_its_title(app: Flask, host: Flask
     assert old is not None and old.title == "Tally (imported): Ann, Bo"
 
 
+def test_an_export_s_title_is_one_its_reader_takes_however_long_the_game_s_title(app: Flask, host: FlaskClient) -> None:
+    """A default title names every player, and twelve Snap players made one of 88 characters: its export wrote a
+    header title its own reader refused, so Import and replay refused the game's copy (a session-36 review)."""
+    names = ["Alice", "Bruno", "Carla", "Dmitri", "Elena", "Farid", "Greta", "Hugo", "Ines", "Jonas", "Kiri", "Laura"]
+    gid = new_game(host, "snap", names)["id"]
+    record = store(app).game(gid)
+    assert record is not None and len(record.title) <= 80 and record.title.endswith("…")
+    stored = store(app).create_game(  # a game stored before titles were capped
+        "tally", ["Ann", "Bo"], {}, title="Friday " * 20, origin="new", epoch_ms=0, created_ms=0
+    )
+    for game_id in (gid, stored.id):
+        text = host.get(f"/api/games/{game_id}/export.jsonl").get_data(as_text=True)
+        title = parse_log(text).header.title
+        assert 0 < len(title) <= 80
+        imported = host.post("/api/import", json={"log": text})
+        assert imported.status_code == 201, imported.get_json()
+        assert store(app).game(imported.get_json()["id"]).title == title  # type: ignore[union-attr]
+
+
 def test_import_needs_the_host(app: Flask, tally: dict[str, Any]) -> None:
     assert phone(app, tally["player_token"]).post("/api/import", json={"log": LOG}).status_code == 403
 
