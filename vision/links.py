@@ -180,34 +180,50 @@ class Logged:
     camera: bool
     rejected: bool = False  # the camera's, undone or corrected on a phone since: a reading as wrong as a rejected one
     idle_codes: frozenset[str] = frozenset()
+    impossible: bool = False  # counts, left the game as it was, with an error ruling: a reading the referee ruled out
 
 
 def _logged(session: Session) -> list[Logged]:
     codes: dict[int, set[str]] = {}
+    errors: set[int] = set()
     for ruling in session.rulings:
         if ruling.seq in session.idle:
             codes.setdefault(ruling.seq, set()).add(ruling.code)
+            if ruling.severity.value == "error":
+                errors.add(ruling.seq)
     undone = session.undone()
     now = {e.seq: e for e in session.counting()}
     out = []
     for e in session.events:
         camera = e.source is Source.VISION
         rejected = camera and (e.seq in undone or (e.seq in now and now[e.seq] != e))
-        out.append(Logged(e.seq, e.type, dict(e.data), camera, rejected, frozenset(codes.get(e.seq, ()))))
+        idle = frozenset(codes.get(e.seq, ()))
+        out.append(Logged(e.seq, e.type, dict(e.data), camera, rejected, idle, camera and e.seq in errors))
     return out
 
 
+#: the payload fields that hold cards (a Push hand or a Spit! call's ``cards`` map players to theirs; a correction's or
+#: insert's ``event`` is an event); a player's name is never read as a card (one called "KD" took the K♦ as played)
+CARD_FIELDS = frozenset({"card", "cards", "hands", "melds", "wild", "upcard", "event"})
+
+
 def card_names(value: Json) -> set[str]:
-    """The card names in an event's payload, wherever they are (``card``, ``cards``, a Push hand, a correction's
-    event), without a copy's mark (``AS/2`` is ``AS``)."""
+    """The card names in an event's payload (its :data:`CARD_FIELDS`, however deep), without a copy's mark (``AS/2``
+    is ``AS``)."""
     if isinstance(value, str):
         name = value.split("/")[0]
         return {name} if name in DECK or name == "JK" else set()
-    if isinstance(value, Mapping):
-        return set().union(*(card_names(v) for v in value.values())) if value else set()
     if isinstance(value, (list, tuple)):
         return set().union(*(card_names(v) for v in value)) if value else set()
-    return set()
+    if not isinstance(value, Mapping):
+        return set()
+    out: set[str] = set()
+    for key in CARD_FIELDS & set(value):
+        held = value[key]
+        if key in ("hands", "cards") and isinstance(held, Mapping):  # player -> cards
+            held = list(held.values())
+        out |= card_names(held)
+    return out
 
 
 class _Undone:
@@ -231,8 +247,10 @@ class CameraEvents:
     that has a log (the server restarted, the camera attached again, its zones edited), the cards already lying
     there (:meth:`settle`)."""
 
-    #: the first frames after a start: the cards seen in them were lying there when the camera started
+    #: the first frames after a start, and at least the first START_MS of them (a webcam just opened gives dark
+    #: pictures while its exposure settles): the cards first seen in them were lying there when the camera started
     START_FRAMES = 5
+    START_MS = 700
 
     def __init__(self, keep: int = 64) -> None:
         self.keep = keep
@@ -240,7 +258,8 @@ class CameraEvents:
         self.undone: set[int] = set()
         self.placed: dict[str, Logged] = {}  # card name -> the last event of the log that names it
         self.frames = 0
-        self.cutoff: int | None = None  # the time of the last of the first START_FRAMES frames
+        self.first: int | None = None  # the time of the first frame
+        self.cutoff: int | None = None  # the time of the last frame of the start (START_FRAMES, START_MS)
         self.looked: set[int] = set()  # cards settle has decided on
 
     def start(self, link: GameLink, observer: Any) -> None:
@@ -261,13 +280,15 @@ class CameraEvents:
 
     def settle(self, update: Any, view: Mapping[str, Json], observer: Any) -> None:
         """Before the observer looks at ``update``: what it would know of a card lying on the table when the camera
-        started (first seen in its first :data:`START_FRAMES` frames) had it been watching all along, by the last
-        event of the log that names the card (:meth:`start`):
+        started (first seen in its first :data:`START_FRAMES` frames and :data:`START_MS`) had it been watching all
+        along, by the last event of the log that names the card (:meth:`start`):
         - one of :attr:`Observer.table_events` (a Spades trick left lying after its hand was claimed, the deal and
           the bids entered since; a Push deal's melds after the next deal was entered): the card was played, and is
           not played again whatever the referee's view says now;
         - the camera's own event that the players rejected or corrected (a misreading still lying there): not sent
           again;
+        - the camera's own event that the referee ruled impossible (a card already played): a misreading, so the
+          card read anew under another name is news;
         - the camera's own event, ruled a foul that did not count (a Spades play out of turn,
           :attr:`Observer.retry_fouls`): tried once more when the game moves on, as it would have been.
         The camera's own event is followed as if the observer had sent it: a Reject of it (before or after the
@@ -276,7 +297,9 @@ class CameraEvents:
         event: laid while the server was down) is the observer's to judge, by the referee's view, as usual."""
         if not self.placed:
             return
-        if self.frames < self.START_FRAMES:
+        if self.first is None:
+            self.first = update.ts
+        if self.frames < self.START_FRAMES or update.ts - self.first <= self.START_MS:
             self.frames += 1
             self.cutoff = update.ts
         assert self.cutoff is not None
@@ -292,6 +315,9 @@ class CameraEvents:
             proposal = Proposal(event.type, event.data, card.since, reason, (card.id,))
             if event.camera and not event.rejected and event.idle_codes & observer.retry_fouls:
                 observer.idle(proposal, view)
+            elif event.impossible and not event.rejected:  # a misreading the referee ruled out (a card played
+                observer.use(card)  # before): as the observer that sent it judged it, the card read anew is news
+                observer.void(proposal)
             elif event.rejected or not event.camera or event.type in observer.table_events:
                 observer.use(card)
             if event.camera:

@@ -307,13 +307,19 @@ class LiveTable:
         if self.on_frame is not None:
             self.on_frame(frame)
         with self._lock:
-            config, tracker, observer, motion = self.config, self.tracker, self.observer, self.motion
+            config, tracker, observer, motion, mine = self.config, self.tracker, self.observer, self.motion, self._mine
         now = time.monotonic()
         if now >= self._next_check:
             self._next_check = now + self.recheck_s
             self._check_calibration(frame)
             with self._lock:
-                config, tracker, observer, motion = self.config, self.tracker, self.observer, self.motion
+                config, tracker, observer, motion, mine = (
+                    self.config,
+                    self.tracker,
+                    self.observer,
+                    self.motion,
+                    self._mine,
+                )
         if config.calibration is None or self._calibration_state != "ok" or motion is None or self._moved:
             self._show(frame, None, None)  # not calibrated, or the camera seems to have moved: nothing is tracked
             return
@@ -337,7 +343,7 @@ class LiveTable:
                 log.warning("impossible table: %s", flag.message)
         self._flagged = {f.message for f in update.flags}
         if detections is not None:
-            self._observe(observer, update, frame, view)
+            self._observe(observer, mine, update, frame, view)
         self._show(frame, detections, update)
 
     def _view(self, observer: Observer) -> tuple[Mapping[str, Json] | None, Cards | None, Cards | None]:
@@ -403,11 +409,15 @@ class LiveTable:
             log.warning("calibration: %s", drift.message)
             self._check_calibration(frame)
 
-    def _observe(self, observer: Observer, update: Update, frame: Frame, view: Mapping[str, Json] | None) -> None:
+    def _observe(
+        self, observer: Observer, mine: CameraEvents, update: Update, frame: Frame, view: Mapping[str, Json] | None
+    ) -> None:
+        """``observer`` and ``mine`` as taken with the tracker that made ``update`` (a zone edit meanwhile installs
+        new ones: this frame is the old tracker's)."""
         try:
-            self._mine.follow(self.link, observer)
+            mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
-            self._mine.settle(update, view, observer)
+            mine.settle(update, view, observer)
             proposals = observer.observe(update, view)
         except Exception:
             log.exception("the %s observer failed", self.link.game)
@@ -429,7 +439,7 @@ class LiveTable:
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": repr(exc)})
                 continue
             self.sent.append(event)
-            self._mine.add(seq, proposal)
+            mine.add(seq, proposal)
             self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
             after = self._view_now()
             observer.judged(proposal, rulings, before, after)  # an impossible one, or a foul that did not count

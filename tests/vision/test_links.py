@@ -170,5 +170,7 @@ def test_card_names_finds_the_cards_anywhere_in_a_payload() -> None:
     assert card_names({"player": "Alex", "card": "5S"}) == {"5S"}
     assert card_names({"hands": {"Beth": ["KS", "10H/2"], "David": []}, "out": "Alex"}) == {"KS", "10H"}
     assert card_names({"melds": [{"kind": "set", "cards": ["7S", "7H", "JK"]}]}) == {"7S", "7H", "JK"}
-    assert card_names({"target": 3, "event": {"type": "play", "player": "AS", "card": "2C"}}) == {"AS", "2C"}
+    assert card_names({"target": 3, "event": {"type": "play", "player": "AS", "card": "2C"}}) == {"2C"}
+    assert card_names({"player": "KD", "bid": 3}) == set()  # a player called KD is not the K♦ (a session review)
+    assert card_names({"cards": {"Alex": "3S", "Beth": "9D"}, "piles": {"Alex": 0, "Beth": 1}}) == {"3S", "9D"}
     assert card_names({"player": "Ann", "points": 3, "bid": 5, "nil": True}) == set()

@@ -1216,3 +1216,34 @@ def test_spit_a_move_after_a_restart_that_repeats_an_earlier_move_is_sent() -> N
     alex[0], alex[4] = "QD", None
     assert [b for _, b, _ in show(200)] == [{"type": "move", "player": "Alex", "from": 4, "to": 0}]
     assert d.session.view()["players"]["Alex"]["stock"][0]["top"] == "QD"
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_misreading_ruled_impossible_before_a_restart_is_news_when_read_right(restart: bool) -> None:
+    """Beth's 8C misread as the 7C of trick 1 is ruled impossible (already played); read right, it is her play. After
+    a restart the logged 7C was taken as played and the right reading only noted: her play was lost (a review)."""
+    d = spades()
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):  # trick 1, Alex wins
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    d.show({}, frames=20)  # gathered
+    d.show({"trick/0": ["KC"]})  # Alex leads
+    assert codes(d.show({"trick/0": ["KC"], "trick/1": ["7C"]})) == ["card_already_played"]
+    if restart:
+        d.restart()
+        assert d.show({"trick/0": ["KC"], "trick/1": ["7C"]}, frames=20) == []
+    sent = d.show({"trick/0": ["KC"], "trick/1": ["8C"]}, frames=20, moved=False)  # read right
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "8C")]
+
+
+def test_spades_the_old_trick_after_a_restart_whose_first_half_second_is_dark() -> None:
+    """A webcam just opened gives dark pictures while its exposure settles: counted in 5 frames alone, the start was
+    over before the old trick was seen, and it went in as the new hand's plays (a review of session 36)."""
+    d, table = spades_trick_claimed()
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.step = 66  # 15 frames a second
+    d.restart()
+    d.show({}, frames=8, moved=False)  # half a second of nothing read
+    assert d.show(table, frames=100) == [] and d.session.view()["trick"] == []
