@@ -22,7 +22,7 @@ from scorer.events import EventError, GameEvent, GameLog, Source, header_title, 
 from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
 from scorer.session import Session, replay
-from web.store import ConflictError, GameRecord, Store
+from web.store import ConflictError, GameRecord, Store, StoreError
 
 __all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
 
@@ -366,8 +366,12 @@ class Hub:
 
     def _next(self, game_id: str) -> dict[str, str] | None:
         """The game played again after this one ("Play again"): its id and title, for the phones to follow."""
-        next_id = self.store.next_game(game_id)
-        record = self.store.game(next_id) if next_id is not None else None
+        try:
+            next_id = self.store.next_game(game_id)
+            record = self.store.game(next_id) if next_id is not None else None
+        except StoreError as exc:  # that game damaged in the database: this one's screens and entries go on
+            log.error("the game after %s cannot be read: %s", game_id, exc)
+            return None
         return None if record is None else {"id": record.id, "title": record.title}
 
     def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:

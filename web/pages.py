@@ -148,7 +148,7 @@ def _rules_in_force(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any
             "name": o.name.replace("_", " "),
             "value": _said(options[o.name]),
             "help": o.help,
-            "changed": options[o.name] != o.default,
+            "changed": options[o.name] != (o.default if o.fresh is None else o.fresh),  # as the new-game form has it
         }
         for o in spec.options
         if o.name in options

@@ -374,6 +374,10 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
     if not target.parent.is_dir():
         raise StoreError(f"{target.parent} is not a folder")
     partial = target.with_name(target.name + ".partial")
+    try:  # the copy's folder first: one it may not write is the copy's problem, not the database's
+        partial.open("wb").close()
+    except OSError as exc:
+        raise StoreError(f"could not write {target}: {exc.strerror or exc}") from None
     try:
         with closing(sqlite3.connect(source, timeout=BUSY_S)) as db, closing(sqlite3.connect(partial)) as copy:
             db.backup(copy)
@@ -387,7 +391,7 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
             events = copy.execute("SELECT COUNT(*) FROM events").fetchone()[0]
         partial.replace(target)
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"could not copy {source}: {exc}") from None
+        raise StoreError(f"could not copy {source} to {target}: {exc}") from None
     except OSError as exc:
         raise StoreError(f"could not write {target}: {exc.strerror or exc}") from None
     finally:

@@ -290,6 +290,12 @@ def test_backup_copies_every_game_while_the_server_writes(tmp_path: Path, capsys
         pytest.param("missing", "there is no database at", id="no_database"),
         pytest.param("text", "file is not a database", id="not_a_database"),
         pytest.param("exists", "exists already: name a new file", id="never_overwrites"),
+        pytest.param(  # the copy's folder, not the database, was blamed ("could not copy t.sqlite3": a review)
+            "unwritable",
+            "could not write /proc/copy.sqlite3",
+            id="folder_not_writable",
+            marks=pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc: a folder no one writes"),
+        ),
     ],
 )
 def test_backup_refuses_what_it_cannot_copy(
@@ -301,6 +307,9 @@ def test_backup_refuses_what_it_cannot_copy(
     elif given == "exists":
         Store(db).close()
         copy.write_text("last week's copy")
+    elif given == "unwritable":
+        Store(db).close()
+        copy = Path("/proc/copy.sqlite3")
     assert main(["backup", str(copy), "--db", str(db)]) == 2
     assert message in capsys.readouterr().err
     assert not copy.with_name("copy.sqlite3.partial").exists()

@@ -229,6 +229,10 @@ def test_the_table_says_which_house_rules_the_game_is_played_with(host: FlaskCli
     assert "nil value: <strong>100</strong>" in html  # a rule as usual is listed too
     plain = new_game(host, "spades", players)["id"]
     assert "<summary>Rules: as usual</summary>" in host.get(f"/g/{plain}").get_data(as_text=True)
+    snap = new_game(host, "snap", ["Alex", "Beth"])["id"]  # starts at its fresh call grace: nothing was chosen
+    assert "<summary>Rules: as usual</summary>" in host.get(f"/g/{snap}").get_data(as_text=True)
+    old_style = new_game(host, "snap", ["Alex", "Beth"], options={"call_grace_ms": 0})["id"]
+    assert "<summary>Rules: call grace ms 0</summary>" in host.get(f"/g/{old_style}").get_data(as_text=True)
 
 
 def test_the_game_list_says_when_each_game_was_last_played(app: Flask, host: FlaskClient) -> None:
@@ -268,3 +272,18 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert stranger.get(f"/g/{old.id}/next").status_code == 403
     assert stranger.get(f"/g/{created}").status_code == 403
     assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}")
+
+
+def test_a_next_game_damaged_in_the_database_leaves_the_old_one_playing(app: Flask, host: FlaskClient) -> None:
+    """Every state of a game names the game played after it: one damaged by hand made the old game's page a 500, and
+    an entry on it was stored but answered as an error (a review of session 36)."""
+    import sqlite3
+
+    old = new_game(host)["id"]
+    following = new_game(host, "tally", ["Ann", "Bo"], again=old)["id"]
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute("UPDATE games SET options = '{not json' WHERE id = ?", (following,))
+    db.close()
+    assert host.get(f"/g/{old}").status_code == 200
+    entry = post_event(host, old, type="add", player="Ann", points=3)
+    assert entry.status_code == 201 and entry.get_json()["state"]["next"] is None
