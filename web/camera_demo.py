@@ -160,7 +160,7 @@ class CameraDemo(threading.Thread):
         from vision.sim import demo_log, demo_video, truth_path
 
         self.desk.note = "preparing the demo video (rendered once into data/sim/)"
-        video = self.video or demo_video(self.name)
+        video = self.video or demo_video(self.name, stop=self.stopped)
         game_log = parse_log(demo_log(self.name).read_text(encoding="utf-8").split("\n"))
         truth: dict[str, Any] = json.loads(truth_path(video).read_text(encoding="utf-8"))
         return video, game_log, truth
@@ -169,6 +169,9 @@ class CameraDemo(threading.Thread):
         try:
             video, game_log, truth = self._prepare()
         except Exception as exc:  # no card art, a simulator bug ...: the scripted demo instead
+            if self.stopped.is_set():  # the server is stopping (Ctrl-C while the video was rendered)
+                self.ready.set()
+                return
             self._give_up(f"the camera demo could not make its video ({exc.__class__.__name__}: {exc})")
             return
         config = None

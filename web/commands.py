@@ -446,7 +446,12 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
                 flush=True,
             )
     camera_demo.start()
-    camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
+    try:
+        camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
+    except KeyboardInterrupt:  # Ctrl-C meanwhile: the rendering stops at its next frame, then the process ends (it
+        camera_demo.stop()  # was killed inside OpenCV's video writer: "terminate called...", a core dump)
+        camera_demo.join(DEMO_READY_S)
+        raise
     return demos
 
 

@@ -237,3 +237,38 @@ def test_serve_refuses_camera_options_that_do_not_fit(
 ) -> None:
     assert main(["serve", "--db", str(tmp_path / "x.db"), "--port", "0", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.timeout(120)
+def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path) -> None:
+    """A first `serve --demo` renders its video for some seconds: Ctrl-C then killed the process inside OpenCV's video
+    writer ("terminate called without an active exception", SIGABRT, a core dump; a newcomer audit, session 36)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from tests.web.server import ROOT, SERVE
+
+    data = tmp_path / "data"  # no demo video yet: it is rendered
+    out = tmp_path / "serve.out"
+    env = {**os.environ, "TABLECALL_DATA": str(data)}
+    with out.open("wb") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-c", SERVE, "serve", "--demo", "--db", str(tmp_path / "t.sqlite3"), "--port", "0"],
+            cwd=ROOT,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
+    try:
+        wait_for(lambda: "rendering the demo video" in out.read_text(errors="replace"), 60, "the rendering to start")
+        wait_for(lambda: list((data / "sim").glob("*.part.mp4")), 60, "the first frames to be written")
+        process.send_signal(signal.SIGINT)
+        code = process.wait(30)
+    finally:
+        process.kill()
+        process.wait(10)
+    said = out.read_text(errors="replace")
+    assert code == 130 and "terminate called" not in said and "Traceback" not in said, (code, said)
+    assert not list((data / "sim").glob("*.part*"))  # nothing half-written left behind

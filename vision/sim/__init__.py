@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from scorer.events import parse_log
@@ -19,6 +20,7 @@ from vision.sim.timeline import SimError, Timing
 __all__ = [
     "DEMOS",
     "Options",
+    "RenderStopped",
     "SimError",
     "Simulation",
     "Timing",
@@ -57,11 +59,18 @@ def _demo_video_path(name: str, folder: Path | None, size: tuple[int, int], fps:
 
 
 def demo_video(
-    name: str, folder: Path | None = None, size: tuple[int, int] = (1280, 720), fps: float = 15.0, seed: int = 0
+    name: str,
+    folder: Path | None = None,
+    size: tuple[int, int] = (1280, 720),
+    fps: float = 15.0,
+    seed: int = 0,
+    stop: threading.Event | None = None,
 ) -> Path:
     """Demo ``name`` as a video with markers and its ground truth, rendered once into ``folder`` (default
     ``data/sim/``) and reused while newer than the demo log: what a live table can play when no camera is given.
-    The cards are a held-out design when one is installed, so the detector sees art it never trained on."""
+    The cards are a held-out design when one is installed, so the detector sees art it never trained on. ``stop``
+    set: the rendering ends at the next frame, raising :class:`RenderStopped`, and leaves nothing half-written
+    (Ctrl-C while serve rendered it killed the process inside OpenCV's writer)."""
     log = demo_log(name)
     made = demo_video_made(name, folder, size, fps, seed)
     if made is not None:
@@ -72,5 +81,14 @@ def demo_video(
     except SimError:
         design = None
     options = Options(size=size, fps=fps, seed=seed, design=design, markers=True)
-    simulate(parse_log(log.read_text(encoding="utf-8")), out, options)
+
+    def stopped(done: int, total: int) -> None:
+        if stop is not None and stop.is_set():
+            raise RenderStopped(f"the demo video was stopped after {done} of {total} frames")
+
+    simulate(parse_log(log.read_text(encoding="utf-8")), out, options, progress=stopped)
     return out
+
+
+class RenderStopped(SimError):
+    """The rendering was asked to stop (:func:`demo_video`'s ``stop``)."""
