@@ -185,11 +185,11 @@ def find_matches(state: SnapState) -> tuple[Match, ...]:
     return tuple(found)
 
 
-def describe(state: SnapState, match: Match) -> str:
+def describe(state: SnapState, match: Match, joined: str = "matches") -> str:
     first = f"{state.name(match.first)}'s {match.first_card}"
     if match.with_pot:
-        return f"{first} matches the Snap Pot's {match.second_card}"
-    return f"{first} matches {state.name(match.second)}'s {match.second_card}"
+        return f"{first} {joined} the Snap Pot's {match.second_card}"
+    return f"{first} {joined} {state.name(match.second)}'s {match.second_card}"
 
 
 def _match_data(state: SnapState, match: Match) -> dict[str, Json]:
@@ -315,7 +315,8 @@ def refresh(state: SnapState, event: GameEvent, reason: str) -> tuple[SnapState,
     ran out of cards, the turn moved past them, and the winner."""
     found = find_matches(state)
     rulings = [
-        Ruling("match_gone", Severity.INFO, f"No longer a match: {describe(state, m)} ({reason}).",
+        # "No longer a match: Alex's 8H matches Cara's 8C (won by Cara)" read as a contradiction (newcomer audit)
+        Ruling("match_gone", Severity.INFO, f"The match of {describe(state, m, 'and')} is over ({reason}).",
                None, event.seq, _match_data(state, m))
         for m in state.matches if m not in found
     ]  # fmt: skip

@@ -108,7 +108,10 @@ def test_flip_that_would_end_the_game_by_settling_asks_for_resolve() -> None:
     table, _ = run("Alex 7H; Beth 7S; Beth snap", ("Alex", "Beth"), deal={"counts": {"Alex": 1, "Beth": 51}})
     with pytest.raises(EventError, match="send 'resolve'"):
         table.flip("Beth", "2C")
-    assert codes(table.resolve()) == ["snap_won", "match_gone", "player_out", "winner"]
+    rulings = table.resolve()
+    assert codes(rulings) == ["snap_won", "match_gone", "player_out", "winner"]
+    # it read "No longer a match: Alex's 7H matches Beth's 7S (won by Beth)" (a newcomer audit, session 36)
+    assert rulings[1].message == "The match of Alex's 7H and Beth's 7S is over (won by Beth)."
 
 
 @pytest.mark.parametrize(
