@@ -416,13 +416,7 @@ def test_spades_the_last_trick_lying_there_is_not_played_again() -> None:
 def test_spades_the_last_trick_still_lying_after_a_restart_is_not_played_in_the_next_hand() -> None:
     """The observer's memory of the cards it had seen lived in the process: after a restart of serve, a trick left
     lying after its hand was claimed and the next bid was played again, card by card (left alone in session 34)."""
-    d = spades()
-    table: dict[str, list[str]] = {}
-    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
-        table[f"trick/{seat}"] = [card]
-        d.show(table)
-    d.manual("claim", player="Alex")
-    d.manual("deal")
+    d, table = spades_trick_claimed()
     for name in ("Beth", "Charlie", "David", "Alex"):
         d.manual("bid", player=name, bid=3)
     d.restart()

@@ -384,14 +384,7 @@ def test_a_refusal_stays_on_the_screen_when_another_phone_s_event_redraws_it(
     """The game's problem line is rebuilt with every redraw: a refusal vanished a second later, when another
     phone's event arrived, and the entry looked taken (accessibility audit, session 36)."""
     phone = browsers["phone"]
-    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
-    join(server, phone, gid)
-    tab(phone, "enter")
-    tap(phone, '#entry-mode button[data-mode="cards"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
-    tap(phone, '#bid-buttons button[data-bid="0"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:")
-    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"0\"]').click()")  # at once
+    gid = beth_bids_then_a_double_tap(server, phone)
     wait(phone, lambda d: "was not sent" in text(d, "#spades-problem"), 3)
     body = {"type": "bid", "player": "Charlie", "bid": 4}  # another phone enters Charlie's bid: a redraw
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
@@ -1049,6 +1042,20 @@ def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], brow
 
 
 # -- a double tap enters one event -----------------------------------------------------------------
+def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str:
+    """A Spades game on the phone's card entry: Beth bids 0, and the tap's second touch lands on Charlie's 0 at
+    once (the buttons were redrawn under the finger)."""
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
+    tap(phone, '#bid-buttons button[data-bid="0"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:")
+    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"0\"]').click()")  # at once
+    return gid
+
+
 def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1062,14 +1069,7 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     phone.execute_script("const b = document.querySelector(arguments[0]); b.click(); b.click();",
                          '#ten-draw button[data-card="R3"]')  # fmt: skip
     wait(phone, lambda d: "total 3" in text(d, "#tableau"), 3)
-    gid2 = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
-    join(server, phone, gid2)
-    tab(phone, "enter")
-    tap(phone, '#entry-mode button[data-mode="cards"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
-    tap(phone, '#bid-buttons button[data-bid="0"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:")
-    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"0\"]').click()")  # at once
+    gid2 = beth_bids_then_a_double_tap(server, phone)
     time.sleep(0.6)
     assert [e["type"] for e in events(server, gid)] == ["draw"]
     assert [(e["type"], e["player"]) for e in events(server, gid2)] == [("bid", "Beth")]
