@@ -446,12 +446,27 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
                 flush=True,
             )
     camera_demo.start()
+    # Ctrl-C meanwhile: the rendering stops at its next frame, then the process ends (it was killed inside OpenCV's
+    # video writer: "terminate called...", a core dump); a second Ctrl-C while it waits for that frame is not heard
+    interrupted: list[int] = []
+
+    def first_only(signum: int, frame: Any) -> None:
+        if not interrupted:
+            interrupted.append(signum)
+            raise KeyboardInterrupt
+
+    previous = (
+        signal.signal(signal.SIGINT, first_only) if threading.current_thread() is threading.main_thread() else None
+    )
     try:
         camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
-    except KeyboardInterrupt:  # Ctrl-C meanwhile: the rendering stops at its next frame, then the process ends (it
-        camera_demo.stop()  # was killed inside OpenCV's video writer: "terminate called...", a core dump)
+    except KeyboardInterrupt:
+        camera_demo.stop()
         camera_demo.join(DEMO_READY_S)
         raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
     return demos
 
 

@@ -169,7 +169,11 @@ class Hub:
             follows=follows,
         )
         live = self._install(record, session)
-        before = self.live(follows) if follows is not None else None
+        try:
+            before = self.live(follows) if follows is not None else None
+        except StoreError as exc:  # that game damaged in the database: the new one is made all the same
+            log.error("game %s, played again as %s, cannot be read: %s", follows, record.id, exc)
+            before = None
         if before is not None:
             with before.lock:
                 state = self.snapshot(before)

@@ -240,9 +240,11 @@ def test_serve_refuses_camera_options_that_do_not_fit(
 
 
 @pytest.mark.timeout(120)
-def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("presses", [1, 2])
+def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path, presses: int) -> None:
     """A first `serve --demo` renders its video for some seconds: Ctrl-C then killed the process inside OpenCV's video
-    writer ("terminate called without an active exception", SIGABRT, a core dump; a newcomer audit, session 36)."""
+    writer ("terminate called without an active exception", SIGABRT, a core dump; a newcomer audit, session 36);
+    and so did a second Ctrl-C right after the first, while it waited for the frame (a review)."""
     import os
     import signal
     import subprocess
@@ -264,7 +266,9 @@ def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path) -
     try:
         wait_for(lambda: "rendering the demo video" in out.read_text(errors="replace"), 60, "the rendering to start")
         wait_for(lambda: list((data / "sim").glob("*.part.mp4")), 60, "the first frames to be written")
-        process.send_signal(signal.SIGINT)
+        for _ in range(presses):
+            process.send_signal(signal.SIGINT)
+            time.sleep(0.005)
         code = process.wait(30)
     finally:
         process.kill()

@@ -287,3 +287,21 @@ def test_a_next_game_damaged_in_the_database_leaves_the_old_one_playing(app: Fla
     assert host.get(f"/g/{old}").status_code == 200
     entry = post_event(host, old, type="add", player="Ann", points=3)
     assert entry.status_code == 201 and entry.get_json()["state"]["next"] is None
+
+
+def test_play_again_after_a_game_damaged_in_the_database_makes_the_new_game_and_says_so(
+    app: Flask, host: FlaskClient
+) -> None:
+    """The old game, not loaded (after a restart) and damaged by hand, was read to tell its screens: the host got an
+    error for a game that had been made, and a retry made a second one (a review of session 36)."""
+    import sqlite3
+
+    old = new_game(host)["id"]
+    assert post_event(host, old, type="add", player="Ann", points=3).status_code == 201
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute("DROP TRIGGER events_append_only_update")
+    db.execute("UPDATE events SET line = '{not json' WHERE game_id = ?", (old,))
+    db.close()
+    hub(app)._games.pop(old, None)  # as after a restart
+    answer = host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": old})
+    assert answer.status_code == 201 and store(app).next_game(old) == answer.get_json()["id"]
