@@ -257,6 +257,11 @@ MAX_NAME = 32  # characters in a player's name
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
+def is_control(c: str) -> bool:
+    """A control character (C0, DEL, C1): no name, title or event text may hold one."""
+    return ord(c) < 32 or 0x7F <= ord(c) < 0xA0
+
+
 def name_problem(names: Sequence[str]) -> str | None:
     """Why ``names`` cannot be a game's players, or None: each needs 1 to :data:`MAX_NAME` code points, not blank
     once invisible characters are left out, without spaces or invisible characters at either end, control
@@ -270,7 +275,7 @@ def name_problem(names: Sequence[str]) -> str | None:
             return f"the name {name!r} has spaces at its start or end"
         if len(name) > MAX_NAME:  # counted in code points: in Myanmar script a syllable takes several
             return f"the name '{_start(name, 16)}...' is too long: {len(name)} letters and marks, at most {MAX_NAME}"
-        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in name):
+        if any(is_control(c) for c in name):
             return f"the name {name!r} may not hold control characters"
         if any(c in BIDI_CONTROLS for c in name):  # "\u202eBeth": "Dan & Beth" read "naD & hteB", a bid 3/5 as 5/3
             return f"the name {name!r} may not hold text-direction controls"
@@ -383,7 +388,7 @@ def header_title(title: str) -> str:
     """``title`` as a log header takes it: without control or text-direction characters, no spaces at its ends, at
     most :data:`MAX_TITLE` characters (cut with "…"). A dashboard's own title (made of many or long names) may be
     longer: its export wrote a header its own reader refused (a session-36 review)."""
-    kept = "".join(c for c in title if not (ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS)).strip()
+    kept = "".join(c for c in title if not (is_control(c) or c in BIDI_CONTROLS)).strip()
     return kept if len(kept) <= MAX_TITLE else kept[: MAX_TITLE - 1].rstrip() + "…"
 
 
@@ -438,7 +443,7 @@ class LogHeader:
             raise EventError(f"the header's 'title' must be a text of at most {MAX_TITLE} characters")
         if title != title.strip():
             raise EventError("the header's 'title' may not start or end with a space")
-        if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 or c in BIDI_CONTROLS for c in title):
+        if any(is_control(c) or c in BIDI_CONTROLS for c in title):
             raise EventError("the header's 'title' may not hold control characters or text-direction controls")
         return cls(game, tuple(players), options, title=title)
 

@@ -21,6 +21,7 @@ from scorer.events import (
     EventError,
     LogError,
     header_title,
+    is_control,
     name_problem,
     parse_log,
 )
@@ -66,7 +67,7 @@ def _text(body: Mapping[str, Any], key: str, limit: int, default: str | None = N
     value = value.strip()
     if len(value) > limit:
         raise AccessDenied(400, f"'{key}' is too long ({len(value)} characters; at most {limit})")
-    if any(ord(c) < 32 or 0x7F <= ord(c) < 0xA0 for c in value):
+    if any(is_control(c) for c in value):
         raise AccessDenied(400, f"'{key}' may not hold control characters")
     if any(c in BIDI_CONTROLS for c in value):
         raise AccessDenied(400, f"'{key}' may not hold text-direction controls")

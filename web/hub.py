@@ -177,10 +177,14 @@ class Hub:
         if before is not None:
             with before.lock:
                 state = self.snapshot(before)
-                message = sse(state, event="state", id=state["seq"])
-                for subscriber in list(before.subscribers):
-                    subscriber.put(message)
+                self._broadcast(before, sse(state, event="state", id=state["seq"]))
         return live
+
+    @staticmethod
+    def _broadcast(live: LiveGame, message: bytes | None) -> None:
+        """``message`` to every live stream of ``live`` (None: the stream ends)."""
+        for subscriber in list(live.subscribers):
+            subscriber.put(message)
 
     def import_log(self, log: GameLog, title: str = "") -> LiveGame:
         """A new game holding a whole imported log (checked by replaying it first)."""
@@ -257,8 +261,7 @@ class Hub:
                 event="event",
                 id=event.seq,
             )
-            for subscriber in list(live.subscribers):
-                subscriber.put(message)
+            self._broadcast(live, message)
             return AppendResult(event, rulings, state)
 
     @staticmethod
@@ -485,8 +488,7 @@ class Hub:
         with self._lock:
             games = list(self._games.values())
         for live in games:
-            for subscriber in list(live.subscribers):
-                subscriber.put(None)
+            self._broadcast(live, None)
 
 
 def _camera_saw(events: Sequence[GameEvent], counting: Sequence[GameEvent]) -> list[dict[str, Any]]:

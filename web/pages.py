@@ -172,9 +172,7 @@ def next_game(game_id: str) -> WerkzeugResponse:
     response = redirect(url_for("pages.table", game_id=following.id), code=303)
     token = {"player": following.player_token, "viewer": following.viewer_token}.get(role)
     if token is not None:  # the host needs no cookie
-        response.set_cookie(
-            game_cookie(following.id), token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/"
-        )
+        _keep(response, game_cookie(following.id), token)
     return response
 
 
@@ -189,9 +187,7 @@ def join(game_id: str) -> WerkzeugResponse:
         )
     # ?joined=1: the table page can tell a cookie the browser refused from a link never followed (the screen drops it)
     response = redirect(url_for("pages.table", game_id=game_id, joined=1), code=303)
-    response.set_cookie(
-        game_cookie(game_id), token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/"
-    )
+    _keep(response, game_cookie(game_id), token)
     return response
 
 
@@ -204,8 +200,13 @@ def host_login() -> WerkzeugResponse:
         raise AccessDenied(400, "this address needs the host key that 'tablecall serve' printed")
     if not same_secret(key, current_app.extensions["tablecall.host_key"]):
         raise AccessDenied(403, "this host key is not valid for this server")
-    response.set_cookie(HOST_COOKIE, key, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/")
+    _keep(response, HOST_COOKIE, key)
     return response
+
+
+def _keep(response: WerkzeugResponse, name: str, token: str) -> None:
+    """The browser keeps ``token`` (a join link's, the host key) for COOKIE_DAYS, out of the page's scripts' reach."""
+    response.set_cookie(name, token, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Lax", path="/")
 
 
 @bp.get("/g/<game_id>/qr.svg")

@@ -208,11 +208,14 @@ function draw() {
 
 // A redraw replaces the buttons: the one the keyboard was on (a buzzer, a card) gets the focus back, where every
 // event, another phone's too, threw a keyboard or screen-reader user to the top of the page.
+// what tells a button from the others: its own data and its row's (a Log row, a player's seat)
+function dataOf(node) { return node ? JSON.stringify(Object.assign({}, node.dataset)) : ''; }
+function rowOf(node) { return node.parentElement && node.parentElement.closest('[data-seq], [data-player]'); }
+
 function focusKey(node) {
   if (!node || node === document.body || !node.closest || !node.closest('#main')) return null;
-  const row = node.parentElement && node.parentElement.closest('[data-seq], [data-player]');
-  return { id: node.id, tag: node.tagName, cls: node.className, text: node.textContent,
-    data: JSON.stringify(Object.assign({}, node.dataset)), row: row ? JSON.stringify(Object.assign({}, row.dataset)) : '' };
+  return { id: node.id, tag: node.tagName, cls: node.className, text: node.textContent, data: dataOf(node),
+    row: dataOf(rowOf(node)) };
 }
 
 function refocus(key) {
@@ -221,9 +224,7 @@ function refocus(key) {
   let found = key.id ? document.getElementById(key.id) : null;
   if (!found || !same(found)) {
     found = Array.from(document.querySelectorAll(key.tag)).find((n) => same(n) && n.className === key.cls
-      && n.textContent === key.text && JSON.stringify(Object.assign({}, n.dataset)) === key.data
-      && (!key.row || (n.parentElement && n.parentElement.closest('[data-seq], [data-player]')
-        && JSON.stringify(Object.assign({}, n.parentElement.closest('[data-seq], [data-player]').dataset)) === key.row)));
+      && n.textContent === key.text && dataOf(n) === key.data && (!key.row || dataOf(rowOf(n)) === key.row));
   }
   if (found) found.focus({ preventScroll: true });
 }
