@@ -465,8 +465,8 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
         camera_demo.join(DEMO_READY_S)
         raise
     finally:
-        if previous is not None:
-            signal.signal(signal.SIGINT, previous)
+        if previous is not None and not interrupted:  # stopping: a later Ctrl-C is not heard either (restored, one
+            signal.signal(signal.SIGINT, previous)  # arriving on the way out killed the process by SIGINT, status -2)
     return demos
 
 
