@@ -32,7 +32,17 @@ from typing import Any
 import cv2
 import numpy as np
 
-__all__ = ["Capture", "CaptureStatus", "Frame", "Source", "SourceError", "image_files", "open_reader", "read_image"]
+__all__ = [
+    "Capture",
+    "CaptureStatus",
+    "Frame",
+    "Source",
+    "SourceError",
+    "blank",
+    "image_files",
+    "open_reader",
+    "read_image",
+]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +75,21 @@ def read_image(path: str | Path) -> np.ndarray | None:
     if pixels.ndim == 2:
         return np.ascontiguousarray(cv2.cvtColor(pixels, cv2.COLOR_GRAY2BGR))
     return np.ascontiguousarray(pixels[:, :, 2::-1])  # RGB or RGBA to BGR
+
+
+#: a picture whose grey levels (0-255) spread less than this (their standard deviation) shows nothing: what a
+#: webcam gives for its first moments while its exposure settles (black, or one flat colour, or white). Kept low: a
+#: camera's picture of a table, however plain and dark, has its noise at least (the simulator's flattest tables
+#: through its camera: 2.6), and a card on a black cloth is anything but flat
+BLANK_SPREAD = 2.0
+
+
+def blank(image: np.ndarray) -> bool:
+    """Whether ``image`` (BGR or grey) shows nothing: its grey levels spread less than :data:`BLANK_SPREAD` (read on
+    every 8th pixel each way)."""
+    small = image[::8, ::8]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return bool(grey.std() < BLANK_SPREAD)
 
 
 class SourceError(ValueError):

@@ -248,18 +248,24 @@ class CameraEvents:
     there (:meth:`settle`)."""
 
     #: the first frames after a start, and at least the first START_MS of them (a webcam just opened gives dark
-    #: pictures while its exposure settles): the cards first seen in them were lying there when the camera started
+    #: pictures while its exposure settles): the cards first seen in them were lying there when the camera started.
+    #: Blank pictures (:func:`vision.capture.blank`: black, or one flat colour) do not count and the START_MS count
+    #: from the first picture that is not, but the start ends START_CAP_MS after the first frame whatever they show
+    #: (a camera in a dark room)
     START_FRAMES = 5
     START_MS = 700
+    START_CAP_MS = 5000
 
     def __init__(self, keep: int = 64) -> None:
         self.keep = keep
         self.proposals: dict[int, Any] = {}  # seq -> the observer's Proposal
         self.undone: set[int] = set()
         self.placed: dict[str, Logged] = {}  # card name -> the last event of the log that names it
-        self.frames = 0
-        self.first: int | None = None  # the time of the first frame
+        self.frames = 0  # pictures of the start that were not blank
+        self.zero: int | None = None  # the time of the first frame
+        self.first: int | None = None  # the time of the first frame whose picture was not blank
         self.cutoff: int | None = None  # the time of the last frame of the start (START_FRAMES, START_MS)
+        self.over = False  # the start is over
         self.looked: set[int] = set()  # cards settle has decided on
 
     def start(self, link: GameLink, observer: Any) -> None:
@@ -278,9 +284,16 @@ class CameraEvents:
                 for name in card_names(event.data):
                     self.placed[name] = event
 
-    def settle(self, update: Any, view: Mapping[str, Json], observer: Any) -> None:
-        """Before the observer looks at ``update``: what it would know of a card lying on the table when the camera
-        started (first seen in its first :data:`START_FRAMES` frames and :data:`START_MS`) had it been watching all
+    @property
+    def starting(self) -> bool:
+        """Whether the next frame may still be one of the start (whether :meth:`settle` needs to know if it is
+        blank)."""
+        return bool(self.placed) and not self.over
+
+    def settle(self, update: Any, view: Mapping[str, Json], observer: Any, blank: bool = False) -> None:
+        """Before the observer looks at ``update`` (``blank``: its picture was blank): what it would know of a card
+        lying on the table when the camera started (first seen in its first :data:`START_FRAMES` pictures that were
+        not blank and :data:`START_MS` from the first of them, within :data:`START_CAP_MS`) had it been watching all
         along, by the last event of the log that names the card (:meth:`start`):
         - one of :attr:`Observer.table_events` (a Spades trick left lying after its hand was claimed, the deal and
           the bids entered since; a Push deal's melds after the next deal was entered): the card was played, and is
@@ -297,11 +310,17 @@ class CameraEvents:
         event: laid while the server was down) is the observer's to judge, by the referee's view, as usual."""
         if not self.placed:
             return
-        if self.first is None:
-            self.first = update.ts
-        if self.frames < self.START_FRAMES or update.ts - self.first <= self.START_MS:
-            self.frames += 1
-            self.cutoff = update.ts
+        ts = update.ts
+        if self.zero is None:
+            self.zero = ts
+        if self.first is None and not blank:
+            self.first = ts
+        within = self.first is None or self.frames < self.START_FRAMES or ts - self.first <= self.START_MS
+        if within and ts - self.zero <= self.START_CAP_MS and not self.over:
+            self.frames += not blank
+            self.cutoff = ts
+        else:
+            self.over = True
         assert self.cutoff is not None
         for card in update.state.cards:
             if card.id in self.looked or card.id in observer.done:

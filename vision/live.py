@@ -45,7 +45,7 @@ import numpy as np
 from scorer.events import EventError
 from vision import annotate
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
-from vision.capture import Capture, Frame, Source
+from vision.capture import Capture, Frame, Source, blank
 from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
 from vision.links import CameraEvents, GameLink, HubLink, SessionLink, VisionEvent
 from vision.liveview import CameraView
@@ -417,7 +417,7 @@ class LiveTable:
         try:
             mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
-            mine.settle(update, view, observer)
+            mine.settle(update, view, observer, mine.starting and blank(frame.image))
             proposals = observer.observe(update, view)
         except Exception:
             log.exception("the %s observer failed", self.link.game)

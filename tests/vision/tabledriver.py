@@ -95,9 +95,11 @@ class Driver:
         frozen: Sequence[str] = (),
         step: int | None = None,
         moved: bool = True,
+        blank: bool = False,
     ) -> list[tuple[int, dict[str, Any], list[Ruling]]]:
         """Show ``table`` for ``frames`` frames (``step`` ms apart); the events the camera sent meanwhile.
-        ``moved=False``: nothing moved, only the reading changed (the same card read anew)."""
+        ``moved=False``: nothing moved, only the reading changed (the same card read anew); ``blank``: the pictures
+        were blank (:func:`vision.capture.blank`), as LiveTable tells the start's settling."""
         sent = []
         step = self.step if step is None else step
         seen = self.sightings(table)
@@ -111,7 +113,7 @@ class Driver:
             self.updates.append(update)
             self.mine.follow(self.link, self.observer)
             view = self.link.view()
-            self.mine.settle(update, view, self.observer)
+            self.mine.settle(update, view, self.observer, self.mine.starting and blank)
             before = view
             for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)

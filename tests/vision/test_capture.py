@@ -368,3 +368,21 @@ def test_a_video_damaged_half_way_says_so_at_its_end(tmp_path: Path) -> None:
         finally:
             capture.stop()
         assert expected in capture.status.message, capture.status.message
+
+
+def test_blank_pictures_are_black_or_flat_and_no_table_the_simulator_draws_is() -> None:
+    """What a webcam gives while its exposure settles (black, one flat colour, white) is blank; a table seen through
+    the simulated camera, however plain and dark, is not (its noise at least), nor a card on a black cloth."""
+    from vision.capture import blank
+    from vision.textures import apply_camera, table_texture
+
+    assert blank(np.zeros((720, 1280, 3), np.uint8)) and blank(np.zeros((720, 1280), np.uint8))
+    assert blank(np.full((720, 1280, 3), (0, 135, 0), np.uint8))  # a driver's first frame of zeros in YUV
+    assert blank(np.full((720, 1280, 3), 255, np.uint8))
+    assert blank(np.random.default_rng(0).integers(0, 6, (720, 1280, 3)).astype(np.uint8))  # near black
+    for seed in range(200):
+        table = apply_camera(np.random.default_rng(seed), table_texture(np.random.default_rng(seed), 640, 360))
+        assert not blank(table), seed
+    cloth = np.full((720, 1280, 3), 3, np.uint8)
+    cloth[300:420, 600:680] = 230
+    assert not blank(cloth)

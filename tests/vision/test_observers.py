@@ -1241,3 +1241,30 @@ def test_spades_the_old_trick_after_a_restart_whose_first_half_second_is_dark() 
     d.restart()
     d.show({}, frames=8, moved=False)  # half a second of nothing read
     assert d.show(table, frames=100) == [] and d.session.view()["trick"] == []
+
+
+def test_spades_the_old_trick_after_a_restart_whose_first_two_seconds_are_blank() -> None:
+    """Two seconds of black pictures (a webcam whose exposure settles slowly): counted in time from the first frame,
+    the start was over before the old trick was seen, and it went in as the new hand's plays (session 36's note)."""
+    d, table = spades_trick_claimed()
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.step = 66
+    d.restart()
+    d.show({}, frames=30, moved=False, blank=True)
+    assert d.show(table, frames=100) == [] and d.session.view()["trick"] == []
+
+
+def test_spades_a_camera_that_stays_blank_ends_its_start_after_five_seconds() -> None:
+    """Pictures blank for longer than START_CAP_MS (a dark room) end the start anyway: a card of the old trick
+    played in the new hand and laid then is the new hand's play."""
+    d, _ = spades_trick_claimed()
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.step = 66
+    d.restart()
+    d.show({}, frames=80, moved=False, blank=True)  # 5.3 s
+    player = d.session.view()["turn"]
+    seat = d.session.players.index(player)
+    sent = d.show({f"trick/{seat}": ["7C"]}, frames=30)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [(player, "7C")]
