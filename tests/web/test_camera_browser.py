@@ -20,6 +20,7 @@ pytest.importorskip("cv2", reason="the camera needs the vision extras (OpenCV)")
 
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from scorer.events import Source  # noqa: E402
@@ -131,6 +132,85 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     finally:
         laptop.delete_network_conditions()
     wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") != "unknown", 10)
+
+
+def keys(driver: WebDriver, *presses: str) -> None:
+    """Press keys on the element that has the keyboard's focus (``"shift+" + key``: with Shift held)."""
+    chain = ActionChains(driver)
+    for key in presses:
+        if key.startswith("shift+"):
+            chain.key_down(Keys.SHIFT).send_keys(key.removeprefix("shift+")).key_up(Keys.SHIFT)
+        else:
+            chain.send_keys(key)
+    chain.perform()
+
+
+def arrows_to(point: list[int], start: tuple[int, int] = (160, 120), step: int = 3, fast: int = 32) -> list[str]:
+    """The arrow keys that move a cross from ``start`` to ``point`` in the 320 x 240 picture (an arrow moves it a
+    hundredth of the width, 3 px; with Shift a tenth, 32 px)."""
+    out = []
+    for axis, (less, more) in enumerate(((Keys.ARROW_LEFT, Keys.ARROW_RIGHT), (Keys.ARROW_UP, Keys.ARROW_DOWN))):
+        delta = point[axis] - start[axis]
+        key = more if delta > 0 else less
+        out += ["shift+" + key] * (abs(delta) // fast)
+        out += [key] * round((abs(delta) % fast) / step)
+    return out
+
+
+def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:
+    """A host without a pointer: Enter on Calibrate focuses the view with a cross in its middle; the arrow keys
+    move it and Enter places each corner; Escape cancels and gives the focus back; each zone corner is focused
+    with Tab and moved with the arrow keys (the calibration needed a pointer: an accessibility audit)."""
+    app, desk = server["app"], server["desk"]
+    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap by keyboard")
+    hub(app).append(game.record.id, {"type": "deal", "dealer": "Bo"}, author="host")
+    desk.attach(game.record.id)
+    laptop.get(f"{server['laptop']}/g/{game.record.id}")
+    live(laptop)
+    wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 320, 15)
+    wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
+    focused = "return document.activeElement && document.activeElement.id"
+
+    laptop.execute_script("document.getElementById('camera-calibrate').focus()")
+    keys(laptop, Keys.ENTER)
+    wait(laptop, lambda d: d.execute_script(focused) == "camera-overlay")
+    assert css(laptop, "#camera-overlay path.cal-cross")
+    keys(laptop, Keys.ESCAPE)
+    wait(laptop, lambda d: not css(d, "#camera-overlay").is_displayed())
+    assert laptop.execute_script(focused) == "camera-calibrate"
+
+    keys(laptop, Keys.ENTER)
+    wait(laptop, lambda d: d.execute_script(focused) == "camera-overlay")
+    assert "arrow keys" in css(laptop, "#camera-help").text
+    for n, point in enumerate(CORNERS):
+        keys(laptop, *arrows_to(point), Keys.ENTER)
+        if n < 3:
+            assert len(laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.cal-dot")) == n + 1
+            keys(laptop, *arrows_to((160, 120), start=point))  # the cross stays where it was placed
+    wait(laptop, lambda d: "calibrated (corners)" in css(d, "#camera-status").text, 10)
+    calibration = desk.table.config.calibration
+    assert calibration is not None and calibration.method == "corners"
+    for (x, y), (cx, cy) in zip(calibration.corners, CORNERS, strict=True):
+        assert abs(x - cx) <= 2 and abs(y - cy) <= 2
+    wait(laptop, lambda d: d.execute_script(focused) in ("camera-calibrate", "camera-zones"))
+
+    before = desk.table.config.layout.zone("pot").polygon
+    laptop.execute_script("document.getElementById('camera-zones').focus()")
+    keys(laptop, Keys.ENTER)
+    handle = "return document.activeElement.getAttribute('aria-label')"
+    wait(laptop, lambda d: (d.execute_script(handle) or "").startswith("pot: corner 1 of 4"))
+    keys(laptop, Keys.TAB)  # the pot's second corner
+    assert laptop.execute_script(handle).startswith("pot: corner 2 of 4")
+    keys(laptop, "shift+" + Keys.ARROW_DOWN, Keys.ARROW_DOWN)  # 32 + 3 picture pixels down
+    assert laptop.execute_script(handle).startswith("pot: corner 2 of 4")  # still focused after the redraw
+    shot(laptop, "camera-zones-keyboard")
+    tap(laptop, "#camera-save")
+    wait(laptop, lambda d: not css(d, "#camera-overlay").is_displayed(), 10)
+    after = desk.table.config.layout.zone("pot").polygon
+    assert after[1][1] > before[1][1] + 40  # 35 picture pixels: well over 100 mm on this table
+    for k in (0, 2, 3):
+        assert abs(after[k][0] - before[k][0]) < 1 and abs(after[k][1] - before[k][1]) < 1
+    assert script_errors(laptop) == []
 
 
 def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(

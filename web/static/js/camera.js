@@ -1,6 +1,8 @@
 // The camera panel of the table screen: the annotated camera view (MJPEG, else polled snapshots), its
 // status line, and for the host: "Use the camera for this game", calibration by clicking the table's four
-// corners, and dragging the zones' corners. Writers get a Reject button on the camera's recent events.
+// corners, and dragging the zones' corners (or, from the keyboard, a cross moved with the arrow keys and placed
+// with Enter, and each zone corner focused with Tab and moved with the arrow keys). Writers get a Reject button
+// on the camera's recent events.
 import { api, clear, el, showProblem } from './common.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -8,6 +10,8 @@ const CORNERS = ['far-left', 'far-right', 'near-right', 'near-left'];
 const POLL_MS = 1500;
 const SNAPSHOT_MS = 700;
 const MJPEG_RENEW_MS = 10 * 60 * 1000;   // the server ends a view after STREAM_MAX_S (15 min): renew before
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+const KEY_STEP = 0.01;    // an arrow key moves a point a hundredth of the picture's width; with Shift a tenth
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -54,6 +58,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   let view = 'off';             // off | mjpeg | snapshot
   let shownGeneration = null;
   let clicks = [];
+  let cross = null;             // calibrating from the keyboard: the point Enter places, [x, y] in the picture
   let zones = [];               // while editing: [{name, points: [[x, y]...], changed}]
   let snapshotTimer = null;
   let renewTimer = null;
@@ -216,19 +221,35 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   }
 
   function enter(next) {
+    const focused = overlay.contains(document.activeElement);
     mode = next;
     showProblem(node('camera-problem'), '');
     overlay.toggleAttribute('hidden', mode === 'idle');   // an SVG element has no .hidden property
     frame.classList.toggle('editing', mode !== 'idle');
+    if (mode === 'calibrate') {   // focusable: the arrow keys move a cross, Enter places the corner
+      overlay.setAttribute('tabindex', '0');
+      overlay.setAttribute('role', 'application');
+      overlay.setAttribute('aria-label', 'Camera view: move the cross with the arrow keys (Shift: faster), Enter places the corner, Escape cancels');
+    } else {
+      for (const name of ['tabindex', 'role', 'aria-label']) overlay.removeAttribute(name);
+    }
     clear(overlay);
     sizeOverlay();
     drawTools();
     if (mode === 'idle') draw();
+    if (mode === 'idle' && focused) {   // the keyboard's focus was on the view just hidden: back to the tools
+      const back = ['camera-calibrate', 'camera-zones'].map(node).find((b) => b && !b.hidden);
+      if (back) back.focus();
+    }
   }
 
   function drawClicks() {
     clear(overlay);
     const r = Math.max(6, pictureSize()[0] / 90);
+    if (cross && clicks.length < 4) {
+      const [x, y] = cross;
+      overlay.append(svg('path', { d: `M${x - 3 * r},${y}H${x + 3 * r}M${x},${y - 3 * r}V${y + 3 * r}`, class: 'cal-cross' }));
+    }
     if (clicks.length > 1) overlay.append(svg('polyline', { points: clicks.map((p) => p.join(',')).join(' '), class: 'cal-line' }));
     clicks.forEach(([x, y], i) => {
       overlay.append(svg('circle', { cx: x, cy: y, r, class: 'cal-dot' }));
@@ -237,13 +258,14 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       overlay.append(label);
     });
     help(clicks.length < 4
-      ? `Click the play area's ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4), as the camera sees it.`
+      ? `Click the play area's ${CORNERS[clicks.length]} corner (${clicks.length + 1} of 4), as the camera sees it`
+        + ' (or move the cross with the arrow keys and press Enter).'
       : 'Saving the calibration…');
   }
 
-  async function clicked(event) {
+  async function clicked(point) {
     if (mode !== 'calibrate' || clicks.length >= 4) return;
-    clicks.push(toPicture(event));
+    clicks.push(point);
     drawClicks();
     if (clicks.length < 4) return;
     try {
@@ -253,6 +275,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       clicks = [];
       drawClicks();
       showProblem(node('camera-problem'), err.message);
+      overlay.focus();
     }
   }
 
@@ -264,7 +287,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     zones = image.zones.map((z) => ({ name: z.name, points: z.points.map(([x, y]) => [x * sx, y * sy]), changed: false }));
     enter('zones');
     drawZones();
-    help('Drag a zone\'s corners onto the table, then Save zones.');
+    help('Drag a zone\'s corners onto the table (or Tab to a corner and move it with the arrow keys), then Save zones.');
   }
 
   function drawZones() {
@@ -277,14 +300,44 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       outline.append(title);
       overlay.append(outline);
       zone.points.forEach(([x, y], pi) => {
-        overlay.append(svg('circle', { cx: x, cy: y, r, class: 'handle', 'data-zone': zi, 'data-point': pi }));
+        const handle = svg('circle', {
+          cx: x, cy: y, r, class: 'handle', 'data-zone': zi, 'data-point': pi, tabindex: 0, role: 'button',
+          'aria-label': `${zone.name}: corner ${pi + 1} of ${zone.points.length} (the arrow keys move it)`,
+        });
+        overlay.append(handle);
       });
     });
   }
 
+  // -- from the keyboard: the arrow keys move the cross (calibrating) or the focused zone corner --------------
+  function nudge(point, event) {
+    const [w, h] = pictureSize();
+    const step = Math.max(1, Math.round(w * KEY_STEP * (event.shiftKey ? 10 : 1)));
+    const [dx, dy] = ARROWS[event.key];
+    return [Math.min(w, Math.max(0, point[0] + dx * step)), Math.min(h, Math.max(0, point[1] + dy * step))];
+  }
+
+  overlay.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && mode !== 'idle') { event.preventDefault(); clicks = []; enter('idle'); return; }
+    if (mode === 'calibrate') {
+      if (!cross) { const [w, h] = pictureSize(); cross = [Math.round(w / 2), Math.round(h / 2)]; }
+      if (ARROWS[event.key]) { event.preventDefault(); cross = nudge(cross, event); drawClicks(); }
+      else if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); clicked([...cross]); }
+      return;
+    }
+    const target = event.target;
+    if (mode !== 'zones' || !ARROWS[event.key] || !target.classList || !target.classList.contains('handle')) return;
+    event.preventDefault();
+    const [zi, pi] = [Number(target.dataset.zone), Number(target.dataset.point)];
+    zones[zi].points[pi] = nudge(zones[zi].points[pi], event);
+    zones[zi].changed = true;
+    drawZones();
+    overlay.querySelector(`circle.handle[data-zone="${zi}"][data-point="${pi}"]`).focus();   // the redraw's own
+  });
+
   let dragging = null;
   overlay.addEventListener('pointerdown', (event) => {
-    if (mode === 'calibrate') { event.preventDefault(); clicked(event); return; }
+    if (mode === 'calibrate') { event.preventDefault(); clicked(toPicture(event)); return; }
     if (mode !== 'zones' || !event.target.classList.contains('handle')) return;
     event.preventDefault();
     dragging = { zone: Number(event.target.dataset.zone), point: Number(event.target.dataset.point) };
@@ -321,8 +374,18 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
         syncView();
       } catch (err) { showProblem(node('camera-problem'), err.message); }
     });
-    node('camera-calibrate').addEventListener('click', () => { clicks = []; enter('calibrate'); drawClicks(); });
-    node('camera-zones').addEventListener('click', startZones);
+    node('camera-calibrate').addEventListener('click', (event) => {
+      clicks = [];
+      cross = null;
+      enter('calibrate');
+      // from the keyboard (Enter or Space on the button: no pointer position), the cross starts in the middle
+      if (!event.detail) { const [w, h] = pictureSize(); cross = [Math.round(w / 2), Math.round(h / 2)]; overlay.focus(); }
+      drawClicks();
+    });
+    node('camera-zones').addEventListener('click', (event) => {
+      startZones();
+      if (!event.detail) { const first = overlay.querySelector('circle.handle'); if (first) first.focus(); }
+    });
     node('camera-save').addEventListener('click', saveZones);
     node('camera-cancel').addEventListener('click', () => { clicks = []; enter('idle'); });
   }
