@@ -551,6 +551,8 @@ def test_spit_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     wait(laptop, lambda d: text(d, "#spit-piles").startswith("pile 13♠"), 3)
     settled(phone, "#spit-targets", "pile 13♠")
 
+    for k, shown in ((1, "4♠ ×2"), (4, "7♠ ×5")):  # named by what it shows, after whose pile it is
+        assert css(phone, slot("Alex", k)).accessible_name == f"Alex's stock {k + 1}: {shown}"
     tap(phone, slot("Alex", 1))  # pick Alex's 4S, then the pile it went onto
     wait(phone, lambda d: "4♠ goes onto" in text(d, "#entry"))
     shot(phone, "spit-02-picked")

@@ -55,8 +55,10 @@ function stockRow(state, name, interactive, ctx) {
       onclick = () => send(ctx, { type: 'move', player: name, from: picked.from, to: index });
       attrs.class += ' target';
     }
-    row.append(el('button', { type: 'button', ...attrs, disabled: !onclick, onclick,
-      'aria-label': `${name}'s stock ${index + 1}: ${slot.top ? pretty(slot.top) : size ? 'face down' : 'empty'}` }, label, under));
+    // named by what it shows, after whose pile it is (an aria-label naming the card in words left out the count
+    // shown, and speech input could not name the button by its text)
+    const whose = el('span', { class: 'sr-only' }, `${name}'s stock ${index + 1}: `);
+    row.append(el('button', { type: 'button', ...attrs, disabled: !onclick, onclick }, whose, label, ' ', under));
   });
   return row;
 }
