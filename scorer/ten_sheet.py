@@ -98,7 +98,36 @@ def _prompt(state: TenState) -> str:
     if state.phase is Phase.FINAL_BUY:
         return f"Last buys: {state.players[state.final_order[0]]} may buy one card."
     if state.phase is Phase.OVER:
-        return "The game is over."
+        return "The game is over." + _tie_note(state)
     if state.ending:
         return f"{name} takes a prize: no more cards are drawn."
     return f"{name} draws or stops."
+
+
+def _tie_note(state: TenState) -> str:
+    """How a tie on points was settled, for the final prompt: by the most currency tokens, then the fewest cards (or
+    shared); empty when one player has the most points."""
+    scores = _scores(state)
+    points = [score.points for score in scores]
+    level = [seat for seat, p in enumerate(points) if p == max(points)]
+    if len(level) < 2:
+        return ""
+    names = state.players
+    tokens = [h.tokens for h in state.holdings]
+    cards = [len(h.cards) for h in state.holdings]
+    places = _places(state, scores)
+    won = [seat for seat in level if places[seat] == 1]
+    joined = " and ".join(names[seat] for seat in won)
+    if len(won) == len(level):
+        return f" {joined} share first place on {points[level[0]]} points (as many tokens, as many cards)."
+    most = max(tokens[seat] for seat in level)
+    by_tokens = [seat for seat in level if tokens[seat] < most]
+    by_cards = [seat for seat in level if tokens[seat] == most and seat not in won]
+    reasons = []
+    if by_tokens:
+        reasons.append("more tokens (" + ", ".join(f"{names[seat]} {tokens[seat]}" for seat in level) + ")")
+    if by_cards:
+        shown = [seat for seat in level if tokens[seat] == most]
+        reasons.append("fewer cards (" + ", ".join(f"{names[seat]} {cards[seat]}" for seat in shown) + ")")
+    verb = "wins" if len(won) == 1 else "win"
+    return f" {joined} {verb} the tie on {points[level[0]]} points by {', then '.join(reasons)}."

@@ -469,3 +469,42 @@ def test_a_gain_takes_what_the_supply_has_left() -> None:
         ("supply_empty", "Beth", 1),
         ("supply_empty", "Cara", 0),
     ]
+
+
+@pytest.mark.parametrize("named", [False, True], ids=["draws_unnamed", "draws_named"])
+def test_a_correction_that_ends_an_earlier_turn_does_not_hand_later_cards_to_the_next_player(named: bool) -> None:
+    """Alex's second card was B6, not B3: corrected, his turn ends in a bust at the B6. Unnamed, his G2 and his stop
+    then went to Beth and her O4 O5 to Cara, silently (the phones sent draws and stops without the player until
+    session 37: Ten-on-phones audit). Named (as the phones send them now), each is Alex's or Beth's still: the ones
+    the corrected game has out of turn are fouls that change nothing, said as such."""
+    from scorer.events import GameEvent, Source
+
+    def who(name: str) -> dict[str, str]:
+        return {"player": name} if named else {}
+
+    bodies: list[dict[str, Any]] = [
+        {"type": "draw", "card": "R5", **who("Alex")},
+        {"type": "draw", "card": "B3", **who("Alex")},
+        {"type": "draw", "card": "G2", **who("Alex")},
+        {"type": "stop", "prize": "numbers", **who("Alex")},
+        {"type": "pass_buy", "player": "Alex"},
+        {"type": "draw", "card": "O4", **who("Beth")},
+        {"type": "draw", "card": "O5", **who("Beth")},
+        {"type": "stop", "prize": "numbers", **who("Beth")},
+        {"type": "pass_buy", "player": "Beth"},
+    ]
+    session = Session("ten", ["Alex", "Beth", "Cara"])
+    for seq, body in enumerate(bodies, start=1):
+        session.append(GameEvent(seq, seq * 1000, Source.MANUAL, body.pop("type"), body))
+    held = {name: p["cards"] for name, p in session.view()["players"].items()}
+    assert held == {"Alex": ["R5", "B3", "G2"], "Beth": ["O4", "O5"], "Cara": []}
+    fix = {"target": 2, "event": {"type": "draw", "card": "B6", **who("Alex")}}
+    new = session.append(GameEvent(10, 10_000, Source.MANUAL, "correct", fix))
+    held = {name: p["cards"] for name, p in session.view()["players"].items()}
+    if not named:
+        assert held == {"Alex": [], "Beth": ["G2"], "Cara": ["O4", "O5"]}  # what the unnamed log can only mean
+        return
+    assert held == {"Alex": [], "Beth": ["O4", "O5"], "Cara": []}  # R5 B6 bust; Alex's G2 is not Beth's
+    fouls = [(r.seq, r.code) for r in new if r.severity is Severity.FOUL]
+    assert fouls == [(3, "out_of_turn"), (4, "out_of_turn"), (5, "no_buy_now")]
+    assert session.view()["active"] == "Cara" and session.view()["market"] == ["R5", "B6"]

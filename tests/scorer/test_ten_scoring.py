@@ -129,20 +129,56 @@ def test_score_only_mode_gives_standings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("alex", "beth", "winner"),
+    ("alex", "beth", "winner", "said"),
     [
-        pytest.param(("R1 R2", 3), ("G1 G2", 4), ["Beth"], id="score_only_tie_most_tokens"),
-        pytest.param(("R1 R2", 4), ("G1 G2 G1", 4), ["Alex"], id="score_only_tie_fewest_cards"),
-        pytest.param(("R1 R2", 4), ("G1 G2", 4), ["Alex", "Beth"], id="score_only_tie_shared"),
+        pytest.param(
+            ("R1 R2", 3),
+            ("G1 G2", 4),
+            ["Beth"],
+            "Beth wins the tie on 2 points by more tokens (Alex 3, Beth 4).",
+            id="score_only_tie_most_tokens",
+        ),
+        pytest.param(
+            ("R1 R2", 4),
+            ("G1 G2 G1", 4),
+            ["Alex"],
+            "Alex wins the tie on 2 points by fewer cards (Alex 2, Beth 3).",
+            id="score_only_tie_fewest_cards",
+        ),
+        pytest.param(
+            ("R1 R2", 4),
+            ("G1 G2", 4),
+            ["Alex", "Beth"],
+            "Alex and Beth share first place on 2 points (as many tokens, as many cards).",
+            id="score_only_tie_shared",
+        ),
+        pytest.param(("R1 R2 R3", 0), ("G1 G2", 9), ["Alex"], "", id="no_tie"),
     ],
 )
-def test_score_only_tie_breaks(alex: tuple[str, int], beth: tuple[str, int], winner: list[str]) -> None:
+def test_score_only_tie_breaks(alex: tuple[str, int], beth: tuple[str, int], winner: list[str], said: str) -> None:
+    """The winner by the tie-breaks, and the final prompt saying how the tie was settled (a group checking the
+    result saw two equal totals and a winner, with no reason on the table: Ten-on-phones audit, session 37)."""
     entry = {
         name: {"cards": texts(text), "tokens": tokens}
         for name, (text, tokens) in zip(["Alex", "Beth"], [alex, beth], strict=True)
     }
     state, _ = play([final(entry)], start(["Alex", "Beth"]))
     assert GAME.score(state).winner == tuple(winner)
+    assert GAME.view(state)["prompt"] == ("The game is over. " + said).strip()
+
+
+def test_a_three_way_tie_settled_by_tokens_then_cards_says_both() -> None:
+    entry = {
+        "Alex": {"cards": texts("R1 R2"), "tokens": 4},
+        "Beth": {"cards": texts("G1 G2 G1"), "tokens": 4},
+        "Cara": {"cards": texts("B1 B2"), "tokens": 1},
+    }
+    state, _ = play([final(entry)])
+    assert GAME.score(state).winner == ("Alex",)
+    assert GAME.view(state)["prompt"] == (
+        "The game is over. Alex wins the tie on 2 points by more tokens (Alex 4, Beth 4, Cara 1), "
+        "then fewer cards (Alex 2, Beth 3)."
+    )
 
 
 def test_score_only_tokens_over_the_cap_are_flagged() -> None:
