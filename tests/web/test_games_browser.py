@@ -625,11 +625,16 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     open_as_host(server, laptop, gid)
     join(server, phone, gid)
     tab(phone, "enter")
+    assert not phone.find_elements(By.CSS_SELECTOR, "#stop-buttons")  # nothing drawn: nothing to stop with
     for card in ("G1", "G2", "$1", "G3"):
         step(phone, server, gid, f'#ten-draw button[data-card="{card}"]')
     assert "total 5" in text(laptop, "#tableau")  # 1 + 2 - 1 + 3
+    # Stop above the cards to draw: below the 50 of them it was off a phone's screen on every turn
+    assert css(phone, "#stop-buttons").location["y"] < css(phone, "#ten-draw").location["y"]
     shot(phone, "ten-01-draw")
     step(phone, server, gid, '#stop-buttons button[data-prize="numbers"]')  # Alex takes G1 G2 G3; Beth gains 1
+    # draws and stops name the player: a correction of an earlier turn cannot hand them to another silently
+    assert [(e["type"], e.get("player")) for e in events(server, gid)] == [("draw", "Alex")] * 4 + [("stop", "Alex")]
     step(phone, server, gid, "#pass-buy")
     step(phone, server, gid, '#ten-draw button[data-card="B7"]')
     step(phone, server, gid, '#ten-draw button[data-card="*#"]')  # a wild: auction, Alex bids first
@@ -649,6 +654,7 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     tap(phone, '#market-buttons button[data-card="B7"]')
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#buy"))
     assert css(phone, "#pay-box").get_attribute("open") is not None  # her tokens alone do not pay the 7
+    assert text(phone, "#pay-held").split() == ["Collected:", "B8", "*#"]  # what she could pay with, in view
     type_into(phone, "#pay-tokens", "4")
     type_into(phone, "#pay-bust", "1")  # 4 + 3 = 7
     shot(phone, "ten-03-buy")
@@ -660,6 +666,7 @@ def test_ten_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) 
     wait(laptop, lambda d: totals(d) == {"Alex": "4", "Beth": "3"}, 3)
     beth = text(laptop, '.ten-players .seat[data-player="Beth"]')
     assert "3 pts" in beth and "2 tokens · 0 bust" in beth and "B7 B8 *#" in beth
+    assert "(1; *# as R1) · B 7–8 (2)" in beth  # where the wild went (as good there as on a blue end: 3 points)
     tab(laptop, "history")
     rows = laptop.find_elements(By.CSS_SELECTOR, "#history tbody tr")
     assert len(rows) == 4  # Alex, Beth (bust), Alex, Beth
@@ -707,6 +714,8 @@ def test_ten_market_shows_which_cards_the_buyer_cannot_pay_for(
     tab(phone, "enter")
     nine = css(phone, '#market-buttons button[data-card="R9"]')
     assert nine.get_attribute("disabled") is not None and "can pay 7" in nine.text
+    why = nine.find_element(By.CSS_SELECTOR, ".under")  # on its own line: it read "9can pay 7"
+    assert phone.execute_script("return getComputedStyle(arguments[0]).display", why) == "block"
     clean(phone)
 
 
@@ -733,6 +742,49 @@ def test_ten_a_buy_the_tokens_do_not_pay_asks_how_before_it_is_sent(
     assert events(server, gid)[-1]["pay"] == {"tokens": 5, "cards": ["R1"]}
     assert [code for code, _ in rulings(server, gid)][-1] == "bought"
     clean(phone)
+
+
+def test_ten_the_auction_names_its_bidder_and_offers_only_bids_they_can_pay(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex draws a wild; Beth bids 5, all she has; Alex (5 tokens, nothing else) cannot pay 6. The screens said
+    "Turn: Alex" while Beth was to bid, and Alex got a 6 button that asked him to say how he would pay what he did
+    not have (Ten-on-phones audit, session 37)."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for body in ({"type": "draw", "player": "Alex", "card": "R3"}, {"type": "draw", "player": "Alex", "card": "R#"}):
+        status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
+        assert status == 201, answer
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    wait(laptop, lambda d: text(d, "#turn") == "Turn: Beth", 3)
+    assert css(laptop, ".ten-players .seat.turn-now").get_attribute("data-player") == "Beth"
+    tab(phone, "enter")
+    step(phone, server, gid, '#bid-buttons button[data-bid="5"]')
+    wait(phone, lambda d: "Alex bids for" in text(d, "#auction-entry h2"), 3)
+    wait(laptop, lambda d: text(d, "#turn") == "Turn: Alex", 3)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#bid-buttons button")
+    assert text(phone, "#cannot-bid") == "Alex cannot pay more than 5: only a pass."
+    step(phone, server, gid, "#auction-pass")
+    last = events(server, gid)[-1]
+    assert (last["type"], last["player"]) == ("auction_pass", "Alex")
+    clean(laptop, phone)
+
+
+def test_ten_a_tie_broken_by_cards_is_said_and_only_the_winner_leads(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    laptop = browsers["laptop"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    final = {"Alex": {"cards": ["R1", "R2"], "tokens": 4}, "Beth": {"cards": ["G1", "G2", "G1"], "tokens": 4}}
+    status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "final", "players": final})
+    assert status == 201, answer
+    open_as_host(server, laptop, gid)
+    wait(laptop, lambda d: "fewer cards (Alex 2, Beth 3)" in text(d, "#ten-prompt"), 3)
+    assert totals(laptop) == {"Alex": "2", "Beth": "2"}
+    leaders = laptop.find_elements(By.CSS_SELECTOR, "#totals tr.leader")
+    assert [row.get_attribute("data-name") for row in leaders] == ["Alex"]
+    clean(laptop)
 
 
 def test_ten_score_only_final_needs_every_players_tokens(

@@ -94,9 +94,13 @@ function drawTotals() {
   const body = document.querySelector('#totals tbody');
   clear(body);
   const best = leaderOf(state.totals, state.lower_wins);
+  // a finished game's winners as the referee ruled them (a tie broken by other counts: Ten's tokens, then cards)
+  const won = state.finished && Array.isArray(state.winner) && state.winner.length
+    && state.winner.every((name) => name in state.totals) ? state.winner : null;
   for (const [name, total] of Object.entries(state.totals)) {
     const members = state.teams && state.teams[name] && state.teams[name].join(' & ') !== name ? state.teams[name] : null;
-    body.append(el('tr', { class: total === best ? 'leader' : '', dataset: { name } },
+    const leads = won ? won.includes(name) && won.length < Object.keys(state.totals).length : total === best;
+    body.append(el('tr', { class: leads ? 'leader' : '', dataset: { name } },
       el('th', { scope: 'row' }, name, members ? el('span', { class: 'members' }, members.join(' & ')) : null),
       el('td', { class: 'num' }, String(total))));
   }

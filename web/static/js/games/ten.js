@@ -24,6 +24,22 @@ function tenRow(cards) { return cards.length ? cards.map((c) => [tenCard(c), ' '
 
 function problem() { return document.getElementById('ten-problem'); }
 
+// Who acts now: the bidder in an auction, the next buyer in the last buys, else the player whose turn it is.
+function actor(v) {
+  if (v.phase === 'over') return null;
+  if (v.phase === 'auction' && v.auction) return v.auction.next;
+  if (v.phase === 'final_buy' && v.last_buys && v.last_buys.length) return v.last_buys[0];
+  return v.active;
+}
+
+function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
+
+// A colour's run as the count made it: "B 2–6 (5; *# as B4)".
+function runText(colour, r) {
+  const wilds = (r.wilds || []).map(([card, n]) => `${card} as ${colour}${n}`);
+  return `${colour} ${r.run[0]}–${r.run[1]} (${r.points}${wilds.length ? `; ${wilds.join(', ')}` : ''})`;
+}
+
 async function send(ctx, body) {
   try {
     await ctx.send(body, problem());
@@ -38,7 +54,7 @@ function view(root, ctx) {
   root.append(el('p', { class: 'big', id: 'ten-prompt' }, v.prompt));
   root.append(el('p', { class: 'muted' }, `${v.deck_left} cards left to draw${v.ending ? ' · the game is ending' : ''} · supply ${v.supply.tokens} tokens`));
   const rt = v.running_total;
-  root.append(el('div', { class: 'card', id: 'tableau' }, el('div', { class: 'row' }, el('strong', {}, `${v.active}'s tableau`),
+  root.append(el('div', { class: 'card', id: 'tableau', hidden: v.phase === 'over' }, el('div', { class: 'row' }, el('strong', {}, `${v.active}'s tableau`),
     el('span', { class: `total${rt.total >= 8 ? ' hot' : ''}` }, `total ${rt.total}`),
     el('span', { class: 'muted' }, `numbers ${rt.numbers} · currency ${rt.currency}`)), el('div', { class: 'ten-cards' }, tenRow(v.tableau))));
   if (v.auction) {
@@ -50,10 +66,11 @@ function view(root, ctx) {
   const list = el('div', { class: 'ten-players' });
   for (const name of ctx.state.players) {
     const p = v.players[name];
-    const runs = Object.entries(p.runs || {}).map(([colour, r]) => `${colour} ${r.run[0]}–${r.run[1]} (${r.points})`).join(' · ');
-    list.append(el('div', { class: `seat${name === v.active && v.phase !== 'over' ? ' turn-now' : ''}`, dataset: { player: name } },
+    const runs = Object.entries(p.runs || {}).map(([colour, r]) => runText(colour, r))
+      .concat((p.unused_wilds || []).length ? [`unused: ${p.unused_wilds.join(' ')}`] : []).join(' · ');
+    list.append(el('div', { class: `seat${name === actor(v) ? ' turn-now' : ''}`, dataset: { player: name } },
       el('div', { class: 'row' }, el('span', { class: 'name' }, name), el('span', { class: 'muted' }, `place ${p.place} · ${p.points} pts`)),
-      el('div', { class: 'stat' }, `${p.tokens} tokens · ${p.bust_tokens} bust`),
+      el('div', { class: 'stat' }, `${plural(p.tokens, 'token')} · ${p.bust_tokens} bust`),
       el('div', { class: 'ten-cards' }, tenRow(p.cards)),
       runs ? el('div', { class: 'stat' }, runs) : null));
   }
@@ -63,21 +80,25 @@ function view(root, ctx) {
 // -- entry ----------------------------------------------------------------------------------------
 function drawGrid(ctx) {
   const box = el('div', { class: 'ten-grid', id: 'ten-draw' });
-  const button = (card) => el('button', { type: 'button', dataset: { card }, onclick: () => send(ctx, { type: 'draw', card }) }, tenCard(card));
+  // the drawer is named: a correction of an earlier turn then makes a later draw out of turn, said as a foul, where
+  // an unnamed draw silently went to whoever the corrected game had in turn (with the cards taken after it)
+  const player = ctx.state.view.active;
+  const button = (card) => el('button', { type: 'button', dataset: { card }, onclick: () => send(ctx, { type: 'draw', player, card }) }, tenCard(card));
   for (const [c] of COLOURS) box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`${c}${n}`)), button(`${c}#`));
   box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`*${n}`)), button('*#'));
   box.append(...[1, 2, 3, 4, 5].map((n) => button(`$${n}`)));
   return box;
 }
 
-// The optional "how it is paid": empty means currency tokens only.
-function payForm() {
+// The optional "how it is paid": empty means currency tokens only; ``held``: the payer's collected cards.
+function payForm(held = []) {
   const tokens = el('input', { type: 'number', min: 0, inputmode: 'numeric', id: 'pay-tokens', 'aria-label': 'currency tokens' });
   const bust = el('input', { type: 'number', min: 0, inputmode: 'numeric', id: 'pay-bust', 'aria-label': 'bust tokens' });
   const cards = el('input', { type: 'text', id: 'pay-cards', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 B2', 'aria-label': 'collected cards' });
   const node = el('details', { class: 'pay-box', id: 'pay-box' }, el('summary', {}, 'Paid another way (bust tokens, cards)…'),
     el('label', { class: 'field inline' }, 'Tokens', tokens), el('label', { class: 'field inline' }, 'Bust tokens (3 each)', bust),
-    el('label', { class: 'field' }, 'Collected cards (1 each)', cards));
+    el('label', { class: 'field' }, 'Collected cards (1 each)', cards),
+    el('p', { class: 'muted', id: 'pay-held' }, 'Collected: ', held.length ? tenRow(held) : 'none'));
   const read = () => {
     const pay = {};
     for (const [key, input] of [['tokens', tokens], ['bust_tokens', bust]]) {
@@ -99,10 +120,12 @@ function auctionEntry(root, ctx) {
   const bidder = a.next;
   const p = v.players[bidder];
   const means = p.tokens + 3 * p.bust_tokens + p.cards.length;
-  const pay = payForm();
+  const pay = payForm(p.cards);
   const low = a.high_bid === null ? 0 : a.high_bid + 1;   // the first bid may be 0: the wild for nothing
   const bids = el('div', { class: 'row', id: 'bid-buttons' });
-  for (let n = low; n <= Math.max(low, Math.min(means, low + 11)); n += 1) {
+  // only bids the bidder can pay (one they cannot was a button that asked how to pay what they do not have)
+  if (means < low) bids.append(el('p', { class: 'muted', id: 'cannot-bid' }, `${bidder} cannot pay more than ${means}: only a pass.`));
+  for (let n = low; n <= Math.min(means, low + 11); n += 1) {
     bids.append(el('button', { type: 'button', dataset: { bid: n }, onclick: () => {
       let payment;
       try { payment = pay.read(); } catch (err) { showProblem(problem(), err.message); return; }
@@ -115,8 +138,8 @@ function auctionEntry(root, ctx) {
     } }, String(n)));
   }
   root.append(el('div', { class: 'card', id: 'auction-entry' }, el('h2', {}, `${bidder} bids for `, tenCard(a.card)),
-    el('p', { class: 'muted' }, `${bidder} can pay up to ${means} (${p.tokens} tokens, ${p.bust_tokens} bust, ${p.cards.length} cards)`),
-    bids, pay.node,
+    el('p', { class: 'muted' }, `${bidder} can pay up to ${means} (${plural(p.tokens, 'token')}, ${p.bust_tokens} bust, ${plural(p.cards.length, 'card')})`),
+    bids, means < low ? null : pay.node,
     el('button', { type: 'button', class: 'wide', id: 'auction-pass', onclick: () => send(ctx, { type: 'auction_pass', player: bidder }) }, `${bidder} passes`)));
 }
 
@@ -135,9 +158,9 @@ function buyEntry(root, ctx) {
   const v = ctx.state.view;
   const buyer = v.phase === 'buy' ? v.active : v.last_buys[0];
   if (chosen && !v.market.includes(chosen)) chosen = null;
-  const pay = payForm();
-  const market = el('div', { class: 'row', id: 'market-buttons' });
   const p = v.players[buyer];
+  const pay = payForm(p.cards);
+  const market = el('div', { class: 'row', id: 'market-buttons' });
   const means = p.tokens + 3 * p.bust_tokens + p.cards.length;   // bust tokens count 3, collected cards 1
   for (const card of [...new Set(v.market)]) {
     const why = p.cards.includes(card) ? 'held already' : price(card) > means ? `can pay ${means}` : null;
@@ -224,13 +247,16 @@ function entry(root, ctx) {
   if (v.phase === 'auction' && v.auction) auctionEntry(root, ctx);
   else if (v.phase === 'buy' || v.phase === 'final_buy') buyEntry(root, ctx);
   else {
+    const player = v.active;   // named, as a draw is
     const stop = el('div', { class: 'row', id: 'stop-buttons' },
-      el('button', { type: 'button', class: 'primary', dataset: { prize: 'numbers' }, onclick: () => send(ctx, { type: 'stop', prize: 'numbers' }) }, 'Stop: take the numbers'),
-      el('button', { type: 'button', dataset: { prize: 'currency' }, onclick: () => send(ctx, { type: 'stop', prize: 'currency' }) }, 'Stop: take the currency'));
+      el('button', { type: 'button', class: 'primary', dataset: { prize: 'numbers' }, onclick: () => send(ctx, { type: 'stop', player, prize: 'numbers' }) }, 'Stop: take the numbers'),
+      el('button', { type: 'button', dataset: { prize: 'currency' }, onclick: () => send(ctx, { type: 'stop', player, prize: 'currency' }) }, 'Stop: take the currency'));
     const rt = v.running_total;
+    // Stop above the 50 cards to draw: below them it was off a phone's screen on every turn
     root.append(el('div', { class: 'card', id: 'draw-entry' },
       el('p', { class: 'muted' }, 'Tableau: ', tenRow(v.tableau), ` · total ${rt.total} · currency ${rt.currency}`),
-      el('h2', {}, v.ending ? `${v.active} takes a prize` : `${v.active} drew:`), v.ending ? null : drawGrid(ctx), stop));
+      v.tableau.length || v.ending ? stop : null,
+      el('h2', {}, v.ending ? `${v.active} takes a prize` : `${v.active} drew:`), v.ending ? null : drawGrid(ctx)));
     if (!v.ending) {
       root.append(el('details', { class: 'card' }, el('summary', {}, 'The draw pile ran out?'),
         el('button', { type: 'button', class: 'wide', id: 'ten-end', onclick: () => send(ctx, { type: 'end' }) },
@@ -268,7 +294,7 @@ function history(table, ctx) {
 function describe(event) {
   switch (event.type) {
     case 'draw': return `drew ${event.card}${event.player ? ` (${event.player})` : ''}`;
-    case 'stop': return `stop: takes the ${event.prize}`;
+    case 'stop': return `${event.player ? `${event.player} stops` : 'stop'}: takes the ${event.prize}`;
     case 'auction_bid': return `${event.player} bids ${event.bid}`;
     case 'auction_pass': return `${event.player} passes`;
     case 'buy': return `${event.player} buys ${event.card}`;
@@ -279,5 +305,5 @@ function describe(event) {
   }
 }
 
-export default { view, entry, history, describe, turn: (state) => (state.view.phase === 'over' ? null : state.view.active),
+export default { view, entry, history, describe, turn: (state) => actor(state.view),
   get keepEntry() { return typing(); } };
