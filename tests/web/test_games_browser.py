@@ -787,6 +787,37 @@ def test_ten_a_tie_broken_by_cards_is_said_and_only_the_winner_leads(
     clean(laptop)
 
 
+def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's second card was B6, not B3: the Log's Edit offers the cards to choose from (it was JSON to type)."""
+    from selenium.webdriver.support.select import Select
+
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for card in ("R2", "B3"):
+        body = {"type": "draw", "player": "Alex", "card": card}
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.edit'))
+    tap(phone, '#log li[data-seq="2"] button.edit')
+    chooser = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#ten-edit"))[0])
+    assert chooser.first_selected_option.text == "B3"
+    chooser.select_by_value("B6")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: len(events(server, gid)) == 3, 3)
+    fix = events(server, gid)[-1]
+    assert (fix["type"], fix["target"], fix["event"]) == (
+        "correct",
+        2,
+        {"type": "draw", "player": "Alex", "card": "B6"},
+    )
+    live_game = hub(server["app"]).live(gid)
+    assert live_game is not None and live_game.session.view()["tableau"] == ["R2", "B6"]
+    clean(phone)
+
+
 def test_ten_score_only_final_needs_every_players_tokens(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -291,6 +291,26 @@ function history(table, ctx) {
   table.append(body);
 }
 
+// -- the Log's Edit of a draw or a stop: the card or the prize chosen from a list, into the fields -------------
+const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+const ALL_CARDS = [...COLOURS.flatMap(([c]) => [...NUMBERS.map((n) => `${c}${n}`), `${c}#`]),
+  ...NUMBERS.map((n) => `*${n}`), '*#', ...[1, 2, 3, 4, 5].map((n) => `$${n}`)];
+
+function editor(root, ctx, edit) {
+  const event = edit.event;
+  if (edit.kind !== 'correct' || !event || !['draw', 'stop'].includes(event.type)) return;
+  const [key, label, choices] = event.type === 'draw' ? ['card', 'The card drawn', ALL_CARDS] : ['prize', 'The prize taken', ['numbers', 'currency']];
+  const fields = document.getElementById('edit-fields');
+  const select = el('select', { id: 'ten-edit' }, choices.map((c) => el('option', { value: c, selected: c === event[key] }, c)));
+  select.addEventListener('change', () => {   // the fields as typed, with this one changed
+    let data;
+    try { data = JSON.parse(fields.value || '{}'); } catch (err) { data = {}; }
+    if (!data || typeof data !== 'object' || Array.isArray(data)) data = {};
+    fields.value = JSON.stringify({ ...data, [key]: select.value }, null, 1);
+  });
+  root.append(el('label', { class: 'field' }, label, select));
+}
+
 function describe(event) {
   switch (event.type) {
     case 'draw': return `drew ${event.card}${event.player ? ` (${event.player})` : ''}`;
@@ -305,5 +325,5 @@ function describe(event) {
   }
 }
 
-export default { view, entry, history, describe, turn: (state) => actor(state.view),
+export default { view, entry, history, describe, editor, turn: (state) => actor(state.view),
   get keepEntry() { return typing(); } };
