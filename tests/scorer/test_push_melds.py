@@ -113,6 +113,10 @@ ARRANGEMENTS = [
     ("wild_fills_the_gap", "run", "5H JK 7H", {}, "run 5H JK=6H 7H", False),
     ("ace_high_with_wild_below", "run", "KH AH 2C", {}, "run 2C=QH KH AH", False),
     ("two_takes_its_own_place", "run", "AH 2H 3H", {}, "run AH 2H 3H", False),
+    # RULES.md: "A 2 standing for itself (e.g. in 2-3-4 of its suit) cannot be replaced": listed in any order, a 2
+    # of the run's suit takes its own place when it can, and a wild fills the rest
+    ("two_takes_its_own_place_listed_first", "run", "2H JK 3H", {}, "run 2H 3H JK=4H", True),
+    ("two_takes_its_own_place_beside_a_joker", "run", "AH JK 2H 3H 4H", {}, "run AH 2H 3H 4H JK=5H", False),
     ("two_of_other_suit_is_wild", "run", "AH 2C 3H", {}, "run AH 2C=2H 3H", False),
     ("two_declared_as_wild_in_its_suit", "run", "2H 3H 4H", {0: "5H"}, "run 3H 4H 2H=5H", False),
     ("set_wild_stands_for_rank", "set", "7S 7H JK", {}, "set 7S 7H JK=7", False),
@@ -189,6 +193,10 @@ SWAPS = [
     ("swap_wrong_card", ("run", "5H JK 7H"), "8H", "JK", False, "stands for 6H, not 8H"),
     ("swap_wild_two_in_run", ("run", "5H 2C 7H"), "6H", "2C", True, "run 5H 6H 7H"),
     ("swap_two_standing_for_itself", ("run", "AH 2H 3H"), "2H", "2H", False, "stands for itself"),
+    # the same rule whatever the order the cards were listed in (the 2H takes its own place, the JK the rest)
+    ("swap_two_standing_for_itself_cards_in_any_order", ("run", "2H JK 3H"), "4H", "2H", False, "stands for itself"),
+    ("swap_two_standing_for_itself_beside_a_joker", ("run", "AH JK 2H 3H 4H"), "5H", "2H", False, "stands for itself"),
+    ("swap_for_the_joker_not_the_two", ("run", "AH JK 2H 3H 4H"), "2H", "JK", False, "stands for 5H, not 2H"),
     ("swap_any_suit_in_set", ("set", "7S 7H JK"), "7C", "JK", True, "set 7S 7H 7C"),
     ("swap_wrong_rank_in_set", ("set", "7S 7H JK"), "8C", "JK", False, "stands for 7, not 8C"),
     ("swap_joker_for_joker", ("run", "5H JK 7H"), "JK", "JK", False, "only a natural card"),

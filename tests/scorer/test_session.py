@@ -138,6 +138,19 @@ def test_a_stored_event_this_referee_refuses_is_kept_but_does_not_count() -> Non
     assert points(session) == (4, 7) and len(session.events) == 7
 
 
+def test_two_inserts_after_one_event_count_in_log_order() -> None:
+    """The order events count in (session.py: "depth first, children in log order"): Bo's and Cy's turns were
+    missed after Ann's; the scorekeeper inserts Bo's, then Cy's, both after event 1, and both count in turn."""
+    session = Session("tally", ["Ann", "Bo", "Cy"], {"target": 20})
+    session.append(add(1, "Ann", 3))
+    assert [r.code for r in session.append(add(2, "Ann", 2))] == ["out_of_turn"]  # as logged, Bo and Cy are missing
+    session.append(ev(3, "insert", after=1, event={"type": "add", "player": "Bo", "points": 4}))
+    session.append(ev(4, "insert", after=1, event={"type": "add", "player": "Cy", "points": 5}))
+    assert [(e.seq, e.data["player"]) for e in session.counting()] == [(1, "Ann"), (3, "Bo"), (4, "Cy"), (2, "Ann")]
+    assert session.rulings == [] and points(session) == (5, 4, 5) and session.view()["turn"] == "Bo"
+    assert replay(session.log()).state == session.state
+
+
 @pytest.mark.parametrize(
     ("meta", "message"),
     [
@@ -147,9 +160,13 @@ def test_a_stored_event_this_referee_refuses_is_kept_but_does_not_count() -> Non
         (ev(3, "correct", target=1, event={"type": "undo", "target": 1}), "cannot hold another 'undo'"),
         (ev(3, "correct", target=1, event={"type": "add", "player": "Cy", "points": 1}), "one of the players"),
         (ev(3, "insert", after=1, event={"type": "nope"}), "has no event 'nope'"),
+        (ev(3, "undo", target=3), "no earlier event 3"),
+        (ev(3, "correct", target=3, event={"type": "add", "player": "Bo", "points": 1}), "no earlier event 3"),
+        (ev(3, "insert", after=3, event={"type": "add", "player": "Bo", "points": 1}), "no earlier event 3"),
     ],
-    ids=["unknown-target", "no-target", "no-replacement", "nested-meta", "bad-replacement", "unknown-type"],
-)
+    ids=["unknown-target", "no-target", "no-replacement", "nested-meta", "bad-replacement", "unknown-type",
+         "undo-of-itself", "correction-of-itself", "insert-after-itself"],
+)  # fmt: skip
 def test_malformed_corrections_are_refused(meta: GameEvent, message: str) -> None:
     session = Session("tally", ["Ann", "Bo"])
     session.append(add(1, "Ann", 3))

@@ -17,12 +17,20 @@ from scorer.cards import parse_card, standard_deck
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
 from scorer.snap import possible_flips
-from tests.scorer.snap_support import ONE_CARD, Table, accounting_problems, codes, run
+from tests.scorer.snap_support import ONE_CARD, PLAYERS, Table, accounting_problems, codes, run
 
 # A Snap Pot of 7H (Alex) under 7S (Beth), made by a tie between Cara and Alex; Cara to flip.
 GRACE = {"call_grace_ms": 1500}  # what a new game starts with (a log without it: 0)
 POT = "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap @2200; resolve"
 POT_OWNERS = "Alex 7H; Beth 7S @2000; Beth snap @2100; Alex snap @2200; resolve"  # the same, by the owners
+# Cara's real call is pending when Alex and Beth call "Snap Pot!" with no pot on the table: both calls are false
+FALSE_TWICE = "Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap_pot @2120; Beth snap_pot @2130; resolve"
+# Four players, Dana deals: Cara's 9D matches Dana's 9C, then Alex's 5H matches Beth's 5S; each owner calls their own
+FOUR = ("Alex", "Beth", "Cara", "Dana")
+TWO_MATCHES = "Alex 8H; Beth 5S; Cara 9D; Dana 9C; Alex 5H; Alex snap @5300; Cara snap @5350; resolve"
+# Slapping: a pot of two 7s, then Alex's 7D matches both Cara's 7C and the pot; Beth slaps
+SLAP_POT = "Alex 7H; Beth 7S @2000; Alex slap @2300; Beth slap @2350; resolve"
+SLAP_POT_AND_PILE = SLAP_POT + "; Cara 9C; Alex KD; Beth 4C; Cara 7C; Alex 7D; Beth slap; resolve"
 
 RULINGS = [
     # turns
@@ -144,6 +152,9 @@ RULINGS = [
         id="its_penalty_is_paid_after_the_settlement",
     ),
     pytest.param(
+        FALSE_TWICE, {}, ["snap_won", "match_gone", "penalty_paid", "penalty_paid"], id="each_false_call_pays"
+    ),
+    pytest.param(
         "Alex 7H; Beth 7S; Cara snap; resolve; Beth snap", {}, ["late_call"], id="late_call_before_next_flip_is_free"
     ),
     pytest.param(
@@ -180,6 +191,12 @@ RULINGS = [
     pytest.param(
         POT_OWNERS + "; Cara 7D; Cara snap_pot", {"callers": "owners_only"}, ["call_heard"], id="owners_only_pot_owner"
     ),
+    pytest.param(
+        TWO_MATCHES,
+        {"callers": "owners_only", "players": FOUR},
+        ["snap_won", "match_gone", "snap_won", "match_gone"],
+        id="owners_only_two_matches_called_together_are_two_wins_not_a_tie",
+    ),
     pytest.param("Alex 7H; Beth 7S; Cara slap", {"call_style": "slap"}, ["call_heard"], id="call_style_slap"),
     pytest.param("Alex 7H; Beth 8S; Cara slap", {"call_style": "slap"}, ["false_call"], id="false_slap"),
     pytest.param(
@@ -193,6 +210,12 @@ RULINGS = [
         {"call_style": "slap"},
         ["snap_pot_won", "match_gone"],
         id="slap_wins_the_snap_pot",
+    ),
+    pytest.param(
+        SLAP_POT_AND_PILE,
+        {"call_style": "slap"},
+        ["snap_pot_won", "match_gone", "match_gone", "match_gone"],
+        id="slap_on_a_pile_and_pot_match_wins_the_pot",
     ),
     pytest.param("Alex 7H; Beth 7S; Cara snap", {"call_style": "voice"}, ["call_heard"], id="call_style_voice"),
     # running out, elimination, the winner
@@ -239,6 +262,34 @@ def test_rule(script: str, options: dict[str, Any], expected: list[str]) -> None
     players = options.pop("players", ("Alex", "Beth", "Cara"))
     _, rulings = run(script, players, **options)
     assert codes(rulings) == expected
+
+
+@pytest.mark.parametrize(
+    ("script", "options", "players", "winners", "held", "pot"),
+    [
+        pytest.param(FALSE_TWICE, {}, PLAYERS, [("snap_won", "Cara"), ("penalty_paid", "Alex"),
+                     ("penalty_paid", "Beth")], [16, 15, 21], 0, id="each_false_call_pays"),
+        pytest.param(TWO_MATCHES, {"callers": "owners_only"}, FOUR, [("snap_won", "Alex"), ("snap_won", "Cara")],
+                     [14, 12, 14, 12], 0, id="owners_only_two_matches_called_together_are_two_wins_not_a_tie"),
+        pytest.param(SLAP_POT_AND_PILE, {"call_style": "slap"}, PLAYERS, [("snap_pot_won", "Beth")], [15, 22, 15], 0,
+                     id="slap_on_a_pile_and_pot_match_wins_the_pot"),
+    ],
+)  # fmt: skip
+def test_who_wins_and_pays_at_the_settlement(
+    script: str,
+    options: dict[str, Any],
+    players: tuple[str, ...],
+    winners: list[tuple[str, str]],
+    held: list[int],
+    pot: int,
+) -> None:
+    """RULES.md Snap: each false call (no match, or "Snap Pot!" with no pot) costs its caller a card; the first call
+    on a match wins its piles, and only calls on the same match tie (``callers: owners_only``: each owner calls their
+    own); a slap on a card matching a pile and the Snap Pot wins the pot and the pile ("same logic")."""
+    table, rulings = run(script, players, **options)
+    assert [(r.code, r.player) for r in rulings if r.code != "match_gone"] == winners
+    assert [table.held(p) for p in players] == held
+    assert table.view["pot"]["cards"] == pot and sum(held) + pot == 52
 
 
 # -- what the rulings and the table say -----------------------------------------------------------

@@ -113,6 +113,7 @@ def case(name: str, setup: Setup, event: str, codes: list[str], **options: Any) 
 DAVID_VOID = then(dealt(), *CLUBS_TWICE, "QC", "9C", "6C")  # Alex leads QC: David cannot follow
 UNKNOWN = dealt(None)
 TWO_C = {"first_lead": "two_of_clubs"}
+TRICK_ONE_2C = then(dealt(), "2C", "AC", "10C", "6C")  # David leads the 2C, Alex's AC wins: Alex leads next
 
 RULING_CASES = [
     # bidding
@@ -145,6 +146,8 @@ RULING_CASES = [
     case("two_of_clubs_must_be_led", dealt(), "David plays 3C", ["first_lead_two_of_clubs"], **TWO_C),
     case("two_of_clubs_hands_unknown", UNKNOWN, "Beth plays 5C", ["first_lead_two_of_clubs"], **TWO_C),
     case("two_of_clubs_anyone_may_hold_it", UNKNOWN, "Charlie plays 2C", [], **TWO_C),
+    # only the first trick: the winner of trick 1 leads trick 2 with any card ("The winner leads next")
+    case("two_of_clubs_only_leads_the_first_trick", TRICK_ONE_2C, "Alex plays AH", [], **TWO_C),
     case("left_of_dealer_leads_by_default", UNKNOWN, "Charlie plays 2C", ["play_out_of_turn"]),
     # play, hands unknown: what shows later
     case("unknown_hands_accept_a_discard", then(UNKNOWN, "AH"), "Beth plays 2C", []),

@@ -10,7 +10,7 @@ from scorer.game import OptionError
 from scorer.session import Session
 from scorer.spades import GAME
 from scorer.spades_scoring import Rules, blind_nil_allowed, game_winner, score_team
-from tests.scorer.spades_support import PLAYERS, Table
+from tests.scorer.spades_support import AC, BD, PLAYERS, Table
 
 F, T = False, True
 
@@ -92,6 +92,29 @@ def test_worked_example_bags_over_three_hands() -> None:
         seen.append((team.points, total, bags))
     # 40+3; 30+3; 40+5-100 (11 bags: 1 left); 20+9-100 (10 bags: 0 left)
     assert seen == [(43, 43, 3), (33, 76, 6), (-55, 21, 1), (-71, -50, 0)]
+
+
+@pytest.mark.parametrize(
+    ("bids", "tricks", "bagged", "clean"),
+    [
+        pytest.param((1, 3, 1, 2), (4, 3, 4, 2), AC, BD, id="first_team_carries_its_own_bags"),
+        pytest.param((3, 1, 2, 1), (3, 4, 2, 4), BD, AC, id="second_team_carries_its_own_bags"),
+    ],
+)
+def test_each_team_carries_its_own_bags(
+    bids: tuple[int, ...], tricks: tuple[int, ...], bagged: str, clean: str
+) -> None:
+    """RULES.md Spades: "each time a team's accumulated bags reach 10, -100" -- each team's own bags, carried from
+    hand to hand: one team bids 2 and takes 8 twice (6 + 6 = 12 bags), the other makes its 5 exactly."""
+    table = Table()
+    hand = {"bids": dict(zip(PLAYERS, bids, strict=True)), "tricks": dict(zip(PLAYERS, tricks, strict=True))}
+    table.event("hand", **hand)
+    table.event("hand", **hand)
+    first, second = (row["teams"] for row in table.summary()["history"])
+    assert (first[bagged]["bag_count"], first[clean]["bag_count"]) == (6, 0)
+    # hand 2: 20 + 6 bags, and 12 bags reach 10: -100 with 2 carried
+    assert (second[bagged]["bag_count"], second[bagged]["points"], second[clean]["bag_count"]) == (2, -74, 0)
+    assert table.summary()["totals"] == {bagged: 26 - 74, clean: 100}
 
 
 # (totals, options) -> winning team (0: seats 0 & 2) or None

@@ -101,6 +101,28 @@ def test_both_layouts_call_for_the_opening_spit() -> None:
     assert [session.state.top(0), session.state.top(1)] == [card("2C"), card("9D")]
 
 
+@pytest.mark.parametrize(
+    "piles",
+    [
+        pytest.param({"Alex": 0, "Beth": 0}, id="both_on_the_first_pile"),
+        pytest.param({"Alex": 1, "Beth": 1}, id="both_on_the_second_pile"),
+    ],
+)
+def test_the_opening_spit_starts_each_spit_pile_with_one_card(piles: dict[str, int]) -> None:
+    """RULES.md Spit: at the start "each turns the top spit card face up into the middle: the two spit piles"; an
+    opening Spit! that puts both cards on one pile (a mis-tapped 'piles') is refused, and the right one then counts."""
+    session = Session("spit", PLAYERS)
+    add(session, "layout", player="Alex", counts=FULL, tops=["3S", "4S", "5S", "6S", "7S"])
+    add(session, "layout", player="Beth", counts=FULL, tops=["10H", "JD", "AD", "5C", "6D"])
+    before = session.state
+    with pytest.raises(EventError, match="the opening Spit! starts each spit pile with one card"):
+        add(session, "spit", cards={"Alex": "2C", "Beth": "9D"}, piles=piles)
+    assert session.state == before and len(session.events) == 2
+    add(session, "spit", cards={"Alex": "2C", "Beth": "9D"}, piles={"Alex": 1, "Beth": 0})
+    assert [session.state.top(0), session.state.top(1)] == [card("9D"), card("2C")]
+    assert session.state.phase is Phase.PLAY
+
+
 # -- the short stack: one spit pile ------------------------------------------------------------------
 def test_fewer_than_15_cards_means_a_single_spit_pile() -> None:
     session = holding(12, 40)
