@@ -313,7 +313,7 @@ def _meld(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     state = take(state, seat, [f for m in valid for f in m.cards], event.where())  # first: a copy already known
     state = reveal(state, seat, refused, event.where())  # goes to the table, so a refused one becomes known
     first = len(state.melds) + 1
-    tables = tuple(TableMeld(first + i, seat, m) for i, m in enumerate(valid))
+    tables = tuple(TableMeld(first + i, seat, m, (event.seq, i + 1)) for i, m in enumerate(valid))
     laid = tuple(s == seat or done for s, done in enumerate(state.laid))
     state = replace(state, melds=state.melds + tables, laid=laid)
     state, out = _went_out(state, event, seat)
@@ -340,16 +340,53 @@ def _requirement_ruling(state: PushState, event: GameEvent, seat: int, valid: li
     return _foul(state, event, "requirement_not_met", message, seat, **data)
 
 
+def _origin(event: GameEvent) -> tuple[int, int] | None:
+    """A lay-off's or swap's ``origin``: the meld as the view named it (``[seq, k]``: the k-th meld of event seq), or
+    None when the event names the meld by its number alone."""
+    origin = event.data.get("origin")
+    if origin is None:
+        return None
+    if (
+        not isinstance(origin, list)
+        or len(origin) != 2
+        or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 1 for x in origin)
+    ):
+        raise EventError(f"{event.where()}: 'origin' must be [seq, k], two whole numbers from 1 (a meld's origin)")
+    return origin[0], origin[1]
+
+
 def _table_meld(state: PushState, event: GameEvent) -> TableMeld:
-    if not state.melds:
-        raise EventError(f"{event.where()}: there are no melds on the table yet")
-    number = event.integer("meld", 1, len(state.melds))
-    return state.melds[number - 1]
+    """The meld a lay-off or swap goes onto: the one its ``origin`` names where it has one (a phone's: an earlier meld
+    corrected or inserted since renumbers the melds, and a number alone would then name another player's), else
+    the one of its ``meld`` number."""
+    origin = _origin(event)
+    if origin is None:
+        if not state.melds:
+            raise EventError(f"{event.where()}: there are no melds on the table yet")
+        return state.melds[event.integer("meld", 1, len(state.melds)) - 1]
+    for table in state.melds:
+        if table.origin == origin:
+            return table
+    raise EventError(
+        f"{event.where()}: the meld it names (the {_ordinal(origin[1])} meld of event {origin[0]}) is not on the table"
+    )
+
+
+def _ordinal(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def _meld_number(state: PushState, event: GameEvent) -> int | None:
+    """The number of the meld a lay-off names, or None where it names none on the table."""
+    try:
+        return _table_meld(state, event).number
+    except EventError:
+        return None
 
 
 def _with_meld(state: PushState, table: TableMeld, meld: Meld) -> PushState:
     melds = list(state.melds)
-    melds[table.number - 1] = TableMeld(table.number, table.owner, meld)
+    melds[table.number - 1] = replace(table, meld=meld)
     return replace(state, melds=tuple(melds))
 
 
@@ -416,7 +453,7 @@ def _discard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
 
 def _back_where_it_was(state: PushState, event: GameEvent, pending: Pending) -> bool:
     """Is ``event`` the swapping player's lay-off of the freed wild onto the meld it was swapped out of?"""
-    if event.type != "layoff" or event.data.get("meld") != pending.meld:
+    if event.type != "layoff" or _meld_number(state, event) != pending.meld:
         return False
     if event.data.get("player") != state.players[pending.seat]:
         return False
@@ -431,7 +468,7 @@ def _settle_wild(before: PushState, after: PushState, event: GameEvent, pending:
     if mine and hand_after.count == hand_before.count:
         return after, []  # refused: the player may try again
     used = hand_after.known.count(wild) < hand_before.known.count(wild)
-    same = event.type == "layoff" and event.data.get("meld") == pending.meld
+    same = event.type == "layoff" and _meld_number(before, event) == pending.meld
     after = replace(after, pending=None)
     if mine and used and not same:
         return after, []

@@ -210,7 +210,10 @@ def table_view(state: PushState) -> dict[str, Json]:
             name: {"count": hand.count, "known": show(hand.known), "laid": state.laid[seat]}
             for seat, (name, hand) in enumerate(zip(state.players, state.hands, strict=True))
         },
-        "melds": [{"number": t.number, "owner": state.players[t.owner], **t.meld.to_json()} for t in state.melds],
+        "melds": [
+            {"number": t.number, "owner": state.players[t.owner], "origin": list(t.origin), **t.meld.to_json()}
+            for t in state.melds
+        ],
         "pending_wild": None
         if state.pending is None
         else {"player": state.players[state.pending.seat], "wild": str(state.pending.wild), "meld": state.pending.meld},

@@ -69,11 +69,14 @@ class Hand:
 
 @dataclass(frozen=True)
 class TableMeld:
-    """A meld on the table, numbered from 1 in the order it was laid this deal."""
+    """A meld on the table, numbered from 1 in the order it was laid this deal; ``origin``: the ``seq`` of the ``meld``
+    event that laid it and its place among that event's melds (from 1), which a correction of an earlier event
+    does not change (its number can: a meld corrected into an earlier event comes before it)."""
 
     number: int
     owner: int
     meld: Meld
+    origin: tuple[int, int] = (0, 0)
 
 
 @dataclass(frozen=True)

@@ -56,7 +56,9 @@ def settings(pairs: list[str]) -> TrackSettings:
 
 
 def _key(kind: str, data: dict[str, Any]) -> str:
-    return json.dumps([kind, {k: v for k, v in data.items() if k != "piles"}], sort_keys=True)
+    """An event as compared with the script's: a Push lay-off's ``origin`` names the meld by its event's seq, which
+    differs between the two logs (the script's and the live game's), as a Spit play's piles do."""
+    return json.dumps([kind, {k: v for k, v in data.items() if k not in ("piles", "origin")}], sort_keys=True)
 
 
 class _Flags(logging.Handler):

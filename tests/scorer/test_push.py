@@ -42,6 +42,12 @@ DEAL: Event = ("deal", {"dealer": "David", "upcard": "9C", "hands": {k: v.split(
 PUSHED = [DEAL, push("Alex", "KD"), draw("Alex", "stock", "JC"), discard("Alex", "JC")]
 BETH_LAID = [*PUSHED, draw("Beth"), meld("Beth", ("set", "KS KH JK"), ("set", "4S 4H 2D"))]
 BETH_DONE = [*BETH_LAID, discard("Beth", "JC"), draw("Charlie"), discard("Charlie", "10C")]
+# Beth pushes the JC with the stock's 2C to Charlie and lays her sets; Charlie lays his (QS QH QD, 9D 9H 2C) after
+# her; a round later Beth, who holds KD 9C, has drawn again.
+BOTH_LAID = [*PUSHED, push("Beth", "2C"), draw("Beth", "stock", "7D"),
+             meld("Beth", ("set", "KS KH JK"), ("set", "4S 4H 2D")), discard("Beth", "7D"),
+             draw("Charlie"), meld("Charlie", ("set", "QS QH QD"), ("set", "9D 9H 2C")), discard("Charlie", "10C"),
+             draw("David"), discard("David", "4C"), draw("Alex"), discard("Alex", "3H"), draw("Beth")]  # fmt: skip
 
 
 def table(*events: Event, **options: Any) -> Table:
@@ -161,6 +167,7 @@ PLAY = [
         ["invalid_meld"],
     ),
     ("layoff_after_requirement", BETH_LAID, layoff("Beth", 1, "KD"), []),
+    ("layoff_after_another_player_lays_theirs", BOTH_LAID, layoff("Beth", 1, "KD"), []),
     ("layoff_invalid", BETH_LAID, layoff("Beth", 1, "9C"), ["invalid_layoff"]),
     ("layoff_before_requirement", [*BETH_DONE, draw("David")], layoff("David", 2, "4C"), ["before_requirement"]),
     ("swap_before_requirement", [*BETH_DONE, draw("David")], swap("David", 1, "KC", "JK"), ["before_requirement"]),
@@ -228,6 +235,20 @@ def test_requirement_ruling_shows_a_way_to_meld_the_cards_shown() -> None:
     assert "can make it as" in short.message and short.data["possible"] is not None
 
 
+def test_laying_a_requirement_leaves_the_others_laid() -> None:
+    """RULES.md Push: each player lays their own requirement; "after that they may meld and lay off on any meld on
+    the table" -- Charlie laying his after Beth does not take Beth's back."""
+    t = table(*BOTH_LAID)
+    assert {name: hand["laid"] for name, hand in t.view["hands"].items()} == {
+        "Alex": False,
+        "Beth": True,
+        "Charlie": True,
+        "David": False,
+    }
+    assert t.codes(layoff("Beth", 4, "9C")) == []  # on Charlie's meld too
+    assert t.view["melds"][3]["cards"] == ["9D", "9H", "2C", "9C"] and count(t, "Beth") == 2
+
+
 def test_each_partner_lays_their_own_requirement() -> None:
     t = table(*BETH_DONE, draw("David"))
     assert t.view["hands"]["Beth"]["laid"] and not t.view["hands"]["David"]["laid"]
@@ -253,6 +274,15 @@ def test_a_swapped_out_wild_laid_back_on_its_own_meld_does_not_count_and_stays_i
     assert t.codes(layoff("Beth", 1, "JK")) == ["wild_not_reused"]
     assert t.view["melds"][0]["cards"] == ["KS", "KH", "KD"] and t.view["pending_wild"] is None
     assert "JK" in known(t, "Beth") and t.view["hands"]["Beth"]["count"] == 3
+
+
+def test_a_swapped_out_wild_discarded_is_a_foul_and_lies_on_the_discard_pile() -> None:
+    """The referee follows the table: a freed wild discarded instead of melded is a foul, and the discard stands
+    (the next player may take it); only a lay-off back onto its own meld does not count (docs/games/push.md)."""
+    t = table(*BETH_LAID)
+    t.send(swap("Beth", 1, "KD", "JK"))
+    assert t.codes(discard("Beth", "JK")) == ["wild_not_reused"]
+    assert t.view["discard"][-1] == "JK" and "JK" not in known(t, "Beth") and t.view["turn"] == "Charlie"
 
 
 def test_wild_declared_in_a_meld_event() -> None:
@@ -419,6 +449,19 @@ def test_dealer_passes_left() -> None:
     assert t.codes(("deal", {"upcard": "9C"})) == [] and t.view["dealer"] == "Alex" and t.view["turn"] == "Beth"
 
 
+def test_a_score_only_deal_passes_the_deal_left_too() -> None:
+    """RULES.md Push: "dealer chosen at random, then passes left", whether a deal is played live or only its hands
+    entered: David deals deal 1 (live), Alex deal 2 (score-only), so Beth deals deal 3 and Charlie plays first."""
+    t = table(*OUT_BY_DISCARD, deal_end({"Beth": "KS KH KD 4S 5S 6S", "David": "AS AH AD 5D 6D 7D"}))
+    assert t.codes(deal_end({"Alex": "3H", "Beth": "4H", "Charlie": "", "David": ""})) == ["deal_scored"]
+    assert t.view["dealer"] == "Alex"
+    assert t.codes(("deal", {"upcard": "9C"})) == []
+    assert (t.view["dealer"], t.view["turn"], t.view["cards_dealt"]) == ("Beth", "Charlie", 8)
+    t = table(*OUT_BY_DISCARD, deal_end({"Beth": "KS KH KD 4S 5S 6S", "David": "AS AH AD 5D 6D 7D"}),
+              deal_end({"Alex": "3H", "Beth": "4H", "Charlie": "", "David": ""}))  # fmt: skip
+    assert t.codes(("deal", {"dealer": "Alex", "upcard": "9C"})) == ["wrong_dealer"]
+
+
 @pytest.mark.parametrize("bury", [True, False], ids=["upcard_on", "upcard_off"])
 def test_wild_upcard_option(bury: bool) -> None:
     t = table(upcard=bury)
@@ -534,3 +577,109 @@ def test_initial_state_and_view_before_the_first_deal() -> None:
     assert view["phase"] == "waiting" and view["awaiting"] == "deal 1 (6 cards each)"
     assert view["teams"] == {"Alex & Charlie": ["Alex", "Charlie"], "Beth & David": ["Beth", "David"]}
     assert parse_face("JK") == JOKER
+
+
+def _renumbered(name_by: str) -> tuple[Any, int, int]:
+    """Beth's first melds (8s, Ks) were typed with a 9D and refused; David then laid his 8s and Qs (#1 and #2 on
+    every screen), laid off 8D and QS on them and went out. Returns the session, Beth's meld's seq and David's."""
+    from scorer.session import Session
+
+    session = Session("push", ["Alex", "Beth", "Charlie", "David"])
+
+    def send(body: dict[str, Any]) -> int:
+        seq = session.next_seq
+        session.append(GameEvent(seq, seq * 1000, Source.MANUAL, body.pop("type"), body))
+        return seq
+
+    def layoff(number: int, card: str) -> dict[str, Any]:
+        body: dict[str, Any] = {"type": "layoff", "player": "David", "meld": number, "cards": [card]}
+        if name_by == "origin":  # as a phone sends it: the meld as its screen showed it
+            body["origin"] = session.view()["melds"][number - 1]["origin"]
+        return body
+
+    sets = [{"kind": "set", "cards": ["8S", "8H", "9D"]}, {"kind": "set", "cards": ["KS", "KH", "JK"]}]
+    for body in [
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "push", "player": "Alex"},
+        {"type": "draw", "player": "Alex", "from": "stock"},
+        {"type": "discard", "player": "Alex", "card": "KS"},
+        {"type": "draw", "player": "Beth", "from": "discard"},
+    ]:
+        send(body)
+    beth = send({"type": "meld", "player": "Beth", "melds": sets})  # refused: 8S 8H 9D is no set
+    for body in [
+        {"type": "discard", "player": "Beth", "card": "3C"},
+        {"type": "push", "player": "Charlie"},
+        {"type": "draw", "player": "Charlie", "from": "stock"},
+        {"type": "discard", "player": "Charlie", "card": "QD"},
+        {"type": "draw", "player": "David", "from": "discard"},
+    ]:
+        send(body)
+    david_sets = [{"kind": "set", "cards": ["8C", "8S", "8H"]}, {"kind": "set", "cards": ["QD", "QC", "QH"]}]
+    david = send({"type": "meld", "player": "David", "melds": david_sets})
+    for body in [
+        {"type": "discard", "player": "David", "card": "3C"},
+        {"type": "draw", "player": "Alex", "from": "discard"},
+        {"type": "discard", "player": "Alex", "card": "4S"},
+        {"type": "draw", "player": "Beth", "from": "discard"},
+        {"type": "discard", "player": "Beth", "card": "9C"},
+        {"type": "draw", "player": "Charlie", "from": "discard"},
+        {"type": "discard", "player": "Charlie", "card": "9C"},
+        {"type": "draw", "player": "David", "from": "discard"},
+    ]:
+        send(body)
+    send(layoff(1, "8D"))
+    send(layoff(2, "QS"))
+    send({"type": "discard", "player": "David", "card": "9C"})
+    assert session.view()["phase"] == "counting" and session.view()["hands"]["David"]["count"] == 0
+    return session, beth, david
+
+
+def _melds(session: Any) -> list[tuple[int, str, list[str]]]:
+    return [(m["number"], m["owner"], m["cards"]) for m in session.view()["melds"]]
+
+
+def test_a_corrected_earlier_meld_leaves_later_lay_offs_on_the_meld_they_were_laid_on() -> None:
+    """Beth's meld corrected (9D -> 8D) comes before David's and renumbers them: his lay-offs named by number moved
+    onto Beth's melds (the 8D silently, the QS refused) and undid his going out (Push-on-phones audit, session 37).
+    Named by their ``origin``, as the phones send them, they stay on David's melds."""
+    from scorer.session import Session
+
+    session, beth, _ = _renumbered("origin")
+    fixed = [{"kind": "set", "cards": ["8S", "8H", "8D"]}, {"kind": "set", "cards": ["KS", "KH", "JK"]}]
+    correction = {"target": beth, "event": {"type": "meld", "player": "Beth", "melds": fixed}}
+    new = session.append(GameEvent(session.next_seq, 99_000, Source.MANUAL, "correct", correction))
+    assert [r.code for r in new if r.severity.value == "foul"] == []
+    assert _melds(session) == [
+        (1, "Beth", ["8S", "8H", "8D"]),
+        (2, "Beth", ["KS", "KH", "JK"]),
+        (3, "David", ["8C", "8S", "8H", "8D"]),
+        (4, "David", ["QD", "QC", "QH", "QS"]),
+    ]
+    assert session.view()["phase"] == "counting" and session.view()["hands"]["David"]["count"] == 0
+    assert Session.from_log(session.log()).view() == session.view()
+
+    numbered, beth, _ = _renumbered("number")  # an old log's lay-offs: by number, as the referee always read them
+    correction = {"target": beth, "event": {"type": "meld", "player": "Beth", "melds": fixed}}
+    numbered.append(GameEvent(numbered.next_seq, 99_000, Source.MANUAL, "correct", correction))
+    assert _melds(numbered)[0] == (1, "Beth", ["8S", "8H", "8D", "8D"])
+
+
+def test_undoing_the_meld_a_later_lay_off_was_laid_on_is_refused_and_says_which() -> None:
+    from scorer.session import Session
+
+    session, _, david = _renumbered("origin")
+    with pytest.raises(EventError, match=r"impossible: .*the first meld of event 12\) is not on the table"):
+        session.append(GameEvent(session.next_seq, 99_000, Source.MANUAL, "undo", {"target": david}))
+    assert david == 12 and Session.from_log(session.log()).view() == session.view()
+
+
+@pytest.mark.parametrize("origin", [[0, 1], [3], "12/1", [True, 1], None])
+def test_a_malformed_origin_is_refused(origin: Any) -> None:
+    session, _, _ = _renumbered("origin")
+    session.append(GameEvent(session.next_seq, 98_000, Source.MANUAL, "undo", {"target": session.next_seq - 1}))
+    body: dict[str, Any] = {"player": "David", "meld": 1, "cards": ["9C"], "origin": origin}
+    if origin is None:
+        body["origin"] = [40, 1]  # well formed, but no meld was laid by event 40
+    with pytest.raises(EventError, match=r"origin|not on the table"):
+        session.append(GameEvent(session.next_seq, 99_000, Source.MANUAL, "layoff", body))

@@ -819,7 +819,9 @@ def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> Non
     assert "JK moved away from meld 1 and KD lies there: a wild swap?" in d.observer.notes[-1]
     d.manual("swap", player="Beth", meld=1, card="KD", wild="JK")
     sent = d.show({"melds/1": swapped}, frames=40)
-    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 2, "cards": ["JK"]}]
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 2, "origin": [6, 2], "cards": ["JK"]}
+    ]
     assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "2D", "JK"]]
 
 
@@ -829,7 +831,9 @@ def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
     melds = [("4S", 60.0), ("4H", 80.0), ("JK", 100.0), ("KS", -200.0), ("KH", -180.0), ("JK", -160.0)]
     assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]  # the fours' JK seen first
     sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=40)
-    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 1, "cards": ["KD"]}]
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD"]}
+    ]
 
 
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
@@ -838,7 +842,9 @@ def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None
     sent = d.show({"melds/1": melds}, frames=40)
     assert [b["type"] for _, b, _ in sent] == ["meld"] and codes(sent) == []
     sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=40)
-    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 1, "cards": ["KD"]}]
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD"]}
+    ]
     assert codes(sent) == []
 
 
@@ -854,7 +860,9 @@ def test_push_a_lay_off_is_the_layer_s_when_a_discard_entered_too_early_is_undon
     sent = d.show(table, frames=4)
     d.manual("undo", target=d.session.events[-1].seq)
     sent += d.show(table, frames=40)
-    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Beth", "meld": 1, "cards": ["KD"]}]
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD"]}
+    ]
     assert codes(sent) == [] and "KD" in d.link.view()["melds"][0]["cards"]
 
 
@@ -871,7 +879,9 @@ def test_push_a_card_by_a_rejected_meld_waits_for_the_meld_to_be_entered_again()
     d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},
                                            {"kind": "set", "cards": ["8D", "8C", "8S"]}])  # fmt: skip
     sent = d.show(table, frames=40)
-    assert [b for _, b, _ in sent] == [{"type": "layoff", "player": "Alex", "meld": 2, "cards": ["8H"]}]
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Alex", "meld": 2, "origin": [5, 2], "cards": ["8H"]}
+    ]
 
 
 HANDS = {

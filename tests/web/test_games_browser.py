@@ -30,6 +30,7 @@ from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
+from selenium.webdriver.support.select import Select  # noqa: E402
 
 from scorer.registry import get_game  # noqa: E402
 from tests.web.browser_kit import (  # noqa: E402
@@ -791,8 +792,6 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """Alex's second card was B6, not B3: the Log's Edit offers the cards to choose from (it was JSON to type)."""
-    from selenium.webdriver.support.select import Select
-
     phone = browsers["phone"]
     gid = new_game(server, "ten", ["Alex", "Beth"])
     for card in ("R2", "B3"):
@@ -1221,6 +1220,13 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     ]
     wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#push-melds li")) == 2, 3)
     assert "=10" in text(laptop, '#push-melds li[data-meld="1"]')  # the joker stands for a 10
+    # a lay-off names its meld by number and by the event that laid it: a correction of an earlier meld, which
+    # renumbers the melds, cannot move it onto another player's (the Push-on-phones audit)
+    Select(css(phone, "#layoff-meld")).select_by_value("2")
+    type_into(phone, '#layoff-form input[aria-label="Cards"]', "6H")
+    step(phone, server, gid, "#send-layoff")
+    last = events(server, gid)[-1]
+    assert (last["type"], last["meld"], last["origin"], last["cards"]) == ("layoff", 2, [last["seq"] - 1, 2], ["6H"])
     type_into(phone, "#discard-card", "4H")
     step(phone, server, gid, "#send-discard")
     shot(laptop, "push-03-table")
@@ -1229,7 +1235,7 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     hands = {
         "Alex": "KC KS KD 3C 3D 9H",  # 30 + 10 + 5 = 45
         "Beth": "QH QD 7C 7S AH 5D",  # 20 + 10 + 15 + 5 = 50
-        "Charlie": "5C 9S",  # 10
+        "Charlie": "9S",  # 5 (his 6H laid off)
         "David": "4D 8S 8C JH 2H AS",  # 5 + 10 + 10 + 20 + 15 = 60
     }
     tap(phone, "#end-deal summary")
@@ -1243,7 +1249,9 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     step(phone, server, gid, "#send-hands")
     for driver in (phone, laptop):
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="deal_end_early"]'), 3)
-    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "55", "Beth & David": "110"}, 3)
+    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "50", "Beth & David": "110"}, 3)
+    # Alex dealt deal 1: the deal passes left (it named Alex, the last dealer, as if he dealt next)
+    assert text(laptop, "#push-deal") == "next: deal 2 of 5 · dealt by Beth"
     codes = [code for code, _ in rulings(server, gid)]
     assert "cards_unaccounted" not in codes and "out_of_turn" not in codes  # the screen wrote for the right players
 
@@ -1255,7 +1263,7 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     type_into(phone, '#deal-editor input[data-player="Alex"]', "KC KS KD 3C 3D AH")  # 30 + 10 + 15 = 55
     shot(phone, "push-04-edit-deal")
     tap(phone, "#deal-editor #send-hands")
-    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "65", "Beth & David": "110"}, 3)
+    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "60", "Beth & David": "110"}, 3)
     fixed = events(server, gid)[-1]
     assert fixed["type"] == "correct" and fixed["event"]["hands"]["Alex"][-1] == "AH"
     clean(laptop, phone)

@@ -257,7 +257,7 @@ class PushObserver(Observer):
             self.use(*group)
             turn = self._turn_at(min(c.since for c in group), str(view.get("turn") or self.players[seat]))
             names = _names(group, self.layout)
-            data = {"player": turn, "meld": number, "cards": names}
+            data = {"player": turn, "meld": number, **_origin(view, number), "cards": names}
             reason = f"{turn} laid off {' '.join(names)} on meld {number}"
             out.append(Proposal("layoff", data, ts, reason, tuple(c.id for c in group)))
         return out
@@ -329,3 +329,14 @@ def _along(card: TableCard, layout: Layout) -> float:
 def _names(cards: Sequence[TableCard], layout: Layout) -> list[str]:
     """Card names in the order they lie, left to right as the zone's owner sees them."""
     return [c.card for c in sorted(cards, key=lambda c: _along(c, layout))]
+
+
+def _origin(view: Mapping[str, Json], number: int) -> dict[str, Json]:
+    """The ``origin`` of meld ``number`` as the referee's view names it (the event that laid it), for a lay-off:
+    a correction of an earlier meld renumbers the melds, and a lay-off by number alone then lands on another."""
+    melds = view.get("melds")
+    if isinstance(melds, list):
+        for meld in melds:
+            if isinstance(meld, Mapping) and meld.get("number") == number and isinstance(meld.get("origin"), list):
+                return {"origin": list(meld["origin"])}
+    return {}

@@ -72,9 +72,12 @@ function view(root, ctx) {
   if (v.phase === 'waiting') bits.push(`next: deal ${v.deal + 1} of 5`);
   else if (v.deal) bits.push(`deal ${v.deal} of 5 (${v.cards_dealt} cards)`);
   if (v.requirement && v.phase !== 'waiting') bits.push(`first meld: ${v.requirement}`);
-  if (v.dealer) bits.push(`dealer ${v.dealer}`);
+  // between deals the deal passes left: the last dealer named there read as the next one
+  const players = ctx.state.players;
+  if (v.dealer && v.phase === 'waiting') bits.push(`dealt by ${players[(players.indexOf(v.dealer) + 1) % players.length]}`);
+  else if (v.dealer && v.phase !== 'over') bits.push(`dealer ${v.dealer}`);
   root.append(el('p', { class: 'muted', id: 'push-deal' }, bits.join(' · ')));
-  root.append(el('p', { class: 'big', id: 'push-awaiting' }, `Waiting for ${v.awaiting}`));
+  root.append(el('p', { class: 'big', id: 'push-awaiting' }, v.phase === 'over' ? 'The game is over.' : `Waiting for ${v.awaiting}`));
   if (v.phase === 'play' || v.phase === 'counting') {
     root.append(el('p', { id: 'push-piles' }, 'Discard: ', v.discard.length ? cardSpan(v.discard[v.discard.length - 1], 'big-card') : '—',
       el('span', { class: 'muted' }, ` · ${v.discard.length} in the pile · stock ${v.stock}`)));
@@ -219,6 +222,14 @@ function meldSelect(v, id) {
   return select;
 }
 
+// A meld as a lay-off or swap names it: its number on the screens, and its origin (the event that laid it), which
+// an earlier meld corrected or inserted later does not change: by number alone the lay-off then went onto another
+// player's meld (the Push-on-phones audit).
+function meldNamed(v, value) {
+  const meld = v.melds.find((m) => String(m.number) === String(value));
+  return { meld: Number(value), ...(meld && meld.origin ? { origin: meld.origin } : {}) };
+}
+
 function layoffForm(ctx, who) {
   const v = ctx.state.view;
   const meld = meldSelect(v, 'layoff-meld');
@@ -234,7 +245,7 @@ function layoffForm(ctx, who) {
     try { declared = readWilds(wilds.value); } catch (err) { showProblem(problem(), err.message); return; }
     const list = cards.cards();
     if (!list.length) { showProblem(problem(), 'Type the cards laid off.'); return; }
-    send(ctx, { type: 'layoff', player: who, meld: Number(meld.value), cards: list, ...(declared ? { wilds: declared } : {}) });
+    send(ctx, { type: 'layoff', player: who, ...meldNamed(v, meld.value), cards: list, ...(declared ? { wilds: declared } : {}) });
   });
   return form;
 }
@@ -252,7 +263,7 @@ function swapForm(ctx, who) {
     const [natural] = readCards(card.value);
     const [freed] = readCards(wild.value);
     if (!natural || !freed) { showProblem(problem(), 'Type the natural card and the wild it replaces.'); return; }
-    send(ctx, { type: 'swap', player: who, meld: Number(meld.value), card: natural, wild: freed });
+    send(ctx, { type: 'swap', player: who, ...meldNamed(v, meld.value), card: natural, wild: freed });
   });
   return form;
 }
