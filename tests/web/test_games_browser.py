@@ -1187,6 +1187,45 @@ def test_push_deal_end_asks_no_cards_of_the_player_who_went_out(
     clean(phone)
 
 
+def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth's first melds with a typo (9D in her 8s) are refused (a foul: the cards stay in her hand); the builder was
+    emptied and she had to type every card again (Push-on-phones audit). The discard's card pad is there too."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
+    for body in (
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "push", "player": "Alex"},
+        {"type": "draw", "player": "Alex", "from": "stock"},
+        {"type": "discard", "player": "Alex", "card": "KS"},
+        {"type": "draw", "player": "Beth", "from": "discard"},
+    ):
+        status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
+        assert status == 201, answer
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Beth (turn)" in text(d, "#push-actor"))
+    type_into(phone, '#meld-form input[aria-label="Meld 1: cards"]', "8S 8H 9D")
+    tap(phone, "#add-meld")
+    type_into(phone, '#meld-form input[aria-label="Meld 2: cards"]', "KS KH JK")
+    step(phone, server, gid, "#send-meld")
+    assert "requirement_not_met" in [code for code, _ in rulings(server, gid)]
+    first = '#meld-form input[aria-label="Meld 1: cards"]'
+    assert css(phone, first).get_attribute("value") == "8S 8H 9D"
+    assert css(phone, '#meld-form input[aria-label="Meld 2: cards"]').get_attribute("value") == "KS KH JK"
+    type_into(phone, first, "8S 8H 8D")
+    step(phone, server, gid, "#send-meld")
+    assert [m["cards"] for m in events(server, gid)[-1]["melds"]] == [["8S", "8H", "8D"], ["KS", "KH", "JK"]]
+    assert css(phone, first).get_attribute("value") == ""  # laid: the builder starts afresh
+    tap(phone, "#discard-form .pad-box summary")  # the discard by the card pad: 3, then clubs
+    tap(phone, '#discard-form button.pad[data-rank="3"]')
+    tap(phone, '#discard-form button.pad[data-suit="C"]')
+    step(phone, server, gid, "#send-discard")
+    assert (events(server, gid)[-1]["type"], events(server, gid)[-1]["card"]) == ("discard", "3C")
+    clean(phone)
+
+
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])
@@ -1222,6 +1261,8 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     assert "=10" in text(laptop, '#push-melds li[data-meld="1"]')  # the joker stands for a 10
     # a lay-off names its meld by number and by the event that laid it: a correction of an earlier meld, which
     # renumbers the melds, cannot move it onto another player's (the Push-on-phones audit)
+    assert css(phone, "#layoff-box").get_attribute("open") is None  # folded: the discard comes sooner
+    tap(phone, "#layoff-box summary")
     Select(css(phone, "#layoff-meld")).select_by_value("2")
     type_into(phone, '#layoff-form input[aria-label="Cards"]', "6H")
     step(phone, server, gid, "#send-layoff")

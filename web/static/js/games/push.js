@@ -45,8 +45,8 @@ function problem() { return document.getElementById('push-problem'); }
 
 async function send(ctx, body, after = null) {
   try {
-    await ctx.send(body, problem());
-    if (after) after();
+    const result = await ctx.send(body, problem());
+    if (after) after(result);
     ctx.redraw();
     return true;
   } catch (err) { return false; }
@@ -211,7 +211,13 @@ function meldBuilder(ctx, who) {
         return { kind: r.kind.value, cards, ...(wilds ? { wilds } : {}) };
       });
     } catch (err) { showProblem(problem(), err.message); return; }
-    send(ctx, { type: 'meld', player: who, melds: list }, () => { melds = null; });
+    // a meld the referee refused (logged as a foul: the cards stay in the hand) stays in the builder to put right
+    send(ctx, { type: 'meld', player: who, melds: list }, (result) => {
+      const rulings = (result && result.rulings) || [];
+      if (rulings.some((r) => r.code === 'requirement_not_met')) return;   // none was laid
+      const refused = new Set(rulings.filter((r) => r.code === 'invalid_meld').map((r) => r.data && r.data.meld));
+      melds = refused.size ? melds.filter((m, i) => refused.has(i + 1)) : null;
+    });
   });
   return form;
 }
@@ -271,20 +277,29 @@ function swapForm(ctx, who) {
 function discardForm(ctx, who) {
   const v = ctx.state.view;
   const known = v.hands[who] ? v.hands[who].known : [];
-  const input = el('input', { type: 'text', id: 'discard-card', placeholder: 'e.g. 9H', autocomplete: 'off', autocapitalize: 'characters', 'aria-label': 'card discarded' });
+  // typed, or tapped on the card pad (with phone entry the referee rarely knows the hand, so it is typed most turns)
+  const field = cardField({ label: 'Card discarded', id: 'discard-card', placeholder: 'e.g. 9H', jokers: true });
   const form = el('form', { class: 'card', id: 'discard-form', novalidate: true }, el('h2', {}, `${who} discards`));
   if (known.length) {
     form.append(el('div', { class: 'row' }, [...new Set(known)].map((c) => el('button', { type: 'button', dataset: { card: c },
       onclick: () => send(ctx, { type: 'discard', player: who, card: c }) }, cardSpan(c)))));
   }
-  form.append(el('div', { class: 'row' }, input, el('button', { type: 'submit', class: 'primary', id: 'send-discard' }, 'Discard')));
+  form.append(field.node, el('button', { type: 'submit', class: 'primary wide', id: 'send-discard' }, 'Discard'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const [card] = readCards(input.value);
+    const [card] = field.cards();
     if (!card) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
     send(ctx, { type: 'discard', player: who, card });
   });
   return form;
+}
+
+const unfolded = new Set();   // the folded forms a player opened (a redraw keeps them open)
+function folded(key, title, form, open = false) {
+  const box = el('details', { class: 'card fold', id: `${key}-box`, open: open || unfolded.has(key) }, el('summary', {}, title), form);
+  box.addEventListener('toggle', () => { if (box.open) unfolded.add(key); else unfolded.delete(key); });
+  form.classList.remove('card');
+  return box;
 }
 
 function playEntry(root, ctx) {
@@ -313,7 +328,10 @@ function playEntry(root, ctx) {
   drawStep(ctx, drawBox, who);
   if (v.step !== 'play' || who !== v.turn) root.append(drawBox);
   root.append(meldBuilder(ctx, who));
-  if (v.melds.length) root.append(layoffForm(ctx, who), swapForm(ctx, who));
+  if (v.melds.length) {   // folded (kept open across redraws once opened): the discard, every turn's, comes sooner
+    const pending = Boolean(v.pending_wild && v.pending_wild.player === who);
+    root.append(folded('layoff', 'Lay off on a meld', layoffForm(ctx, who), pending), folded('swap', 'Swap a wild out of a meld', swapForm(ctx, who)));
+  }
   root.append(discardForm(ctx, who));
   if (v.step === 'play' && who === v.turn) root.append(el('details', { class: 'card' }, el('summary', {}, 'Draw again (recorded as a foul)'), drawBox));
 }
