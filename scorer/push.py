@@ -200,7 +200,7 @@ def _deal(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
 
 
 def _wild_upcard(state: PushState, event: GameEvent, wild: Face) -> Ruling:
-    message = f"the upcard {wild} is wild: bury it in the stock and turn the next card ('upcard' event)"
+    message = f"the upcard {wild} is wild: bury it in the stock and turn the next card (enter the card turned)"
     return _ruling(state, event, "wild_upcard", Severity.ALERT, message, state.dealer)
 
 

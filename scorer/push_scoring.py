@@ -179,7 +179,7 @@ def _awaiting(state: PushState) -> str:
     if state.phase == "waiting":
         return f"deal {state.deal + 1} ({DEAL_SIZES[state.deal + 1]} cards each)"
     if state.phase == "counting":
-        return "the cards left in each hand (deal_end)"
+        return "the cards left in each hand"
     name = state.players[state.turn]
     if state.pending is not None:
         return f"{state.players[state.pending.seat]} to put the {state.pending.wild} into another meld"
