@@ -598,26 +598,21 @@ def _renumbered(name_by: str) -> tuple[Any, int, int]:
         return body
 
     sets = [{"kind": "set", "cards": ["8S", "8H", "9D"]}, {"kind": "set", "cards": ["KS", "KH", "JK"]}]
+    david_sets = [{"kind": "set", "cards": ["8C", "8S", "8H"]}, {"kind": "set", "cards": ["QD", "QC", "QH"]}]
+    laid: dict[str | None, int] = {}
     for body in [
         {"type": "deal", "dealer": "David", "upcard": "3C"},
         {"type": "push", "player": "Alex"},
         {"type": "draw", "player": "Alex", "from": "stock"},
         {"type": "discard", "player": "Alex", "card": "KS"},
         {"type": "draw", "player": "Beth", "from": "discard"},
-    ]:
-        send(body)
-    beth = send({"type": "meld", "player": "Beth", "melds": sets})  # refused: 8S 8H 9D is no set
-    for body in [
+        {"type": "meld", "player": "Beth", "melds": sets},  # refused: 8S 8H 9D is no set
         {"type": "discard", "player": "Beth", "card": "3C"},
         {"type": "push", "player": "Charlie"},
         {"type": "draw", "player": "Charlie", "from": "stock"},
         {"type": "discard", "player": "Charlie", "card": "QD"},
         {"type": "draw", "player": "David", "from": "discard"},
-    ]:
-        send(body)
-    david_sets = [{"kind": "set", "cards": ["8C", "8S", "8H"]}, {"kind": "set", "cards": ["QD", "QC", "QH"]}]
-    david = send({"type": "meld", "player": "David", "melds": david_sets})
-    for body in [
+        {"type": "meld", "player": "David", "melds": david_sets},
         {"type": "discard", "player": "David", "card": "3C"},
         {"type": "draw", "player": "Alex", "from": "discard"},
         {"type": "discard", "player": "Alex", "card": "4S"},
@@ -627,12 +622,15 @@ def _renumbered(name_by: str) -> tuple[Any, int, int]:
         {"type": "discard", "player": "Charlie", "card": "9C"},
         {"type": "draw", "player": "David", "from": "discard"},
     ]:
-        send(body)
+        kind, player = body["type"], body.get("player")
+        seq = send(body)
+        if kind == "meld":
+            laid[player] = seq
     send(layoff(1, "8D"))
     send(layoff(2, "QS"))
     send({"type": "discard", "player": "David", "card": "9C"})
     assert session.view()["phase"] == "counting" and session.view()["hands"]["David"]["count"] == 0
-    return session, beth, david
+    return session, laid["Beth"], laid["David"]
 
 
 def _melds(session: Any) -> list[tuple[int, str, list[str]]]:
