@@ -803,6 +803,15 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
     tap(phone, '#log li[data-seq="2"] button.edit')
     chooser = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#ten-edit"))[0])
     assert chooser.first_selected_option.text == "B3"
+    fields = css(phone, "#edit-fields")
+    phone.execute_script("arguments[0].value = arguments[1]", fields, '{"player": "Alex", "card": "B3"')  # a typo
+    chooser.select_by_value("G2")  # was: the fields replaced by {"card": "G2"}, the player lost (a review)
+    wait(phone, lambda d: "not valid JSON" in text(d, "#edit-problem"), 3)
+    assert fields.get_attribute("value") == '{"player": "Alex", "card": "B3"'
+    Select(css(phone, "#edit-type")).select_by_value("stop")  # the card list is the draw's only
+    assert not css(phone, "#ten-edit").is_displayed()
+    Select(css(phone, "#edit-type")).select_by_value("draw")
+    phone.execute_script("arguments[0].value = arguments[1]", fields, '{"player": "Alex", "card": "B3"}')
     chooser.select_by_value("B6")
     tap(phone, "#edit-save")
     wait(phone, lambda d: len(events(server, gid)) == 3, 3)
@@ -1214,10 +1223,20 @@ def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     first = '#meld-form input[aria-label="Meld 1: cards"]'
     assert css(phone, first).get_attribute("value") == "8S 8H 9D"
     assert css(phone, '#meld-form input[aria-label="Meld 2: cards"]').get_attribute("value") == "KS KH JK"
+    tap(phone, '#push-actor button[data-player="Charlie"]')  # Beth's draft is not Charlie's (a review)
+    assert css(phone, first).get_attribute("value") == ""
+    tap(phone, '#push-actor button[data-player="Beth"]')
     type_into(phone, first, "8S 8H 8D")
+    tap(phone, "#add-meld")
+    type_into(phone, '#meld-form input[aria-label="Meld 2: cards"]', "KS KH JK")
     step(phone, server, gid, "#send-meld")
     assert [m["cards"] for m in events(server, gid)[-1]["melds"]] == [["8S", "8H", "8D"], ["KS", "KH", "JK"]]
     assert css(phone, first).get_attribute("value") == ""  # laid: the builder starts afresh
+    type_into(phone, "#discard-card", "KH 3C")  # a wrong card tapped, then the right one: not the first sent
+    tap(phone, "#send-discard")
+    wait(phone, lambda d: "A discard is one card, not KH 3C" in text(d, "#push-problem"), 3)
+    assert events(server, gid)[-1]["type"] == "meld"
+    type_into(phone, "#discard-card", "")
     tap(phone, "#discard-form .pad-box summary")  # the discard by the card pad: 3, then clubs
     tap(phone, '#discard-form button.pad[data-rank="3"]')
     tap(phone, '#discard-form button.pad[data-suit="C"]')
@@ -1292,7 +1311,7 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
         wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '.banner[data-code="deal_end_early"]'), 3)
     wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "50", "Beth & David": "110"}, 3)
     # Alex dealt deal 1: the deal passes left (it named Alex, the last dealer, as if he dealt next)
-    assert text(laptop, "#push-deal") == "next: deal 2 of 5 · dealt by Beth"
+    assert text(laptop, "#push-deal") == "next: deal 2 of 5 · next dealer Beth"
     codes = [code for code, _ in rulings(server, gid)]
     assert "cards_unaccounted" not in codes and "out_of_turn" not in codes  # the screen wrote for the right players
 

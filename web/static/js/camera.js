@@ -263,8 +263,11 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       : 'Saving the calibration…');
   }
 
+  const NO_PICTURE = 'No camera picture yet: wait for the camera view, then place the corners.';
+
   async function clicked(point) {
     if (mode !== 'calibrate' || clicks.length >= 4) return;
+    if (!pictureSize()[0]) { showProblem(node('camera-problem'), NO_PICTURE); return; }   // it sent [0, 0]: a 400
     clicks.push(point);
     drawClicks();
     if (clicks.length < 4) return;
@@ -320,6 +323,10 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   overlay.addEventListener('keydown', (event) => {
     if (event.key === 'Escape' && mode !== 'idle') { event.preventDefault(); clicks = []; enter('idle'); return; }
     if (mode === 'calibrate') {
+      if (!pictureSize()[0]) {
+        if (ARROWS[event.key] || event.key === 'Enter' || event.key === ' ') { event.preventDefault(); showProblem(node('camera-problem'), NO_PICTURE); }
+        return;
+      }
       if (!cross) { const [w, h] = pictureSize(); cross = [Math.round(w / 2), Math.round(h / 2)]; }
       if (ARROWS[event.key]) { event.preventDefault(); cross = nudge(cross, event); drawClicks(); }
       else if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); clicked([...cross]); }
@@ -379,7 +386,11 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       cross = null;
       enter('calibrate');
       // from the keyboard (Enter or Space on the button: no pointer position), the cross starts in the middle
-      if (!event.detail) { const [w, h] = pictureSize(); cross = [Math.round(w / 2), Math.round(h / 2)]; overlay.focus(); }
+      if (!event.detail) {
+        const [w, h] = pictureSize();
+        if (w) cross = [Math.round(w / 2), Math.round(h / 2)];
+        overlay.focus();
+      }
       drawClicks();
     });
     node('camera-zones').addEventListener('click', (event) => {

@@ -12,6 +12,7 @@ const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
 let actor = null;       // who the play entry is for (whose turn it is, unless another player is chosen)
 let actorTurn = null;   // the turn when actor was set: a new turn follows the new player
 let melds = null;       // the meld builder's rows: [{kind, cards, wilds}]
+let meldsFor = null;    // whose they are: another player's turn (or "Entering for") starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
 let ending = null;      // a deal-end form's draft ({values, out, seen}): kept across live redraws until it is sent
 
@@ -74,7 +75,7 @@ function view(root, ctx) {
   if (v.requirement && v.phase !== 'waiting') bits.push(`first meld: ${v.requirement}`);
   // between deals the deal passes left: the last dealer named there read as the next one
   const players = ctx.state.players;
-  if (v.dealer && v.phase === 'waiting') bits.push(`dealt by ${players[(players.indexOf(v.dealer) + 1) % players.length]}`);
+  if (v.dealer && v.phase === 'waiting') bits.push(`next dealer ${players[(players.indexOf(v.dealer) + 1) % players.length]}`);
   else if (v.dealer && v.phase !== 'over') bits.push(`dealer ${v.dealer}`);
   root.append(el('p', { class: 'muted', id: 'push-deal' }, bits.join(' · ')));
   root.append(el('p', { class: 'big', id: 'push-awaiting' }, v.phase === 'over' ? 'The game is over.' : `Waiting for ${v.awaiting}`));
@@ -179,7 +180,7 @@ function drawStep(ctx, box, who) {
 }
 
 function meldBuilder(ctx, who) {
-  if (!melds) melds = [{ kind: 'set', cards: '', wilds: '' }];
+  if (!melds || meldsFor !== who) { melds = [{ kind: 'set', cards: '', wilds: '' }]; meldsFor = who; }
   const form = el('form', { class: 'card', id: 'meld-form', novalidate: true }, el('h2', {}, `${who} melds`));
   const rows = melds.map((m, i) => {
     const kind = el('select', { 'aria-label': `meld ${i + 1} kind`, dataset: { meld: i } },
@@ -287,17 +288,22 @@ function discardForm(ctx, who) {
   form.append(field.node, el('button', { type: 'submit', class: 'primary wide', id: 'send-discard' }, 'Discard'));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const [card] = field.cards();
-    if (!card) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
+    const cards = field.cards();
+    if (!cards.length) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
+    if (cards.length > 1) { showProblem(problem(), `A discard is one card, not ${cards.join(' ')}: remove the extra with ⌫.`); return; }
+    const [card] = cards;
     send(ctx, { type: 'discard', player: who, card });
   });
   return form;
 }
 
-const unfolded = new Set();   // the folded forms a player opened (a redraw keeps them open)
-function folded(key, title, form, open = false) {
-  const box = el('details', { class: 'card fold', id: `${key}-box`, open: open || unfolded.has(key) }, el('summary', {}, title), form);
-  box.addEventListener('toggle', () => { if (box.open) unfolded.add(key); else unfolded.delete(key); });
+const unfolded = new Set();   // "player:form" of the folded forms opened for that player here (a redraw keeps them)
+function folded(key, who, title, form, open = false) {
+  const mark = `${who}:${key}`;
+  const summary = el('summary', {}, title);
+  const box = el('details', { class: 'card fold', id: `${key}-box`, open: open || unfolded.has(mark) }, summary, form);
+  // only a person's opening or closing is kept (one the screen opened, for a freed wild, is not)
+  summary.addEventListener('click', () => setTimeout(() => { if (box.open) unfolded.add(mark); else unfolded.delete(mark); }));
   form.classList.remove('card');
   return box;
 }
@@ -330,7 +336,8 @@ function playEntry(root, ctx) {
   root.append(meldBuilder(ctx, who));
   if (v.melds.length) {   // folded (kept open across redraws once opened): the discard, every turn's, comes sooner
     const pending = Boolean(v.pending_wild && v.pending_wild.player === who);
-    root.append(folded('layoff', 'Lay off on a meld', layoffForm(ctx, who), pending), folded('swap', 'Swap a wild out of a meld', swapForm(ctx, who)));
+    root.append(folded('layoff', who, 'Lay off on a meld', layoffForm(ctx, who), pending),
+      folded('swap', who, 'Swap a wild out of a meld', swapForm(ctx, who)));
   }
   root.append(discardForm(ctx, who));
   if (v.step === 'play' && who === v.turn) root.append(el('details', { class: 'card' }, el('summary', {}, 'Draw again (recorded as a foul)'), drawBox));
