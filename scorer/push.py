@@ -297,6 +297,7 @@ def _meld(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     everything = [f for _, faces, _ in specs for f in faces]
     take(state, seat, everything, event.where())  # every card must be able to be in the hand
     name, valid, refused, notes = state.players[seat], [], [], []
+    places: list[int] = []  # each accepted meld's place in the event's list (its origin's k: a refused one keeps its)
     for index, (kind, faces, declared) in enumerate(specs, start=1):
         check = check_meld(kind, faces, declared, distinct_suits=state.set_suits_distinct)
         if check.meld is None:
@@ -305,6 +306,7 @@ def _meld(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
             refused += faces
             continue
         valid.append(check.meld)
+        places.append(index)
         if check.ambiguous:
             notes.append(_wilds_assumed(state, event, seat, check.meld))
     if not state.laid[seat] and not meets_requirement(valid, state.deal):
@@ -313,7 +315,9 @@ def _meld(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     state = take(state, seat, [f for m in valid for f in m.cards], event.where())  # first: a copy already known
     state = reveal(state, seat, refused, event.where())  # goes to the table, so a refused one becomes known
     first = len(state.melds) + 1
-    tables = tuple(TableMeld(first + i, seat, m, (event.seq, i + 1)) for i, m in enumerate(valid))
+    tables = tuple(
+        TableMeld(first + i, seat, m, (event.seq, k)) for i, (m, k) in enumerate(zip(valid, places, strict=True))
+    )
     laid = tuple(s == seat or done for s, done in enumerate(state.laid))
     state = replace(state, melds=state.melds + tables, laid=laid)
     state, out = _went_out(state, event, seat)

@@ -70,8 +70,9 @@ class Hand:
 @dataclass(frozen=True)
 class TableMeld:
     """A meld on the table, numbered from 1 in the order it was laid this deal; ``origin``: the ``seq`` of the ``meld``
-    event that laid it and its place among that event's melds (from 1), which a correction of an earlier event
-    does not change (its number can: a meld corrected into an earlier event comes before it)."""
+    event that laid it and its place in that event's list of melds (from 1; a refused one keeps its place), which a
+    correction of an earlier event does not change (its number can: a meld corrected into an earlier event comes
+    before it)."""
 
     number: int
     owner: int

@@ -117,7 +117,7 @@ def _tie_note(state: TenState) -> str:
     cards = [len(h.cards) for h in state.holdings]
     places = _places(state, scores)
     won = [seat for seat in level if places[seat] == 1]
-    joined = " and ".join(names[seat] for seat in won)
+    joined = _names([names[seat] for seat in won])
     if len(won) == len(level):
         return f" {joined} share first place on {points[level[0]]} points (as many tokens, as many cards)."
     most = max(tokens[seat] for seat in level)
@@ -129,5 +129,13 @@ def _tie_note(state: TenState) -> str:
     if by_cards:
         shown = [seat for seat in level if tokens[seat] == most]
         reasons.append("fewer cards (" + ", ".join(f"{names[seat]} {cards[seat]}" for seat in shown) + ")")
-    verb = "wins" if len(won) == 1 else "win"
-    return f" {joined} {verb} the tie on {points[level[0]]} points by {', then '.join(reasons)}."
+    by = ", then ".join(reasons)
+    if len(won) == 1:
+        return f" {joined} wins the tie on {points[level[0]]} points by {by}."
+    behind = _names([names[seat] for seat in level if seat not in won])
+    return f" {joined} share first place on {points[level[0]]} points, ahead of {behind} by {by}."
+
+
+def _names(names: list[str]) -> str:
+    """ "Alex", "Alex and Beth", "Alex, Beth and Cara"."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

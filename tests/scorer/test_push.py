@@ -672,12 +672,69 @@ def test_undoing_the_meld_a_later_lay_off_was_laid_on_is_refused_and_says_which(
     assert david == 12 and Session.from_log(session.log()).view() == session.view()
 
 
-@pytest.mark.parametrize("origin", [[0, 1], [3], "12/1", [True, 1], None])
-def test_a_malformed_origin_is_refused(origin: Any) -> None:
+@pytest.mark.parametrize(
+    ("origin", "message"),
+    [
+        pytest.param([0, 1], r"'origin' must be \[seq, k\]", id="seq_0"),
+        pytest.param([3], r"'origin' must be \[seq, k\]", id="one_number"),
+        pytest.param("12/1", r"'origin' must be \[seq, k\]", id="text"),
+        pytest.param([True, 1], r"'origin' must be \[seq, k\]", id="a_bool"),
+        pytest.param([40, 1], r"the first meld of event 40\) is not on the table", id="no_such_meld"),
+    ],
+)
+def test_a_malformed_origin_is_refused(origin: Any, message: str) -> None:
     session, _, _ = _renumbered("origin")
     session.append(GameEvent(session.next_seq, 98_000, Source.MANUAL, "undo", {"target": session.next_seq - 1}))
     body: dict[str, Any] = {"player": "David", "meld": 1, "cards": ["9C"], "origin": origin}
-    if origin is None:
-        body["origin"] = [40, 1]  # well formed, but no meld was laid by event 40
-    with pytest.raises(EventError, match=r"origin|not on the table"):
+    with pytest.raises(EventError, match=message):
         session.append(GameEvent(session.next_seq, 99_000, Source.MANUAL, "layoff", body))
+
+
+def test_a_meld_keeps_its_place_in_its_event_when_a_refused_one_beside_it_is_corrected() -> None:
+    """Beth's meld event lists 8S 8H 9D (refused), kings, queens; she lays off KC on the kings by origin. The origin
+    counted only the melds laid ([seq, 1] the kings), so correcting the 8s renumbered the kings [seq, 2] and the KC
+    went onto the 8s, refused (a review of session 37's origin)."""
+    from scorer.session import Session
+
+    session = Session("push", ["Alex", "Beth", "Charlie", "David"])
+
+    def send(kind: str, **data: Any) -> int:
+        seq = session.next_seq
+        session.append(GameEvent(seq, seq * 1000, Source.MANUAL, kind, data))
+        return seq
+
+    def turn(player: str, card: str) -> None:
+        send("draw", player=player, **{"from": "discard"})
+        send("discard", player=player, card=card)
+
+    send("deal", dealer="David", upcard="8S")
+    send("push", player="Alex")
+    send("draw", player="Alex", **{"from": "stock"})
+    send("discard", player="Alex", card="QC")
+    turn("Beth", "3D")
+    turn("Charlie", "3H")
+    turn("David", "3S")
+    send("push", player="Alex")
+    send("draw", player="Alex", **{"from": "stock"})
+    send("discard", player="Alex", card="5C")
+    send("draw", player="Beth", **{"from": "discard"})
+    sets = [["8S", "8H", "9D"], ["KS", "KH", "KD"], ["QS", "QH", "QC"]]
+    laid = send("meld", player="Beth", melds=[{"kind": "set", "cards": c} for c in sets])
+    assert [m["origin"] for m in session.view()["melds"]] == [[laid, 2], [laid, 3]]  # its place in the event
+    send("discard", player="Beth", card="3S")
+    turn("Charlie", "4C")
+    turn("David", "4H")
+    turn("Alex", "KC")
+    send("draw", player="Beth", **{"from": "discard"})
+    send("layoff", player="Beth", meld=1, origin=[laid, 2], cards=["KC"])
+    sets[0] = ["8S", "8H", "8D"]
+    fixed = {"type": "meld", "player": "Beth", "melds": [{"kind": "set", "cards": c} for c in sets]}
+    correction = {"target": laid, "event": fixed}
+    new = session.append(GameEvent(session.next_seq, 99_000, Source.MANUAL, "correct", correction))
+    assert [r.code for r in new if r.severity.value == "foul"] == []
+    assert [m["cards"] for m in session.view()["melds"]] == [
+        ["8S", "8H", "8D"],
+        ["KS", "KH", "KD", "KC"],
+        ["QS", "QH", "QC"],
+    ]
+    assert Session.from_log(session.log()).view() == session.view()

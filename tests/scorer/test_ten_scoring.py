@@ -167,6 +167,31 @@ def test_score_only_tie_breaks(alex: tuple[str, int], beth: tuple[str, int], win
     assert GAME.view(state)["prompt"] == ("The game is over. " + said).strip()
 
 
+@pytest.mark.parametrize(
+    ("tokens", "said"),
+    [
+        pytest.param(
+            (4, 4, 1),
+            "Alex and Beth share first place on 2 points, ahead of Cara by more tokens (Alex 4, Beth 4, Cara 1).",
+            id="two_still_level",
+        ),
+        pytest.param(
+            (4, 4, 4),
+            "Alex, Beth and Cara share first place on 2 points (as many tokens, as many cards).",
+            id="all_three_level",
+        ),
+    ],
+)
+def test_a_tie_that_stays_level_says_they_share_first_place(tokens: tuple[int, int, int], said: str) -> None:
+    """It said "Alex and Beth win the tie" of two still level (both placed first): a review of session 37."""
+    entry = {
+        name: {"cards": texts(cards), "tokens": n}
+        for name, cards, n in zip(["Alex", "Beth", "Cara"], ["R1 R2", "G1 G2", "B1 B2"], tokens, strict=True)
+    }
+    state, _ = play([final(entry)])
+    assert GAME.view(state)["prompt"] == "The game is over. " + said
+
+
 def test_a_three_way_tie_settled_by_tokens_then_cards_says_both() -> None:
     entry = {
         "Alex": {"cards": texts("R1 R2"), "tokens": 4},

@@ -1232,10 +1232,30 @@ def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     step(phone, server, gid, "#send-meld")
     assert [m["cards"] for m in events(server, gid)[-1]["melds"]] == [["8S", "8H", "8D"], ["KS", "KH", "JK"]]
     assert css(phone, first).get_attribute("value") == ""  # laid: the builder starts afresh
+    # the KD laid off on the 8s by mistake (a foul), then put right in the Log by its meld number: it went by the
+    # origin the edit left as it was, and nothing changed (a review)
+    origin = [events(server, gid)[-1]["seq"], 1]
+    body = {"type": "layoff", "player": "Beth", "meld": 1, "origin": origin, "cards": ["KD"]}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    seq = events(server, gid)[-1]["seq"]
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f'#log li[data-seq="{seq}"] button.edit'))
+    tap(phone, f'#log li[data-seq="{seq}"] button.edit')
+    fields = css(phone, "#edit-fields")
+    wait(phone, lambda d: '"origin"' in fields.get_attribute("value"))
+    phone.execute_script("arguments[0].value = arguments[0].value.replace('\"meld\": 1', '\"meld\": 2')", fields)
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    fix = events(server, gid)[-1]["event"]
+    assert (fix["meld"], "origin" in fix) == (2, False)
+    live_game = hub(server["app"]).live(gid)
+    assert live_game is not None and live_game.session.view()["melds"][1]["cards"] == ["KS", "KH", "JK", "KD"]
+    tab(phone, "enter")
+    entered = len(events(server, gid))
     type_into(phone, "#discard-card", "KH 3C")  # a wrong card tapped, then the right one: not the first sent
     tap(phone, "#send-discard")
     wait(phone, lambda d: "A discard is one card, not KH 3C" in text(d, "#push-problem"), 3)
-    assert events(server, gid)[-1]["type"] == "meld"
+    assert len(events(server, gid)) == entered
     type_into(phone, "#discard-card", "")
     tap(phone, "#discard-form .pad-box summary")  # the discard by the card pad: 3, then clubs
     tap(phone, '#discard-form button.pad[data-rank="3"]')

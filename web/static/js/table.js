@@ -458,7 +458,7 @@ function fillTypes(select, chosen) {
 }
 
 function openEditor(kind, seq, event) {
-  editing = { kind, seq, seen: state.seq };
+  editing = { kind, seq, seen: state.seq, event };
   const form = document.getElementById('edit-form');
   document.getElementById('edit-title').textContent = kind === 'correct' ? `Edit event #${seq}` : `Insert an event after #${seq}`;
   fillTypes(document.getElementById('edit-type'), event ? event.type : eventTypes()[0]);
@@ -512,6 +512,12 @@ function wireWriting() {
     const fields = readFields(document.getElementById('edit-fields'), problem);
     if (!fields) return;
     const inner = { ...fields, type: document.getElementById('edit-type').value };
+    // a Push lay-off or swap goes by its meld's origin: one whose meld number was changed here, its origin left as it
+    // was, is meant for the meld of the new number (else the edit was taken and did nothing)
+    const was = editing.event;
+    if (was && was.origin && inner.origin && inner.meld !== was.meld && JSON.stringify(inner.origin) === JSON.stringify(was.origin)) {
+      delete inner.origin;
+    }
     const body = editing.kind === 'correct'
       ? { type: 'correct', target: editing.seq, event: inner }
       : { type: 'insert', after: editing.seq, event: inner };
