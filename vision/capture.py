@@ -39,6 +39,7 @@ __all__ = [
     "Source",
     "SourceError",
     "blank",
+    "dim",
     "image_files",
     "open_reader",
     "read_image",
@@ -82,6 +83,19 @@ def read_image(path: str | Path) -> np.ndarray | None:
 #: camera's picture of a table, however plain and dark, has its noise at least (the simulator's flattest tables
 #: through its camera: 2.6), and a card on a black cloth is anything but flat
 BLANK_SPREAD = 2.0
+
+
+#: a picture darker than this on average (grey levels 0-255) is dim: while nothing on it is read, it counts as
+#: blank at a camera's start (a webcam's first pictures can be dark and noisy, not flat: a review of session 37);
+#: an auto-exposed camera's picture of a table is far brighter
+DIM_MEAN = 24.0
+
+
+def dim(image: np.ndarray) -> bool:
+    """Whether ``image`` (BGR or grey) is dark on average (:data:`DIM_MEAN`; every 8th pixel each way)."""
+    small = image[::8, ::8]
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+    return bool(grey.mean() < DIM_MEAN)
 
 
 def blank(image: np.ndarray) -> bool:
