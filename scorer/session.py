@@ -103,15 +103,22 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     return [content[seq] for seq in placed if seq not in undone]
 
 
-def _knock_on(meta: GameEvent, event: GameEvent, exc: EventError) -> EventError:
-    """The error for a meta event that leaves a later event impossible (say, undoing a play whose next
-    card was turned up since): which event, and what to do, rather than that event's own complaint alone."""
-    own = {"correct": meta.data.get("target"), "insert": meta.seq}.get(meta.type)
-    if event.seq in (own, meta.seq):
-        return exc  # the correction or insertion itself is wrong
+def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) -> EventError:
+    """The error for a meta event that leaves later events impossible (say, undoing a play whose next card was
+    turned up since, or a Push meld that two later lay-offs went onto): which events, and what to do, rather than
+    the first one's own complaint alone."""
+    if len(blocked) == 1:
+        ((event, exc),) = blocked
+        return EventError(
+            f"{meta.where()} would leave event {event.seq} ({event.type}) impossible: {exc}. "
+            f"Undo or correct event {event.seq} first, then this."
+        )
+    names = ", ".join(f"{event.seq} ({event.type})" for event, _ in blocked[:-1])
+    last = blocked[-1][0]
+    reasons = "; ".join(str(exc) for _, exc in blocked)
     return EventError(
-        f"{meta.where()} would leave event {event.seq} ({event.type}) impossible: {exc}. "
-        f"Undo or correct event {event.seq} first, then this."
+        f"{meta.where()} would leave events {names} and {last.seq} ({last.type}) impossible: {reasons}. "
+        "Undo or correct them first, then this."
     )
 
 
@@ -234,6 +241,9 @@ class Session:
         state = self.game.initial_state(self.players, self.options)
         rulings: list[Ruling] = []
         idle: set[int] = set()
+        meta = events[-1]
+        own = {"correct": meta.data.get("target"), "insert": meta.seq}.get(meta.type)
+        blocked: list[tuple[GameEvent, EventError]] = []  # later events it leaves impossible: all are named
         for event, counts in self._walk(events):
             if not counts:
                 rulings.append(self._refusal(event))
@@ -243,11 +253,16 @@ class Session:
             try:
                 after, new = self.game.apply(state, event)
             except EventError as exc:
-                raise _knock_on(events[-1], event, exc) from None
+                if event.seq in (own, meta.seq):
+                    raise  # the correction or insertion itself is wrong
+                blocked.append((event, exc))
+                continue
             if after == state:
                 idle.add(event.seq)
             state = after
             rulings += new
+        if blocked:
+            raise _knock_on(meta, blocked)
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
         before = {(r.seq, r.code, r.message) for r in self.rulings}
         self.events, self.state, self.rulings, self.idle = events, state, rulings, idle
