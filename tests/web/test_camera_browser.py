@@ -213,6 +213,35 @@ def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], l
     assert script_errors(laptop) == []
 
 
+def test_corners_placed_before_the_camera_picture_has_loaded_are_not_sent(
+    server: dict[str, Any], laptop: WebDriver
+) -> None:
+    """With no picture yet (its size 0 x 0) a corner placed by key or click went in at 0,0 and the fourth got a
+    technical 400 ("'size' must be the picture's [width, height]"): now it is said to wait for the picture (a
+    review of the keyboard calibration)."""
+    app, desk = server["app"], server["desk"]
+    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap, picture not there yet")
+    hub(app).append(game.record.id, {"type": "deal", "dealer": "Bo"}, author="host")
+    desk.attach(game.record.id)
+    laptop.get(f"{server['laptop']}/g/{game.record.id}")
+    live(laptop)
+    wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
+    laptop.execute_script("document.getElementById('camera-img').removeAttribute('src')")  # as if not loaded yet
+    assert laptop.execute_script("return document.getElementById('camera-img').naturalWidth") == 0
+    before = desk.table.config.calibration
+    laptop.execute_script("document.getElementById('camera-calibrate').focus()")
+    keys(laptop, Keys.ENTER)
+    wait(laptop, lambda d: d.execute_script("return document.activeElement.id") == "camera-overlay")
+    keys(laptop, Keys.ARROW_RIGHT, Keys.ENTER, Keys.ENTER, Keys.ENTER, Keys.ENTER)
+    wait(laptop, lambda d: "No camera picture yet" in css(d, "#camera-problem").text, 3)
+    assert not laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.cal-dot")
+    click_on_picture(laptop, [10, 10])  # a click alike
+    assert not laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.cal-dot")
+    assert desk.table.config.calibration == before and "'size'" not in css(laptop, "#camera-problem").text
+    keys(laptop, Keys.ESCAPE)
+    assert script_errors(laptop) == []
+
+
 def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
     server: dict[str, Any], laptop: WebDriver, tmp_path: Path
 ) -> None:
@@ -248,32 +277,3 @@ def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
     finally:
         demo.stop()
         desk.stop()
-
-
-def test_corners_placed_before_the_camera_picture_has_loaded_are_not_sent(
-    server: dict[str, Any], laptop: WebDriver
-) -> None:
-    """With no picture yet (its size 0 x 0) a corner placed by key or click went in at 0,0 and the fourth got a
-    technical 400 ("'size' must be the picture's [width, height]"): now it is said to wait for the picture (a
-    review of the keyboard calibration)."""
-    app, desk = server["app"], server["desk"]
-    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap, picture not there yet")
-    hub(app).append(game.record.id, {"type": "deal", "dealer": "Bo"}, author="host")
-    desk.attach(game.record.id)
-    laptop.get(f"{server['laptop']}/g/{game.record.id}")
-    live(laptop)
-    wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
-    laptop.execute_script("document.getElementById('camera-img').removeAttribute('src')")  # as if not loaded yet
-    assert laptop.execute_script("return document.getElementById('camera-img').naturalWidth") == 0
-    before = desk.table.config.calibration
-    laptop.execute_script("document.getElementById('camera-calibrate').focus()")
-    keys(laptop, Keys.ENTER)
-    wait(laptop, lambda d: d.execute_script("return document.activeElement.id") == "camera-overlay")
-    keys(laptop, Keys.ARROW_RIGHT, Keys.ENTER, Keys.ENTER, Keys.ENTER, Keys.ENTER)
-    wait(laptop, lambda d: "No camera picture yet" in css(d, "#camera-problem").text, 3)
-    assert not laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.cal-dot")
-    click_on_picture(laptop, [10, 10])  # a click alike
-    assert not laptop.find_elements(By.CSS_SELECTOR, "#camera-overlay circle.cal-dot")
-    assert desk.table.config.calibration == before and "'size'" not in css(laptop, "#camera-problem").text
-    keys(laptop, Keys.ESCAPE)
-    assert script_errors(laptop) == []
