@@ -199,7 +199,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if source is not None:
         _start_camera(app, args, source)
     if args.demo:
-        demos = _start_demo(app, args, camera=source is None)
+        try:
+            demos = _start_demo(app, args, camera=source is None)
+        except KeyboardInterrupt:  # Ctrl-C while the demo video was rendered: the port, database and claim freed
+            server.close()
+            store(app).close()
+            _release(claim)
+            raise
 
     _print_welcome(app, args, local, bases, demos)
 
@@ -445,9 +451,10 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
                 "tablecall: rendering the demo video once, into data/sim/ (some seconds, more on a busy computer)",
                 flush=True,
             )
-    camera_demo.start()
     # Ctrl-C meanwhile: the rendering stops at its next frame, then the process ends (it was killed inside OpenCV's
-    # video writer: "terminate called...", a core dump); a second Ctrl-C while it waits for that frame is not heard
+    # video writer: "terminate called...", a core dump); a second Ctrl-C while it waits for that frame is not heard.
+    # Installed before the rendering starts: a Ctrl-C between the two was Python's own, and a second one right
+    # after it killed the process by SIGINT (status -2; the test of two presses failed one run in three)
     interrupted: list[int] = []
 
     def first_only(signum: int, frame: Any) -> None:
@@ -459,10 +466,14 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
         signal.signal(signal.SIGINT, first_only) if threading.current_thread() is threading.main_thread() else None
     )
     try:
+        camera_demo.start()
         camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
     except KeyboardInterrupt:
         camera_demo.stop()
-        camera_demo.join(DEMO_READY_S)
+        if camera_demo.ident is not None:  # started
+            camera_demo.join(DEMO_READY_S)
+        if previous is not None:  # on the way out, through Python's own finalization, which puts back SIGINT's
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # default: a second Ctrl-C then ended it by SIGINT (-2)
         raise
     finally:
         if previous is not None and not interrupted:  # stopping: a later Ctrl-C is not heard either (restored, one
