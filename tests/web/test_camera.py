@@ -471,6 +471,33 @@ def test_a_camera_event_is_rejected_by_an_undo_from_a_phone(app: Flask, host: Fl
     assert response.get_json()["state"]["view"]["piles"][0]["top"] is None
 
 
+def test_a_camera_event_rejected_restored_and_rejected_again_can_be_restored_again(
+    app: Flask, host: FlaskClient
+) -> None:
+    """The table screen lists the camera's latest events with Reject, and with Restore once rejected; Restore undoes
+    the undo the list names. After Reject, Restore, Reject, the list must name the latest undo. Naming the first
+    (already undone), Restore was refused as "already undone" and the card could not count again. When the list
+    named no undo, the screen offered no Restore at all."""
+    game_id = snap(host)
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION).event.seq
+    player = with_token(phone(app), tokens(app, game_id)[0])
+
+    def listed() -> tuple[int, int | None, Any]:
+        state = player.get(f"/api/games/{game_id}").get_json()["state"]
+        [card] = state["camera_saw"]
+        return card["event"]["seq"], card["rejected"], state["view"]["piles"][0]["top"]
+
+    assert listed() == (seen, None, "7H")
+    for reject, restore in ((seen + 1, seen + 2), (seen + 3, seen + 4)):
+        rejected = post_event(player, game_id, type="undo", target=seen)
+        assert (rejected.status_code, rejected.get_json()["event"]["seq"]) == (201, reject)
+        assert listed() == (seen, reject, None)
+        restored = post_event(player, game_id, type="undo", target=listed()[1])  # Restore, as the screen does it
+        assert (restored.status_code, restored.get_json()["event"]["seq"]) == (201, restore), restored.get_json()
+        assert listed() == (seen, None, "7H")
+
+
 # -- the screens ----------------------------------------------------------------------------------------------
 def boot(page: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(page.split('<script type="application/json" id="boot">')[1].split("</script>")[0])

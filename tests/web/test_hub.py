@@ -3,6 +3,7 @@ one database, the annotated log, and the demo table."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -60,6 +61,87 @@ def test_a_phone_press_time_must_be_near_the_game_clock(db: Store, press: int, o
         with pytest.raises(EventError, match="too far"):
             hub.append(live.record.id, body, "player", client_ts=press)
         assert db.events(live.record.id) == []
+
+
+def test_a_press_just_before_the_game_began_counts_at_its_start(db: Store) -> None:
+    """A phone whose clock runs a little behind presses in the game's first second. Its press time falls just before
+    the game's 0 but within TS_PAST_MS, so it is taken at 0. Unclamped, the entry was refused as malformed (a
+    negative 'ts')."""
+    clock = Clock()
+    hub = Hub(db, clock)
+    gid = hub.create("tally", ["Ann", "Bo"], {}).record.id
+    clock.now += 300
+    result = hub.append(gid, {"type": "add", "player": "Ann", "points": 1}, "player", client_ts=-50)
+    assert result.event.ts == 0
+    assert [(e.seq, e.ts) for e in db.events(gid)] == [(1, 0)]
+
+
+def test_six_phones_at_one_table_entering_at_once_are_all_stored(db: Store) -> None:
+    """Every phone at a table enters at the same moment (a trick's cards, a Snap). Under the game's lock each entry is
+    checked, numbered and stored in turn. Without the lock, a third of the entries were refused as "another event was
+    written at the same moment", and the live score was not the stored one."""
+    hub = Hub(db)
+    gid = hub.create("tally", ["Ann", "Bo"], {"target": 100}).record.id
+    phones, each = 6, 30
+    start = threading.Barrier(phones)
+    refused: list[BaseException] = []
+
+    def enter(n: int) -> None:
+        start.wait()
+        for i in range(each):
+            body = {"type": "add", "player": ("Ann", "Bo")[(n + i) % 2], "points": 1, "note": f"{n}-{i}"}
+            try:
+                hub.append(gid, body, "player")
+            except Exception as exc:  # every refusal is the failure
+                refused.append(exc)
+
+    threads = [threading.Thread(target=enter, args=(n,)) for n in range(phones)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert refused == []
+    stored = db.events(gid)
+    assert [e.seq for e in stored] == list(range(1, phones * each + 1))
+    assert sorted(e.data["note"] for e in stored) == sorted(f"{n}-{i}" for n in range(phones) for i in range(each))
+    live, replayed = hub.live(gid), Hub(db).live(gid)  # the live game, and the stored one read afresh
+    assert live is not None and replayed is not None
+    assert live.session.score().totals == replayed.session.score().totals == {"Ann": 90, "Bo": 90}
+
+
+def test_two_first_loads_of_a_game_at_once_make_one_live_game(db: Store) -> None:
+    """After a restart every phone reconnects at the same moment, so two requests load the same game at once. They
+    must get one live game. With two, a stream opened on the one was sent nothing entered through the other."""
+    gid = Hub(db).create("tally", ["Ann", "Bo"], {}).record.id
+
+    class BothLoading(Store):
+        """The real store; reading a game's events waits until both loads are reading (the overlap, every run)."""
+
+        meet: threading.Barrier | None = threading.Barrier(2, timeout=10)
+
+        def events(self, game_id: str, after: int = 0) -> list[Any]:
+            if self.meet is not None:
+                self.meet.wait()
+            return super().events(game_id, after)
+
+    restarted = BothLoading(db.path)
+    try:
+        hub = Hub(restarted)
+        loaded: list[Any] = []
+        threads = [threading.Thread(target=lambda: loaded.append(hub.live(gid))) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(15)
+        restarted.meet = None
+        first, second = loaded
+        assert first is second
+        subscriber, _ = hub.subscribe(first, None)
+        hub.append(gid, {"type": "add", "player": "Ann", "points": 5}, "player")
+        told = subscriber.queue.get_nowait()
+        assert told is not None and told.startswith(b"id: 1\nevent: event\n")
+    finally:
+        restarted.close()
 
 
 def test_two_servers_on_one_database_see_each_others_events(db: Store, tmp_path: Path) -> None:

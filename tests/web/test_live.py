@@ -4,6 +4,7 @@ reconnect, heartbeats, limits, and that a stream always gives its slot back."""
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from typing import Any
 
@@ -11,8 +12,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from tests.web.conftest import phone, post_event
-from web.app import hub
+from tests.web.conftest import new_game, phone, post_event
+from web.app import hub, store
 from web.hub import Subscriber, sse
 
 
@@ -156,12 +157,65 @@ def test_too_many_streams_is_a_503_and_closing_frees_the_slot(
     third.close()
 
 
-def test_a_stream_that_falls_behind_is_closed_so_the_phone_resumes() -> None:
-    subscriber = Subscriber("g")
-    for n in range(subscriber.queue.maxsize + 1):
-        subscriber.put(sse({"n": n}, id=n))
-    assert subscriber.closed
-    assert subscriber.queue.qsize() == subscriber.queue.maxsize
+def test_a_stream_that_falls_behind_is_closed_so_the_phone_resumes(app: Flask, host: FlaskClient) -> None:
+    """A phone asleep or on slow Wi-Fi reads nothing while the table plays on. Its stream holds the first 500 events
+    (its queue's size), sends them, and then ends. The phone reconnects and is sent the rest. If the stream stayed
+    open, it went on with pings only: the phone's score stayed 20 events behind until STREAM_MAX_S (15 minutes)."""
+    app.config["STREAM_MAX_S"] = 30  # the stream must end because it fell behind, not because it is old
+    gid = new_game(host, options={"target": 100})["id"]
+    stream = Stream(host, stream_url(gid))
+    stream.next(), stream.next()
+    held = Subscriber(gid).queue.maxsize
+    for n in range(held + 20):  # the phone reads nothing meanwhile
+        assert post_event(host, gid, type="add", player=("Ann", "Bo")[n % 2], points=1).status_code == 201
+    live = hub(app).live(gid)
+    assert live is not None
+    [subscriber] = live.subscribers
+    assert subscriber.closed and subscriber.queue.qsize() == held
+    got = []
+    for chunk in stream.chunks:  # the phone wakes up and reads what the stream gives, until the stream ends
+        got.append(parse(chunk))
+        if got[-1]["event"] == "ping":  # still open, and only pinging: the phone would never ask for the rest
+            break
+    assert [(m["event"], m.get("id")) for m in got] == [("event", str(n)) for n in range(1, held + 1)]
+    stream.close()
+    again = Stream(host, stream_url(gid), **{"Last-Event-ID": got[-1]["id"]})
+    again.next()
+    missed = [again.next() for _ in range(20)]
+    assert [(m["event"], int(m["id"])) for m in missed] == [("missed", n) for n in range(held + 1, held + 21)]
+    state = again.next()
+    assert (state["event"], state["id"]) == ("state", str(held + 20))
+    assert state["data"]["totals"] == {"Ann": 260, "Bo": 260}
+    again.close()
+    assert hub(app).streams == 0
+
+
+def test_an_entry_the_database_refuses_is_not_sent_to_the_watching_phones(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """Another program holds the database (a backup tool, a sqlite3 shell) when Ann's 7 is entered. The entry is
+    refused: 503, nothing recorded. A watching phone must not be told of it. Told before the commit, it showed
+    "Ann: 7", a score that is not on disk, and then the next entry, which took the same number, came as event 1
+    too."""
+    app.config["STREAM_MAX_S"] = 30
+    app.config["HEARTBEAT_S"] = 10
+    stream = Stream(phone(app, tally["viewer_token"]), stream_url(tally["id"]))
+    stream.next(), stream.next()
+    store(app)._db.execute("PRAGMA busy_timeout = 100")  # refused at once, not after BUSY_S
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        refused = post_event(host, tally["id"], type="add", player="Ann", points=7)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert refused.status_code == 503 and "nothing was recorded" in refused.get_json()["error"]
+    assert post_event(host, tally["id"], type="add", player="Ann", points=2).status_code == 201
+    told = stream.next()
+    assert (told["event"], told["id"], told["data"]["event"]["points"]) == ("event", "1", 2)
+    assert told["data"]["state"]["totals"] == {"Ann": 2, "Bo": 0}
+    assert [e.to_json()["points"] for e in store(app).events(tally["id"])] == [2]
+    stream.close()
 
 
 def test_server_shutdown_ends_the_streams(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
