@@ -59,7 +59,8 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
             target = _check_target(event, "target", by_seq, allow_zero=False)
             kind = by_seq[target].type
             if kind in ("undo", "correct"):
-                raise EventError(f"{event.where()}: event {target} is a {kind}; undo it instead")
+                what = "an undo" if kind == "undo" else "a correction"
+                raise EventError(f"{event.where()}: event {target} is {what}; undo it instead")
         elif event.type == "insert":
             _check_target(event, "after", by_seq, allow_zero=True)
     undone: set[int] = set()

@@ -291,3 +291,79 @@ def test_a_long_chain_of_inserts_each_after_the_one_before() -> None:
     for seq in range(2, 2002):
         events.append(ev(seq, "insert", after=seq - 1, event={"type": "add", "player": "Bo", "points": 1}))
     assert [e.seq for e in effective_events(events)] == list(range(1, 2002))
+
+
+def test_an_insert_after_0_counts_first() -> None:
+    """A missed first event (events.py: '"after": 0 puts it first'): Ann's opening 5 was forgotten and Bo's 2
+    entered; inserted after 0 it counts before Bo's, and Bo's is in turn again. Dropped, the 5 was answered as stored
+    but never counted."""
+    session = Session("tally", ["Ann", "Bo"])
+    assert [r.code for r in session.append(add(1, "Bo", 2))] == ["out_of_turn"]
+    session.append(ev(2, "insert", after=0, event={"type": "add", "player": "Ann", "points": 5}))
+    assert [(e.seq, e.data["player"]) for e in session.counting()] == [(2, "Ann"), (1, "Bo")]
+    assert points(session) == (5, 2) and session.rulings == [] and session.view()["turn"] == "Ann"
+    assert {e.seq: e.ts for e in session.counting()}[2] == 0  # before every event: the game's start
+    assert replay(session.log()).state == session.state
+
+
+def test_a_correction_counts_at_the_time_of_the_event_it_corrects_unless_it_gives_one() -> None:
+    """events.py: a correction "keeps its ts unless the correction gives one". The press time is what Snap's referee
+    settles a race of calls by: a correction of who called, made a minute later, must not move the call to the time
+    of the correction; and a correction of the time itself must take."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 1))  # ts 100
+    session.append(add(2, "Bo", 1))  # ts 200
+    session.append(ev(3, "correct", target=1, event={"type": "add", "player": "Ann", "points": 2}))  # ts 300
+    session.append(ev(4, "correct", target=2, event={"type": "add", "player": "Bo", "points": 2, "ts": 150}))
+    assert [(e.seq, e.ts, e.data["points"]) for e in session.counting()] == [(1, 100, 2), (2, 150, 2)]
+    assert [(e.seq, e.ts) for e in replay(session.log()).counting()] == [(1, 100), (2, 150)]
+
+
+def test_a_refused_stored_undo_does_not_take_its_target_out() -> None:
+    """Legacy or damaged data: a stored undo (event 2) of an event logged after it (3) is refused and does not count,
+    so event 3 counts. Taken as in effect, the dashboard answered "undo event 3" with 409 "already undone (event 2)"
+    while event 3 still counted: it could not be taken out."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.restore(add(1, "Ann", 1))
+    [ruling] = session.restore(ev(2, "undo", target=3))
+    assert (ruling.code, ruling.seq) == ("stored_event_refused", 2)
+    session.restore(add(3, "Bo", 4))
+    assert points(session) == (1, 4) and session.undone() == {} and session.undone_by(3) is None
+    session.append(ev(4, "undo", target=3))
+    assert points(session) == (1, 0) and session.undone() == {3: 4}
+
+
+@pytest.mark.parametrize(
+    "meta",
+    [
+        ev(6, "undo", target=3),
+        ev(6, "correct", target=3, event={"type": "add", "player": "Bo", "points": 1}),
+        ev(6, "insert", after=3, event={"type": "add", "player": "Bo", "points": 1}),
+    ],
+    ids=["undo", "correct", "insert"],
+)
+def test_a_meta_event_naming_a_number_missing_from_a_gapped_log_is_refused(meta: GameEvent) -> None:
+    """An imported log may skip numbers (1, then 5: parse_log takes it). An undo of event 3, which is not there, was
+    stored and answered 201; it must be refused, nothing changed."""
+    header = format_log(Session("tally", ["Ann", "Bo"]).log()).strip()
+    session = replay(parse_log("\n".join([header, add(1, "Ann", 3).to_line(), add(5, "Bo", 4).to_line()])))
+    with pytest.raises(EventError, match="there is no earlier event 3 to refer to"):
+        session.append(meta)
+    assert points(session) == (3, 4) and [e.seq for e in session.events] == [1, 5]
+
+
+@pytest.mark.parametrize("kind", ["undo", "correct"])
+def test_a_correction_of_an_undo_or_a_correction_says_to_undo_it(kind: str) -> None:
+    """Correcting event 2, itself an undo or a correction (it has no game event of its own to replace), is refused
+    with what to do instead; it was "the referee could not handle it (KeyError(2))"."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    if kind == "undo":
+        session.append(ev(2, "undo", target=1))
+    else:
+        session.append(ev(2, "correct", target=1, event={"type": "add", "player": "Ann", "points": 4}))
+    before = points(session)
+    what = "an undo" if kind == "undo" else "a correction"
+    with pytest.raises(EventError, match=rf"event 3 \(correct\): event 2 is {what}; undo it instead"):
+        session.append(ev(3, "correct", target=2, event={"type": "add", "player": "Ann", "points": 5}))
+    assert points(session) == before and len(session.events) == 2

@@ -146,3 +146,23 @@ def test_names_the_output_cannot_encode_are_replaced_not_a_traceback(tmp_path: P
         assert b"????????" in result.stdout  # text for a person: each character the encoding lacks, replaced
     else:  # JSON loses nothing: escaped
         assert set(json.loads(result.stdout)["totals"]) == {"ကိုအောင်", "မမြင့်"}
+
+
+def test_explain_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> None:
+    """`tablecall replay --explain game.jsonl | head -1`: the reader closes the pipe after one line; the replay ends
+    with status 0 and says nothing more (it printed a BrokenPipeError traceback). The output (130 KB) is more than a
+    pipe holds (64 KB), so the write is still going when the reader stops."""
+    header = '{"format": "tablecall-log", "version": 1, "game": "tally", "players": ["Ann", "Bo"]}'
+    plays = (f'{{"seq": {seq}, "ts": {seq}, "source": "manual", "type": "add", "player": "Bo", "points": 0}}'
+             for seq in range(1, 3001))  # fmt: skip
+    path = tmp_path / "long.jsonl"
+    path.write_text("\n".join([header, *plays]) + "\n", encoding="utf-8")
+    code = "import sys, tests.scorer.toygame; from web.cli import main; sys.exit(main(sys.argv[1:]))"
+    command = [sys.executable, "-c", code, "replay", "--explain", str(path)]
+    root = Path(__file__).resolve().parents[2]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=root) as replaying:
+        assert replaying.stdout is not None and replaying.stderr is not None
+        assert replaying.stdout.readline() == b"Tally: Ann, Bo\n"
+        replaying.stdout.close()  # as `head -1` does
+        said = replaying.stderr.read().decode()
+        assert (replaying.wait(30), said) == (0, "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -122,3 +123,43 @@ def test_default_database_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     assert default_db_path() == tmp_path / "home" / ".local" / "share" / "tablecall" / "tablecall.sqlite3"
     monkeypatch.setenv("TABLECALL_DB", str(tmp_path / "mine.db"))
     assert default_db_path() == tmp_path / "mine.db"
+
+
+def test_play_again_twice_links_the_latest_game(db: Store) -> None:
+    """Play again pressed twice after game A (the first new game abandoned: a wrong player list): A's phones follow
+    the latest new game, not the abandoned one."""
+    first = make(db)
+    abandoned = db.create_game(
+        "tally", ["Ann", "Bo"], {}, title="", origin="new", epoch_ms=0, created_ms=2000, follows=first
+    ).id
+    assert db.next_game(first) == abandoned
+    latest = db.create_game(
+        "tally", ["Ann", "Cy"], {}, title="", origin="new", epoch_ms=0, created_ms=3000, follows=first
+    ).id
+    assert db.next_game(first) == latest and db.next_game(abandoned) is None
+
+
+def test_two_tables_writing_at_once_each_store_every_event(db: Store) -> None:
+    """Two games on one server, their phones entering at the same moment, share one SQLite connection: without the
+    store's lock one table's BEGIN met the other's open transaction ("cannot start a transaction within a
+    transaction": a 503 and the entry lost until sent again)."""
+    games = [make(db), make(db)]
+    start = threading.Barrier(2)
+    failed: list[BaseException] = []
+
+    def table(game_id: str) -> None:
+        start.wait()
+        for seq in range(1, 201):
+            try:
+                db.append(game_id, event(seq), seq, "player")
+            except StoreError as exc:
+                failed.append(exc)
+
+    threads = [threading.Thread(target=table, args=(game_id,)) for game_id in games]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert failed == []
+    assert [[e.seq for e in db.events(game_id)] for game_id in games] == [list(range(1, 201))] * 2
+    assert db.integrity() == "ok"
