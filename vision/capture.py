@@ -91,19 +91,21 @@ BLANK_SPREAD = 2.0
 DIM_MEAN = 24.0
 
 
+def _grey_sample(image: np.ndarray) -> np.ndarray:
+    """Every 8th pixel each way of ``image`` (BGR or grey), in grey."""
+    small = image[::8, ::8]
+    return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
+
+
 def dim(image: np.ndarray) -> bool:
     """Whether ``image`` (BGR or grey) is dark on average (:data:`DIM_MEAN`; every 8th pixel each way)."""
-    small = image[::8, ::8]
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    return bool(grey.mean() < DIM_MEAN)
+    return bool(_grey_sample(image).mean() < DIM_MEAN)
 
 
 def blank(image: np.ndarray) -> bool:
     """Whether ``image`` (BGR or grey) shows nothing: its grey levels spread less than :data:`BLANK_SPREAD` (read on
     every 8th pixel each way)."""
-    small = image[::8, ::8]
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-    return bool(grey.std() < BLANK_SPREAD)
+    return bool(_grey_sample(image).std() < BLANK_SPREAD)
 
 
 class SourceError(ValueError):

@@ -12,6 +12,7 @@ const SNAPSHOT_MS = 700;
 const MJPEG_RENEW_MS = 10 * 60 * 1000;   // the server ends a view after STREAM_MAX_S (15 min): renew before
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 const KEY_STEP = 0.01;    // an arrow key moves a point a hundredth of the picture's width; with Shift a tenth
+const PLACE_KEYS = new Set(['Enter', ' ']);   // place the corner under the cross
 
 function svg(tag, attrs = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -313,6 +314,8 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   }
 
   // -- from the keyboard: the arrow keys move the cross (calibrating) or the focused zone corner --------------
+  function middle() { const [w, h] = pictureSize(); return [Math.round(w / 2), Math.round(h / 2)]; }
+
   function nudge(point, event) {
     const [w, h] = pictureSize();
     const step = Math.max(1, Math.round(w * KEY_STEP * (event.shiftKey ? 10 : 1)));
@@ -324,12 +327,12 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     if (event.key === 'Escape' && mode !== 'idle') { event.preventDefault(); clicks = []; enter('idle'); return; }
     if (mode === 'calibrate') {
       if (!pictureSize()[0]) {
-        if (ARROWS[event.key] || event.key === 'Enter' || event.key === ' ') { event.preventDefault(); showProblem(node('camera-problem'), NO_PICTURE); }
+        if (ARROWS[event.key] || PLACE_KEYS.has(event.key)) { event.preventDefault(); showProblem(node('camera-problem'), NO_PICTURE); }
         return;
       }
-      if (!cross) { const [w, h] = pictureSize(); cross = [Math.round(w / 2), Math.round(h / 2)]; }
+      if (!cross) cross = middle();
       if (ARROWS[event.key]) { event.preventDefault(); cross = nudge(cross, event); drawClicks(); }
-      else if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); clicked([...cross]); }
+      else if (PLACE_KEYS.has(event.key)) { event.preventDefault(); clicked([...cross]); }
       return;
     }
     const target = event.target;
@@ -387,8 +390,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       enter('calibrate');
       // from the keyboard (Enter or Space on the button: no pointer position), the cross starts in the middle
       if (!event.detail) {
-        const [w, h] = pictureSize();
-        if (w) cross = [Math.round(w / 2), Math.round(h / 2)];
+        if (pictureSize()[0]) cross = middle();
         overlay.focus();
       }
       drawClicks();

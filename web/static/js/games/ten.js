@@ -7,6 +7,10 @@ import { draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.
 import { typing } from './cards.js';
 
 const COLOURS = [['R', 'red'], ['B', 'blue'], ['O', 'orange'], ['G', 'green']];
+const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
+// every Ten card, as the draw grid shows them: each colour 1-9 and its wild, the rainbow *1-*9 and *#, currency
+const ALL_CARDS = [...COLOURS.flatMap(([c]) => [...NUMBERS.map((n) => `${c}${n}`), `${c}#`]),
+  ...NUMBERS.map((n) => `*${n}`), '*#', ...[1, 2, 3, 4, 5].map((n) => `$${n}`)];
 const OUTCOMES = { numbers: 'took the numbers', currency: 'took the currency', bust_numbers: 'bust (total)',
   bust_currency: 'bust (currency)', none: 'nothing to take' };
 
@@ -84,9 +88,7 @@ function drawGrid(ctx) {
   // an unnamed draw silently went to whoever the corrected game had in turn (with the cards taken after it)
   const player = ctx.state.view.active;
   const button = (card) => el('button', { type: 'button', dataset: { card }, onclick: () => send(ctx, { type: 'draw', player, card }) }, tenCard(card));
-  for (const [c] of COLOURS) box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`${c}${n}`)), button(`${c}#`));
-  box.append(...[1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => button(`*${n}`)), button('*#'));
-  box.append(...[1, 2, 3, 4, 5].map((n) => button(`$${n}`)));
+  box.append(...ALL_CARDS.map(button));
   return box;
 }
 
@@ -292,10 +294,6 @@ function history(table, ctx) {
 }
 
 // -- the Log's Edit of a draw or a stop: the card or the prize chosen from a list, into the fields -------------
-const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
-const ALL_CARDS = [...COLOURS.flatMap(([c]) => [...NUMBERS.map((n) => `${c}${n}`), `${c}#`]),
-  ...NUMBERS.map((n) => `*${n}`), '*#', ...[1, 2, 3, 4, 5].map((n) => `$${n}`)];
-
 let typeWatch = null;   // the edit form's type list is the page's: one listener, the open editor's
 
 function editor(root, ctx, edit) {
