@@ -39,7 +39,6 @@ __all__ = [
     "Source",
     "SourceError",
     "blank",
-    "dim",
     "image_files",
     "open_reader",
     "read_image",
@@ -85,21 +84,10 @@ def read_image(path: str | Path) -> np.ndarray | None:
 BLANK_SPREAD = 2.0
 
 
-#: a picture darker than this on average (grey levels 0-255) is dim: while nothing on it is read, it counts as
-#: blank at a camera's start (a webcam's first pictures can be dark and noisy, not flat: a review of session 37);
-#: an auto-exposed camera's picture of a table is far brighter
-DIM_MEAN = 24.0
-
-
 def _grey_sample(image: np.ndarray) -> np.ndarray:
     """Every 8th pixel each way of ``image`` (BGR or grey), in grey."""
     small = image[::8, ::8]
     return cv2.cvtColor(small, cv2.COLOR_BGR2GRAY) if small.ndim == 3 else small
-
-
-def dim(image: np.ndarray) -> bool:
-    """Whether ``image`` (BGR or grey) is dark on average (:data:`DIM_MEAN`; every 8th pixel each way)."""
-    return bool(_grey_sample(image).mean() < DIM_MEAN)
 
 
 def blank(image: np.ndarray) -> bool:

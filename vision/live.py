@@ -45,7 +45,7 @@ import numpy as np
 from scorer.events import EventError
 from vision import annotate
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
-from vision.capture import Capture, Frame, Source, blank, dim
+from vision.capture import Capture, Frame, Source, blank
 from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
 from vision.links import CameraEvents, GameLink, HubLink, SessionLink, VisionEvent
 from vision.liveview import CameraView
@@ -95,12 +95,6 @@ def _takes_region(detector: Detector | None) -> bool:
         return "region" in inspect.signature(detector).parameters
     except (TypeError, ValueError):
         return False
-
-
-def _shows_nothing(frame: Frame, update: Update) -> bool:
-    """A picture of a camera's start that does not count toward it (:meth:`CameraEvents.settle`): blank, or dim with
-    nothing read on it (no card, none being read)."""
-    return blank(frame.image) or (dim(frame.image) and not update.state.cards and not update.unsettled)
 
 
 class LiveTable:
@@ -423,7 +417,7 @@ class LiveTable:
         try:
             mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
-            mine.settle(update, view, observer, mine.starting and _shows_nothing(frame, update))
+            mine.settle(update, view, observer, mine.starting and blank(frame.image))
             proposals = observer.observe(update, view)
         except Exception:
             log.exception("the %s observer failed", self.link.game)

@@ -525,17 +525,14 @@ def test_a_calibration_that_cannot_be_rechecked_says_so_instead_of_nothing() -> 
     assert not [line for line in table._status_lines() if "cannot re-check" in line]
 
 
-@pytest.mark.parametrize(("black", "light"), [(0, 0.0), (25, 0.0), (25, 0.1)], ids=["none", "black", "dark"])
-def test_a_camera_whose_first_pictures_are_black_still_knows_the_old_trick(
-    tmp_path: Path, black: int, light: float
-) -> None:
+@pytest.mark.parametrize("black", [0, 25])
+def test_a_camera_whose_first_pictures_are_black_still_knows_the_old_trick(tmp_path: Path, black: int) -> None:
     """serve restarted after Alex claimed the hand and the next one was dealt and bid; trick 1 still lies on the
     spots. A webcam gives black pictures while its exposure settles (here 2.5 s): the start's 0.7 s were counted
     from the first of them, so the old trick, first seen after it, went in as the new hand's plays. Black pictures
-    do not count (vision.capture.blank), nor dark ones on which nothing is read (the table at a tenth of its
-    light: not flat, so not blank; a review of session 37)."""
+    do not count (vision.capture.blank)."""
     from tests.vision.tabledriver import Driver
-    from vision.capture import blank, dim
+    from vision.capture import blank
 
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
     d.manual("deal", dealer="David")
@@ -552,19 +549,17 @@ def test_a_camera_whose_first_pictures_are_black_still_knows_the_old_trick(
     script = Script(layout, [Card(c, layout.zone(f"trick/{k}").centre, 0) for k, c in enumerate(trick)])
     oracle = script.oracle()
     assert blank(np.zeros_like(script.frame(0))) and not blank(script.frame(0))
-    assert not blank((script.frame(0) * 0.1).astype(np.uint8)) and dim((script.frame(0) * 0.1).astype(np.uint8))
     video = tmp_path / "table.mp4"
     writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"mp4v"), 10.0, script.size)
     for i in range(black + 30):
-        dark = (script.frame(i) * light).astype(np.uint8)  # light 0: black
-        writer.write(dark if i < black else script.frame(i))
+        writer.write(np.zeros_like(script.frame(0)) if i < black else script.frame(i))
     writer.release()
     config = default_config("spades", 4).with_calibration(from_markers(script.frame(0), layout))
     table = LiveTable(
         str(video),
         SessionLink(d.session),
         config,
-        detector=lambda image: Detections.from_records([]) if image.mean() < 40 else oracle(image),
+        detector=lambda image: Detections.from_records([]) if blank(image) else oracle(image),
         lossless=True,
     )
     table.start()
