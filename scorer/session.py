@@ -104,6 +104,10 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
     return [content[seq] for seq in placed if seq not in undone]
 
 
+#: a refusal names at most this many of the later events a meta event leaves impossible, with their reasons
+NAMED_BLOCKED = 3
+
+
 def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) -> EventError:
     """The error for a meta event that leaves later events impossible (say, undoing a play whose next card was
     turned up since, or a Push meld that two later lay-offs went onto): which events, and what to do, rather than
@@ -113,6 +117,14 @@ def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) 
         return EventError(
             f"{meta.where()} would leave event {event.seq} ({event.type}) impossible: {exc}. "
             f"Undo or correct event {event.seq} first, then this."
+        )
+    if len(blocked) > NAMED_BLOCKED:  # the later ones mostly follow from the first (skipped, the game went astray):
+        shown = blocked[: NAMED_BLOCKED - 1]  # a refusal naming 78 events was 7,000 characters (a second review)
+        names = ", ".join(f"{event.seq} ({event.type})" for event, _ in shown)
+        reasons = "; ".join(str(exc) for _, exc in shown)
+        return EventError(
+            f"{meta.where()} would leave events {names} and {len(blocked) - len(shown)} more after them impossible: "
+            f"{reasons}. Undo or correct these first, then this."
         )
     names = ", ".join(f"{event.seq} ({event.type})" for event, _ in blocked[:-1])
     last = blocked[-1][0]

@@ -367,3 +367,25 @@ def test_a_correction_of_an_undo_or_a_correction_says_to_undo_it(kind: str) -> N
     with pytest.raises(EventError, match=rf"event 3 \(correct\): event 2 is {what}; undo it instead"):
         session.append(ev(3, "correct", target=2, event={"type": "add", "player": "Ann", "points": 5}))
     assert points(session) == before and len(session.events) == 2
+
+
+def test_a_meta_event_leaving_many_later_events_impossible_names_the_first_two_and_counts_the_rest() -> None:
+    """Undoing Beth's Snap call in the example game leaves 18 later events impossible, most only because the first
+    are: the refusal named all of them with every reason (3,400 characters; a golden Snap game's undo of its deal
+    7,000; a second review of session 37). Now the first two with their reasons, and how many more."""
+    from pathlib import Path
+
+    from scorer.events import parse_log
+
+    log = parse_log((Path(__file__).resolve().parents[2] / "docs" / "examples" / "snap.jsonl").read_text())
+    session = replay(log)
+    seq = session.next_seq
+    with pytest.raises(EventError) as refused:
+        session.append(GameEvent(seq, session.events[-1].ts, Source.MANUAL, "undo", {"target": 9}))
+    message = str(refused.value)
+    assert message.startswith(
+        f"event {seq} (undo) would leave events 57 (turn_over), 58 (flip) and 16 more after them impossible: "
+        "event 57 (turn_over): Alex still has 7 face-down cards"
+    )
+    assert message.endswith(". Undo or correct these first, then this.") and "event 59" not in message
+    assert len(session.events) == seq - 1
