@@ -1225,10 +1225,9 @@ def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     assert css(phone, '#meld-form input[aria-label="Meld 2: cards"]').get_attribute("value") == "KS KH JK"
     tap(phone, '#push-actor button[data-player="Charlie"]')  # Beth's draft is not Charlie's (a review)
     assert css(phone, first).get_attribute("value") == ""
-    tap(phone, '#push-actor button[data-player="Beth"]')
+    tap(phone, '#push-actor button[data-player="Beth"]')  # and it is still hers (a second review)
+    assert css(phone, first).get_attribute("value") == "8S 8H 9D"
     type_into(phone, first, "8S 8H 8D")
-    tap(phone, "#add-meld")
-    type_into(phone, '#meld-form input[aria-label="Meld 2: cards"]', "KS KH JK")
     step(phone, server, gid, "#send-meld")
     assert [m["cards"] for m in events(server, gid)[-1]["melds"]] == [["8S", "8H", "8D"], ["KS", "KH", "JK"]]
     assert css(phone, first).get_attribute("value") == ""  # laid: the builder starts afresh

@@ -11,8 +11,8 @@ const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
 
 let actor = null;       // who the play entry is for (whose turn it is, unless another player is chosen)
 let actorTurn = null;   // the turn when actor was set: a new turn follows the new player
-let melds = null;       // the meld builder's rows: [{kind, cards, wilds}]
-let meldsFor = null;    // whose they are: another player's turn (or "Entering for") starts afresh
+const drafts = {};      // each player's meld builder rows, [{kind, cards, wilds}], until laid or the turn's discard
+let draftsDeal = null;  // the deal they belong to: a new deal starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
 let ending = null;      // a deal-end form's draft ({values, out, seen}): kept across live redraws until it is sent
 
@@ -180,7 +180,11 @@ function drawStep(ctx, box, who) {
 }
 
 function meldBuilder(ctx, who) {
-  if (!melds || meldsFor !== who) { melds = [{ kind: 'set', cards: '', wilds: '' }]; meldsFor = who; }
+  // the player's own (a refused meld kept to put right was carried into the next player's turn, and lost when
+  // "Entering for" was tapped away and back: two reviews)
+  if (ctx.state.view.deal !== draftsDeal) { for (const name of Object.keys(drafts)) delete drafts[name]; draftsDeal = ctx.state.view.deal; }
+  if (!drafts[who]) drafts[who] = [{ kind: 'set', cards: '', wilds: '' }];
+  const melds = drafts[who];
   const form = el('form', { class: 'card', id: 'meld-form', novalidate: true }, el('h2', {}, `${who} melds`));
   const rows = melds.map((m, i) => {
     const kind = el('select', { 'aria-label': `meld ${i + 1} kind`, dataset: { meld: i } },
@@ -217,7 +221,7 @@ function meldBuilder(ctx, who) {
       const rulings = (result && result.rulings) || [];
       if (rulings.some((r) => r.code === 'requirement_not_met')) return;   // none was laid
       const refused = new Set(rulings.filter((r) => r.code === 'invalid_meld').map((r) => r.data && r.data.meld));
-      melds = refused.size ? melds.filter((m, i) => refused.has(i + 1)) : null;
+      if (refused.size) drafts[who] = melds.filter((m, i) => refused.has(i + 1)); else delete drafts[who];
     });
   });
   return form;
@@ -283,7 +287,7 @@ function discardForm(ctx, who) {
   const form = el('form', { class: 'card', id: 'discard-form', novalidate: true }, el('h2', {}, `${who} discards`));
   if (known.length) {
     form.append(el('div', { class: 'row' }, [...new Set(known)].map((c) => el('button', { type: 'button', dataset: { card: c },
-      onclick: () => send(ctx, { type: 'discard', player: who, card: c }) }, cardSpan(c)))));
+      onclick: () => send(ctx, { type: 'discard', player: who, card: c }, () => { delete drafts[who]; }) }, cardSpan(c)))));
   }
   form.append(field.node, el('button', { type: 'submit', class: 'primary wide', id: 'send-discard' }, 'Discard'));
   form.addEventListener('submit', (e) => {
@@ -292,7 +296,7 @@ function discardForm(ctx, who) {
     if (!cards.length) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
     if (cards.length > 1) { showProblem(problem(), `A discard is one card, not ${cards.join(' ')}: remove the extra with ⌫.`); return; }
     const [card] = cards;
-    send(ctx, { type: 'discard', player: who, card });
+    send(ctx, { type: 'discard', player: who, card }, () => { delete drafts[who]; });   // the turn is over
   });
   return form;
 }
