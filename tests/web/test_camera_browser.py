@@ -157,18 +157,24 @@ def arrows_to(point: list[int], start: tuple[int, int] = (160, 120), step: int =
     return out
 
 
-def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:
-    """A host without a pointer: Enter on Calibrate focuses the view with a cross in its middle; the arrow keys
-    move it and Enter places each corner; Escape cancels and gives the focus back; each zone corner is focused
-    with Tab and moved with the arrow keys (the calibration needed a pointer: an accessibility audit)."""
+def snap_under_the_camera(server: dict[str, Any], laptop: WebDriver, title: str) -> Any:
+    """A dealt Snap game the camera follows, open on the laptop with Calibrate shown; the camera desk."""
     app, desk = server["app"], server["desk"]
-    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap by keyboard")
+    game = hub(app).create("snap", ["Ann", "Bo"], {}, title=title)
     hub(app).append(game.record.id, {"type": "deal", "dealer": "Bo"}, author="host")
     desk.attach(game.record.id)
     laptop.get(f"{server['laptop']}/g/{game.record.id}")
     live(laptop)
-    wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 320, 15)
     wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
+    return desk
+
+
+def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:
+    """A host without a pointer: Enter on Calibrate focuses the view with a cross in its middle; the arrow keys
+    move it and Enter places each corner; Escape cancels and gives the focus back; each zone corner is focused
+    with Tab and moved with the arrow keys (the calibration needed a pointer: an accessibility audit)."""
+    desk = snap_under_the_camera(server, laptop, "Snap by keyboard")
+    wait(laptop, lambda d: d.execute_script("return document.getElementById('camera-img').naturalWidth") == 320, 15)
     focused = "return document.activeElement && document.activeElement.id"
 
     laptop.execute_script("document.getElementById('camera-calibrate').focus()")
@@ -219,13 +225,7 @@ def test_corners_placed_before_the_camera_picture_has_loaded_are_not_sent(
     """With no picture yet (its size 0 x 0) a corner placed by key or click went in at 0,0 and the fourth got a
     technical 400 ("'size' must be the picture's [width, height]"): now it is said to wait for the picture (a
     review of the keyboard calibration)."""
-    app, desk = server["app"], server["desk"]
-    game = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap, picture not there yet")
-    hub(app).append(game.record.id, {"type": "deal", "dealer": "Bo"}, author="host")
-    desk.attach(game.record.id)
-    laptop.get(f"{server['laptop']}/g/{game.record.id}")
-    live(laptop)
-    wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
+    desk = snap_under_the_camera(server, laptop, "Snap, picture not there yet")
     laptop.execute_script("document.getElementById('camera-img').removeAttribute('src')")  # as if not loaded yet
     assert laptop.execute_script("return document.getElementById('camera-img').naturalWidth") == 0
     before = desk.table.config.calibration
