@@ -200,7 +200,12 @@ class Session:
 
     def _walk(self, events: Sequence[GameEvent]) -> list[tuple[GameEvent, bool]]:
         """The effective events, each with whether it counts (a refused stored event, uncorrected, does not)."""
-        kept = [e for e in events if not (e.type in META_TYPES and e.seq in self.refused)]
+        dropped = {e.seq for e in events if e.type in META_TYPES and e.seq in self.refused}
+        # an undo of such a refused meta event mends it (it never counted): out of the replay with it, where its target
+        # was no earlier event to refer to, and the refused one could be neither undone nor corrected (a review)
+        kept = [
+            e for e in events if e.seq not in dropped and not (e.type == "undo" and e.data.get("target") in dropped)
+        ]
         return [(e, not self._is_refused(e)) for e in effective_events(kept)]
 
     def _is_refused(self, event: GameEvent) -> bool:

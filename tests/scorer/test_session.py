@@ -333,6 +333,20 @@ def test_a_refused_stored_undo_does_not_take_its_target_out() -> None:
     assert points(session) == (1, 0) and session.undone() == {3: 4}
 
 
+def test_a_refused_stored_undo_is_mended_by_an_undo_of_it_and_its_log_replays() -> None:
+    """A stored undo of an event that is not in the log (from an earlier tablecall, or damaged) is refused and kept
+    ("correct or undo it"); an undo of it was refused too ("no earlier event 2 to refer to"), so it stayed unmended
+    for good and the game's export did not replay (a second review of session 37)."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.restore(add(1, "Ann", 3))
+    session.restore(ev(2, "undo", target=7))
+    session.restore(add(3, "Bo", 4))
+    assert session.unmended() == [2]
+    session.append(ev(4, "undo", target=2))
+    assert session.unmended() == [] and points(session) == (3, 4)
+    assert points(replay(parse_log(format_log(session.log())))) == (3, 4)
+
+
 @pytest.mark.parametrize(
     "meta",
     [
