@@ -118,20 +118,17 @@ def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) 
             f"{meta.where()} would leave event {event.seq} ({event.type}) impossible: {exc}. "
             f"Undo or correct event {event.seq} first, then this."
         )
-    if len(blocked) > NAMED_BLOCKED:  # the later ones mostly follow from the first (skipped, the game went astray):
-        shown = blocked[: NAMED_BLOCKED - 1]  # a refusal naming 78 events was 7,000 characters (a second review)
-        names = ", ".join(f"{event.seq} ({event.type})" for event, _ in shown)
-        reasons = "; ".join(str(exc) for _, exc in shown)
-        return EventError(
-            f"{meta.where()} would leave events {names} and {len(blocked) - len(shown)} more after them impossible: "
-            f"{reasons}. Undo or correct these first, then this."
-        )
-    names = ", ".join(f"{event.seq} ({event.type})" for event, _ in blocked[:-1])
-    last = blocked[-1][0]
-    reasons = "; ".join(str(exc) for _, exc in blocked)
+    # past NAMED_BLOCKED the later ones mostly follow from the first (skipped, the game went astray): a refusal
+    # naming 78 events was 7,000 characters (a second review); the first two are named and the rest counted
+    more = len(blocked) > NAMED_BLOCKED
+    shown = blocked[: NAMED_BLOCKED - 1] if more else blocked
+    names = [f"{event.seq} ({event.type})" for event, _ in shown]
+    last = f"{len(blocked) - len(shown)} more after them" if more else names.pop()
+    reasons = "; ".join(str(exc) for _, exc in shown)
+    them = "these" if more else "them"
     return EventError(
-        f"{meta.where()} would leave events {names} and {last.seq} ({last.type}) impossible: {reasons}. "
-        "Undo or correct them first, then this."
+        f"{meta.where()} would leave events {', '.join(names)} and {last} impossible: {reasons}. "
+        f"Undo or correct {them} first, then this."
     )
 
 

@@ -511,13 +511,8 @@ function wireWriting() {
     const problem = document.getElementById('edit-problem');
     const fields = readFields(document.getElementById('edit-fields'), problem);
     if (!fields) return;
-    const inner = { ...fields, type: document.getElementById('edit-type').value };
-    // a Push lay-off or swap goes by its meld's origin: one whose meld number was changed here, its origin left as it
-    // was, is meant for the meld of the new number (else the edit was taken and did nothing)
-    const was = editing.event;
-    if (was && was.origin && inner.origin && inner.meld !== was.meld && JSON.stringify(inner.origin) === JSON.stringify(was.origin)) {
-      delete inner.origin;
-    }
+    let inner = { ...fields, type: document.getElementById('edit-type').value };
+    if (screen && screen.edited) inner = screen.edited(inner, editing.event);   // the game's reading of the edit
     const body = editing.kind === 'correct'
       ? { type: 'correct', target: editing.seq, event: inner }
       : { type: 'insert', after: editing.seq, event: inner };

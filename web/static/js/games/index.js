@@ -1,6 +1,7 @@
 // Game-specific screens. A screen may provide: view(root, ctx) for the table, entry(root, ctx) for
-// manual entry, history(table, ctx), describe(event, state), editor(root, ctx, edit), turn(state),
-// and keepEntry (truthy: a live update while the entry has the focus redraws only the table).
+// manual entry, history(table, ctx), describe(event, state), editor(root, ctx, edit), edited(fields, original)
+// (the Log's edit as sent, from the fields typed and the event edited), turn(state), and keepEntry (truthy: a
+// live update while the entry has the focus redraws only the table).
 // Games without one get the generic table and the "any event" form.
 import push from './push.js';
 import snap from './snap.js';

@@ -74,8 +74,7 @@ function view(root, ctx) {
   else if (v.deal) bits.push(`deal ${v.deal} of 5 (${v.cards_dealt} cards)`);
   if (v.requirement && v.phase !== 'waiting') bits.push(`first meld: ${v.requirement}`);
   // between deals the deal passes left: the last dealer named there read as the next one
-  const players = ctx.state.players;
-  if (v.dealer && v.phase === 'waiting') bits.push(`next dealer ${players[(players.indexOf(v.dealer) + 1) % players.length]}`);
+  if (v.dealer && v.phase === 'waiting') bits.push(`next dealer ${leftOf(ctx.state.players, v.dealer)}`);
   else if (v.dealer && v.phase !== 'over') bits.push(`dealer ${v.dealer}`);
   root.append(el('p', { class: 'muted', id: 'push-deal' }, bits.join(' · ')));
   root.append(el('p', { class: 'big', id: 'push-awaiting' }, v.phase === 'over' ? 'The game is over.' : `Waiting for ${v.awaiting}`));
@@ -439,4 +438,14 @@ function describe(event) {
   }
 }
 
-export default { view, entry, history, describe, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };
+// The Log's edit of a lay-off or swap: it goes by its meld's origin, so one whose meld number was changed and its
+// origin left as it was is meant for the meld of the new number (sent with the origin, it was taken and did nothing)
+function edited(fields, was) {
+  if (!was || !was.origin || !fields.origin || fields.meld === was.meld) return fields;
+  if (JSON.stringify(fields.origin) !== JSON.stringify(was.origin)) return fields;
+  const rest = { ...fields };
+  delete rest.origin;
+  return rest;
+}
+
+export default { view, entry, history, describe, edited, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };

@@ -3,7 +3,7 @@
 // auction of a wild (bids and passes), buys from the market (paid in tokens, or as the player says:
 // tokens, bust tokens worth 3, collected cards worth 1), the end of the draw pile, and a score-only
 // final count. The turn-by-turn history has one row per turn.
-import { draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
+import { draftRefused, draftSeen, el, plural, showProblem, watchDraft } from '../common.js';
 import { typing } from './cards.js';
 
 const COLOURS = [['R', 'red'], ['B', 'blue'], ['O', 'orange'], ['G', 'green']];
@@ -35,8 +35,6 @@ function actor(v) {
   if (v.phase === 'final_buy' && v.last_buys && v.last_buys.length) return v.last_buys[0];
   return v.active;
 }
-
-function plural(n, one, many = `${one}s`) { return `${n} ${n === 1 ? one : many}`; }
 
 // A colour's run as the count made it: "B 2–6 (5; *# as B4)".
 function runText(colour, r) {
