@@ -394,6 +394,59 @@ def test_a_refusal_stays_on_the_screen_when_another_phone_s_event_redraws_it(
     clean(phone)
 
 
+def banners(driver: WebDriver) -> list[tuple[str, str]]:
+    """The banners on the screen now: (code, text)."""
+    return [(b.get_attribute("data-code") or "", b.text) for b in driver.find_elements(By.CSS_SELECTOR, ".banner")]
+
+
+def test_snap_the_won_call_shows_who_won_and_ends_the_match_banner(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The "Match!" banner stayed its 5 s after the match was won, and only a screen reader heard who won it
+    (spit/snap phones audit, s38)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    choose(phone, "#me", "Beth")
+    wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+    assert (
+        call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "flip", "player": "Beth", "card": "7S"})[0]
+        == 201
+    )
+    wait(phone, lambda d: [c for c, _ in banners(d)] == ["match"], 3)
+    tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+    wait(phone, lambda d: any(c == "snap_won" for c, _ in banners(d)), 5)  # the calls are settled 1.5 s on
+    shown = banners(phone)
+    assert [c for c, _ in shown] == ["snap_won"], shown  # the match is over: its banner went with it
+    assert shown[0][1].startswith('Beth called "Snap!" first and wins the Snap')
+    assert css(phone, '.banner[data-code="snap_won"]').get_attribute("aria-hidden") == "true"  # #said says it
+    assert "wins the Snap" in text(phone, "#said")
+    shot(phone, "snap-04-won-banner")
+    clean(phone)
+
+
+def test_spit_the_slap_shows_who_took_which_pile_and_ends_the_round_s_banner(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    laptop = browsers["laptop"]
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+    before = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 32]  # Alex's last card next
+    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(before) + "\n"})
+    assert status == 201, body
+    gid = body["id"]
+    open_as_host(server, laptop, gid)
+    play = {"type": "play", "player": "Alex", "card": "4H", "pile": 0, "from": 4}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", play)[0] == 201
+    wait(laptop, lambda d: [c for c, _ in banners(d)] == ["round_over"], 3)
+    slap = {"type": "slap", "player": "Alex", "pile": 1}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", slap)[0] == 201
+    wait(laptop, lambda d: any(c == "round_result" for c, _ in banners(d)), 3)
+    shown = banners(laptop)
+    assert [c for c, _ in shown] == ["round_result"], shown
+    assert "Alex takes spit pile 2" in shown[0][1]
+    assert "Alex takes spit pile 2" in text(laptop, "#said")
+    clean(laptop)
+
+
 def test_snap_presses_survive_a_redraw_and_two_fingers_on_one_screen_both_call(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

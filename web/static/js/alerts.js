@@ -51,25 +51,42 @@ function speak(text) {
   } catch (err) { /* no voice on this device */ }
 }
 
+// A banner that a later ruling settles goes at once (Snap: "Match!" once the match is won or over; Spit: "Slap the
+// smaller spit pile!" once a player has): it stayed its 5 s and invited another call (spit/snap phones audit, s38).
+// end: { code } of the banners it ends, and sameData when only the banner of the same match (its ruling's data) goes.
+function endBanners(box, end, ruling) {
+  const data = JSON.stringify(ruling.data ?? null);
+  for (const banner of Array.from(box.children)) {
+    if (banner.dataset.code === end.code && (!end.sameData || banner.dataset.data === data)) banner.remove();
+  }
+}
+
 // Show (and, when allowed, sound) the rulings of one event. quiet: a re-sync after a reconnect.
-export function announce(rulings, { quiet = false } = {}) {
+// Mere information makes no banner, except the codes a game's screen shows (shown: who won a Snap, a Spit round's
+// result), in a quiet banner that neither beeps nor speaks, hidden from screen readers (the screen's `said` says it to
+// them: table.js sayInfo); ends: { code of information: what it ends }.
+export function announce(rulings, { quiet = false, shown = null, ends = null } = {}) {
   const box = document.getElementById('banners');
   for (const ruling of rulings || []) {
-    if (!ruling || ruling.severity === 'info') continue;
+    if (!ruling) continue;
+    const info = ruling.severity === 'info';
+    if (info && box && ends && ends[ruling.code]) endBanners(box, ends[ruling.code], ruling);
+    if (info && !(shown && shown.has(ruling.code))) continue;
     const key = `${ruling.seq}|${ruling.code}|${ruling.player}|${ruling.message}`;
     if (seen.has(key)) continue;   // the writer hears it twice: its own answer and the live stream
     seen.add(key);
     const mine = !ruling.player || ruling.player === me;
-    const banner = el('div', { class: `banner ${ruling.severity}${ruling.player && ruling.player === me ? ' mine' : ''}`,
-      role: 'alert', dataset: { code: ruling.code } },
+    const banner = el('div', { class: `banner ${ruling.severity}${!info && ruling.player && ruling.player === me ? ' mine' : ''}`,
+      role: info ? null : 'alert', 'aria-hidden': info ? 'true' : null,
+      dataset: { code: ruling.code, data: JSON.stringify(ruling.data ?? null) } },
       ruling.message,
-      ruling.player ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
+      ruling.player && !info ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
     if (box) {   // taps go through a banner (style.css); it goes by itself, and the Alerts list keeps it
       box.append(banner);
       while (box.children.length > 2) box.firstChild.remove();
       setTimeout(() => banner.remove(), 5000);
     }
-    if (quiet || !joined || !mine) continue;
+    if (quiet || info || !joined || !mine) continue;
     beep(ruling.severity);
     speak(ruling.player ? `${ruling.player}: ${ruling.message}` : ruling.message);
     if (navigator.vibrate) navigator.vibrate(ruling.severity === 'alert' ? [120, 60, 120] : [300, 100, 300]);

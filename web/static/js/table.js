@@ -52,7 +52,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   try {
     const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
     apply(result.state);
-    announce(result.rulings);
+    announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
     if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
     if (activeTab() === 'log') loadLog();
@@ -251,6 +251,11 @@ function sayInfo(rulings) {
   if (lines.length) node.textContent = lines.join(' ');
 }
 
+// What a game's screen shows of its information in a banner, and which banners that information ends (alerts.js).
+function shownBy(current) {
+  return { shown: (current && current.shown) || null, ends: (current && current.ends) || null };
+}
+
 let drawn = false;   // the screen has been drawn from some state
 
 // A hand, round or deal scored (the history grew), or the game won, is said to screen readers with the totals: these
@@ -316,12 +321,12 @@ function connect() {
   source.addEventListener('open', () => { setLive('open'); heard(); });
   source.addEventListener('error', () => setLive(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting'));
   source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data), { fresh: true }); });
-  source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true }); });
+  source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true, ...shownBy(screen) }); });
   source.addEventListener('event', (e) => {
     heard();
     const message = JSON.parse(e.data);
     apply(message.state);
-    announce(message.rulings);
+    announce(message.rulings, shownBy(screen));
     sayInfo(message.rulings);
     if (activeTab() === 'log') loadLog();
   });

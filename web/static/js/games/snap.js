@@ -258,4 +258,9 @@ function describe(event) {
 const said = new Set(['call_heard', 'late_call', 'snap_won', 'snap_pot_won', 'snap_pot_formed', 'snap_pot_grown',
   'penalty_paid', 'match_gone']);
 
-export default { view, entry, describe, said, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };
+// Who won a call, or where the piles went, shows in a banner too: the "Match!" banner stayed up after the match was
+// won, and nothing on the screen said who won it (spit/snap phones audit, s38). A match over ends its banner.
+const shown = new Set(['late_call', 'snap_won', 'snap_pot_won', 'snap_pot_formed', 'snap_pot_grown']);
+const ends = { match_gone: { code: 'match', sameData: true } };
+
+export default { view, entry, describe, said, shown, ends, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };

@@ -291,9 +291,15 @@ function history(table, ctx) {
   table.append(body);
 }
 
+// Who took which spit pile shows in a banner, and ends the round's "Slap the smaller spit pile!" (it stayed up after
+// the slap, and no words on the screen said who took what: spit/snap phones audit, s38); screen readers hear it.
+const said = new Set(['round_result', 'late_slap']);
+const shown = said;
+const ends = { round_result: { code: 'round_over' } };
+
 // While a field of the entry has the focus, a live update redraws only the table (typing is kept).
 export default {
-  view, entry, describe, history,
+  view, entry, describe, history, said, shown, ends,
   turn: () => null,
   get keepEntry() { return typing(); },
 };
