@@ -879,6 +879,56 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
     clean(phone)
 
 
+def test_spit_a_slap_is_corrected_from_the_log_by_choosing_the_pile(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The camera read Alex's slap on spit pile 2; he slapped pile 1. The Edit offered only JSON, with the piles
+    counted from 0 where the Log counts from 1 (spit/snap phones audit, s38)."""
+    phone = browsers["phone"]
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+    upto = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 35]  # the round's two slaps
+    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(upto) + "\n"})
+    assert status == 201, body
+    gid = body["id"]
+    join(server, phone, gid)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="34"] button.edit'))
+    assert "slapped pile 2" in css(phone, '#log li[data-seq="34"]').text
+    tap(phone, '#log li[data-seq="34"] button.edit')
+    piles = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-slap-pile"))[0])
+    assert piles.first_selected_option.text == "pile 2"
+    assert Select(css(phone, "#pick-slap-player")).first_selected_option.text == "Alex"
+    assert not css(phone, "#pick-play-card").is_displayed()  # another type's lists are hidden
+    piles.select_by_visible_text("pile 1")
+    assert json.loads(css(phone, "#edit-fields").get_attribute("value")) == {"player": "Alex", "pile": 0}
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    assert events(server, gid)[-1]["event"] == {"type": "slap", "player": "Alex", "pile": 0}
+    assert ("round_result", None) in rulings(server, gid)
+    clean(phone)
+
+
+def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    missed = {"type": "flip", "player": "Alex", "card": "9D"}  # the camera missed Beth's card between Alex's two
+    gid = snap_on(server, phone, *DEALT_7H, missed)
+    assert ("out_of_turn", "Alex") in rulings(server, gid)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.insert'))
+    tap(phone, '#log li[data-seq="2"] button.insert')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-flip-card"))
+    Select(css(phone, "#edit-type")).select_by_value("flip")
+    Select(css(phone, "#pick-flip-player")).select_by_visible_text("Beth")
+    Select(css(phone, "#pick-flip-card")).select_by_value("5S")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "insert", 3)
+    assert events(server, gid)[-1]["event"] == {"type": "flip", "player": "Beth", "card": "5S"}
+    assert ("out_of_turn", "Alex") not in rulings(server, gid)
+    clean(phone)
+
+
 def test_ten_score_only_final_needs_every_players_tokens(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

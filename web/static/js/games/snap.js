@@ -10,6 +10,7 @@
 // `resolve` so the table sees at once who won.
 import { el, plural } from '../common.js';
 import { cardGrid, cardSpan, pretty, typing } from './cards.js';
+import { DECK, pickers, playerChoices } from './pickers.js';
 
 export const RESOLVE_GRACE_MS = 1500;
 const KIND_TEXT = { snap: 'Snap!', snap_pot: 'Snap Pot!', slap: 'Slap!' };
@@ -254,6 +255,15 @@ function describe(event) {
   }
 }
 
+// The Log's Edit and Insert: who and which card from lists (a camera misread put right without typing JSON).
+const who = { key: 'player', label: 'Player', choices: playerChoices };
+const editor = pickers({
+  flip: [who, { key: 'card', label: 'Card', choices: DECK }],
+  call: [who, { key: 'kind', label: 'Call', choices: Object.entries(KIND_TEXT) }],
+  turn_over: [who],
+  deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
+});
+
 // Rulings that make no banner but a player must hear: a screen reader says them (table.js `sayInfo`).
 const said = new Set(['call_heard', 'late_call', 'snap_won', 'snap_pot_won', 'snap_pot_formed', 'snap_pot_grown',
   'penalty_paid', 'match_gone']);
@@ -263,4 +273,4 @@ const said = new Set(['call_heard', 'late_call', 'snap_won', 'snap_pot_won', 'sn
 const shown = new Set(['late_call', 'snap_won', 'snap_pot_won', 'snap_pot_formed', 'snap_pot_grown']);
 const ends = { match_gone: { code: 'match', sameData: true } };
 
-export default { view, entry, describe, said, shown, ends, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };
+export default { view, entry, describe, editor, said, shown, ends, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };

@@ -5,6 +5,7 @@
 // Indices in events count from 0; everything a person reads counts from 1 ("pile 1", "stock 3").
 import { el, plural, showProblem } from '../common.js';
 import { cardField, cardGrid, cardSpan, pretty, readCards, typing } from './cards.js';
+import { DECK, pickers, places, playerChoices } from './pickers.js';
 
 const PHASES = { layout: 'laying out', start: 'ready: say Spit!', play: 'playing', slap: 'slap!', over: 'game over' };
 
@@ -291,6 +292,19 @@ function history(table, ctx) {
   table.append(body);
 }
 
+// The Log's Edit and Insert: who, which card, which pile or stock, from lists (stocks and piles counted from 1, as
+// the Log says them: the events count from 0).
+const who = { key: 'player', label: 'Player', choices: playerChoices };
+const card = { key: 'card', label: 'Card', choices: DECK };
+const pile = { key: 'pile', label: 'Spit pile', choices: places('pile', 2) };
+const editor = pickers({
+  play: [who, card, pile, { key: 'from', label: 'From', choices: places('stock', 5) }],
+  reveal: [who, { key: 'stock', label: 'Stock', choices: places('stock', 5) }, card],
+  move: [who, { key: 'from', label: 'From', choices: places('stock', 5) }, { key: 'to', label: 'To the empty space', choices: places('space', 5) }],
+  slap: [who, pile],
+  round_end: [who],
+});
+
 // Who took which spit pile shows in a banner, and ends the round's "Slap the smaller spit pile!" (it stayed up after
 // the slap, and no words on the screen said who took what: spit/snap phones audit, s38); screen readers hear it.
 const said = new Set(['round_result', 'late_slap']);
@@ -299,7 +313,7 @@ const ends = { round_result: { code: 'round_over' } };
 
 // While a field of the entry has the focus, a live update redraws only the table (typing is kept).
 export default {
-  view, entry, describe, history, said, shown, ends,
+  view, entry, describe, history, editor, said, shown, ends,
   turn: () => null,
   get keepEntry() { return typing(); },
 };

@@ -5,6 +5,7 @@
 // final count. The turn-by-turn history has one row per turn.
 import { draftRefused, draftSeen, el, plural, showProblem, watchDraft } from '../common.js';
 import { typing } from './cards.js';
+import { pickers, playerChoices } from './pickers.js';
 
 const COLOURS = [['R', 'red'], ['B', 'blue'], ['O', 'orange'], ['G', 'green']];
 const NUMBERS = [1, 2, 3, 4, 5, 6, 7, 8, 9];
@@ -291,34 +292,11 @@ function history(table, ctx) {
   table.append(body);
 }
 
-// -- the Log's Edit of a draw or a stop: the card or the prize chosen from a list, into the fields -------------
-let typeWatch = null;   // the edit form's type list is the page's: one listener, the open editor's
-
-function editor(root, ctx, edit) {
-  const event = edit.event;
-  if (edit.kind !== 'correct' || !event || !['draw', 'stop'].includes(event.type)) return;
-  const [key, label, choices] = event.type === 'draw' ? ['card', 'The card drawn', ALL_CARDS] : ['prize', 'The prize taken', ['numbers', 'currency']];
-  const fields = document.getElementById('edit-fields');
-  const type = document.getElementById('edit-type');
-  const problem = document.getElementById('edit-problem');
-  const select = el('select', { id: 'ten-edit' }, choices.map((c) => el('option', { value: c, selected: c === event[key] }, c)));
-  select.addEventListener('change', () => {   // the fields as typed, with this one changed
-    let data;
-    try { data = JSON.parse(fields.value || '{}'); } catch (err) { data = null; }
-    if (!data || typeof data !== 'object' || Array.isArray(data)) {   // not replaced by {}: that lost the player
-      showProblem(problem, 'The fields are not valid JSON: put them right, then choose again.');
-      return;
-    }
-    showProblem(problem, '');
-    fields.value = JSON.stringify({ ...data, [key]: select.value }, null, 1);
-  });
-  const box = el('label', { class: 'field' }, label, select);
-  // for this event type only: another type chosen hides it (it wrote a card into a stop)
-  if (typeWatch) typeWatch.abort();   // the last editor's listener goes with it
-  typeWatch = new AbortController();
-  if (type) type.addEventListener('change', () => { box.hidden = type.value !== event.type; }, { signal: typeWatch.signal });
-  root.append(box);
-}
+// -- the Log's Edit (and Insert) of a draw or a stop: the player, the card or the prize chosen from lists --------
+const editor = pickers({
+  draw: [{ key: 'player', label: 'Who drew', choices: playerChoices }, { key: 'card', label: 'The card drawn', choices: ALL_CARDS.map((c) => [c, c]), id: 'ten-edit' }],
+  stop: [{ key: 'player', label: 'Who stopped', choices: playerChoices }, { key: 'prize', label: 'The prize taken', choices: [['numbers', 'numbers'], ['currency', 'currency']] }],
+});
 
 function describe(event) {
   switch (event.type) {

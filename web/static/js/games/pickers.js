@@ -1,0 +1,58 @@
+// The Log's Edit and Insert with the fields chosen from lists (the card, the player, the pile) instead of typed as
+// JSON, which at the table meant translating the Log's "stock 5" into "from": 4 on a phone's keyboard (spit/snap
+// phones audit, s38). Each choice writes its field into the JSON fields, which stay for everything else; an event
+// type's lists show while that type is chosen.
+import { el, showProblem } from '../common.js';
+import { RANKS, SUITS, pretty } from './cards.js';
+
+// The 52 cards as [value, text] choices, suit by suit.
+export const DECK = SUITS.flatMap(([suit]) => [...RANKS].reverse().map((rank) => [`${rank}${suit}`, pretty(`${rank}${suit}`)]));
+
+// Places counted from 0 in the events and from 1 on the screens: [0, 'stock 1'], [1, 'stock 2'] ...
+export function places(word, count) {
+  return Array.from({ length: count }, (_, i) => [i, `${word} ${i + 1}`]);
+}
+
+export function playerChoices(ctx) { return ctx.state.players.map((name) => [name, name]); }
+
+// byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id? }] }. Returns a screen's
+// `editor` hook (table.js openEditor).
+export function pickers(byType) {
+  let watch = null;   // the edit form's type list is the page's: one listener, the open editor's
+  return function editor(root, ctx, edit) {
+    const fields = document.getElementById('edit-fields');
+    const type = document.getElementById('edit-type');
+    const problem = document.getElementById('edit-problem');
+    const start = edit.event || {};
+    const boxes = [];
+    for (const [kind, list] of Object.entries(byType)) {
+      for (const { key, label, choices, id } of list) {
+        const options = typeof choices === 'function' ? choices(ctx) : choices;
+        const current = start.type === kind ? start[key] : undefined;
+        const known = options.some(([value]) => value === current);
+        const select = el('select', { id: id || `pick-${kind}-${key}` },
+          known ? null : el('option', { value: '', selected: true, disabled: true }, current === undefined ? 'choose…' : String(current)),
+          options.map(([value, text]) => el('option', { value: String(value), selected: value === current }, text)));
+        select.addEventListener('change', () => {   // the fields as typed, with this one changed
+          let data;
+          try { data = JSON.parse(fields.value || '{}'); } catch (err) { data = null; }
+          if (!data || typeof data !== 'object' || Array.isArray(data)) {   // not replaced by {}: that lost the player
+            showProblem(problem, 'The fields are not valid JSON: put them right, then choose again.');
+            return;
+          }
+          showProblem(problem, '');
+          const [value] = options.find(([v]) => String(v) === select.value);
+          fields.value = JSON.stringify({ ...data, [key]: value }, null, 1);
+        });
+        boxes.push(el('label', { class: 'field', dataset: { type: kind } }, label, select));
+      }
+    }
+    // for the chosen type only: another type chosen hides them (Ten's card list wrote a card into a stop)
+    const show = () => { for (const box of boxes) box.hidden = !type || box.dataset.type !== type.value; };
+    show();
+    if (watch) watch.abort();   // the last editor's listener goes with it
+    watch = new AbortController();
+    if (type) type.addEventListener('change', show, { signal: watch.signal });
+    root.append(...boxes);
+  };
+}
