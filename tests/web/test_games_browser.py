@@ -1237,6 +1237,31 @@ def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], brow
     clean(phone)
 
 
+def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The deal form drawn again while hand 1 was bid kept hand 1's dealer into hand 2's deal, which named him again
+    (a wrong_dealer foul, every hand: spades phones audit, s38)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    tap(phone, "#deal-box summary")
+    step(phone, server, gid, "#send-deal")  # hand 1: Alex deals
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-dealer"))  # a re-deal is open until the first bid
+    for bid in ("3", "3", "3", "3"):
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    step(phone, server, gid, "#claim")  # Beth claims the rest: hand 1 is over
+    wait(phone, lambda d: "Deal hand 2: dealer Beth" in text(d, "#deal-box summary"), 3)
+    assert css(phone, "#deal-dealer").get_attribute("value") == "Beth"
+    tap(phone, "#deal-box summary")
+    step(phone, server, gid, "#send-deal")
+    assert events(server, gid)[-1]["dealer"] == "Beth"
+    assert ("wrong_dealer", "Beth") not in rulings(server, gid) and ("wrong_dealer", "Alex") not in rulings(server, gid)
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str:
     """A Spades game on the phone's card entry: Beth bids 0, and the tap's second touch lands on Charlie's 0 at

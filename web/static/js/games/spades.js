@@ -192,7 +192,10 @@ function startingMode(v) {
 function dealBox(ctx) {
   const v = ctx.state.view;
   const players = ctx.state.players;
-  if (!dealDraft) dealDraft = { dealer: v.dealer, hands: Object.fromEntries(players.map((p) => [p, ''])) };
+  // a draft is for one hand's deal: drawn again while the hand just dealt was bid (a re-deal allowed), it kept that
+  // hand's dealer into the next deal, which named him again (wrong_dealer, the rotation broken: spades phones audit)
+  const key = `${v.hand}|${v.dealer}`;
+  if (!dealDraft || dealDraft.key !== key) dealDraft = { key, dealer: v.dealer, hands: Object.fromEntries(players.map((p) => [p, ''])) };
   const dealer = el('select', { id: 'deal-dealer', 'aria-label': 'dealer' }, players.map((n) => el('option', { value: n }, n)));
   dealer.value = dealDraft.dealer;
   dealer.addEventListener('change', () => { dealDraft.dealer = dealer.value; });
