@@ -1252,7 +1252,11 @@ def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-dealer"))  # a re-deal is open until the first bid
     for bid in ("3", "3", "3", "3"):
         step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
-    step(phone, server, gid, "#claim")  # Beth claims the rest: hand 1 is over
+    tap(phone, "#claim")  # Beth claims the rest: it asks first (it came up under a finger about to tap a card)
+    assert len(events(server, gid)) == 5 and css(phone, "#claim-yes").text == "Yes: Beth takes the 13 tricks left"
+    tap(phone, "#claim-no")
+    tap(phone, "#claim")
+    step(phone, server, gid, "#claim-yes")  # hand 1 is over
     wait(phone, lambda d: "Deal hand 2: dealer Beth" in text(d, "#deal-box summary"), 3)
     assert css(phone, "#deal-dealer").get_attribute("value") == "Beth"
     tap(phone, "#deal-box summary")
@@ -1300,6 +1304,32 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
     wait(phone, lambda d: len(events(server, gid2)) == 2, 3)
     clean(phone)
+
+
+def test_a_tap_just_after_another_screen_s_entry_redrew_the_buttons_is_not_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Two phones about to enter Beth's bid: the laptop's goes in, the phone is redrawn for Charlie, and the phone's
+    tap lands on Charlie's buttons 0.1 s later. It went in as Charlie's bid, or as a claim of the rest of the hand,
+    with nothing said (spades phones audit, s38)."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    for driver in (laptop, phone):
+        tab(driver, "enter")
+        tap(driver, '#entry-mode button[data-mode="cards"]')
+        wait(driver, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
+    tap(laptop, '#bid-buttons button[data-bid="4"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:", 3)
+    phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"4\"]').click()")  # at once
+    time.sleep(0.6)
+    assert [(e["type"], e["player"]) for e in events(server, gid)] == [("bid", "Beth")]
+    assert "Another screen's entry changed this one" in text(phone, "#spades-problem")
+    tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
+    wait(phone, lambda d: len(events(server, gid)) == 2, 3)
+    assert events(server, gid)[-1]["player"] == "Charlie"
+    clean(laptop, phone)
 
 
 # -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------

@@ -32,10 +32,18 @@ startClock(gameId, state.now);
 // One entry at a time from this screen: a tap while one is on its way, or just after it (the buttons are redrawn
 // for the next player under the finger), is a double tap and is not sent. Snap calls race and are never held;
 // `follow` is for an entry's own further events (a correction of several bids).
+// Likewise a tap within SETTLE_MS after another screen's entry redrew this one: the buttons had moved on to the next
+// player under the finger, and the tap went in for him, or on the "claims the rest" that came up under it, with
+// nothing said (spades phones audit, s38).
 const SETTLE_MS = 300;
 const UNHELD = new Set(['call', 'resolve']);
 let sending = false;
 let settledAt = 0;
+let redrawnAt = 0;
+
+function settling() {   // for the tests' taps (browser_kit.tap): until when this screen takes a tap for a slip
+  Object.assign(document.documentElement.dataset, { settled: String(Math.max(settledAt, redrawnAt)), settleMs: String(SETTLE_MS) });
+}
 
 // `seen`: the last event the screen had when the entry was made (an editor: when it opened). The server refuses an
 // undo or edit of an event changed since by another screen, and takes an entry already logged since (a tap sent
@@ -44,6 +52,11 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   const held = !follow && !UNHELD.has(body.type);
   if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
+    showProblem(problemNode || document.getElementById('entry-problem'), err.message);
+    throw err;
+  }
+  if (held && Date.now() - redrawnAt < SETTLE_MS) {
+    const err = new Error('Another screen\'s entry changed this one just as you tapped, so the tap was not sent: look again, and tap again if you meant it.');
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
@@ -64,7 +77,8 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     if (held) {
       sending = false;
       settledAt = Date.now();
-      Object.assign(document.documentElement.dataset, { sending: '', settled: String(settledAt), settleMs: String(SETTLE_MS) });
+      document.documentElement.dataset.sending = '';
+      settling();
     }
   }
 }
@@ -284,6 +298,7 @@ function apply(next, { fresh = false } = {}) {
   // The same event heard twice (the writer's own answer, then the live stream): nothing to redraw,
   // and redrawing would replace the buttons under a finger that is about to tap the next one.
   if (same && drawn) return;
+  if (drawn && !sending) { redrawnAt = Date.now(); settling(); }   // another screen's entry (this one's: settledAt)
   if (entryFocused && screen && screen.keepEntry) { drawTable(); drawHistory(); return; }
   draw();
 }

@@ -13,6 +13,7 @@ let mode = null;         // 'hand': a whole hand, score only; 'cards': bids then
 let draft = null;        // the score-only form's values, kept across live redraws
 let dealDraft = null;    // the deal form's values (dealer, hands as typed), likewise
 let editing = null;      // {row, events, draft}: a past hand being edited
+let claimArmed = null;   // a claim asked to be confirmed: `${hand}|${who}|${tricks left}` (a change forgets it)
 
 function card(text) {
   const suit = text.slice(-1);
@@ -174,8 +175,21 @@ function cardsEntry(root, ctx) {
       }
       if (row.children.length) box.append(row);
     }
-    box.append(el('button', { type: 'button', class: 'wide', id: 'claim',
-      onclick: () => send({ type: 'claim', player: who }) }, `${who} claims the rest`));
+    // a claim ends the hand: it asks first (it came up under a finger about to tap a card, and scored the hand at
+    // once: spades phones audit, s38)
+    const left = 13 - Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);
+    const key = `${v.hand}|${who}|${left}`;
+    if (claimArmed !== key) claimArmed = null;
+    if (!claimArmed) {
+      box.append(el('button', { type: 'button', class: 'wide', id: 'claim',
+        onclick: () => { claimArmed = key; ctx.redraw(); } }, `${who} claims the rest…`));
+    } else {
+      box.append(el('div', { class: 'row', id: 'claim-confirm' },
+        el('button', { type: 'button', class: 'primary', id: 'claim-yes',
+          onclick: () => { claimArmed = null; send({ type: 'claim', player: who }); } },
+          `Yes: ${who} takes ${left === 1 ? 'the last trick' : `the ${left} tricks left`}`),
+        el('button', { type: 'button', id: 'claim-no', onclick: () => { claimArmed = null; ctx.redraw(); } }, 'Cancel')));
+    }
   } else {
     box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
   }
