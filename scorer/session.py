@@ -132,6 +132,41 @@ def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) 
     )
 
 
+def _reruled(meta: GameEvent, exempt: set[int], before: Sequence[Ruling], after: Sequence[Ruling]) -> Ruling | None:
+    """An alert on a meta event after which later events draw fouls or errors (by code) they did not draw before:
+    undoing a Spades card three tricks back regrouped the later cards into other tricks, and seven plays stopped
+    counting as out of turn, with nothing said but the last two fouls' banners (spades phones audit, s38). The
+    events ``exempt`` are the meta event's own (the event corrected or inserted)."""
+    loud = (Severity.FOUL, Severity.ERROR)
+
+    def faults(rulings: Sequence[Ruling]) -> dict[int, list[Ruling]]:
+        found: dict[int, list[Ruling]] = {}
+        for ruling in rulings:
+            if ruling.seq is not None and ruling.seq not in exempt and ruling.severity in loud:
+                found.setdefault(ruling.seq, []).append(ruling)
+        return found
+
+    old = {seq: {r.code for r in rs} for seq, rs in faults(before).items()}
+    changed = []
+    for seq, rulings in sorted(faults(after).items()):
+        fresh = [r for r in rulings if r.code not in old.get(seq, set())]
+        if fresh:
+            changed.append((seq, fresh[0]))
+    if not changed:
+        return None
+    more = len(changed) > NAMED_BLOCKED
+    shown = changed[: NAMED_BLOCKED - 1] if more else changed
+    named = "; ".join(f"event {seq}: {ruling.message.rstrip('.')}" for seq, ruling in shown)
+    count = f"{len(changed)} later events" if len(changed) > 1 else "a later event"
+    rest = f"; and {len(changed) - len(shown)} more after them" if more else ""
+    message = (
+        f"After {meta.where()}, {count} now {'draw' if len(changed) > 1 else 'draws'} a foul or error "
+        f"{'they' if len(changed) > 1 else 'it'} did not before ({named}{rest}). "
+        f"Look at them in the Log: correct or undo them, or undo event {meta.seq}."
+    )
+    return Ruling("later_events_reruled", Severity.ALERT, message, None, meta.seq, {"events": [s for s, _ in changed]})
+
+
 class Session:
     """One game: append events as they happen; read its state, rulings and scores."""
 
@@ -279,6 +314,10 @@ class Session:
         if blocked:
             raise _knock_on(meta, blocked)
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
+        exempt = {meta.seq} | ({own} if isinstance(own, int) else set())
+        reruled = _reruled(meta, exempt, self.rulings, rulings)
+        if reruled is not None:
+            rulings.append(reruled)
         before = {(r.seq, r.code, r.message) for r in self.rulings}
         self.events, self.state, self.rulings, self.idle = events, state, rulings, idle
         return [r for r in rulings if (r.seq, r.code, r.message) not in before]

@@ -403,3 +403,76 @@ def test_a_meta_event_leaving_many_later_events_impossible_names_the_first_two_a
     )
     assert message.endswith(". Undo or correct these first, then this.") and "event 59" not in message
     assert len(session.events) == seq - 1
+
+
+def spades_tricks(*plays: tuple[str, str]) -> Session:
+    session = Session("spades", ["Alex", "Beth", "Charlie", "David"])
+    opening = [("deal", {"dealer": "Alex"})] + [
+        ("bid", {"player": p, "bid": 3}) for p in ("Beth", "Charlie", "David", "Alex")
+    ]
+    for kind, data in opening + [("play", {"player": p, "card": c}) for p, c in plays]:
+        session.append(ev(session.next_seq, kind, **data))
+    return session
+
+
+HEARTS = [
+    ("Beth", "AH"), ("Charlie", "2H"), ("David", "3H"), ("Alex", "4H"),
+    ("Beth", "KH"), ("Charlie", "5H"), ("David", "6H"), ("Alex", "7H"),
+    ("Beth", "QH"), ("Charlie", "8H"), ("David", "9H"), ("Alex", "10H"),
+    ("Beth", "JH"), ("Charlie", "2C"), ("David", "3C"), ("Alex", "4C"),
+]  # fmt: skip
+
+
+def test_an_undo_that_leaves_later_events_ruled_as_fouls_says_so_with_an_alert() -> None:
+    """Undoing Charlie's card in trick 2 regroups the later cards: David's 6H, Alex's 7H and Beth's QH are now out
+    of turn, and Beth wins trick 2 with KH over Charlie's 8H from trick 3. The undo was taken with nothing said
+    but the last fouls' banners (spades phones audit, s38)."""
+    session = spades_tricks(*HEARTS)
+    assert not [r for r in session.rulings if r.severity.value in ("foul", "error")]
+    seq = session.next_seq
+    rulings = session.append(ev(seq, "undo", target=11))  # Charlie's 5H (events 1-5 are the deal and the bids)
+    alert = rulings[-1]
+    assert (alert.code, alert.severity.value, alert.seq, alert.data) == (
+        "later_events_reruled",
+        "alert",
+        seq,
+        {"events": [12, 13, 14]},
+    )
+    assert alert.message == (
+        f"After event {seq} (undo), 3 later events now draw a foul or error they did not before (event 12: David "
+        "played 6H out of turn: it is Charlie's turn; take it back; event 13: Alex played 7H out of turn: it is "
+        "Charlie's turn; take it back; event 14: Beth played QH out of turn: it is Charlie's turn; take it back). "
+        f"Look at them in the Log: correct or undo them, or undo event {seq}."
+    )
+
+
+def test_the_alert_on_later_events_names_the_first_two_and_counts_the_rest() -> None:
+    from scorer.game import Ruling, Severity
+    from scorer.session import _reruled
+
+    meta = ev(30, "undo", target=3)
+    before = [Ruling("revoke", Severity.FOUL, "Revoke at 5.", "Ann", 5), Ruling("dealt", Severity.INFO, "x", None, 6)]
+    after = [Ruling("revoke", Severity.FOUL, "Revoke at 5, reworded.", "Ann", 5)]  # the same foul: not new
+    after += [Ruling("out_of_turn", Severity.FOUL, f"Foul at {seq}.", "Bob", seq) for seq in (7, 8, 9, 10)]
+    after += [Ruling("stop", Severity.ERROR, "Own.", None, 3), Ruling("dealt", Severity.ALERT, "loud", None, 11)]
+    alert = _reruled(meta, {3, 30}, before, after)
+    assert alert is not None and alert.data == {"events": [7, 8, 9, 10]}
+    assert "(event 7: Foul at 7; event 8: Foul at 8; and 2 more after them)" in alert.message
+    assert _reruled(meta, {3, 30}, before, before) is None
+
+
+def test_a_correction_that_leaves_later_events_as_they_were_draws_no_alert_one_that_makes_a_revoke_does() -> None:
+    session = spades_tricks(*HEARTS)
+    fixed = session.append(
+        ev(session.next_seq, "correct", target=19, event={"type": "play", "player": "Charlie", "card": "2D"})
+    )
+    assert [r.code for r in fixed if r.code == "later_events_reruled"] == []
+    undone = session.append(ev(session.next_seq, "undo", target=21))  # the last card: nothing after it
+    assert [r.code for r in undone if r.code == "later_events_reruled"] == []
+    # Alex's 7H in trick 2 was 9D: his 10H in trick 3 is now a revoke, and the correction says so
+    seq = session.next_seq
+    revoke = session.append(ev(seq, "correct", target=13, event={"type": "play", "player": "Alex", "card": "9D"}))
+    assert [r.code for r in revoke] == ["revoke", "later_events_reruled"]
+    assert revoke[-1].message.startswith(
+        f"After event {seq} (correct), a later event now draws a foul or error it did not before (event 17: Revoke"
+    )
