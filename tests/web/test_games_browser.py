@@ -1266,6 +1266,33 @@ def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     clean(phone)
 
 
+def test_spades_history_shows_how_each_team_s_hand_scored(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Only the total and "+points · bags N" were shown: a failed Nil or a bag penalty was only a smaller number
+    (spades phones audit, s38)."""
+    phone = browsers["phone"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, "spades", players, bag_limit=2)
+    hand = {
+        "bids": dict(zip(players, [0, 3, 4, 5], strict=True)),
+        "tricks": dict(zip(players, [1, 3, 5, 4], strict=True)),
+    }
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "hand", **hand})[0] == 201
+    join(server, phone, gid)
+    tab(phone, "history")
+    lines = [
+        n.text for n in phone.find_elements(By.CSS_SELECTOR, '#history tr.breakdown[data-hand="1"] div[data-team]')
+    ]
+    # Alex's Nil failed (-100); Charlie's 4 made with Alex's trick: 6 tricks, 2 bags, which reach the limit of 2
+    assert lines == [
+        "Alex & Charlie: bid 4, took 6 +40 · Nil −100 · 2 bags +2 · bag penalty −100 = −158; bags held 0",
+        "Beth & David: bid 8, took 7 (set) −80 = −80; bags held 0",
+    ]
+    shot(phone, "spades-07-history-breakdown")  # and no wider than the phone
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str:
     """A Spades game on the phone's card entry: Beth bids 0, and the tap's second touch lands on Charlie's 0 at

@@ -287,16 +287,26 @@ function history(table, ctx) {
     body.append(el('tr', { dataset: { hand: row.hand } },
       el('td', { class: 'num' }, String(row.hand)),
       el('td', {}, lines, el('div', { class: 'muted' }, `dealer ${row.dealer}${row.entry === 'cards' ? ' · played' : ''}`)),
-      teams.map((t) => {
-        const s = row.teams[t];
-        return el('td', { class: 'num' }, el('strong', {}, String(s.total)),
-          el('div', { class: 'muted' }, `${s.points >= 0 ? '+' : ''}${s.points}${s.made ? '' : ' set'} · bags ${s.bag_count}`));
-      }),
+      teams.map((t) => el('td', { class: 'num' }, el('strong', {}, String(row.teams[t].total)),
+        el('div', { class: 'muted' }, signed(row.teams[t].points)))),
       ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-hand', dataset: { hand: i + 1 },
         onclick: () => editHand(table, ctx, i + 1) }, 'Edit')) : null));
+    body.append(el('tr', { class: 'breakdown', dataset: { hand: row.hand } },
+      el('td', { colspan: 3 + teams.length - (ctx.canWrite ? 0 : 1) }, teams.map((t) => breakdown(t, row.teams[t])))));
   });
   table.append(body);
   if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, editorFor(table, ctx)))));
+}
+
+// How a team's hand scored, line by line: only the total and "+points · bags N" were shown, so a failed Nil or a bag
+// penalty showed only as a smaller number (spades phones audit, s38).
+const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
+function breakdown(team, s) {
+  const parts = [`bid ${s.contract}, took ${s.tricks}${s.made ? '' : ' (set)'} ${signed(s.contract_points)}`];
+  if (s.nil_points) parts.push(`Nil ${signed(s.nil_points)}`);
+  if (s.bags) parts.push(`${s.bags} ${s.bags === 1 ? 'bag' : 'bags'} ${signed(s.bags)}`);
+  if (s.bag_penalty) parts.push(`bag penalty ${signed(s.bag_penalty)}`);
+  return el('div', { dataset: { team } }, el('strong', {}, `${team}: `), `${parts.join(' · ')} = ${signed(s.points)}; bags held ${s.bag_count}`);
 }
 
 // The events that made history row `number`: those after the previous completed row, up to this one.
