@@ -1230,10 +1230,14 @@ def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], brow
         step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex plays:")
     assert len(phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")) == 13  # his spades only
+    assert css(phone, "#trick-so-far").text == "Alex leads trick 1."
+    step(phone, server, gid, '#cards-entry button[data-card="AS"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth plays:")
+    assert css(phone, "#trick-so-far").text == "On the table: Alex A♠"  # by the buttons, not only on the Table tab
     phone.refresh()  # a phone reloaded mid-hand goes on card by card
     live(phone)
     tab(phone, "enter")
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex plays:")
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth plays:")
     clean(phone)
 
 

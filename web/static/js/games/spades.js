@@ -163,6 +163,11 @@ function cardsEntry(root, ctx) {
     }
   } else if (v.phase === 'play' && who) {
     box.append(el('p', { class: 'big' }, `${who} plays:`));
+    // the cards of the trick so far, by the buttons: the last entry could be checked only on the Table tab
+    const trick = v.trick || [];
+    box.append(el('p', { id: 'trick-so-far', class: 'muted' }, trick.length
+      ? ['On the table: ', trick.map((p, i) => [i ? ', ' : '', `${p.player} `, card(p.card)])]
+      : `${who} leads trick ${Object.values(v.tricks || {}).reduce((a, b) => a + b, 0) + 1}.`));
     const legal = v.legal ? new Set(v.legal) : null;
     const onTable = new Set((v.trick || []).map((p) => p.card));
     for (const [suit, symbol] of SUITS) {
