@@ -512,3 +512,17 @@ def test_a_player_put_out_by_an_inserted_call_is_placed_in_game_order() -> None:
         session.append(GameEvent(seq, ts, Source.MANUAL, kind, data))
     places = {row["player"]: row["place"] for row in session.score().history}
     assert places == {"Alex": 3, "Beth": 2, "Cara": 1}
+
+
+@pytest.mark.parametrize(
+    ("second", "said"),
+    [
+        ("@2140", 'Alex called "Snap!" at 2140 ms; calls until 2250 ms tie with the first.'),
+        ("@2300", 'Alex called "Snap!" at 2300 ms, after the tie window closed (2250 ms): too late to tie.'),
+    ],
+)
+def test_a_call_heard_says_whether_it_may_still_tie(second: str, said: str) -> None:
+    """A call in the grace after the window said "calls until 2250 ms tie with the first" though it came at 2300
+    (spit/snap phones audit, s38)."""
+    _, rulings = run(f"Alex 7H; Beth 7S @2000; Cara snap @2100; Alex snap {second}", **GRACE)
+    assert [(r.code, r.message) for r in rulings] == [("call_heard", said)]
