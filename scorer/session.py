@@ -167,6 +167,29 @@ def _reruled(meta: GameEvent, exempt: set[int], before: Sequence[Ruling], after:
     return Ruling("later_events_reruled", Severity.ALERT, message, None, meta.seq, {"events": [s for s, _ in changed]})
 
 
+def _undone_in(events: Sequence[GameEvent]) -> set[int]:
+    """The events an undo in effect takes out (as :func:`effective_events` decides)."""
+    undone: set[int] = set()
+    for event in reversed(events):
+        if event.type == "undo" and event.seq not in undone:
+            target = event.data.get("target")
+            if isinstance(target, int) and not isinstance(target, bool):
+                undone.add(target)
+    return undone
+
+
+def _with_alerts(rulings: list[Ruling], alerts: Mapping[int, Ruling], undone: set[int]) -> list[Ruling]:
+    """``rulings`` with the alerts of meta events still in effect, each before the first ruling of an event logged
+    after it (the Alerts list shows the last few: appended, an old alert stayed among them for good)."""
+    out = list(rulings)
+    for seq in sorted(alerts, reverse=True):
+        if seq in undone:
+            continue
+        at = next((i for i, r in enumerate(out) if r.seq is not None and r.seq > seq), len(out))
+        out.insert(at, alerts[seq])
+    return out
+
+
 class Session:
     """One game: append events as they happen; read its state, rulings and scores."""
 
@@ -176,6 +199,7 @@ class Session:
         self.options = self.game.spec.resolve(options)
         self.events: list[GameEvent] = []
         self.refused: dict[int, tuple[GameEvent, str]] = {}  # stored events this referee refuses: kept, not counted
+        self.reruled: dict[int, Ruling] = {}  # meta events' alerts of later events they left fouled (_reruled)
         self._reset()
 
     def _reset(self) -> None:
@@ -314,13 +338,26 @@ class Session:
         if blocked:
             raise _knock_on(meta, blocked)
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
-        exempt = {meta.seq} | ({own} if isinstance(own, int) else set())
-        reruled = _reruled(meta, exempt, self.rulings, rulings)
-        if reruled is not None:
-            rulings.append(reruled)
+        reruled = dict(self.reruled)
+        if alert := self._reruled(meta, events, rulings):
+            reruled[meta.seq] = alert
+        rulings = _with_alerts(rulings, reruled, _undone_in(events))
         before = {(r.seq, r.code, r.message) for r in self.rulings}
         self.events, self.state, self.rulings, self.idle = events, state, rulings, idle
+        self.reruled = reruled
         return [r for r in rulings if (r.seq, r.code, r.message) not in before]
+
+    def _reruled(self, meta: GameEvent, events: Sequence[GameEvent], rulings: Sequence[Ruling]) -> Ruling | None:
+        """The alert for ``meta`` (:func:`_reruled`), None when it says nothing new. An undo of an undo, a correction
+        or an insert puts back a game as it was before that one, fouls and all (a review: Restore and "Undo this edit"
+        named fouls the game already had); the event a correction or an undo changes is its own."""
+        by_seq = {e.seq: e for e in events}
+        aim = meta.data.get("target")
+        target = by_seq.get(aim) if meta.type in ("undo", "correct") and isinstance(aim, int) else None
+        if meta.type == "undo" and target is not None and target.type in META_TYPES:
+            return None
+        exempt = {meta.seq} | ({target.seq} if target is not None else set())
+        return _reruled(meta, exempt, self.rulings, rulings)
 
     def score(self) -> ScoreSheet:
         return self.game.score(self.state)

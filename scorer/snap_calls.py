@@ -114,7 +114,8 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
         closes = window_closes(state)
         message = f"{name} {SAID[kind]} at {event.ts} ms; calls until {closes} ms tie with the first."
         if closes is not None and event.ts > closes:  # in the grace only: the window it would tie in had closed
-            message = f"{name} {SAID[kind]} at {event.ts} ms, after the tie window closed ({closes} ms): too late to tie."
+            late = f"after the tie window closed ({closes} ms): too late to tie"
+            message = f"{name} {SAID[kind]} at {event.ts} ms, {late}."
         return state, [*rulings, Ruling("call_heard", Severity.INFO, message, name, event.seq)]
     if any(k == kind and (state.callers != "owners_only" or seat in owners) for k, owners in state.settled):
         message = f"{name} {SAID[kind]} too late: that match has already been settled. No penalty."

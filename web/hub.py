@@ -415,7 +415,7 @@ class Hub:
                 entry["now"] = now.to_json()
             else:
                 entry["status"] = "counts"
-            if now is not None or event.seq in refused:
+            if now is not None or event.seq in refused or entry["status"] == "meta":  # a meta event's own alert
                 entry["rulings"] = by_seq.get(event.seq, [])
             if now is not None:
                 entry["row"] = rows.get(event.seq)

@@ -476,3 +476,38 @@ def test_a_correction_that_leaves_later_events_as_they_were_draws_no_alert_one_t
     assert revoke[-1].message.startswith(
         f"After event {seq} (correct), a later event now draws a foul or error it did not before (event 17: Revoke"
     )
+
+
+def test_the_alert_on_later_events_stays_with_its_meta_event_until_that_is_undone() -> None:
+    """It went at the next undo or correction, however unrelated, while the fouls it named were still there (a
+    review, s38); it sits among the rulings where its event was logged."""
+    session = spades_tricks(*HEARTS)
+    undo = session.next_seq
+    session.append(ev(undo, "undo", target=11))
+    session.append(ev(undo + 1, "play", player="Charlie", card="3C"))
+    session.append(ev(undo + 2, "undo", target=undo + 1))  # an unrelated undo of the card just played
+    alerts = [r for r in session.rulings if r.code == "later_events_reruled"]
+    assert [a.seq for a in alerts] == [undo]
+    at = session.rulings.index(alerts[0])
+    assert all(r.seq is not None and r.seq < undo for r in session.rulings[:at])
+    assert all(r.seq is not None and r.seq > undo for r in session.rulings[at + 1 :])
+    session.append(ev(undo + 3, "undo", target=undo))  # Charlie's 5H back: the fouls are gone, and the alert
+    assert [r for r in session.rulings if r.code == "later_events_reruled"] == []
+
+
+@pytest.mark.parametrize("back", ["restore", "undo_the_correction"])
+def test_putting_back_what_a_meta_event_changed_raises_no_alert_of_fouls_the_game_had(back: str) -> None:
+    """Restore (an undo of an undo) and "Undo this edit" put the game back as it was: the fouls they bring back were
+    there before, but the alert named them, often the restored event itself (a review, s38)."""
+    session = spades_tricks(*HEARTS[:6], ("Beth", "KH"), ("Alex", "7H"))  # Alex's card out of turn: a foul
+    fouled = {r.seq for r in session.rulings if r.severity.value == "foul"}
+    assert fouled == {13}
+    first = session.next_seq
+    if back == "restore":
+        session.append(ev(first, "undo", target=13))
+    else:
+        session.append(ev(first, "correct", target=13, event={"type": "play", "player": "David", "card": "6H"}))
+    assert {r.seq for r in session.rulings if r.severity.value == "foul"} == set()
+    again = session.append(ev(first + 1, "undo", target=first))
+    assert {r.seq for r in session.rulings if r.severity.value == "foul"} == {13}
+    assert [r.code for r in again if r.code == "later_events_reruled"] == []

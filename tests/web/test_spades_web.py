@@ -83,3 +83,21 @@ def test_spades_new_game_form_gets_the_spades_rules(host: FlaskClient) -> None:
     target = next(o for o in specs["spades"]["options"] if o["name"] == "target")
     assert (target["default"], target["kind"]) == (500, "int")
     assert (specs["spades"]["min_players"], specs["spades"]["max_players"]) == (4, 4)
+
+
+def test_an_undo_that_leaves_later_cards_out_of_turn_carries_its_alert_on_its_log_row(host: FlaskClient) -> None:
+    """The alert that later plays now draw fouls is the undo's own: the Log showed no ruling on a meta event's row
+    (a review, s38)."""
+    gid = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
+    assert post_event(host, gid, type="deal", dealer="Alex").status_code == 201
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        assert post_event(host, gid, type="bid", player=name, bid=3).status_code == 201
+    cards = ["AH", "2H", "3H", "4H", "KH", "5H", "6H", "7H"]
+    for name, card in zip(["Beth", "Charlie", "David", "Alex"] * 2, cards, strict=True):
+        assert post_event(host, gid, type="play", player=name, card=card).status_code == 201
+    answer = post_event(host, gid, type="undo", target=11)  # Charlie's 5H: David's 6H, Alex's 7H now out of turn
+    assert answer.status_code == 201
+    assert answer.get_json()["rulings"][-1]["code"] == "later_events_reruled"
+    row = host.get(f"/api/games/{gid}/log").get_json()["entries"][-1]
+    assert (row["event"]["seq"], row["status"]) == (14, "meta")
+    assert [(r["code"], r["data"]) for r in row["rulings"]] == [("later_events_reruled", {"events": [12, 13]})]
