@@ -12,6 +12,7 @@ from flask import Flask
 
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
+from tests.vision.tabledriver import Driver
 from vision.calibrate import Calibration
 from vision.links import CameraEvents, HubLink, Logged, SessionLink, VisionEvent, card_names
 from vision.live import LiveTable
@@ -139,6 +140,51 @@ def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> No
     assert told == [("the 5S flip", True), ("the 5S flip", False)]
     mine.add(98, "a"), mine.add(99, "b")  # only the latest `keep` are followed
     assert sorted(mine.proposals) == [98, 99]
+
+
+def spades_old_trick() -> tuple[Driver, dict[str, list[str]]]:
+    """Trick 1 (AC 7C 4C 2C) lies on the spots after Alex claimed the rest of the hand; the next deal is bid (Beth
+    leads), then serve restarts: a new observer whose start (:meth:`CameraEvents.settle`) must know the old trick."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="David")
+    for name in ("Alex", "Beth", "Charlie", "David"):
+        d.manual("bid", player=name, bid=3)
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    d.manual("claim", player="Alex")
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    return d, table
+
+
+@pytest.mark.parametrize(
+    ("step", "late"),
+    [
+        pytest.param(200, 4, id="5_fps_first_seen_in_the_fifth_picture"),
+        pytest.param(66, 10, id="15_fps_first_seen_660_ms_after_the_first_picture"),
+    ],
+)
+def test_the_start_after_dark_pictures_is_five_pictures_and_700_ms_from_the_first_that_is_not_blank(
+    step: int, late: int
+) -> None:
+    """After two seconds of blank pictures a hand lifts off Beth's 7C of the old trick only in the start's last
+    picture: START_FRAMES (5) non-blank pictures and START_MS (700 ms) from the first of them, whichever is later.
+    At 5 fps, blank pictures counted (or 3 frames) ended the start after 600 ms; at 15 fps, START_MS counted from the
+    first blank picture ended it after 5 pictures (264 ms): either way her old card went in as her lead of the new
+    hand."""
+    d, table = spades_old_trick()
+    d.step = step
+    d.restart()
+    d.show({}, frames=2000 // step, moved=False, blank=True)
+    first = d.ts  # the first picture that is not blank
+    d.show({k: v for k, v in table.items() if k != "trick/1"}, frames=late, frozen=["trick/1"])
+    assert d.show(table, frames=40) == [] and d.session.view()["trick"] == []
+    assert d.mine.first == first and d.mine.cutoff == first + late * step and d.mine.over
+    d.show({}, frames=10)  # gathered; the hand starts
+    assert [(b["player"], b["card"]) for _, b, _ in d.show({"trick/1": ["9H"]})] == [("Beth", "9H")]
 
 
 @pytest.mark.parametrize(

@@ -321,6 +321,22 @@ def test_spades_a_play_ruled_out_of_turn_counts_once_the_missed_card_before_it_i
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Charlie", "9C")] and codes(sent) == []
 
 
+def test_spades_a_card_held_after_a_play_out_of_turn_waits_for_the_card_in_turn_seen_with_it() -> None:
+    """Charlie puts his 4C down early (ruled out of turn, it does not count and is held for one more try); then Alex
+    leads AC and Beth drops 7C at once. Without the in-turn filter the held 4C went again before Beth's 7C, out of
+    turn again, and was never sent a third time: the trick stuck at AC 7C with Charlie's card lying there."""
+    d = spades()
+    sent = d.show({"trick/2": ["4C"]}, frames=20, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Charlie", "4C")]
+    assert codes(sent) == ["play_out_of_turn"]
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"], "trick/2": ["4C"]}, frames=30, step=100)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "4C")]
+    assert codes(sent) == []
+    view = d.link.view()
+    assert [(p["player"], p["card"]) for p in view["trick"]] == [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "4C")]
+    assert view["turn"] == "David"
+
+
 def test_a_foul_that_did_not_count_is_proposed_again_once_when_the_game_moves_on() -> None:
     d = spades()
     observer, view = d.observer, d.link.view()
@@ -546,6 +562,26 @@ def test_spit_an_unexplained_card_is_a_note_not_an_event() -> None:
     assert d.show(table) == [] and "whose card" in d.observer.notes[-1]
 
 
+def test_spit_a_card_turned_and_played_with_two_stock_piles_face_down_is_a_note() -> None:
+    """Beth's third pile and Alex's fifth are face down (their AD and 8D were played); an unseen 7C lands on pile 2:
+    turned and played at once, by either of them. It is a note, not a play: taken as played from Alex's fifth
+    pile, it credited him with a card that may be Beth's, and the referee took it."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.manual("layout", player="Alex", counts=[2, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "8D"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["10H", "JD", "AD", "5C", "6D"])
+    table = alex_stock(stock_0_4="8D") | {"spit/0": ["2C"], "spit/1": ["9D"]}
+    d.show(table)
+    table |= {"stock/1/2": [], "spit/0": ["2C", "AD"]}
+    d.show(table, frames=10)
+    table |= {"stock/0/4": [], "spit/1": ["9D", "8D"]}
+    d.show(table, frames=10)
+    assert [(b["player"], b["card"], b["from"]) for _, b, _ in d.sent[-2:]] == [("Beth", "AD", 2), ("Alex", "8D", 4)]
+    table |= {"spit/1": ["9D", "8D", "7C"]}
+    assert d.show(table, frames=30, step=100) == []
+    assert d.observer.notes[-1] == "7C on spit pile 2: whose card was it? enter the play by hand"
+    assert d.link.view()["spit_piles"][1]["top"] == "8D"
+
+
 def spit_opened() -> tuple[Driver, dict[str, list[str]]]:
     d = spit()
     table = alex_stock() | {"spit/0": ["2C"], "spit/1": ["9D"]}
@@ -606,6 +642,20 @@ def test_spit_a_spit_card_turned_after_the_other_s_went_alone_is_that_player_s_s
     sent = d.show(table, frames=30)
     assert [b for _, b, _ in sent] == [{"type": "spit", "cards": {"Beth": "9H"}, "piles": {"Beth": 1}}]
     assert not [c for c in codes(sent) if c != "spit_call"] and d.link.view()["called"] == []
+
+
+def test_spit_spit_cards_turned_a_second_apart_in_a_stall_are_one_spit() -> None:
+    """docs/live.md: a stall gathers for 1.5 s. Beth turns her spit card 1.0 s after Alex: one ``spit`` with both
+    cards (gathered for 0.5 s, they went as two ``spit`` events)."""
+    d, table = spit_stalled()
+    table["spit/0"] = ["10C", "KD"]
+    sent = d.show(table, frames=10, step=100)
+    table["spit/1"] = ["QC", "2H"]
+    sent += d.show(table, frames=30, step=100)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Alex": "KD", "Beth": "2H"}, "piles": {"Alex": 0, "Beth": 1}}
+    ]
+    assert codes(sent) == [] and d.link.view()["called"] == [] and spit_cards_left(d) == (9, 9)
 
 
 def test_spit_an_opening_spit_card_read_anew_before_it_is_sent_goes_with_the_new_reading() -> None:
@@ -866,6 +916,33 @@ def test_push_a_lay_off_is_the_layer_s_when_a_discard_entered_too_early_is_undon
     assert codes(sent) == [] and "KD" in d.link.view()["melds"][0]["cards"]
 
 
+def test_push_a_lay_off_that_settles_after_the_discard_is_entered_is_the_layer_s() -> None:
+    """Beth's melds are entered on a phone; she lays the KD on her kings as the camera first sees her turn, and her
+    discard is entered before the strip has settled (1 s). docs/live.md: a lay-off is the player's in turn when its
+    card landed: Beth's (the referee notes it came after her discard). Taken as the player in turn when sent, or in
+    turn before her, it went as Charlie's or Alex's, refused for the meld (the KD never in her kings)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KD")
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.show({}, frames=2)  # the camera watches Alex's turn
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    kings, fours = ["KS", "KH", "JK"], ["4S", "4H", "2D"]
+    d.manual("meld", player="Beth", melds=[{"kind": "set", "cards": kings}, {"kind": "set", "cards": fours}])
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    table = {"melds/1": [*melds, ("KD", -140.0)]}
+    sent = d.show(table, frames=6)  # the KD lands in the first frame of Beth's turn
+    d.manual("discard", player="Beth", card="9C")
+    sent += d.show(table, frames=40)
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD"]}
+    ]
+    assert codes(sent) == ["out_of_turn"]
+    assert d.link.view()["melds"][0]["cards"] == ["KS", "KH", "JK", "KD"]
+
+
 def test_push_a_card_by_a_rejected_meld_waits_for_the_meld_to_be_entered_again() -> None:
     """A camera meld is rejected on a phone; Alex lays the 8H by his eights before the players enter the meld again:
     it went as a one-card meld (two fouls) and was never a lay-off; now a note, then the lay-off."""
@@ -1021,6 +1098,20 @@ def test_a_re_read_after_an_impossible_event_is_news_but_a_voided_name_is_not_se
     assert observer.skip(later, view) and not observer.notes  # a name found impossible: not even a note
     other = TableCard("9S", "trick/2", (0.0, 0.0), 0, 12, replaces=11)
     assert observer.skip(other, view) and observer.notes  # a re-read of a card sent: a note, as before
+
+
+def test_a_card_flickering_between_two_rejected_names_is_not_sent_again() -> None:
+    """Alex's 5S is read 5C (sent, Rejected on a phone), then 5H (sent, Rejected), then flickers 5C/5H: neither name
+    goes again. The second name was recorded as voided on the 5H reading, not on the card: every 5H came back, to
+    be rejected on a phone each time."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("undo", target=seq)
+    for name in ["5H", "5C", "5H", "5C", "5H"]:
+        for seq, _, _ in d.show({"face_up/0": [name]}, moved=False):  # the same card read anew
+            d.manual("undo", target=seq)
+    assert [(b["player"], b["card"]) for _, b, _ in d.sent] == [("Alex", "5C"), ("Alex", "5H")]
+    assert d.session.view()["piles"][0]["top"] is None and d.observer.notes == []
 
 
 # -- any table ---------------------------------------------------------------------------------------------

@@ -154,6 +154,15 @@ def _renamed(data: dict, old: str, new: str) -> dict:
     return data
 
 
+def _spit_slots_swapped() -> dict:
+    """Alex's first two stock piles with their ``slot`` numbers swapped (a hand edit): accepted, the camera took the
+    cards lying on them for moves between the two piles, two illegal moves that never happened in the log."""
+    data = default_layout("spit", 2).to_json()
+    slots = {"stock/0/0": 1, "stock/0/1": 0}
+    data["zones"] = [{**z, "slot": slots[z["name"]]} if z["name"] in slots else z for z in data["zones"]]
+    return data
+
+
 @pytest.mark.parametrize(
     ("edit", "message"),
     [
@@ -169,6 +178,11 @@ def _renamed(data: dict, old: str, new: str) -> dict:
             id="other_owner",
         ),
         pytest.param(lambda d: _renamed(d, "face_up/2", "face_up/9"), "snap has no zone 'face_up/9'", id="unknown"),
+        pytest.param(
+            lambda d: _spit_slots_swapped(),
+            "zone 'stock/0/0' must keep kind = 'stock', owner = 0, slot = 0",
+            id="spit_stock_slots_swapped",
+        ),
         pytest.param(lambda d: {**d, "players": 3.7}, "'players' must be a whole number", id="players_float"),
         pytest.param(lambda d: {**d, "table": [0, 0]}, "'table' must be the play area's width", id="table_zero"),
         pytest.param(
