@@ -122,6 +122,7 @@ class TeamScore:
         return {
             "contract": self.contract,
             "tricks": self.tricks,
+            "counted": self.counted,
             "made": self.made,
             "contract_points": self.contract_points,
             "nil_points": self.nil_points,

@@ -216,3 +216,16 @@ def test_defaults_match_the_rules() -> None:
         "first_lead": "left_of_dealer",
         "mercy": 0,
     }
+
+
+@pytest.mark.parametrize(
+    ("rule", "counted"), [("bags_only", 3), ("help_contract", 5), ("ignored", 3)], ids=lambda v: str(v)
+)
+def test_the_tricks_counted_toward_the_contract_leave_out_a_failed_nil_unless_they_help(
+    rule: str, counted: int
+) -> None:
+    """Alex bids 4 and takes 3, Charlie's Nil takes 2: the history said "took 5 (set)", which reads as made; the
+    screen shows the tricks that count toward the contract (a review, s38)."""
+    team = score_team((4, 0), (F, F), (3, 2), 0, 0, rules(failed_nil_tricks=rule))
+    assert (team.tricks, team.counted, team.made) == (5, counted, rule == "help_contract")
+    assert team.to_json()["counted"] == counted

@@ -1288,9 +1288,10 @@ def test_spades_history_shows_how_each_team_s_hand_scored(
     lines = [
         n.text for n in phone.find_elements(By.CSS_SELECTOR, '#history tr.breakdown[data-hand="1"] div[data-team]')
     ]
-    # Alex's Nil failed (-100); Charlie's 4 made with Alex's trick: 6 tricks, 2 bags, which reach the limit of 2
+    # Alex's Nil failed (-100), his trick a bag; Charlie's 4 made with 5: 2 bags, which reach the limit of 2
     assert lines == [
-        "Alex & Charlie: bid 4, took 6 +40 · Nil −100 · 2 bags +2 · bag penalty −100 = −158; bags held 0",
+        "Alex & Charlie: bid 4, took 5 +40 · Alex's Nil failed (1) −100 · 2 bags +2 · bag penalty −100 = −158; "
+        "bags held 0",
         "Beth & David: bid 8, took 7 (set) −80 = −80; bags held 0",
     ]
     shot(phone, "spades-07-history-breakdown")  # and no wider than the phone

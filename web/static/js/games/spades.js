@@ -297,7 +297,7 @@ function history(table, ctx) {
       ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-hand', dataset: { hand: i + 1 },
         onclick: () => editHand(table, ctx, i + 1) }, 'Edit')) : null));
     body.append(el('tr', { class: 'breakdown', dataset: { hand: row.hand } },
-      el('td', { colspan: 3 + teams.length - (ctx.canWrite ? 0 : 1) }, teams.map((t) => breakdown(t, row.teams[t])))));
+      el('td', { colspan: 3 + teams.length - (ctx.canWrite ? 0 : 1) }, teams.map((t) => breakdown(t, row.teams[t], row, state.players)))));
   });
   table.append(body);
   if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, editorFor(table, ctx)))));
@@ -306,9 +306,13 @@ function history(table, ctx) {
 // How a team's hand scored, line by line: only the total and "+points · bags N" were shown, so a failed Nil or a bag
 // penalty showed only as a smaller number (spades phones audit, s38).
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
-function breakdown(team, s) {
-  const parts = [`bid ${s.contract}, took ${s.tricks}${s.made ? '' : ' (set)'} ${signed(s.contract_points)}`];
-  if (s.nil_points) parts.push(`Nil ${signed(s.nil_points)}`);
+// The tricks toward the contract are `counted` (a failed Nil's count only under the house rule help_contract: "took
+// 5 (set)" on a bid of 4 read as made: a review); each Nil is named, Blind or not, made or failed.
+function breakdown(team, s, row, players) {
+  const parts = s.contract || s.contract_points ? [`bid ${s.contract}, took ${s.counted ?? s.tricks}${s.made ? '' : ' (set)'} ${signed(s.contract_points)}`] : [];
+  const nils = players.filter((p) => teamOf(players, p) === team && row.bids[p] === 0)
+    .map((p) => `${p}'s ${row.blind_nil.includes(p) ? 'Blind Nil' : 'Nil'} ${row.tricks[p] === 0 ? 'made' : `failed (${row.tricks[p]})`}`);
+  if (nils.length) parts.push(`${nils.join(', ')} ${signed(s.nil_points)}`);
   if (s.bags) parts.push(`${s.bags} ${s.bags === 1 ? 'bag' : 'bags'} ${signed(s.bags)}`);
   if (s.bag_penalty) parts.push(`bag penalty ${signed(s.bag_penalty)}`);
   return el('div', { dataset: { team } }, el('strong', {}, `${team}: `), `${parts.join(' · ')} = ${signed(s.points)}; bags held ${s.bag_count}`);
