@@ -424,6 +424,29 @@ def test_snap_the_won_call_shows_who_won_and_ends_the_match_banner(
     clean(phone)
 
 
+def test_snap_the_quiet_banner_of_a_won_call_pushes_out_no_foul_banner(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Cara's false call's banner showed beside Match!; Beth's win added its quiet banner before the match's ended,
+    and the two-banner limit pushed out Cara's foul after a second (a review, s38)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth", "Cara"])
+    for body in ({"type": "deal", "dealer": "Cara"}, {"type": "flip", "player": "Alex", "card": "7H"}):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    for body in (
+        {"type": "call", "player": "Cara", "kind": "snap"},  # no match yet: a false call
+        {"type": "flip", "player": "Beth", "card": "7S"},  # a match
+        {"type": "call", "player": "Beth", "kind": "snap"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: [c for c, _ in banners(d)] == ["false_call", "match"], 3)
+    wait(phone, lambda d: any(c == "snap_won" for c, _ in banners(d)), 5)  # settled 1.5 s on
+    assert [c for c, _ in banners(phone)] == ["false_call", "snap_won"]
+    clean(phone)
+
+
 def test_spit_the_slap_shows_who_took_which_pile_and_ends_the_round_s_banner(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -861,6 +884,7 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
     chooser.select_by_value("G2")  # was: the fields replaced by {"card": "G2"}, the player lost (a review)
     wait(phone, lambda d: "not valid JSON" in text(d, "#edit-problem"), 3)
     assert fields.get_attribute("value") == '{"player": "Alex", "card": "B3"'
+    assert chooser.first_selected_option.text == "B3"  # the list still says what the fields say (a review, s38)
     Select(css(phone, "#edit-type")).select_by_value("stop")  # the card list is the draw's only
     assert not css(phone, "#ten-edit").is_displayed()
     Select(css(phone, "#edit-type")).select_by_value("draw")
@@ -921,6 +945,9 @@ def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-flip-card"))
     Select(css(phone, "#edit-type")).select_by_value("flip")
     Select(css(phone, "#pick-flip-player")).select_by_visible_text("Beth")
+    Select(css(phone, "#edit-type")).select_by_value("turn_over")  # another type's list shows the player chosen
+    assert Select(css(phone, "#pick-turn_over-player")).first_selected_option.text == "Beth"
+    Select(css(phone, "#edit-type")).select_by_value("flip")
     Select(css(phone, "#pick-flip-card")).select_by_value("5S")
     tap(phone, "#edit-save")
     wait(phone, lambda d: events(server, gid)[-1]["type"] == "insert", 3)
@@ -1256,8 +1283,25 @@ def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-dealer"))  # a re-deal is open until the first bid
     for bid in ("3", "3", "3", "3"):
         step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
-    tap(phone, "#claim")  # Beth claims the rest: it asks first (it came up under a finger about to tap a card)
-    assert len(events(server, gid)) == 5 and css(phone, "#claim-yes").text == "Yes: Beth takes the 13 tricks left"
+    spots = phone.execute_script(  # where a finger on "claims the rest" may be: five points across it
+        "document.querySelector('#claim').scrollIntoView({block: 'center'});"
+        "const r = document.querySelector('#claim').getBoundingClientRect();"
+        "return [0.1, 0.3, 0.5, 0.7, 0.9].map((f) => [r.left + r.width * f, r.top + r.height / 2]);"
+    )
+    scrolled = phone.execute_script("return scrollY")
+    phone.execute_script("document.querySelector('#claim').click()")  # Beth claims the rest: it asks first
+    # a second tap there (a double tap) lands on no button: the page did not move, the answers are below the question
+    under = [
+        phone.execute_script(
+            "const e = document.elementFromPoint(arguments[0], arguments[1]); const b = e && e.closest('button');"
+            "return b ? b.id || b.textContent : null",
+            *spot,
+        )
+        for spot in spots
+    ]
+    assert under == [None] * 5 and phone.execute_script("return scrollY") == scrolled
+    assert len(events(server, gid)) == 5 and css(phone, "#claim-yes").text == "Yes: Beth claims"
+    assert css(phone, "#claim-confirm p").text == "Beth takes the 13 tricks left, ending the hand?"
     tap(phone, "#claim-no")
     tap(phone, "#claim")
     step(phone, server, gid, "#claim-yes")  # hand 1 is over
@@ -1357,11 +1401,33 @@ def test_a_tap_just_after_another_screen_s_entry_redrew_the_buttons_is_not_sent(
     phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"4\"]').click()")  # at once
     time.sleep(0.6)
     assert [(e["type"], e["player"]) for e in events(server, gid)] == [("bid", "Beth")]
-    assert "Another screen's entry changed this one" in text(phone, "#spades-problem")
+    assert "Another entry (another phone's, or the camera's) changed this screen" in text(phone, "#spades-problem")
     tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
     wait(phone, lambda d: len(events(server, gid)) == 2, 3)
     assert events(server, gid)[-1]["player"] == "Charlie"
     clean(laptop, phone)
+
+
+def test_a_log_edit_saved_just_after_another_entry_is_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The hold after another screen's entry is for the buttons it moves (the entry, the camera's events): a Save on
+    the Log just after a camera flip was refused 3 times in 15 though nothing under the finger had moved (a review)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.edit'))
+    tap(phone, '#log li[data-seq="2"] button.edit')
+    Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-flip-card"))[0]).select_by_value("7D")
+    assert (
+        call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "flip", "player": "Beth", "card": "2C"})[0]
+        == 201
+    )
+    wait(phone, lambda d: "2♣" in text(d, "#view"), 3, poll=0.01)  # drawn (the Table tab, behind the Log)
+    phone.execute_script("document.getElementById('edit-save').click()")  # at once
+    wait(phone, lambda d: len(events(server, gid)) == 4, 3)
+    assert events(server, gid)[-1]["event"] == {"type": "flip", "player": "Alex", "card": "7D"}
+    clean(phone)
 
 
 # -- Push: a deal step by step, melds, the hands at the end, and editing that deal ---------------

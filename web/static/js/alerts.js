@@ -67,10 +67,11 @@ function endBanners(box, end, ruling) {
 // them: table.js sayInfo); ends: { code of information: what it ends }.
 export function announce(rulings, { quiet = false, shown = null, ends = null } = {}) {
   const box = document.getElementById('banners');
-  for (const ruling of rulings || []) {
-    if (!ruling) continue;
+  const list = (rulings || []).filter(Boolean);
+  // what the event settled goes first: a quiet banner added before it pushed out a foul's or another match's (review)
+  if (box && ends) for (const r of list) if (r.severity === 'info' && ends[r.code]) endBanners(box, ends[r.code], r);
+  for (const ruling of list) {
     const info = ruling.severity === 'info';
-    if (info && box && ends && ends[ruling.code]) endBanners(box, ends[ruling.code], ruling);
     if (info && !(shown && shown.has(ruling.code))) continue;
     const key = `${ruling.seq}|${ruling.code}|${ruling.player}|${ruling.message}`;
     if (seen.has(key)) continue;   // the writer hears it twice: its own answer and the live stream
@@ -82,8 +83,10 @@ export function announce(rulings, { quiet = false, shown = null, ends = null } =
       ruling.message,
       ruling.player && !info ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
     if (box) {   // taps go through a banner (style.css); it goes by itself, and the Alerts list keeps it
+      if (info) for (const old of Array.from(box.querySelectorAll('.banner.info'))) old.remove();   // one quiet one
       box.append(banner);
-      while (box.children.length > 2) box.firstChild.remove();
+      const loud = Array.from(box.children).filter((b) => !b.classList.contains('info'));   // and two others
+      while (loud.length > 2) loud.shift().remove();
       setTimeout(() => banner.remove(), 5000);
     }
     if (quiet || info || !joined || !mine) continue;

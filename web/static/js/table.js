@@ -56,7 +56,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     throw err;
   }
   if (held && Date.now() - redrawnAt < SETTLE_MS) {
-    const err = new Error('Another screen\'s entry changed this one just as you tapped, so the tap was not sent: look again, and tap again if you meant it.');
+    const err = new Error('Another entry (another phone\'s, or the camera\'s) changed this screen just as you tapped, so the tap was not sent: look again, and tap again if you meant it.');
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
@@ -64,7 +64,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   showProblem(problemNode, '');
   try {
     const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
-    apply(result.state);
+    apply(result.state, { own: true });
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
     if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
@@ -282,7 +282,11 @@ function announceScore(before, after) {
   if (node) node.textContent = `${after.winner_text ? `${after.winner_text}. ` : `Row ${rows} scored. `}Totals: ${totals}.`;
 }
 
-function apply(next, { fresh = false } = {}) {
+// The tabs whose buttons a live event redraws or moves (the entry, the camera's events): a tap there just after
+// another screen's entry is held (send); the Log's rows are reloaded apart, and its Save does not move.
+const MOVING_TABS = new Set(['enter', 'table']);
+
+function apply(next, { fresh = false, own = false } = {}) {
   // an older answer arriving after a newer message is dropped, but not the state a stream starts with: that is the
   // server's game now (a database put back from an older copy has fewer events: the screen froze on the newer one)
   if (!next || (next.seq < state.seq && !fresh)) return;
@@ -298,8 +302,9 @@ function apply(next, { fresh = false } = {}) {
   // The same event heard twice (the writer's own answer, then the live stream): nothing to redraw,
   // and redrawing would replace the buttons under a finger that is about to tap the next one.
   if (same && drawn) return;
-  if (drawn && !sending) { redrawnAt = Date.now(); settling(); }   // another screen's entry (this one's: settledAt)
-  if (entryFocused && screen && screen.keepEntry) { drawTable(); drawHistory(); return; }
+  const keep = entryFocused && screen && screen.keepEntry;   // typing: only the table is redrawn
+  if (drawn && !own && !sending && !keep && MOVING_TABS.has(activeTab())) { redrawnAt = Date.now(); settling(); }
+  if (keep) { drawTable(); drawHistory(); return; }
   draw();
 }
 
@@ -336,7 +341,8 @@ function connect() {
   source.addEventListener('open', () => { setLive('open'); heard(); });
   source.addEventListener('error', () => setLive(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting'));
   source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data), { fresh: true }); });
-  source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true, ...shownBy(screen) }); });
+  // the backlog after a reconnect: its information is old news, not shown (what it settled still ends its banners)
+  source.addEventListener('missed', (e) => { heard(); announce(JSON.parse(e.data).rulings, { quiet: true, ends: shownBy(screen).ends }); });
   source.addEventListener('event', (e) => {
     heard();
     const message = JSON.parse(e.data);

@@ -13,6 +13,13 @@ export function places(word, count) {
   return Array.from({ length: count }, (_, i) => [i, `${word} ${i + 1}`]);
 }
 
+// The JSON fields as typed, as an object (null when they are not one).
+function typed(fields) {
+  let data;
+  try { data = JSON.parse(fields.value || '{}'); } catch (err) { return null; }
+  return data && typeof data === 'object' && !Array.isArray(data) ? data : null;
+}
+
 export function playerChoices(ctx) { return ctx.state.players.map((name) => [name, name]); }
 
 // byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id? }] }. Returns a screen's
@@ -33,22 +40,35 @@ export function pickers(byType) {
         const select = el('select', { id: id || `pick-${kind}-${key}` },
           known ? null : el('option', { value: '', selected: true, disabled: true }, current === undefined ? 'choose…' : String(current)),
           options.map(([value, text]) => el('option', { value: String(value), selected: value === current }, text)));
+        let shownValue = select.value;
         select.addEventListener('change', () => {   // the fields as typed, with this one changed
-          let data;
-          try { data = JSON.parse(fields.value || '{}'); } catch (err) { data = null; }
-          if (!data || typeof data !== 'object' || Array.isArray(data)) {   // not replaced by {}: that lost the player
+          const data = typed(fields);
+          if (!data) {   // not replaced by {}: that lost the player
+            select.value = shownValue;   // the list keeps saying what the fields say (a review)
             showProblem(problem, 'The fields are not valid JSON: put them right, then choose again.');
             return;
           }
           showProblem(problem, '');
           const [value] = options.find(([v]) => String(v) === select.value);
+          shownValue = select.value;
           fields.value = JSON.stringify({ ...data, [key]: value }, null, 1);
         });
-        boxes.push(el('label', { class: 'field', dataset: { type: kind } }, label, select));
+        // another type chosen: its lists show what the fields already say (they showed "choose…": a review)
+        const follow = () => {
+          const data = typed(fields);
+          const found = data && options.find(([v]) => v === data[key]);
+          if (found) { select.value = String(found[0]); shownValue = select.value; }
+        };
+        boxes.push(Object.assign(el('label', { class: 'field', dataset: { type: kind } }, label, select), { follow }));
       }
     }
     // for the chosen type only: another type chosen hides them (Ten's card list wrote a card into a stop)
-    const show = () => { for (const box of boxes) box.hidden = !type || box.dataset.type !== type.value; };
+    const show = () => {
+      for (const box of boxes) {
+        box.hidden = !type || box.dataset.type !== type.value;
+        if (!box.hidden) box.follow();
+      }
+    };
     show();
     if (watch) watch.abort();   // the last editor's listener goes with it
     watch = new AbortController();

@@ -184,17 +184,18 @@ function cardsEntry(root, ctx) {
     // once: spades phones audit, s38)
     const left = 13 - Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);
     const key = `${v.hand}|${who}|${left}`;
+    // It opens in place, no redraw (that scrolled the page under a second tap onto a card), with a line where the
+    // button was and the answers below it (a double tap landed on "Yes": a review).
     if (claimArmed !== key) claimArmed = null;
-    if (!claimArmed) {
-      box.append(el('button', { type: 'button', class: 'wide', id: 'claim',
-        onclick: () => { claimArmed = key; ctx.redraw(); } }, `${who} claims the rest…`));
-    } else {
-      box.append(el('div', { class: 'row', id: 'claim-confirm' },
+    const ask = el('button', { type: 'button', class: 'wide', id: 'claim' }, `${who} claims the rest…`);
+    const confirm = el('div', { id: 'claim-confirm' },
+      el('p', { class: 'claim-question' }, `${who} takes ${left === 1 ? 'the last trick' : `the ${left} tricks left`}, ending the hand?`),
+      el('div', { class: 'row' },
         el('button', { type: 'button', class: 'primary', id: 'claim-yes',
-          onclick: () => { claimArmed = null; send({ type: 'claim', player: who }); } },
-          `Yes: ${who} takes ${left === 1 ? 'the last trick' : `the ${left} tricks left`}`),
-        el('button', { type: 'button', id: 'claim-no', onclick: () => { claimArmed = null; ctx.redraw(); } }, 'Cancel')));
-    }
+          onclick: () => { claimArmed = null; send({ type: 'claim', player: who }); } }, `Yes: ${who} claims`),
+        el('button', { type: 'button', id: 'claim-no', onclick: () => { claimArmed = null; confirm.replaceWith(ask); ask.focus(); } }, 'Cancel')));
+    ask.addEventListener('click', () => { claimArmed = key; ask.replaceWith(confirm); });
+    box.append(claimArmed ? confirm : ask);
   } else {
     box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
   }
