@@ -55,7 +55,7 @@ function speak(text) {
 // smaller spit pile!" once a player has): it stayed its 5 s and invited another call (spit/snap phones audit, s38).
 // end: { code } of the banners it ends, and sameData when only the banner of the same match (its ruling's data) goes.
 function endBanners(box, end, ruling) {
-  const data = JSON.stringify(ruling.data ?? null);
+  const data = JSON.stringify(ruling.data === undefined ? null : ruling.data);
   for (const banner of Array.from(box.children)) {
     if (banner.dataset.code === end.code && (!end.sameData || banner.dataset.data === data)) banner.remove();
   }
@@ -79,7 +79,7 @@ export function announce(rulings, { quiet = false, shown = null, ends = null } =
     const mine = !ruling.player || ruling.player === me;
     const banner = el('div', { class: `banner ${ruling.severity}${!info && ruling.player && ruling.player === me ? ' mine' : ''}`,
       role: info ? null : 'alert', 'aria-hidden': info ? 'true' : null,
-      dataset: { code: ruling.code, data: JSON.stringify(ruling.data ?? null) } },
+      dataset: { code: ruling.code, data: JSON.stringify(ruling.data === undefined ? null : ruling.data) } },
       ruling.message,
       ruling.player && !info ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
     if (box) {   // taps go through a banner (style.css); it goes by itself, and the Alerts list keeps it

@@ -310,7 +310,7 @@ const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 // The tricks toward the contract are `counted` (a failed Nil's count only under the house rule help_contract: "took
 // 5 (set)" on a bid of 4 read as made: a review); each Nil is named, Blind or not, made or failed.
 function breakdown(team, s, row, players) {
-  const parts = s.contract || s.contract_points ? [`bid ${s.contract}, took ${s.counted ?? s.tricks}${s.made ? '' : ' (set)'} ${signed(s.contract_points)}`] : [];
+  const parts = s.contract || s.contract_points ? [`bid ${s.contract}, took ${s.counted === undefined ? s.tricks : s.counted}${s.made ? '' : ' (set)'} ${signed(s.contract_points)}`] : [];
   const nils = players.filter((p) => teamOf(players, p) === team && row.bids[p] === 0)
     .map((p) => `${p}'s ${row.blind_nil.includes(p) ? 'Blind Nil' : 'Nil'} ${row.tricks[p] === 0 ? 'made' : `failed (${row.tricks[p]})`}`);
   if (nils.length) parts.push(`${nils.join(', ')} ${signed(s.nil_points)}`);
