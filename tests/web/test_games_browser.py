@@ -1235,13 +1235,19 @@ def test_a_phone_that_went_through_many_games_still_loads_and_enters(
 
 
 # -- Spades: the deal, with the dealer and the hands ------------------------------------------------
-def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
-    phone = browsers["phone"]
+def spades_deal_form(server: dict[str, Any], phone: WebDriver) -> str:
+    """A new Spades game on the phone's card-by-card entry, its deal form open."""
     gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
     join(server, phone, gid)
     tab(phone, "enter")
     tap(phone, '#entry-mode button[data-mode="cards"]')
     tap(phone, "#deal-box summary")
+    return gid
+
+
+def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
     choose(phone, "#deal-dealer", "David")
     ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
     for name, suit in zip(("Alex", "Beth", "Charlie", "David"), "SHDC", strict=True):
@@ -1274,11 +1280,7 @@ def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     """The deal form drawn again while hand 1 was bid kept hand 1's dealer into hand 2's deal, which named him again
     (a wrong_dealer foul, every hand: spades phones audit, s38)."""
     phone = browsers["phone"]
-    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
-    join(server, phone, gid)
-    tab(phone, "enter")
-    tap(phone, '#entry-mode button[data-mode="cards"]')
-    tap(phone, "#deal-box summary")
+    gid = spades_deal_form(server, phone)
     step(phone, server, gid, "#send-deal")  # hand 1: Alex deals
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-dealer"))  # a re-deal is open until the first bid
     for bid in ("3", "3", "3", "3"):
