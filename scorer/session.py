@@ -179,14 +179,15 @@ def _undone_in(events: Sequence[GameEvent]) -> set[int]:
 
 
 def _with_alerts(rulings: list[Ruling], alerts: Mapping[int, Ruling], undone: set[int]) -> list[Ruling]:
-    """``rulings`` with the alerts of meta events still in effect, each before the first ruling of an event logged
-    after it (the Alerts list shows the last few: appended, an old alert stayed among them for good)."""
+    """``rulings`` with the alerts of meta events still in effect, each after the last ruling of an event logged
+    before it: in log order (the Alerts list shows the last few: appended, an old alert stayed among them for good;
+    put before the first later one, an insert's rulings early in the game took it to the front: a second review)."""
     out = list(rulings)
-    for seq in sorted(alerts, reverse=True):
+    for seq in sorted(alerts):
         if seq in undone:
             continue
-        at = next((i for i, r in enumerate(out) if r.seq is not None and r.seq > seq), len(out))
-        out.insert(at, alerts[seq])
+        earlier = [i for i, r in enumerate(out) if r.seq is not None and r.seq < seq]
+        out.insert(earlier[-1] + 1 if earlier else 0, alerts[seq])
     return out
 
 
@@ -348,16 +349,33 @@ class Session:
         return [r for r in rulings if (r.seq, r.code, r.message) not in before]
 
     def _reruled(self, meta: GameEvent, events: Sequence[GameEvent], rulings: Sequence[Ruling]) -> Ruling | None:
-        """The alert for ``meta`` (:func:`_reruled`), None when it says nothing new. An undo of an undo, a correction
-        or an insert puts back a game as it was before that one, fouls and all (a review: Restore and "Undo this edit"
-        named fouls the game already had); the event a correction or an undo changes is its own."""
+        """The alert for ``meta`` (:func:`_reruled`), None when it says nothing new; the event a correction or an undo
+        changes is its own. An undo of an undo, a correction or an insert puts back the game as it was before that one
+        was logged: fouls it had then are not new either (a review: Restore and "Undo this edit" named fouls the game
+        already had), but those of events logged since are (skipped altogether, a Restore after play went on
+        regrouped a trick silently: a second review)."""
         by_seq = {e.seq: e for e in events}
         aim = meta.data.get("target")
         target = by_seq.get(aim) if meta.type in ("undo", "correct") and isinstance(aim, int) else None
+        known = list(self.rulings)
         if meta.type == "undo" and target is not None and target.type in META_TYPES:
-            return None
+            known += self._rulings_of([e for e in events if e.seq < target.seq])
         exempt = {meta.seq} | ({target.seq} if target is not None else set())
-        return _reruled(meta, exempt, self.rulings, rulings)
+        return _reruled(meta, exempt, known, rulings)
+
+    def _rulings_of(self, events: Sequence[GameEvent]) -> list[Ruling]:
+        """The rulings of a game with only ``events`` logged (an event refused, or left impossible, says nothing)."""
+        state = self.game.initial_state(self.players, self.options)
+        rulings: list[Ruling] = []
+        for event, counts in self._walk(events):
+            if not counts or event.type not in self.game.spec.event_types:
+                continue
+            try:
+                state, new = self.game.apply(state, event)
+            except EventError:
+                continue
+            rulings += new
+        return rulings
 
     def score(self) -> ScoreSheet:
         return self.game.score(self.state)

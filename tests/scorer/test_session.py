@@ -511,3 +511,33 @@ def test_putting_back_what_a_meta_event_changed_raises_no_alert_of_fouls_the_gam
     again = session.append(ev(first + 1, "undo", target=first))
     assert {r.seq for r in session.rulings if r.severity.value == "foul"} == {13}
     assert [r.code for r in again if r.code == "later_events_reruled"] == []
+
+
+def test_a_restore_after_play_went_on_alerts_the_fouls_the_game_never_had() -> None:
+    """Charlie's 5H undone while it was the last card, trick 2 played without it, then Restored: his 8H is now out of
+    turn, a foul the game never had, and the Restore said nothing (skipped altogether: a second review, s38)."""
+    session = spades_tricks(*HEARTS[:6])
+    undo = session.next_seq
+    session.append(ev(undo, "undo", target=11))
+    for name, card in (("Charlie", "8H"), ("David", "6H"), ("Alex", "7H"), ("Beth", "QH")):
+        session.append(ev(session.next_seq, "play", player=name, card=card))
+    restore = session.next_seq
+    rulings = session.append(ev(restore, "undo", target=undo))
+    alert = rulings[-1]
+    assert alert.code == "later_events_reruled" and alert.data == {"events": [13]}
+    assert alert.message.startswith(f"After event {restore} (undo), a later event now draws a foul or error")
+
+
+def test_an_insert_keeps_an_older_alert_in_log_order() -> None:
+    """An insert early in the game put its rulings before the alert of an earlier-logged undo, which then sat near
+    the front of the rulings and fell out of the Alerts list (a second review, s38)."""
+    session = spades_tricks(*HEARTS)
+    undo = session.next_seq
+    session.append(ev(undo, "undo", target=11))
+    # a missed card of trick 1 inserted: it completes the trick (its trick_won is early in the game, with seq 23)
+    session.append(ev(undo + 1, "insert", after=8, event={"type": "play", "player": "Alex", "card": "9H"}))
+    assert (undo + 1, "trick_won") in [(r.seq, r.code) for r in session.rulings[:3]]
+    at = next(i for i, r in enumerate(session.rulings) if r.seq == undo and r.code == "later_events_reruled")
+    earlier = [r.seq for r in session.rulings[:at] if r.seq is not None and r.seq < undo]
+    assert earlier and earlier[-1] == 21  # right after the last card's trick (it went to the front)
+    assert all(r.seq is not None and r.seq > undo for r in session.rulings[at + 1 :])

@@ -948,7 +948,12 @@ def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card
     Select(css(phone, "#edit-type")).select_by_value("turn_over")  # another type's list shows the player chosen
     assert Select(css(phone, "#pick-turn_over-player")).first_selected_option.text == "Beth"
     Select(css(phone, "#edit-type")).select_by_value("flip")
-    Select(css(phone, "#pick-flip-card")).select_by_value("5S")
+    fields = css(phone, "#edit-fields")  # typed by hand: the lists follow (a second review, s38)
+    phone.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))", fields,
+                         '{"player": "Alex", "card": "5S"}')  # fmt: skip
+    assert Select(css(phone, "#pick-flip-player")).first_selected_option.text == "Alex"
+    assert Select(css(phone, "#pick-flip-card")).first_selected_option.text == "5♠"
+    Select(css(phone, "#pick-flip-player")).select_by_visible_text("Beth")
     tap(phone, "#edit-save")
     wait(phone, lambda d: events(server, gid)[-1]["type"] == "insert", 3)
     assert events(server, gid)[-1]["event"] == {"type": "flip", "player": "Beth", "card": "5S"}
@@ -1403,7 +1408,7 @@ def test_a_tap_just_after_another_screen_s_entry_redrew_the_buttons_is_not_sent(
     phone.execute_script("document.querySelector('#bid-buttons button[data-bid=\"4\"]').click()")  # at once
     time.sleep(0.6)
     assert [(e["type"], e["player"]) for e in events(server, gid)] == [("bid", "Beth")]
-    assert "Another entry (another phone's, or the camera's) changed this screen" in text(phone, "#spades-problem")
+    assert "The screen changed just as you tapped (another entry came in)" in text(phone, "#spades-problem")
     tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
     wait(phone, lambda d: len(events(server, gid)) == 2, 3)
     assert events(server, gid)[-1]["player"] == "Charlie"
@@ -1429,6 +1434,30 @@ def test_a_log_edit_saved_just_after_another_entry_is_sent(
     phone.execute_script("document.getElementById('edit-save').click()")  # at once
     wait(phone, lambda d: len(events(server, gid)) == 4, 3)
     assert events(server, gid)[-1]["event"] == {"type": "flip", "player": "Alex", "card": "7D"}
+    clean(phone)
+
+
+def test_a_log_undo_tapped_just_after_new_rows_moved_the_rest_down_is_not_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The Log lists the newest event first: a new row moves every row's buttons down one, and a tap meant for event
+    2's Undo just after it undid event 3 (a second review, s38)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    tab(phone, "log")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.undo-this'))
+    assert (
+        call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "flip", "player": "Beth", "card": "2C"})[0]
+        == 201
+    )
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="3"]'), 3, poll=0.01)
+    phone.execute_script("document.querySelector('#log li[data-seq=\"2\"] button.undo-this').click()")  # at once
+    time.sleep(0.5)
+    assert [e["type"] for e in events(server, gid)] == ["deal", "flip", "flip"]
+    assert "The screen changed just as you tapped" in text(phone, "#log-problem")
+    tap(phone, '#log li[data-seq="2"] button.undo-this')  # a tap at a person's pace is taken
+    wait(phone, lambda d: len(events(server, gid)) == 4, 3)
+    assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "undo", "target": 2}
     clean(phone)
 
 

@@ -41,8 +41,12 @@ let sending = false;
 let settledAt = 0;
 let redrawnAt = 0;
 
+let logMovedAt = 0;   // (the Log's rows: see undoEvent)
+const MOVED = 'The screen changed just as you tapped (another entry came in), so the tap was not sent: look again, and tap again if you meant it.';
+
 function settling() {   // for the tests' taps (browser_kit.tap): until when this screen takes a tap for a slip
-  Object.assign(document.documentElement.dataset, { settled: String(Math.max(settledAt, redrawnAt)), settleMs: String(SETTLE_MS) });
+  const until = Math.max(settledAt, redrawnAt, logMovedAt);
+  Object.assign(document.documentElement.dataset, { settled: String(until), settleMs: String(SETTLE_MS) });
 }
 
 // `seen`: the last event the screen had when the entry was made (an editor: when it opened). The server refuses an
@@ -56,7 +60,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     throw err;
   }
   if (held && Date.now() - redrawnAt < SETTLE_MS) {
-    const err = new Error('Another entry (another phone\'s, or the camera\'s) changed this screen just as you tapped, so the tap was not sent: look again, and tap again if you meant it.');
+    const err = new Error(MOVED);
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
@@ -64,7 +68,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   showProblem(problemNode, '');
   try {
     const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
-    apply(result.state, { own: true });
+    apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
     if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
@@ -421,7 +425,9 @@ async function fetchLog() {
     return;
   }
   clear(list);
+  const before = logSeen;
   logSeen = entries.reduce((most, e) => Math.max(most, e.event.seq), 0);   // what the rows show: their `seen`
+  if (before && logSeen !== before) { logMovedAt = Date.now(); settling(); }   // new rows on top: the rest moved down
   if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
   for (const entry of [...entries].reverse()) list.append(logItem(entry));
 }
@@ -463,10 +469,16 @@ function logItem(entry) {
 
 // An undo from the Log tab (Undo, Reject, Restore) is made on the rows as last loaded, and a refusal is shown there
 // (it went to the Enter tab's problem line, hidden while the Log is open: a refused Reject looked done).
+// The newest row is on top: a reload with new rows moves every row's buttons down one, and a tap just after it
+// undid the row below the one meant (a second review, s38); the edit form is above the rows, and stays put.
 let logSeen = 0;
 async function undoEvent(seq, fromLog = false) {
   const where = fromLog ? { seen: logSeen } : {};
   const problem = document.getElementById(fromLog ? 'log-problem' : 'entry-problem');
+  if (fromLog && Date.now() - logMovedAt < SETTLE_MS) {
+    showProblem(problem, MOVED);
+    return;
+  }
   try { await send({ type: 'undo', target: seq }, problem, where); } catch (err) { /* shown */ }
 }
 

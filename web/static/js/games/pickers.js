@@ -38,7 +38,7 @@ export function pickers(byType) {
         const current = start.type === kind ? start[key] : undefined;
         const known = options.some(([value]) => value === current);
         const select = el('select', { id: id || `pick-${kind}-${key}` },
-          known ? null : el('option', { value: '', selected: true, disabled: true }, current === undefined ? 'choose…' : String(current)),
+          el('option', { value: '', selected: !known, disabled: true }, known || current === undefined ? 'choose…' : String(current)),
           options.map(([value, text]) => el('option', { value: String(value), selected: value === current }, text)));
         let shownValue = select.value;
         select.addEventListener('change', () => {   // the fields as typed, with this one changed
@@ -56,8 +56,10 @@ export function pickers(byType) {
         // another type chosen: its lists show what the fields already say (they showed "choose…": a review)
         const follow = () => {
           const data = typed(fields);
-          const found = data && options.find(([v]) => v === data[key]);
-          if (found) { select.value = String(found[0]); shownValue = select.value; }
+          if (!data) return;
+          const found = options.find(([v]) => v === data[key]);
+          select.value = found ? String(found[0]) : '';   // '' : "choose…", or the value the list does not have
+          shownValue = select.value;
         };
         boxes.push(Object.assign(el('label', { class: 'field', dataset: { type: kind } }, label, select), { follow }));
       }
@@ -70,9 +72,11 @@ export function pickers(byType) {
       }
     };
     show();
-    if (watch) watch.abort();   // the last editor's listener goes with it
+    if (watch) watch.abort();   // the last editor's listeners go with it
     watch = new AbortController();
     if (type) type.addEventListener('change', show, { signal: watch.signal });
+    // JSON typed by hand: the lists follow it (a list left saying pile 1 while Save sent pile 2: a second review)
+    fields.addEventListener('input', () => { for (const box of boxes) if (!box.hidden) box.follow(); }, { signal: watch.signal });
     root.append(...boxes);
   };
 }
