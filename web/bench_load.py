@@ -146,6 +146,16 @@ class Writer(threading.Thread):
         connection.close()
 
 
+def resident_mb(pid: int) -> float | None:
+    """The process's resident memory (VmRSS) in MB, where /proc tells it (Linux)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    kb = next((line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")), None)
+    return round(int(kb) / 1024, 1) if kb else None
+
+
 def percentile(values: list[float], q: int) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] if len(values) > 1 else values[0]
 
@@ -168,6 +178,7 @@ def run(streams: int, rate: float, seconds: float, writers: int, threads: int) -
             for phone in phones:
                 if not phone.ready.wait(20):
                     raise SystemExit(f"a stream did not start: {phone.error}")
+            rss_start = resident_mb(process.pid)
             pens = [Writer(port, game_id, player_token, rate / writers, seconds, f"w{i}") for i in range(writers)]
             started = time.perf_counter()
             for pen in pens:
@@ -180,6 +191,7 @@ def run(streams: int, rate: float, seconds: float, writers: int, threads: int) -
             ends = time.monotonic() + 10
             while time.monotonic() < ends and any(len(p.arrived) < len(acked) for p in phones):
                 time.sleep(0.05)
+            rss_end = resident_mb(process.pid)
             for phone in phones:
                 phone.stop.set()
         finally:
@@ -204,6 +216,7 @@ def run(streams: int, rate: float, seconds: float, writers: int, threads: int) -
             "p99": round(percentile(latencies, 99), 1),
             "max": round(max(latencies), 1),
         },
+        "server_rss_mb": {"start": rss_start, "end": rss_end},  # when the writers start, and once all arrived
     }
 
 

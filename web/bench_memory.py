@@ -75,7 +75,11 @@ class Phone:
     def __init__(self, base: str, number: int, stop: threading.Event) -> None:
         self.base, self.number, self.stop = base, number, stop
         self.game = newest_demo(base)
-        self.errors = 0
+        self.errors: dict[str, int] = {}
+
+    def failed(self, what: str, exc: OSError) -> None:
+        key = f"{what}: {getattr(exc, 'code', None) or type(exc).__name__}"
+        self.errors[key] = self.errors.get(key, 0) + 1
 
     def run(self) -> None:
         threads = [threading.Thread(target=self.stream, daemon=True), threading.Thread(target=self.poll, daemon=True)]
@@ -96,16 +100,16 @@ class Phone:
         while not self.stop.is_set():
             try:
                 self._streamed(f"/api/games/{self.game}/stream", 600)
-            except OSError:
-                self.errors += 1
+            except OSError as exc:
+                self.failed("stream", exc)
             self.stop.wait(3)  # the stream's retry
 
     def mjpeg(self) -> None:
         while not self.stop.is_set():
             try:
                 self._streamed(f"/api/games/{self.game}/camera.mjpg?g=1&n=1", 600)
-            except OSError:
-                self.errors += 1
+            except OSError as exc:
+                self.failed("mjpeg", exc)
             self.stop.wait(1)
 
     def poll(self) -> None:
@@ -115,17 +119,19 @@ class Phone:
         paths = {"state": "", "status": "/camera", "snapshot": "/camera.jpg", "log": "/log"}
         while not self.stop.wait(0.1):
             now = time.monotonic()
-            try:
-                for what, period in every.items():
-                    if period is not None and now >= due[what]:
+            for what, period in every.items():
+                if period is not None and now >= due[what]:
+                    due[what] = now + period
+                    try:
                         get(f"{self.base}/api/games/{self.game}{paths[what]}")
-                        due[what] = now + period
-                if now >= due["move"]:
+                    except OSError as exc:
+                        self.failed(what, exc)
+            if now >= due["move"]:
+                due["move"] = now + 20
+                try:
                     self.game = newest_demo(self.base) or self.game
-                    due["move"] = now + 20
-            except OSError:
-                self.errors += 1
-                self.stop.wait(2)
+                except OSError as exc:
+                    self.failed("games", exc)
 
 
 def run(minutes: float, phones: int) -> dict[str, Any]:
@@ -155,7 +161,16 @@ def run(minutes: float, phones: int) -> dict[str, Any]:
                 process.terminate()
                 process.wait(20)
     return {"minutes": int(minutes), "phones": phones, "rss_mb": samples, "games": rounds,
-            "phone_errors": sum(p.errors for p in crowd)}  # fmt: skip
+            "phone_errors": errors(crowd)}  # fmt: skip
+
+
+def errors(crowd: list[Phone]) -> dict[str, int]:
+    """The phones' failed requests, by what and why (a 404: the round they follow has no camera any more)."""
+    total: dict[str, int] = {}
+    for phone in crowd:
+        for key, count in phone.errors.items():
+            total[key] = total.get(key, 0) + count
+    return dict(sorted(total.items()))
 
 
 def main() -> int:
