@@ -167,17 +167,6 @@ def _reruled(meta: GameEvent, exempt: set[int], before: Sequence[Ruling], after:
     return Ruling("later_events_reruled", Severity.ALERT, message, None, meta.seq, {"events": [s for s, _ in changed]})
 
 
-def _undone_in(events: Sequence[GameEvent]) -> set[int]:
-    """The events an undo in effect takes out (as :func:`effective_events` decides)."""
-    undone: set[int] = set()
-    for event in reversed(events):
-        if event.type == "undo" and event.seq not in undone:
-            target = event.data.get("target")
-            if isinstance(target, int) and not isinstance(target, bool):
-                undone.add(target)
-    return undone
-
-
 def _with_alerts(rulings: list[Ruling], alerts: Mapping[int, Ruling], undone: set[int]) -> list[Ruling]:
     """``rulings`` with the alerts of meta events still in effect, each after the last ruling of an event logged
     before it: in log order (the Alerts list shows the last few: appended, an old alert stayed among them for good;
@@ -275,10 +264,11 @@ class Session:
         :func:`effective_events` decides: an undo counts unless an undo that counts undid it."""
         return self.undone().get(seq)
 
-    def undone(self) -> dict[int, int]:
-        """Every event undone now, with the ``undo`` in effect that takes it out (see :meth:`undone_by`)."""
+    def undone(self, events: Sequence[GameEvent] | None = None) -> dict[int, int]:
+        """Every event undone now (or with ``events`` logged), with the ``undo`` in effect that takes it out (see
+        :meth:`undone_by`)."""
         undone: dict[int, int] = {}
-        for event in reversed(self.events):
+        for event in reversed(self.events if events is None else events):
             if event.type == "undo" and event.seq not in undone and event.seq not in self.refused:
                 target = event.data.get("target")
                 if isinstance(target, int) and not isinstance(target, bool):
@@ -342,7 +332,7 @@ class Session:
         reruled = dict(self.reruled)
         if alert := self._reruled(meta, events, rulings):
             reruled[meta.seq] = alert
-        rulings = _with_alerts(rulings, reruled, _undone_in(events))
+        rulings = _with_alerts(rulings, reruled, set(self.undone(events)))
         before = {(r.seq, r.code, r.message) for r in self.rulings}
         self.events, self.state, self.rulings, self.idle = events, state, rulings, idle
         self.reruled = reruled
