@@ -132,24 +132,29 @@ def _knock_on(meta: GameEvent, blocked: Sequence[tuple[GameEvent, EventError]]) 
     )
 
 
-def _reruled(meta: GameEvent, exempt: set[int], before: Sequence[Ruling], after: Sequence[Ruling]) -> Ruling | None:
-    """An alert on a meta event after which later events draw fouls or errors (by code) they did not draw before:
-    undoing a Spades card three tricks back regrouped the later cards into other tricks, and seven plays stopped
-    counting as out of turn, with nothing said but the last two fouls' banners (spades phones audit, s38). The
-    events ``exempt`` are the meta event's own (the event corrected or inserted)."""
-    loud = (Severity.FOUL, Severity.ERROR)
+def _faults(rulings: Sequence[Ruling]) -> dict[int, list[Ruling]]:
+    """The fouls and errors of each event."""
+    found: dict[int, list[Ruling]] = {}
+    for ruling in rulings:
+        if ruling.seq is not None and ruling.severity in (Severity.FOUL, Severity.ERROR):
+            found.setdefault(ruling.seq, []).append(ruling)
+    return found
 
-    def faults(rulings: Sequence[Ruling]) -> dict[int, list[Ruling]]:
-        found: dict[int, list[Ruling]] = {}
-        for ruling in rulings:
-            if ruling.seq is not None and ruling.seq not in exempt and ruling.severity in loud:
-                found.setdefault(ruling.seq, []).append(ruling)
-        return found
 
-    old = {seq: {r.code for r in rs} for seq, rs in faults(before).items()}
+def _fault_codes(rulings: Sequence[Ruling]) -> dict[int, set[str]]:
+    return {seq: {r.code for r in found} for seq, found in _faults(rulings).items()}
+
+
+def _reruled(
+    meta: GameEvent, exempt: set[int], known: Mapping[int, set[str]], after: Sequence[Ruling]
+) -> Ruling | None:
+    """An alert on a meta event after which later events draw fouls or errors (by code) they did not draw before
+    (``known``): undoing a Spades card three tricks back regrouped the later cards into other tricks, and seven plays
+    stopped counting as out of turn, with nothing said but the last two fouls' banners (spades phones audit, s38).
+    The events ``exempt`` are the meta event's own (the event corrected or inserted)."""
     changed = []
-    for seq, rulings in sorted(faults(after).items()):
-        fresh = [r for r in rulings if r.code not in old.get(seq, set())]
+    for seq, rulings in sorted(_faults(after).items()):
+        fresh = [r for r in rulings if seq not in exempt and r.code not in known.get(seq, set())]
         if fresh:
             changed.append((seq, fresh[0]))
     if not changed:
@@ -190,6 +195,7 @@ class Session:
         self.events: list[GameEvent] = []
         self.refused: dict[int, tuple[GameEvent, str]] = {}  # stored events this referee refuses: kept, not counted
         self.reruled: dict[int, Ruling] = {}  # meta events' alerts of later events they left fouled (_reruled)
+        self.faults_before: dict[int, dict[int, set[str]]] = {}  # each meta event's: the fouls just before it
         self._reset()
 
     def _reset(self) -> None:
@@ -330,6 +336,7 @@ class Session:
             raise _knock_on(meta, blocked)
         rulings += [self._refusal(e) for e in events if e.type in META_TYPES and e.seq in self.refused]
         reruled = dict(self.reruled)
+        self.faults_before.setdefault(meta.seq, _fault_codes(self.rulings))
         if alert := self._reruled(meta, events, rulings):
             reruled[meta.seq] = alert
         rulings = _with_alerts(rulings, reruled, set(self.undone(events)))
@@ -347,25 +354,13 @@ class Session:
         by_seq = {e.seq: e for e in events}
         aim = meta.data.get("target")
         target = by_seq.get(aim) if meta.type in ("undo", "correct") and isinstance(aim, int) else None
-        known = list(self.rulings)
+        known = self.faults_before[meta.seq]
         if meta.type == "undo" and target is not None and target.type in META_TYPES:
-            known += self._rulings_of([e for e in events if e.seq < target.seq])
+            # (kept when that one was logged: a second replay made a Restore cost twice an undo: a third review)
+            then = self.faults_before.get(target.seq, {})
+            known = {seq: known.get(seq, set()) | then.get(seq, set()) for seq in {*known, *then}}
         exempt = {meta.seq} | ({target.seq} if target is not None else set())
         return _reruled(meta, exempt, known, rulings)
-
-    def _rulings_of(self, events: Sequence[GameEvent]) -> list[Ruling]:
-        """The rulings of a game with only ``events`` logged (an event refused, or left impossible, says nothing)."""
-        state = self.game.initial_state(self.players, self.options)
-        rulings: list[Ruling] = []
-        for event, counts in self._walk(events):
-            if not counts or event.type not in self.game.spec.event_types:
-                continue
-            try:
-                state, new = self.game.apply(state, event)
-            except EventError:
-                continue
-            rulings += new
-        return rulings
 
     def score(self) -> ScoreSheet:
         return self.game.score(self.state)

@@ -448,17 +448,17 @@ def test_an_undo_that_leaves_later_events_ruled_as_fouls_says_so_with_an_alert()
 
 def test_the_alert_on_later_events_names_the_first_two_and_counts_the_rest() -> None:
     from scorer.game import Ruling, Severity
-    from scorer.session import _reruled
+    from scorer.session import _fault_codes, _reruled
 
     meta = ev(30, "undo", target=3)
     before = [Ruling("revoke", Severity.FOUL, "Revoke at 5.", "Ann", 5), Ruling("dealt", Severity.INFO, "x", None, 6)]
     after = [Ruling("revoke", Severity.FOUL, "Revoke at 5, reworded.", "Ann", 5)]  # the same foul: not new
     after += [Ruling("out_of_turn", Severity.FOUL, f"Foul at {seq}.", "Bob", seq) for seq in (7, 8, 9, 10)]
     after += [Ruling("stop", Severity.ERROR, "Own.", None, 3), Ruling("dealt", Severity.ALERT, "loud", None, 11)]
-    alert = _reruled(meta, {3, 30}, before, after)
+    alert = _reruled(meta, {3, 30}, _fault_codes(before), after)
     assert alert is not None and alert.data == {"events": [7, 8, 9, 10]}
     assert "(event 7: Foul at 7; event 8: Foul at 8; and 2 more after them)" in alert.message
-    assert _reruled(meta, {3, 30}, before, before) is None
+    assert _reruled(meta, {3, 30}, _fault_codes(before), before) is None
 
 
 def test_a_correction_that_leaves_later_events_as_they_were_draws_no_alert_one_that_makes_a_revoke_does() -> None:

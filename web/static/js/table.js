@@ -42,7 +42,7 @@ let settledAt = 0;
 let redrawnAt = 0;
 
 let logMovedAt = 0;   // (the Log's rows: see undoEvent)
-const MOVED = 'The screen changed just as you tapped (another entry came in), so the tap was not sent: look again, and tap again if you meant it.';
+const MOVED = 'The screen changed just as you tapped (an entry came in), so the tap was not sent: look again, and tap again if you meant it.';
 
 function settling() {   // for the tests' taps (browser_kit.tap): until when this screen takes a tap for a slip
   const until = Math.max(settledAt, redrawnAt, logMovedAt);
@@ -472,20 +472,35 @@ function logItem(entry) {
 // The newest row is on top: a reload with new rows moves every row's buttons down one, and a tap just after it
 // undid the row below the one meant (a second review, s38); the edit form is above the rows, and stays put.
 let logSeen = 0;
-async function undoEvent(seq, fromLog = false) {
-  const where = fromLog ? { seen: logSeen } : {};
+function logMoved(problem) {   // the rows moved under the finger just now: the tap is not sent
+  if (Date.now() - logMovedAt >= SETTLE_MS) return false;
+  showProblem(problem, MOVED);
+  return true;
+}
+
+// tapped: a Restore's, checked and its rows' `seen` taken when the finger landed (it fetches the Log first)
+async function undoEvent(seq, fromLog = false, tapped = null) {
   const problem = document.getElementById(fromLog ? 'log-problem' : 'entry-problem');
-  if (fromLog && Date.now() - logMovedAt < SETTLE_MS) {
-    showProblem(problem, MOVED);
-    return;
-  }
+  if (fromLog && !tapped && logMoved(problem)) return;
+  const where = fromLog ? { seen: tapped ? tapped.seen : logSeen } : {};
   try { await send({ type: 'undo', target: seq }, problem, where); } catch (err) { /* shown */ }
 }
 
-async function restore(seq) {   // undo the undo that took this event out
-  const entries = (await api('GET', `/api/games/${gameId}/log`)).entries;
+// Undo the undo that took this event out. The hold is checked as the finger lands: after the fetch, a slow one let a
+// tap on a row that had just moved restore the event of the row above (a third review, s38).
+async function restore(seq) {
+  const problem = document.getElementById('log-problem');
+  if (logMoved(problem)) return;
+  const seen = logSeen;
+  let entries;
+  try {
+    entries = (await api('GET', `/api/games/${gameId}/log`)).entries;
+  } catch (err) {
+    showProblem(problem, err.message);
+    return;
+  }
   const undo = entries.filter((e) => e.event.type === 'undo' && e.event.target === seq && e.in_effect).pop();
-  if (undo) await undoEvent(undo.event.seq, true);
+  if (undo) await undoEvent(undo.event.seq, true, { seen });
 }
 
 function eventTypes() { return [...(B.spec.event_types || [])]; }
@@ -554,7 +569,12 @@ function wireWriting() {
     const body = editing.kind === 'correct'
       ? { type: 'correct', target: editing.seq, event: inner }
       : { type: 'insert', after: editing.seq, event: inner };
-    try { await send(body, problem, { seen: editing.seen }); closeEditor(); } catch (err) { /* shown */ }
+    const target = editing.seq;
+    try { await send(body, problem, { seen: editing.seen }); closeEditor(); } catch (err) { return; /* shown */ }
+    // back to the row edited, below the form (a long Log left it thousands of pixels away: a third review)
+    await (logLoading || Promise.resolve());
+    const row = document.querySelector(`#log li[data-seq="${target}"]`);
+    if (row) row.scrollIntoView({ block: 'center' });
   });
 }
 
