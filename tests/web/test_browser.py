@@ -392,3 +392,23 @@ def test_a_log_edit_saved_far_down_a_long_log_comes_back_to_its_row(
         return bool(0 <= top < d.execute_script("return innerHeight"))
 
     wait(laptop, in_view, 5)
+
+
+def test_scrolled_into_the_log_its_rows_stay_put_as_new_ones_come_in_and_a_tap_is_taken(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The Log was rebuilt at every load, moving every row down one, so a tap just after was held (one in three or
+    four beside a camera: a third review, s38). Scrolled into the rows, they stay where they were on the screen."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = tally_log(server, laptop, 40)
+    row = '#log li[data-seq="20"]'
+    laptop.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
+    top = laptop.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect().top", row)
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 1}, author="host")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="41"]'), 5, poll=0.01)
+    now = laptop.execute_script("return document.querySelector(arguments[0]).getBoundingClientRect().top", row)
+    assert abs(now - top) < 1  # (it moved down a row's height, 92 px)
+    laptop.execute_script("document.querySelector(arguments[0] + ' button.undo-this').click()", row)  # at once
+    wait(laptop, lambda d: store(server["app"]).events(game_id)[-1].type == "undo", 3)
+    assert store(server["app"]).events(game_id)[-1].data == {"target": 20}
+    assert css(laptop, "#log-problem").text == ""

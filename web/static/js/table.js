@@ -424,12 +424,29 @@ async function fetchLog() {
     clear(list).append(el('li', { class: 'problem' }, err.message));
     return;
   }
+  const shown = activeTab() === 'log' ? rowsInView(list) : new Map();
+  const scrolled = window.scrollY > 0;
   clear(list);
-  const before = logSeen;
   logSeen = entries.reduce((most, e) => Math.max(most, e.event.seq), 0);   // what the rows show: their `seen`
-  if (before && logSeen !== before) { logMovedAt = Date.now(); settling(); }   // new rows on top: the rest moved down
   if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
   for (const entry of [...entries].reverse()) list.append(logItem(entry));
+  if (!shown.size) return;
+  // Scrolled into the rows, they stay where they were on the screen (new ones come in above, out of view), as a
+  // browser keeps them when rows are added, not all rebuilt; only if a row in view moved is a tap held (undoEvent).
+  const [anchor, top] = shown.entries().next().value;
+  const again = list.querySelector(`li[data-seq="${anchor}"]`);
+  if (scrolled && again) window.scrollBy(0, again.getBoundingClientRect().top - top);
+  const now = rowsInView(list);
+  if ([...shown].some(([seq, at]) => !now.has(seq) || Math.abs(now.get(seq) - at) > 2)) { logMovedAt = Date.now(); settling(); }
+}
+
+function rowsInView(list) {   // the Log's rows on the screen: their event's number -> their top
+  const rows = new Map();
+  for (const row of list.children) {
+    const box = row.getBoundingClientRect();
+    if (row.dataset.seq && box.bottom > 0 && box.top < window.innerHeight) rows.set(row.dataset.seq, box.top);
+  }
+  return rows;
 }
 
 function logItem(entry) {
@@ -469,8 +486,9 @@ function logItem(entry) {
 
 // An undo from the Log tab (Undo, Reject, Restore) is made on the rows as last loaded, and a refusal is shown there
 // (it went to the Enter tab's problem line, hidden while the Log is open: a refused Reject looked done).
-// The newest row is on top: a reload with new rows moves every row's buttons down one, and a tap just after it
-// undid the row below the one meant (a second review, s38); the edit form is above the rows, and stays put.
+// The newest row is on top: a reload with new rows moved every row's buttons down one, and a tap just after it
+// undid the row below the one meant (a second review, s38): held, if a row in view moved (fetchLog); the edit form
+// is above the rows, and stays put.
 let logSeen = 0;
 function logMoved(problem) {   // the rows moved under the finger just now: the tap is not sent
   if (Date.now() - logMovedAt >= SETTLE_MS) return false;
