@@ -237,8 +237,9 @@ def _few_memory_pools() -> None:
     """Let glibc's malloc make at most MEMORY_POOLS pools (arenas) for the server's threads, as the environment
     variable MALLOC_ARENA_MAX does, unless that variable is set. By default each new request thread that
     allocates may get a pool of its own, which memory freed in it keeps mapped: a `serve --demo` with phones
-    attached grew from 355 MB to about 850 MB in 40 minutes, and stayed near 420 MB with 2 pools (docs/web.md
-    "Memory"). Elsewhere than glibc (macOS, Windows, musl) nothing is done."""
+    attached grew from 355 MB to about 850 MB in 40 minutes; with 2 pools it stayed near 430 MB over 12 minutes where
+    glibc's default reached 565-719 MB (docs/web.md "Memory"). Elsewhere than glibc (macOS, Windows, musl) nothing
+    is done."""
     if os.environ.get("MALLOC_ARENA_MAX") or not sys.platform.startswith("linux"):
         return
     try:

@@ -25,7 +25,7 @@ export function playerChoices(ctx) { return ctx.state.players.map((name) => [nam
 // byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id? }] }. Returns a screen's
 // `editor` hook (table.js openEditor).
 export function pickers(byType) {
-  let watch = null;   // the edit form's type list is the page's: one listener, the open editor's
+  let watch = null;   // the edit form's type list and fields are the page's: their listeners are the open editor's
   return function editor(root, ctx, edit) {
     const fields = document.getElementById('edit-fields');
     const type = document.getElementById('edit-type');
@@ -53,7 +53,8 @@ export function pickers(byType) {
           shownValue = select.value;
           fields.value = JSON.stringify({ ...data, [key]: value }, null, 1);
         });
-        // another type chosen: its lists show what the fields already say (they showed "choose…": a review)
+        // another type chosen, or the fields typed: the lists show what the fields say (they showed "choose…", or a
+        // value the fields no longer had: the reviews)
         const follow = () => {
           const data = typed(fields);
           if (!data) return;

@@ -180,12 +180,11 @@ function cardsEntry(root, ctx) {
       }
       if (row.children.length) box.append(row);
     }
-    // a claim ends the hand: it asks first (it came up under a finger about to tap a card, and scored the hand at
-    // once: spades phones audit, s38)
+    // A claim ends the hand: it asks first (it came up under a finger about to tap a card, and scored the hand at
+    // once: spades phones audit, s38), in place, no redraw (that scrolled the page under a second tap onto a card),
+    // with the question where the button was and the answers below it (a double tap landed on "Yes": a review).
     const left = 13 - Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);
     const key = `${v.hand}|${who}|${left}`;
-    // It opens in place, no redraw (that scrolled the page under a second tap onto a card), with a line where the
-    // button was and the answers below it (a double tap landed on "Yes": a review).
     if (claimArmed !== key) claimArmed = null;
     const ask = el('button', { type: 'button', class: 'wide', id: 'claim' }, `${who} claims the rest…`);
     const confirm = el('div', { id: 'claim-confirm' },
@@ -304,8 +303,8 @@ function history(table, ctx) {
   if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, editorFor(table, ctx)))));
 }
 
-// How a team's hand scored, line by line: only the total and "+points · bags N" were shown, so a failed Nil or a bag
-// penalty showed only as a smaller number (spades phones audit, s38).
+// How each team's hand scored, in a row under the hand's: only the total and "+points · bags N" were shown, so a
+// failed Nil or a bag penalty showed only as a smaller number (spades phones audit, s38).
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : '0');
 // The tricks toward the contract are `counted` (a failed Nil's count only under the house rule help_contract: "took
 // 5 (set)" on a bid of 4 read as made: a review); each Nil is named, Blind or not, made or failed.
