@@ -412,3 +412,19 @@ def test_scrolled_into_the_log_its_rows_stay_put_as_new_ones_come_in_and_a_tap_i
     wait(laptop, lambda d: store(server["app"]).events(game_id)[-1].type == "undo", 3)
     assert store(server["app"]).events(game_id)[-1].data == {"target": 20}
     assert css(laptop, "#log-problem").text == ""
+
+
+def test_the_open_log_edit_form_stays_put_as_new_rows_come_in(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The rows were kept still by scrolling the page, which took the open form above them off the screen under the
+    typing, Save's place taken by a row's Edit (a fourth review, s38)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = tally_log(server, laptop, 40)
+    css(laptop, '#log li[data-seq="5"]').location_once_scrolled_into_view  # noqa: B018 (scrolls the row into view)
+    tap(laptop, '#log li[data-seq="5"] button.edit')
+    top = laptop.execute_script("return document.getElementById('edit-save').getBoundingClientRect().top")
+    assert laptop.execute_script("return scrollY") > 0
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 1}, author="host")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="41"]'), 5)
+    assert laptop.execute_script("return document.getElementById('edit-save').getBoundingClientRect().top") == top

@@ -425,7 +425,10 @@ async function fetchLog() {
     return;
   }
   const shown = activeTab() === 'log' ? rowsInView(list) : new Map();
-  const scrolled = window.scrollY > 0;
+  // not while the edit form is open: it is above the rows, and scrolling kept the rows still but moved it off the
+  // screen under the typing, Save's place taken by a row's Edit (a fourth review)
+  const form = document.getElementById('edit-form');
+  const scrolled = window.scrollY > 0 && (!form || form.hidden);
   clear(list);
   logSeen = entries.reduce((most, e) => Math.max(most, e.event.seq), 0);   // what the rows show: their `seen`
   if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
@@ -433,18 +436,23 @@ async function fetchLog() {
   if (!shown.size) return;
   // Scrolled into the rows, they stay where they were on the screen (new ones come in above, out of view), as a
   // browser keeps them when rows are added, not all rebuilt; only if a row in view moved is a tap held (undoEvent).
-  const [anchor, top] = shown.entries().next().value;
+  const [anchor, first] = shown.entries().next().value;
   const again = list.querySelector(`li[data-seq="${anchor}"]`);
-  if (scrolled && again) window.scrollBy(0, again.getBoundingClientRect().top - top);
+  if (scrolled && again) window.scrollBy(0, again.getBoundingClientRect().top - first.top);
+  // a row in view that moved, or whose buttons changed (another phone undid it: Restore came where Edit was, and a
+  // tap on Edit put the event back: a fourth review), holds a tap
   const now = rowsInView(list);
-  if ([...shown].some(([seq, at]) => !now.has(seq) || Math.abs(now.get(seq) - at) > 2)) { logMovedAt = Date.now(); settling(); }
+  const changed = ([seq, was]) => !now.has(seq) || Math.abs(now.get(seq).top - was.top) > 2 || now.get(seq).what !== was.what;
+  if ([...shown].some(changed)) { logMovedAt = Date.now(); settling(); }
 }
 
-function rowsInView(list) {   // the Log's rows on the screen: their event's number -> their top
+function rowsInView(list) {   // the Log's rows on the screen: their event's number -> their top, status and buttons
   const rows = new Map();
   for (const row of list.children) {
     const box = row.getBoundingClientRect();
-    if (row.dataset.seq && box.bottom > 0 && box.top < window.innerHeight) rows.set(row.dataset.seq, box.top);
+    if (!row.dataset.seq || box.bottom <= 0 || box.top >= window.innerHeight) continue;
+    const acts = row.querySelector('.acts');
+    rows.set(row.dataset.seq, { top: box.top, what: `${row.className}|${acts ? acts.textContent : ''}` });
   }
   return rows;
 }
