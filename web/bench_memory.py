@@ -82,35 +82,24 @@ class Phone:
         self.errors[key] = self.errors.get(key, 0) + 1
 
     def run(self) -> None:
-        threads = [threading.Thread(target=self.stream, daemon=True), threading.Thread(target=self.poll, daemon=True)]
-        if self.number == 0:
-            threads.append(threading.Thread(target=self.mjpeg, daemon=True))
-        for thread in threads:
+        held = [("stream", "/stream", 3.0)] + ([("mjpeg", "/camera.mjpg?g=1&n=1", 1.0)] if self.number == 0 else [])
+        threads = [threading.Thread(target=self.hold, args=what, daemon=True) for what in held]
+        for thread in [*threads, threading.Thread(target=self.poll, daemon=True)]:
             thread.start()
 
-    def _streamed(self, path: str, seconds: float) -> None:
-        """Read a stream until it ends, the game changes, or ``seconds`` pass."""
-        game, ends = self.game, time.monotonic() + seconds
-        with urllib.request.urlopen(self.base + path, timeout=40) as answer:
-            while not self.stop.is_set() and game == self.game and time.monotonic() < ends:
-                if not answer.read1(65536):
-                    return
-
-    def stream(self) -> None:
+    def hold(self, what: str, path: str, retry: float) -> None:
+        """Hold a stream of the game followed (the live updates, the camera's MJPEG view), reading it until it ends,
+        the game changes or 10 minutes pass; again after ``retry`` seconds."""
         while not self.stop.is_set():
+            game, ends = self.game, time.monotonic() + 600
             try:
-                self._streamed(f"/api/games/{self.game}/stream", 600)
+                with urllib.request.urlopen(f"{self.base}/api/games/{game}{path}", timeout=40) as answer:
+                    while not self.stop.is_set() and game == self.game and time.monotonic() < ends:
+                        if not answer.read1(65536):
+                            break
             except OSError as exc:
-                self.failed("stream", exc)
-            self.stop.wait(3)  # the stream's retry
-
-    def mjpeg(self) -> None:
-        while not self.stop.is_set():
-            try:
-                self._streamed(f"/api/games/{self.game}/camera.mjpg?g=1&n=1", 600)
-            except OSError as exc:
-                self.failed("mjpeg", exc)
-            self.stop.wait(1)
+                self.failed(what, exc)
+            self.stop.wait(retry)
 
     def poll(self) -> None:
         due = {"state": 0.0, "status": 0.0, "snapshot": 0.0, "log": 0.0, "move": time.monotonic() + 20}

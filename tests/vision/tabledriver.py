@@ -133,6 +133,28 @@ class Driver:
         return sent
 
 
+# -- shared set-ups ---------------------------------------------------------------------------------
+def spades() -> Driver:
+    """A Spades hand dealt by David and bid 3 each: Alex leads."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="David")
+    for name, bid in (("Alex", 3), ("Beth", 3), ("Charlie", 3), ("David", 3)):
+        d.manual("bid", player=name, bid=bid)
+    return d
+
+
+def spades_trick_claimed() -> tuple[Driver, dict[str, list[str]]]:
+    """Trick 1 (AC 7C 4C 2C) lies on the spots; Alex claims the rest of the hand and the next deal is entered."""
+    d = spades()
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    d.manual("claim", player="Alex")
+    d.manual("deal")
+    return d, table
+
+
 def visible(game: str, places: Mapping[tuple[str, int], Sequence[Any]], layout: Layout) -> dict[str, list[Any]]:
     """The face-up cards a camera sees in the simulator's table: a pile's top, every card of a spread zone."""
     out: dict[str, list[Any]] = {}

@@ -12,7 +12,7 @@ from flask import Flask
 
 from scorer.events import EventError, GameEvent, Source
 from scorer.session import Session
-from tests.vision.tabledriver import Driver
+from tests.vision.tabledriver import Driver, spades_trick_claimed
 from vision.calibrate import Calibration
 from vision.links import CameraEvents, HubLink, Logged, SessionLink, VisionEvent, card_names
 from vision.live import LiveTable
@@ -145,16 +145,7 @@ def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> No
 def spades_old_trick() -> tuple[Driver, dict[str, list[str]]]:
     """Trick 1 (AC 7C 4C 2C) lies on the spots after Alex claimed the rest of the hand; the next deal is bid (Beth
     leads), then serve restarts: a new observer whose start (:meth:`CameraEvents.settle`) must know the old trick."""
-    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
-    d.manual("deal", dealer="David")
-    for name in ("Alex", "Beth", "Charlie", "David"):
-        d.manual("bid", player=name, bid=3)
-    table: dict[str, list[str]] = {}
-    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
-        table[f"trick/{seat}"] = [card]
-        d.show(table)
-    d.manual("claim", player="Alex")
-    d.manual("deal")
+    d, table = spades_trick_claimed()
     for name in ("Beth", "Charlie", "David", "Alex"):
         d.manual("bid", player=name, bid=3)
     return d, table

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from scorer.events import EventError, format_log, parse_log
 from scorer.game import Ruling, Severity
 from scorer.session import replay
-from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera
+from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera, spades, spades_trick_claimed
 from vision.detections import Detection, Detections
 from vision.links import VisionEvent
 from vision.observers import DECK, OBSERVERS, Proposal, observer_for
@@ -264,14 +264,6 @@ def test_snap_a_pile_can_hold_no_card_the_referee_saw_go_into_another_players_fa
 
 
 # -- Spades ---------------------------------------------------------------------------------------------------
-def spades() -> Driver:
-    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
-    d.manual("deal", dealer="David")
-    for name, bid in (("Alex", 3), ("Beth", 3), ("Charlie", 3), ("David", 3)):
-        d.manual("bid", player=name, bid=bid)
-    return d
-
-
 def test_spades_cards_seen_together_are_played_in_landing_order() -> None:
     d = spades()
     d.show({"trick/0": ["AC"]}, frames=1)
@@ -1188,18 +1180,6 @@ def test_a_restart_anywhere_in_a_whole_game_changes_nothing_the_camera_sends(pat
         driver, _ = play_through_camera(log, restart=k, down=down)
         assert camera_sent(driver) == expected, f"restarted {'before' if down else 'after'} event {k}"
         assert driver.session.score().totals == truth.score().totals
-
-
-def spades_trick_claimed() -> tuple[Driver, dict[str, list[str]]]:
-    """Trick 1 (AC 7C 4C 2C) lies on the spots; Alex claims the rest of the hand and the next deal is entered."""
-    d = spades()
-    table: dict[str, list[str]] = {}
-    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
-        table[f"trick/{seat}"] = [card]
-        d.show(table)
-    d.manual("claim", player="Alex")
-    d.manual("deal")
-    return d, table
 
 
 @pytest.mark.parametrize("bids", [0, 1, 3])

@@ -140,6 +140,14 @@ def key(name: str) -> str:
     return json.dumps(name)
 
 
+def from_log(driver: WebDriver, seq: int, button: str) -> None:
+    """On the Log tab, tap ``button`` (edit, insert, undo-this ...) of event ``seq``'s row once it is there."""
+    tab(driver, "log")
+    selector = f'#log li[data-seq="{seq}"] button.{button}'
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, selector))
+    tap(driver, selector)
+
+
 # -- Snap: the buzzer race ----------------------------------------------------------------------
 def test_snap_buzzer_race_the_earlier_press_wins_though_it_arrives_later(
     server: dict[str, Any], browsers: dict[str, WebDriver]
@@ -561,9 +569,7 @@ def test_a_refused_undo_on_the_log_tab_is_said_there(server: dict[str, Any], bro
     ):
         assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     join(server, phone, gid)
-    tab(phone, "log")
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="4"] button.undo-this'))
-    tap(phone, '#log li[data-seq="4"] button.undo-this')
+    from_log(phone, 4, "undo-this")
     wait(phone, lambda d: "Undo or correct event 5 first" in text(d, "#log-problem"), 3)
     assert css(phone, "#log-problem").is_displayed() and len(events(server, gid)) == 5
     clean(phone)
@@ -874,9 +880,7 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
         body = {"type": "draw", "player": "Alex", "card": card}
         assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     join(server, phone, gid)
-    tab(phone, "log")
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.edit'))
-    tap(phone, '#log li[data-seq="2"] button.edit')
+    from_log(phone, 2, "edit")
     chooser = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#ten-edit"))[0])
     assert chooser.first_selected_option.text == "B3"
     fields = css(phone, "#edit-fields")
@@ -939,9 +943,7 @@ def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card
     missed = {"type": "flip", "player": "Alex", "card": "9D"}  # the camera missed Beth's card between Alex's two
     gid = snap_on(server, phone, *DEALT_7H, missed)
     assert ("out_of_turn", "Alex") in rulings(server, gid)
-    tab(phone, "log")
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.insert'))
-    tap(phone, '#log li[data-seq="2"] button.insert')
+    from_log(phone, 2, "insert")
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-flip-card"))
     Select(css(phone, "#edit-type")).select_by_value("flip")
     Select(css(phone, "#pick-flip-player")).select_by_visible_text("Beth")
@@ -1422,9 +1424,7 @@ def test_a_log_edit_saved_just_after_another_entry_is_sent(
     the Log just after a camera flip was refused 3 times in 15 though nothing under the finger had moved (a review)."""
     phone = browsers["phone"]
     gid = snap_on(server, phone, *DEALT_7H)
-    tab(phone, "log")
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="2"] button.edit'))
-    tap(phone, '#log li[data-seq="2"] button.edit')
+    from_log(phone, 2, "edit")
     Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-flip-card"))[0]).select_by_value("7D")
     assert (
         call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "flip", "player": "Beth", "card": "2C"})[0]

@@ -163,11 +163,12 @@ function cardsEntry(root, ctx) {
     }
   } else if (v.phase === 'play' && who) {
     box.append(el('p', { class: 'big' }, `${who} plays:`));
+    const taken = Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);   // tricks complete this hand
     // the cards of the trick so far, by the buttons: the last entry could be checked only on the Table tab
     const trick = v.trick || [];
     box.append(el('p', { id: 'trick-so-far', class: 'muted' }, trick.length
       ? ['On the table: ', trick.map((p, i) => [i ? ', ' : '', `${p.player} `, card(p.card)])]
-      : `${who} leads trick ${Object.values(v.tricks || {}).reduce((a, b) => a + b, 0) + 1}.`));
+      : `${who} leads trick ${taken + 1}.`));
     const legal = v.legal ? new Set(v.legal) : null;
     const onTable = new Set((v.trick || []).map((p) => p.card));
     for (const [suit, symbol] of SUITS) {
@@ -183,7 +184,7 @@ function cardsEntry(root, ctx) {
     // A claim ends the hand: it asks first (it came up under a finger about to tap a card, and scored the hand at
     // once: spades phones audit, s38), in place, no redraw (that scrolled the page under a second tap onto a card),
     // with the question where the button was and the answers below it (a double tap landed on "Yes": a review).
-    const left = 13 - Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);
+    const left = 13 - taken;
     const key = `${v.hand}|${who}|${left}`;
     if (claimArmed !== key) claimArmed = null;
     const ask = el('button', { type: 'button', class: 'wide', id: 'claim' }, `${who} claims the rest…`);
