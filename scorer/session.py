@@ -41,6 +41,13 @@ def _check_target(meta: GameEvent, key: str, by_seq: Mapping[int, GameEvent], al
     return target
 
 
+def _target(meta: GameEvent) -> int | None:
+    """An ``undo``'s or ``correct``'s target where it is a number (a list there was a TypeError in a set: a 500 on
+    Import; a differential audit, session 39); None otherwise, which :func:`_check_target` refuses."""
+    target = meta.data.get("target")
+    return target if isinstance(target, int) and not isinstance(target, bool) else None
+
+
 def _anchor(after: int, by_seq: Mapping[int, GameEvent], order: Sequence[int]) -> int:
     """Where an insert ``after`` an event goes: after that event, or, where it is an ``undo`` or ``correct``
     (which have no place in the game's order), after the last game event logged before it (``0``: none)."""
@@ -255,9 +262,7 @@ class Session:
         dropped = {e.seq for e in events if e.type in META_TYPES and e.seq in self.refused}
         # an undo of such a refused meta event mends it (it never counted): out of the replay with it, where its target
         # was no earlier event to refer to, and the refused one could be neither undone nor corrected (a review)
-        kept = [
-            e for e in events if e.seq not in dropped and not (e.type == "undo" and e.data.get("target") in dropped)
-        ]
+        kept = [e for e in events if e.seq not in dropped and not (e.type == "undo" and _target(e) in dropped)]
         return [(e, not self._is_refused(e)) for e in effective_events(kept)]
 
     def _is_refused(self, event: GameEvent) -> bool:
@@ -276,8 +281,8 @@ class Session:
         undone: dict[int, int] = {}
         for event in reversed(self.events if events is None else events):
             if event.type == "undo" and event.seq not in undone and event.seq not in self.refused:
-                target = event.data.get("target")
-                if isinstance(target, int) and not isinstance(target, bool):
+                target = _target(event)
+                if target is not None:
                     undone.setdefault(target, event.seq)
         return undone
 
@@ -288,8 +293,8 @@ class Session:
         seen: set[int] = set()
         while event.type in ("undo", "correct") and event.seq not in seen:
             seen.add(event.seq)
-            target = event.data.get("target")
-            found = by_seq.get(target) if isinstance(target, int) and not isinstance(target, bool) else None
+            target = _target(event)
+            found = by_seq.get(target) if target is not None else None
             if found is None:
                 return None
             if found.type not in ("undo", "correct"):
@@ -404,7 +409,7 @@ def replay(log: GameLog) -> Session:
         session = Session(log.header.game, log.header.players, log.header.options)
     except EventError as exc:
         raise LogError(1, str(exc)) from None
-    mended = {e.data.get("target") for e in log.events if e.type in ("undo", "correct")}
+    mended = {_target(e) for e in log.events if e.type in ("undo", "correct")}  # None: its append says what is wrong
     lines = {event.seq: log.lines[i] if i < len(log.lines) else i + 2 for i, event in enumerate(log.events)}
     for event in log.events:
         try:

@@ -259,6 +259,19 @@ def test_replay_names_the_line_of_a_bad_event() -> None:
     assert info.value.line == 3
 
 
+@pytest.mark.parametrize("target", [[2], {"seq": 2}], ids=["list", "object"])
+@pytest.mark.parametrize("kind", ["undo", "correct"])
+def test_replay_names_the_line_of_a_meta_event_whose_target_is_no_number(kind: str, target: object) -> None:
+    """Replay gathered the targets of undos and corrections in a set first: a list there was a TypeError (a 500 on
+    Import, a stack trace from `tablecall replay`; a differential audit, session 39)."""
+    meta = ev(3, kind, target=target, event={"type": "add", "player": "Bo", "points": 4})
+    text = "\n".join([format_log(Session("tally", ["Ann", "Bo"]).log()).strip(), add(1, "Ann", 3).to_line()])
+    text += "\n" + add(2, "Bo", 1).to_line() + "\n" + meta.to_line()
+    with pytest.raises(LogError, match="'target' must be a whole number") as info:
+        replay(parse_log(text))
+    assert info.value.line == 4
+
+
 @pytest.mark.parametrize(
     ("mend", "replays"),
     [

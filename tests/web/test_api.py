@@ -638,6 +638,11 @@ BAD_LOGS = [
     pytest.param(
         {"log": LOG.replace('"Cy", "Di"', '"Cy", "Cy"')}, "two players are called 'Cy'", id="duplicate_players"
     ),
+    pytest.param(  # a list as the target was a TypeError in replay (a 500; a differential audit, session 39)
+        {"log": LOG + '{"seq": 5, "ts": 950, "source": "manual", "type": "undo", "target": [4]}\n'},
+        "line 4: event 5 (undo): 'target' must be a whole number >= 1, not [4]",
+        id="undo_target_a_list",
+    ),
 ]
 
 
