@@ -32,6 +32,7 @@ from scorer.snap_table import (
     next_in,
     pay_top_card,
     push_under,
+    put,
     refresh,
     right_of,
     sort_cards,
@@ -170,16 +171,43 @@ def settle(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Ruling]]
         state = replace(state, settled=(*state.settled, (first.kind, owners)))
         state, more = refresh(state, event, reason)
         rulings += [ruling, *more]
+    fresh = (0,) * len(state.players)
     for call in owed:
         if state.phase != "play":
             break
         name = state.name(call.seat)
-        state, text = penalise(state, call.seat)
+        paid, (state, text) = state, penalise(state, call.seat)
+        state, fresh = _together(paid, state, fresh)
         rulings.append(Ruling("penalty_paid", Severity.INFO, f"For the false call at event {call.seq}: {text}",
                               name, event.seq))  # fmt: skip
         state, more = refresh(state, event, f"{name} paid a penalty")
         rulings += more
     return state, rulings
+
+
+def _together(before: SnapState, state: SnapState, fresh: tuple[int, ...]) -> tuple[SnapState, tuple[int, ...]]:
+    """Penalty cards paid to one player in one settlement went under their face-down pile together: one packet, the
+    referee knows which cards, not their order (it paid them in press order, and refused a flip of the one it put
+    second: a differential audit, session 39). ``fresh`` counts, per seat, the cards at the bottom of the face-down
+    pile paid in by this settlement's penalties; a hidden card among them makes the others unseen again."""
+    counts: list[int] = []
+    face_down, unseen = state.face_down, state.unseen
+    for seat, packets in enumerate(state.face_down):
+        was, now = sum(p.size for p in before.face_down[seat]), sum(p.size for p in packets)
+        counts.append(fresh[seat] + now - was if now > was else min(fresh[seat], now))
+        if now <= was or counts[seat] < 2:
+            continue
+        tail: list[Packet] = []
+        while sum(p.size for p in tail) < counts[seat]:
+            tail.insert(0, packets[-1 - len(tail)])
+        if len(tail) < 2:
+            continue
+        cards = tuple(card for packet in tail for card in packet.cards)
+        hidden = sum(packet.hidden for packet in tail)
+        merged = Packet(hidden=hidden + len(cards)) if hidden else Packet(sort_cards(cards))
+        unseen = unseen | frozenset(cards) if hidden else unseen
+        face_down = put(face_down, seat, (*packets[: len(packets) - len(tail)], merged))
+    return replace(state, face_down=face_down, unseen=unseen), tuple(counts)
 
 
 def _shares(state: SnapState, call: Call, claim: tuple[Match, ...]) -> bool:

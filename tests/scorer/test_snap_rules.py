@@ -15,8 +15,10 @@ import pytest
 
 from scorer.cards import parse_card, standard_deck
 from scorer.events import EventError, GameEvent, Source
+from scorer.game import Severity
 from scorer.session import Session
 from scorer.snap import possible_flips
+from scorer.snap_table import Packet, sort_cards
 from tests.scorer.snap_support import ONE_CARD, PLAYERS, Table, accounting_problems, codes, run
 
 # A Snap Pot of 7H (Alex) under 7S (Beth), made by a tie between Cara and Alex; Cara to flip.
@@ -438,6 +440,40 @@ def test_penalty_card_from_an_unordered_packet_makes_it_unseen_again() -> None:
     assert parse_card("7H") in possible_flips(table.state, 0) and parse_card("8S") in possible_flips(table.state, 0)
     assert table.held("Alex") == 1 and table.held("Cara") == 25 + 1
     assert table.pile("Alex")["face_down_known"] == table.pile("Cara")["face_down_known"] == []  # not known now
+
+
+@pytest.mark.parametrize("card", ["2C", "3C"])
+def test_two_penalty_cards_paid_to_one_player_at_once_go_under_together(card: str) -> None:
+    """Alex and Beth both called Snap Pot falsely while Alex's Snap waited: each gives Cara, whose turn it is, a card
+    when the calls are settled, together. The referee paid them in press order and refused Cara's flip of the one it
+    put second (nobody can tell which went under first; a differential audit, session 39)."""
+    rest = [c for c in _deck_text() if c not in {"7H", "2C", "7S", "3C", "KD"}]
+    order = {"Alex": ["7H", "2C", *rest[:24]], "Beth": ["7S", "3C", *rest[24:]], "Cara": ["KD"]}  # Cara: one card
+    script = "Alex 7H; Beth 7S @2000; Alex snap @2100; Alex snap_pot @2140; Beth snap_pot @2120; resolve"
+    table, rulings = run(script, deal={"order": order})
+    assert codes(rulings)[-2:] == ["penalty_paid", "penalty_paid"]
+    assert table.state.face_down[2][1:] == (Packet(sort_cards([parse_card("2C"), parse_card("3C")])),)
+    assert accounting_problems(table.state) == []
+    table.flip("Cara", "KD")
+    table.flip("Alex", rest[0])
+    table.flip("Beth", rest[24])
+    assert set(possible_flips(table.state, 2)) == {parse_card("2C"), parse_card("3C")}
+    rulings = table.flip("Cara", card)
+    assert [r.code for r in rulings if r.severity in (Severity.FOUL, Severity.ERROR)] == []
+    assert table.pile("Cara")["face_down_known"] == [next(c for c in ("2C", "3C") if c != card)]
+
+
+def test_a_known_and_an_unseen_penalty_card_paid_together_are_both_unseen() -> None:
+    """Beth pays Cara a face-down card nobody saw, Alex (no face-down pile) his face-up 7H, in one settlement: which
+    is above the other nobody knows, so 7H counts as unseen again."""
+    two = {"deal": {"counts": {"Alex": 2, "Beth": 25, "Cara": 25}}}
+    script = "Alex 7H; Beth 2C; Cara 9D; Alex 8S; Beth 9C; Cara snap @6000; Alex snap_pot @6040; Beth snap_pot @6020"
+    table, rulings = run(script + "; resolve", **two)
+    assert codes(rulings)[-2:] == ["penalty_paid", "penalty_paid"]
+    assert "7H" in rulings[-1].message
+    assert table.state.face_down[2][-1] == Packet(hidden=2)
+    assert parse_card("7H") in table.state.unseen and accounting_problems(table.state) == []
+    assert table.held("Alex") == 1 and table.held("Cara") == 25 - 1 + 3 + 2
 
 
 def test_card_to_each_stops_when_the_caller_runs_out() -> None:
