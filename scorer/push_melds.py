@@ -192,10 +192,10 @@ def _check_set(cards: Sequence[Face], declared: Mapping[int, Stand], distinct: b
             continue
         want = stand if isinstance(stand, Rank) else stand.rank
         if want is not rank:
-            return Check(None, f"{cards[index]} is declared as {stand} but the set is of {rank.value}s")
+            return Check(None, f"{cards[index]} stands for {stand} but the set is of {rank.value}s")
         if distinct and isinstance(stand, Card):
             if stand.suit in suits:
-                return Check(None, f"{cards[index]} is declared as {stand}, a suit the set already has")
+                return Check(None, f"{cards[index]} stands for {stand}, a suit the set already has")
             suits.append(stand.suit)
             stands[index] = stand
         elif not distinct:
@@ -325,7 +325,13 @@ def check_layoff(
     check = check_meld(meld.kind, combined, fixed, distinct_suits=distinct_suits)
     if check.ok:
         return check
-    return Check(None, f"{_cards_text(cards)} cannot go on {meld}: {check.reason}")
+    reason = f"{_cards_text(cards)} cannot go on {meld}: {check.reason}"
+    own = {len(meld.cards) + i: s for i, s in (declared or {}).items()}
+    if fixed != own and check_meld(meld.kind, combined, own, distinct_suits=distinct_suits).ok:
+        # the wilds there were read so when laid ("is declared as", though nobody had: a differential audit, session 39)
+        reason += "; the wilds on the table keep what they stand for (to read them otherwise, correct the event that "
+        reason += "laid them)"
+    return Check(None, reason)
 
 
 def check_swap(meld: Meld, natural: Face, wild: Face) -> Check:

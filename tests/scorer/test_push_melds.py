@@ -187,6 +187,17 @@ def test_layoff_with_distinct_suits_refuses_a_repeated_suit() -> None:
     assert check_layoff(table, faces("7S"), distinct_suits=False).ok
 
 
+def test_a_layoff_refused_by_a_wild_read_so_on_the_table_says_so() -> None:
+    """7H 7S JK laid with set_suits_distinct and nothing declared: the JK was read as 7D, and a natural 7D laid off
+    was refused as "JK is declared as 7D" though nobody had declared anything (a differential audit, session 39)."""
+    table = meld("set", "7H 7S JK", distinct=True)
+    check = check_layoff(table, faces("7D"), distinct_suits=True)
+    assert not check.ok and "JK stands for 7D, a suit the set already has" in check.reason
+    assert "the wilds on the table keep what they stand for" in check.reason and "declared" not in check.reason
+    other = check_layoff(table, faces("7S"), distinct_suits=True)  # refused whatever the JK stands for: no hint
+    assert not other.ok and "wilds on the table" not in other.reason
+
+
 # -- swaps -------------------------------------------------------------------------------------
 SWAPS = [
     ("swap_natural_for_joker_in_run", ("run", "5H JK 7H"), "6H", "JK", True, "run 5H 6H 7H"),
