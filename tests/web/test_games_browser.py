@@ -432,6 +432,33 @@ def test_snap_the_won_call_shows_who_won_and_ends_the_match_banner(
     clean(phone)
 
 
+def test_snap_the_phones_settle_a_race_after_the_game_s_own_grace(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A group that set call_grace_ms 3500 for slow Wi-Fi: the phones still sent `resolve` 1.5 s after the window, so
+    an earlier press arriving 3 s late lost the race (an options audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "snap", ["Alex", "Beth"], call_grace_ms=3500)
+    for body in DEALT_7H:
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    choose(phone, "#me", "Beth")
+    wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+    beth = {"type": "flip", "player": "Beth", "card": "7S"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", beth)[0] == 201
+    wait(phone, lambda d: [c for c, _ in banners(d)] == ["match"], 3)
+    tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+    pressed = time.monotonic()
+    wait(phone, lambda d: any(e["type"] == "call" for e in events(server, gid)), 3)
+    time.sleep(max(0.0, pressed + 2.8 - time.monotonic()))
+    assert not any(e["type"] == "resolve" for e in events(server, gid))  # 1.5 s of grace have long passed
+    wait(phone, lambda d: any(e["type"] == "resolve" for e in events(server, gid)), 4)
+    assert time.monotonic() - pressed >= 3.5
+    wait(phone, lambda d: any(c == "snap_won" for c, _ in banners(d)), 3)
+    clean(phone)
+
+
 def test_snap_the_quiet_banner_of_a_won_call_pushes_out_no_foul_banner(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -6,8 +6,8 @@
 // (Date.now() plus the offset measured against the server, see ../clock.js), and sent as the
 // event's `ts`: the referee settles calls by (ts, seq), so an earlier press wins even when its
 // message arrives after a later one. When the tie window of the first waiting call has closed,
-// plus RESOLVE_GRACE_MS for slow phones' presses still on their way, a writing phone sends
-// `resolve` so the table sees at once who won.
+// plus the grace for slow phones' presses still on their way (the game's call_grace_ms, at least
+// RESOLVE_GRACE_MS), a writing phone sends `resolve` so the table sees at once who won.
 import { el, plural } from '../common.js';
 import { cardGrid, cardSpan, pretty, typing } from './cards.js';
 import { DECK, pickers, playerChoices } from './pickers.js';
@@ -91,7 +91,9 @@ function scheduleResolve(ctx) {
   clearTimeout(resolveTimer);
   resolveKey = key;
   const now = ctx.gameNow();
-  const due = v.window_closes + RESOLVE_GRACE_MS - (now === null ? v.window_closes : now);
+  // the game's own grace where it is longer (a group's 5 s for slow Wi-Fi was cut to 1.5 s: an options audit, s39)
+  const grace = Math.max(RESOLVE_GRACE_MS, Number(ctx.state.options.call_grace_ms) || 0);
+  const due = v.window_closes + grace - (now === null ? v.window_closes : now);
   resolveTimer = setTimeout(() => {   // a little jitter so that two phones seldom both send it
     resolveTimer = null;
     const still = ctx.state.view.pending_calls;
