@@ -1269,9 +1269,9 @@ def test_a_phone_that_went_through_many_games_still_loads_and_enters(
 
 
 # -- Spades: the deal, with the dealer and the hands ------------------------------------------------
-def spades_deal_form(server: dict[str, Any], phone: WebDriver) -> str:
+def spades_deal_form(server: dict[str, Any], phone: WebDriver, **options: Any) -> str:
     """A new Spades game on the phone's card-by-card entry, its deal form open."""
-    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"], **options)
     join(server, phone, gid)
     tab(phone, "enter")
     tap(phone, '#entry-mode button[data-mode="cards"]')
@@ -1305,6 +1305,34 @@ def test_spades_deal_names_the_dealer_and_the_hands(server: dict[str, Any], brow
     live(phone)
     tab(phone, "enter")
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth plays:")
+    clean(phone)
+
+
+def test_spades_house_rules_on_the_card_entry_two_of_clubs_leads_and_the_exchange_s_count(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """With first_lead two_of_clubs and the hands not typed the screen said "Waiting for the next hand" after the bids,
+    with no way to enter a card; the Blind Nil exchange asked for three cards whatever blind_nil_exchange said (an
+    options audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone, first_lead="two_of_clubs", blind_nil_exchange=2)
+    step(phone, server, gid, "#send-deal")  # Alex deals, no hands
+    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')  # Beth bids Blind Nil: she and David swap two
+    for bid in ("3", "4", "5"):
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    wait(phone, lambda d: "Beth passes 2 cards:" in text(d, "#cards-entry"))
+    assert css(phone, '#cards-entry input[aria-label="Beth\'s 2 cards"]').get_attribute("placeholder") == "e.g. 2C 5H"
+    for name, cards in (("Beth", "3H 4H"), ("David", "5D 6D")):
+        field = css(phone, f'#cards-entry input[aria-label="{name}\'s 2 cards"]')
+        field.send_keys(cards)
+        step(phone, server, gid, f'#cards-entry input[aria-label="{name}\'s 2 cards"] + button')
+    wait(phone, lambda d: "Who holds the 2♣? They lead it:" in text(d, "#cards-entry"))
+    assert [b.text for b in phone.find_elements(By.CSS_SELECTOR, "#two-of-clubs button")] == [
+        "Alex", "Beth", "Charlie", "David"
+    ]  # fmt: skip
+    step(phone, server, gid, '#two-of-clubs button[data-player="Charlie"]')
+    assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "play", "player": "Charlie", "card": "2C"}
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "David plays:")
     clean(phone)
 
 

@@ -155,9 +155,12 @@ function cardsEntry(root, ctx) {
       onclick: () => send({ type: 'bid', player: who, bid: 0, blind: true }) }, 'Blind Nil'));
     box.append(buttons);
   } else if (v.phase === 'exchange') {
+    // as many cards as the game's blind_nil_exchange (the hint showed three whatever it was: an options audit, s39)
+    const count = Number(ctx.state.options.blind_nil_exchange) || 3;
+    const example = ['2C', '5H', '9D', 'QS'].slice(0, count).join(' ');
     for (const name of v.exchange_pending) {
-      const input = el('input', { placeholder: 'e.g. 2C 5H 9D', autocomplete: 'off', 'aria-label': `${name}'s cards` });
-      box.append(el('div', { class: 'field' }, `${name} passes:`, input,
+      const input = el('input', { placeholder: `e.g. ${example}`, autocomplete: 'off', 'aria-label': `${name}'s ${count} cards` });
+      box.append(el('div', { class: 'field' }, `${name} passes ${count} cards:`, input,
         el('button', { type: 'button', onclick: () => send({ type: 'exchange', player: name,
           cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) }) }, 'Pass')));
     }
@@ -196,6 +199,16 @@ function cardsEntry(root, ctx) {
         el('button', { type: 'button', id: 'claim-no', onclick: () => { claimArmed = null; confirm.replaceWith(ask); ask.focus(); } }, 'Cancel')));
     ask.addEventListener('click', () => { claimArmed = key; ask.replaceWith(confirm); });
     box.append(claimArmed ? confirm : ask);
+  } else if (v.phase === 'play' && !(v.trick || []).length && ctx.state.options.first_lead === 'two_of_clubs') {
+    // hands unknown: whoever holds the 2♣ leads it (the screen said "Waiting for the next hand" with no way on: an
+    // options audit, s39)
+    box.append(el('p', { class: 'big' }, 'Who holds the 2♣? They lead it:'));
+    const buttons = el('div', { class: 'row', id: 'two-of-clubs' });
+    for (const name of ctx.state.players) {
+      buttons.append(el('button', { type: 'button', dataset: { player: name },
+        onclick: () => send({ type: 'play', player: name, card: '2C' }) }, name));
+    }
+    box.append(buttons);
   } else {
     box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
   }
