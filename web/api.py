@@ -279,7 +279,9 @@ def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def history_csv(state: Mapping[str, Any]) -> str:
+def history_csv(state: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
+    """The history rows, the totals and, where given, the game's rules (every option and its value: a sheet of a
+    Spades game to 100 with a −50 Nil looked like a default game's; an options audit, session 39)."""
     rows = [_flatten(row) for row in state["history"]]
     columns: list[str] = []
     for row in rows:
@@ -293,6 +295,11 @@ def history_csv(state: Mapping[str, Any]) -> str:
     writer.writerow(["total", "score"])
     for name, total in state["totals"].items():
         writer.writerow([_cell(name), total])
+    if rules:
+        writer.writerow([])
+        writer.writerow(["rule", "value"])
+        for name, value in rules.items():
+            writer.writerow([name, _cell(value)])
     return out.getvalue()
 
 
@@ -302,9 +309,10 @@ def export_csv(game_id: str) -> Response:
     record, _, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
+        rules = live.session.game.spec.resolve(live.session.options)
     # with a byte-order mark: Excel on Windows reads a CSV without one in the local code page ('BjÃ¶rn')
     name = f"tablecall-{record.game}-{record.id}.csv"
-    return _download("\ufeff" + history_csv(state), "text/csv; charset=utf-8", name)
+    return _download("\ufeff" + history_csv(state, rules), "text/csv; charset=utf-8", name)
 
 
 @bp.post("/import")

@@ -76,6 +76,16 @@ def test_spades_history_exports_as_csv(host: FlaskClient) -> None:
     assert (first["row"], first["hand"], first["bids Alex"], first["dealer"]) == ("1", "1", "4", "Alex")
     assert (first[f"teams {AC} total"], first[f"teams {BD} bags"]) == ("61", "1")
     assert [AC, "61"] in rows and [BD, "51"] in rows
+    assert ["rule", "value"] in rows and ["target", "500"] in rows and ["first_lead", "left_of_dealer"] in rows
+
+
+def test_the_csv_says_which_house_rules_were_on(host: FlaskClient) -> None:
+    """The sheet of a game to 100 with a −50 Nil looked like a default game's (an options audit, session 39)."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"target": 100, "nil_value": 50})["id"]
+    text = host.get(f"/api/games/{gid}/export.csv").get_data(as_text=True).removeprefix("\ufeff")
+    rows = list(csv.reader(io.StringIO(text)))
+    rules = dict(row for row in rows[rows.index(["rule", "value"]) + 1 :] if row)
+    assert (rules["target"], rules["nil_value"], rules["bag_limit"], rules["mercy"]) == ("100", "50", "10", "0")
 
 
 def test_spades_new_game_form_gets_the_spades_rules(host: FlaskClient) -> None:
