@@ -1688,3 +1688,218 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     fixed = events(server, gid)[-1]
     assert fixed["type"] == "correct" and fixed["event"]["hands"]["Alex"][-1] == "AH"
     clean(laptop, phone)
+
+
+# -- what a mutation audit of the screens' JavaScript found no test for (session 39) ----------------
+def spades_bid_and_claimed(server: dict[str, Any], bids: tuple[int, int, int, int]) -> str:
+    """A Spades hand entered card by card without the hands: David deals, Alex to David bid ``bids`` (events 2-5),
+    and Beth claims all 13 tricks (event 6)."""
+    gid = new_game(server, "spades", SEATS)
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "David"})[0] == 201
+    for name, bid in zip(SEATS, bids, strict=True):
+        body = {"type": "bid", "player": name, "bid": bid}
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "claim", "player": "Beth"})[0] == 201
+    return gid
+
+
+def edit_hand(phone: WebDriver, number: int, form: str) -> None:
+    """The History tab's Edit of hand ``number``, its editor open (``form``: #hand-form, or #bids-form when the hand
+    was played card by card)."""
+    tab(phone, "history")
+    tap(phone, f'button.edit-hand[data-hand="{number}"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, f"#hand-editor {form}"))
+
+
+def test_spades_edit_on_hand_two_opens_hand_two_and_corrects_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Only hand 1's Edit was ever tapped: Edit on hand 2 could open hand 1 and correct it, or open "hand 2" filled
+    with hand 1's bids and tricks, and a Save put them over hand 2 (both teams' totals moved by 20) though nobody
+    changed a thing (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    for bids, tricks in (([4, 3, 2, 2], [4, 3, 3, 3]), ([1, 5, 3, 2], [2, 5, 3, 3])):
+        hand = {"type": "hand", "bids": dict(zip(SEATS, bids, strict=True))}
+        hand["tricks"] = dict(zip(SEATS, tricks, strict=True))
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    join(server, phone, gid)
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "102", "Beth & David": "122"}, 3)
+    edit_hand(phone, 2, "#hand-form")
+    assert css(phone, "#hand-editor h2").text == "Edit hand 2"
+    fields = "#hand-editor select[data-player={}][data-field={}]"
+    shown = {p: [css(phone, fields.format(key(p), f)).get_attribute("value") for f in ("bid", "tricks")] for p in SEATS}
+    assert shown == {"Alex": ["1", "2"], "Beth": ["5", "5"], "Charlie": ["3", "3"], "David": ["2", "3"]}
+    choose(phone, fields.format(key("Alex"), "bid"), "2")  # Alex bid 2, not 1: his team's 5 made, no bag
+    tap(phone, "#hand-editor #score-hand")
+    wait(phone, lambda d: len(events(server, gid)) == 3, 3)
+    fix = events(server, gid)[-1]
+    assert (fix["type"], fix["target"]) == ("correct", 2)
+    assert (fix["event"]["bids"], fix["event"]["tricks"]) == (
+        {"Alex": 2, "Beth": 5, "Charlie": 3, "David": 2},
+        {"Alex": 2, "Beth": 5, "Charlie": 3, "David": 3},
+    )
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "111", "Beth & David": "122"}, 3)  # 61 + 50; 51 + 71
+    clean(phone)
+
+
+def test_spades_a_blind_nil_ticked_alone_in_the_hand_editor_is_saved(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's Nil was Blind: ticked alone in the editor of a hand played card by card (the bid stays 0), Save could
+    log nothing and close the editor, and his team kept 70 where the made Blind Nil gives 170 (a JS mutation audit,
+    session 39)."""
+    phone = browsers["phone"]
+    gid = spades_bid_and_claimed(server, (0, 3, 3, 3))  # Alex's Nil made (+100), Charlie's 3 set (-30)
+    join(server, phone, gid)
+    edit_hand(phone, 1, "#bids-form")
+    tap(phone, '#hand-editor input[data-player="Alex"][data-field="blind"]')
+    tap(phone, "#hand-editor #save-bids")
+    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, "#hand-editor"), 3)  # saved, and closed
+    assert [(e["type"], e["target"], e["event"]) for e in events(server, gid)[6:]] == [
+        ("correct", 2, {"type": "bid", "player": "Alex", "bid": 0, "blind": True})
+    ]
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "170", "Beth & David": "67"}, 3)
+    clean(phone)
+
+
+def test_spades_the_blind_nil_bid_button_bids_blind_nil(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """The "Blind Nil" button could send a plain Nil: a made Blind Nil scored 100, not 200, and no cards were
+    exchanged (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")  # Alex deals: Beth bids first
+    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')
+    bid = events(server, gid)[-1]
+    assert (bid["type"], bid["player"], bid["bid"], bid.get("blind")) == ("bid", "Beth", 0, True)
+    wait(phone, lambda d: text(d, '#seats [data-player="Beth"] .stat') == "bid Blind Nil · tricks 0", 3)
+    clean(phone)
+
+
+def test_spades_correcting_two_bids_of_a_hand_saves_both(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex bid 5 and Beth 1, not 3 and 3: the editor sends one correction per bid, one tap's worth. The second could
+    be refused as a double tap ("That tap came with the one before it"), Beth's wrong bid kept in the score (a JS
+    mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_bid_and_claimed(server, (3, 3, 3, 3))
+    join(server, phone, gid)
+    edit_hand(phone, 1, "#bids-form")
+    choose(phone, '#hand-editor select[data-player="Alex"][data-field="bid"]', "5")
+    choose(phone, '#hand-editor select[data-player="Beth"][data-field="bid"]', "1")
+    tap(phone, "#hand-editor #save-bids")
+    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, "#hand-editor") or text(d, "#entry-problem"), 3)
+    assert [(e["type"], e["target"], e["event"]) for e in events(server, gid)[6:]] == [
+        ("correct", 2, {"type": "bid", "player": "Alex", "bid": 5}),
+        ("correct", 3, {"type": "bid", "player": "Beth", "bid": 1}),
+    ]
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "-80", "Beth & David": "49"}, 3)  # 8 set; 4 made, 9 bags
+    assert not phone.find_elements(By.CSS_SELECTOR, "#hand-editor")
+    clean(phone)
+
+
+def test_spades_a_claim_question_is_not_carried_to_the_next_player(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The phone asks "Beth takes the 13 tricks left?"; another phone enters Beth's card: the question could stay, now
+    asking "Yes: Charlie claims", a claim nobody made one tap from scoring the hand (a JS mutation audit, session
+    39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "Alex"})[0] == 201
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        body = {"type": "bid", "player": name, "bid": 3}
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")  # mid-hand: card by card
+    tap(phone, "#claim")
+    assert css(phone, "#claim-yes").text == "Yes: Beth claims"
+    body = {"type": "play", "player": "Beth", "card": "2C"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie plays:", 3)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#claim-confirm")
+    assert css(phone, "#claim").text == "Charlie claims the rest…"
+    clean(phone)
+
+
+def test_ten_stop_take_the_currency_takes_the_currency(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """No test tapped "Stop: take the currency": it could send the numbers, Alex's G1 G2 G3 taken and a token given
+    to Beth, where he meant the $1 (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for card in ("G1", "G2", "$1", "G3"):
+        body = {"type": "draw", "player": "Alex", "card": card}
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    step(phone, server, gid, '#stop-buttons button[data-prize="currency"]')
+    stop = events(server, gid)[-1]
+    assert (stop["type"], stop["player"], stop["prize"]) == ("stop", "Alex", "currency")
+    assert rulings(server, gid)[-1] == ("took_currency", "Alex")  # 1 in tokens
+    clean(phone)
+
+
+def test_spit_a_card_played_onto_pile_two_goes_onto_pile_two(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Every test played onto pile 1: the pile buttons could all send pile 1, and Beth's 10H tapped onto "pile 2 9♦"
+    went onto the 2♣ as an illegal play, a foul against her (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", "Beth"])
+    for body in (
+        {"type": "layout", "player": "Alex", "counts": [1, 2, 3, 4, 5], "tops": ["3S", "4S", "5S", "6S", "7S"]},
+        {"type": "layout", "player": "Beth", "counts": [1, 2, 3, 4, 5], "tops": ["10H", "JD", "AD", "5C", "6D"]},
+        {"type": "spit", "cards": {"Alex": "2C", "Beth": "9D"}},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, slot("Beth", 0))
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#spit-targets button[data-pile="1"]:not([disabled])'))
+    step(phone, server, gid, '#spit-targets button[data-pile="1"]')
+    play = events(server, gid)[-1]
+    assert (play["type"], play["player"], play["card"], play["pile"], play["from"]) == ("play", "Beth", "10H", 1, 0)
+    assert not any(code == "illegal_play" for code, _ in rulings(server, gid))
+    wait(phone, lambda d: text(d, "#spit-targets").startswith("pile 12♣") and "pile 210♥" in text(d, "#spit-targets"))
+    clean(phone)
+
+
+def test_spit_a_slap_on_pile_two_entered_on_the_screen_slaps_pile_two(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The slap tests entered their slaps through the API: every slap button could slap pile 1, and Alex, who slapped
+    the smaller pile 2 (4 cards), took pile 1's 16 (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+    before = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 33]  # Alex's last card played
+    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(before) + "\n"})
+    assert status == 201, body
+    gid = body["id"]
+    join(server, phone, gid)
+    tab(phone, "enter")
+    step(phone, server, gid, '#slap-buttons button[data-player="Alex"][data-pile="1"]')
+    slap = events(server, gid)[-1]
+    assert (slap["type"], slap["player"], slap["pile"]) == ("slap", "Alex", 1)
+    wait(phone, lambda d: any(c == "round_result" for c, _ in banners(d)), 3)
+    assert "Alex takes spit pile 2" in text(phone, "#said")
+    clean(phone)
+
+
+def test_snap_after_another_screen_enters_the_flip_the_card_entry_follows_the_next_player(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Another screen (or the camera) enters Beth's card: this phone could still say "Beth turns up:", and its next
+    card tap went in as Beth's, an out-of-turn foul against her for Alex's card (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:")
+    body = {"type": "flip", "player": "Beth", "card": "2C"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: text(d, "#undo-what").startswith("Undo #3:"), 3)
+    assert css(phone, "#flip-entry h2").text == "Alex turns up:"
+    step(phone, server, gid, '#flip-cards button[data-card="9D"]')
+    flip = events(server, gid)[-1]
+    assert (flip["type"], flip["player"], flip["card"]) == ("flip", "Alex", "9D")
+    assert not any(code == "out_of_turn" for code, _ in rulings(server, gid))
+    clean(phone)
