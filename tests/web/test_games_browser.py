@@ -1799,6 +1799,27 @@ def test_spades_correcting_two_bids_of_a_hand_saves_both(
     clean(phone)
 
 
+def test_spades_a_bid_correction_refused_after_another_was_saved_is_said_in_the_editor(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Another screen corrected Beth's bid while this one edited the hand: Alex's correction was saved, Beth's refused,
+    and the refusal went to the form the first save's redraw had replaced (and to the hidden Enter tab): the editor
+    stayed open with no word (a JS pinning audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_bid_and_claimed(server, (3, 3, 3, 3))
+    join(server, phone, gid)
+    edit_hand(phone, 1, "#bids-form")
+    other = {"type": "correct", "target": 3, "event": {"type": "bid", "player": "Beth", "bid": 2}}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", other)[0] == 201
+    choose(phone, '#hand-editor select[data-player="Alex"][data-field="bid"]', "5")
+    choose(phone, '#hand-editor select[data-player="Beth"][data-field="bid"]', "1")
+    tap(phone, "#hand-editor #save-bids")
+    problem = wait(phone, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, "#hand-editor .problem") if p.text], 3)
+    assert "Alex's bid saved; Beth's not:" in problem[0].text and "changed on another screen" in problem[0].text
+    assert [(e["type"], e["target"]) for e in events(server, gid)[6:]] == [("correct", 3), ("correct", 2)]
+    clean(phone)
+
+
 def test_spades_a_claim_question_is_not_carried_to_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
