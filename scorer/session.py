@@ -14,7 +14,7 @@ from scorer.events import META_TYPES, EventError, GameEvent, GameLog, LogError, 
 from scorer.game import Game, Ruling, ScoreSheet, Severity
 from scorer.registry import get_game
 
-__all__ = ["Session", "effective_events", "replay"]
+__all__ = ["Session", "effective_events", "meta_target", "replay"]
 
 Json = Any
 
@@ -41,7 +41,7 @@ def _check_target(meta: GameEvent, key: str, by_seq: Mapping[int, GameEvent], al
     return target
 
 
-def _target(meta: GameEvent) -> int | None:
+def meta_target(meta: GameEvent) -> int | None:
     """An ``undo``'s or ``correct``'s target where it is a number (a list there was a TypeError in a set: a 500 on
     Import; a differential audit, session 39); None otherwise, which :func:`_check_target` refuses."""
     target = meta.data.get("target")
@@ -262,7 +262,7 @@ class Session:
         dropped = {e.seq for e in events if e.type in META_TYPES and e.seq in self.refused}
         # an undo of such a refused meta event mends it (it never counted): out of the replay with it, where its target
         # was no earlier event to refer to, and the refused one could be neither undone nor corrected (a review)
-        kept = [e for e in events if e.seq not in dropped and not (e.type == "undo" and _target(e) in dropped)]
+        kept = [e for e in events if e.seq not in dropped and not (e.type == "undo" and meta_target(e) in dropped)]
         return [(e, not self._is_refused(e)) for e in effective_events(kept)]
 
     def _is_refused(self, event: GameEvent) -> bool:
@@ -281,7 +281,7 @@ class Session:
         undone: dict[int, int] = {}
         for event in reversed(self.events if events is None else events):
             if event.type == "undo" and event.seq not in undone and event.seq not in self.refused:
-                target = _target(event)
+                target = meta_target(event)
                 if target is not None:
                     undone.setdefault(target, event.seq)
         return undone
@@ -293,7 +293,7 @@ class Session:
         seen: set[int] = set()
         while event.type in ("undo", "correct") and event.seq not in seen:
             seen.add(event.seq)
-            target = _target(event)
+            target = meta_target(event)
             found = by_seq.get(target) if target is not None else None
             if found is None:
                 return None
@@ -409,7 +409,7 @@ def replay(log: GameLog) -> Session:
         session = Session(log.header.game, log.header.players, log.header.options)
     except EventError as exc:
         raise LogError(1, str(exc)) from None
-    mended = {_target(e) for e in log.events if e.type in ("undo", "correct")}  # None: its append says what is wrong
+    mended = {meta_target(e) for e in log.events if e.type in ("undo", "correct")}  # None: its append says why
     lines = {event.seq: log.lines[i] if i < len(log.lines) else i + 2 for i, event in enumerate(log.events)}
     for event in log.events:
         try:

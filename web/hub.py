@@ -21,7 +21,7 @@ from typing import Any
 from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
 from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
-from scorer.session import Session, replay
+from scorer.session import Session, meta_target, replay
 from web.store import ConflictError, GameRecord, Store, StoreError
 
 __all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
@@ -397,8 +397,9 @@ class Hub:
                 by_seq.setdefault(ruling.seq, []).append(ruling.to_json())
         undone: set[int] = set()
         for event in reversed(events):  # as scorer.session decides: an undo counts unless undone itself
-            if event.type == "undo" and event.seq not in undone and event.seq not in refused:
-                undone.add(event.integer("target"))
+            target = meta_target(event) if event.type == "undo" else None
+            if target is not None and event.seq not in undone and event.seq not in refused:
+                undone.add(target)
         entries = []
         for event in events:
             entry: dict[str, Any] = {"event": event.to_json(), "author": authors.get(event.seq), "rulings": []}
@@ -498,8 +499,9 @@ def _camera_saw(events: Sequence[GameEvent], counting: Sequence[GameEvent]) -> l
     now = {e.seq: e for e in counting}
     undo_of: dict[int, int] = {}
     for event in events:
-        if event.type == "undo":
-            undo_of[event.integer("target")] = event.seq  # the latest undo of an event is the one that holds
+        target = meta_target(event) if event.type == "undo" else None
+        if target is not None:  # a refused stored undo's may be no number (each view of its game was a 500: a review)
+            undo_of[target] = event.seq  # the latest undo of an event is the one that holds
     seen = [e for e in events if e.source is Source.VISION and e.type not in ("undo", "correct", "insert")]
     out = []
     for event in reversed(seen[-CAMERA_SAW:]):

@@ -646,6 +646,24 @@ BAD_LOGS = [
 ]
 
 
+@pytest.mark.parametrize(
+    "target", [[4], {}, None, "4", 4.0, True], ids=["list", "object", "null", "text", "float", "bool"]
+)
+def test_an_imported_undo_whose_target_is_no_number_mended_by_a_later_undo_opens(
+    app: Flask, host: FlaskClient, target: object
+) -> None:
+    """The game imported (the refused undo mended by the next), then every view of it was a 500: the camera's list
+    read each undo's target as a number (a review, session 39)."""
+    bad = {"seq": 5, "ts": 950, "source": "manual", "type": "undo", "target": target}
+    mend = {"seq": 6, "ts": 960, "source": "manual", "type": "undo", "target": 5}
+    response = host.post("/api/import", json={"log": LOG + json.dumps(bad) + "\n" + json.dumps(mend) + "\n"})
+    assert response.status_code == 201, response.get_json()
+    gid = response.get_json()["id"]
+    for path in (f"/api/games/{gid}", f"/api/games/{gid}/export.csv", f"/api/games/{gid}/log", f"/g/{gid}"):
+        assert host.get(path).status_code == 200, path
+    assert host.get(f"/api/games/{gid}").get_json()["state"]["totals"] == {"Cy": 2, "Di": 6}
+
+
 @pytest.mark.parametrize(("body", "message"), BAD_LOGS)
 def test_import_refuses_a_bad_log_and_writes_nothing(app: Flask, host: FlaskClient, body: Any, message: str) -> None:
     response = host.post("/api/import", json=body)
