@@ -327,7 +327,8 @@ def check_layoff(
         return check
     reason = f"{_cards_text(cards)} cannot go on {meld}: {check.reason}"
     own = {len(meld.cards) + i: s for i, s in (declared or {}).items()}
-    if fixed != own and check_meld(meld.kind, combined, own, distinct_suits=distinct_suits).ok:
+    other = check_meld(meld.kind, list(meld.cards), distinct_suits=distinct_suits).ambiguous  # laid, read otherwise?
+    if fixed != own and other and check_meld(meld.kind, combined, own, distinct_suits=distinct_suits).ok:
         # the wilds there were read so when laid ("is declared as", though nobody had: a differential audit, session 39)
         reason += "; the wilds on the table keep what they stand for (to read them otherwise, correct the event that "
         reason += "laid them)"

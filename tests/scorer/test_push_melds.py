@@ -196,6 +196,9 @@ def test_a_layoff_refused_by_a_wild_read_so_on_the_table_says_so() -> None:
     assert "the wilds on the table keep what they stand for" in check.reason and "declared" not in check.reason
     other = check_layoff(table, faces("7S"), distinct_suits=True)  # refused whatever the JK stands for: no hint
     assert not other.ok and "wilds on the table" not in other.reason
+    for run in ("5H JK 7H", "5H 2C 7H"):  # the wild can only be 6H: no correction reads it otherwise (a review)
+        only = check_layoff(meld("run", run), faces("6H"))
+        assert not only.ok and "wilds on the table" not in only.reason, only.reason
 
 
 # -- swaps -------------------------------------------------------------------------------------
