@@ -176,7 +176,7 @@ def settle(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Ruling]]
         if state.phase != "play":
             break
         name = state.name(call.seat)
-        paid, (state, text) = state, penalise(state, call.seat)
+        paid, (state, text) = state, penalise(state, call.seat, fresh)
         state, fresh = _together(paid, state, fresh)
         rulings.append(Ruling("penalty_paid", Severity.INFO, f"For the false call at event {call.seq}: {text}",
                               name, event.seq))  # fmt: skip
@@ -262,8 +262,10 @@ def _tie(
 
 
 # -- penalties ------------------------------------------------------------------------------------
-def penalise(state: SnapState, seat: int) -> tuple[SnapState, str]:
-    """Carry out the false-call penalty for ``seat``; returns the new state and what happened."""
+def penalise(state: SnapState, seat: int, fresh: tuple[int, ...] = ()) -> tuple[SnapState, str]:
+    """Carry out the false-call penalty for ``seat``; returns the new state and what happened. ``fresh``: per seat, the
+    cards penalties settled with this one paid in (see :func:`pay_top_card`)."""
+    came = fresh[seat] if fresh else 0
     name = state.name(seat)
     if not is_in(state, seat) or held(state, seat) == 0:
         return state, f"{name} has no cards left to pay."
@@ -283,7 +285,7 @@ def penalise(state: SnapState, seat: int) -> tuple[SnapState, str]:
         for other in others:
             if held(state, seat) == 0:
                 break
-            state, _ = pay_top_card(state, seat, other)
+            state, _ = pay_top_card(state, seat, other, came)
             payees.append(state.name(other))
         if len(payees) < len(others):
             return state, f"{name} pays one card each to {', '.join(payees)}, then has no cards left."
@@ -294,7 +296,7 @@ def penalise(state: SnapState, seat: int) -> tuple[SnapState, str]:
         payee, why = right_of(state, seat), "on their right, as they called on their own turn"
     if payee is None:
         return state, f"{note}{name} has nobody to pay."
-    state, card = pay_top_card(state, seat, payee)
+    state, card = pay_top_card(state, seat, payee, came)
     what = "next face-down card" if card is None else f"next card, {card},"
     return state, f"{note}{name} gives their {what} to {state.name(payee)}, {why}."
 

@@ -288,13 +288,16 @@ def gather(state: SnapState, seats: Iterable[int]) -> tuple[SnapState, tuple[Car
     return replace(state, face_up=face_up), tuple(cards)
 
 
-def pay_top_card(state: SnapState, payer: int, payee: int) -> tuple[SnapState, Card | None]:
+def pay_top_card(state: SnapState, payer: int, payee: int, fresh: int = 0) -> tuple[SnapState, Card | None]:
     """``payer``'s next card (top of the face-down pile, or the bottom of the face-up pile when
     the face-down pile is empty) goes under ``payee``'s face-down pile. Returns the new state and
     the card, or ``None`` when the referee cannot know it. When the top packet holds several known
-    cards, the referee cannot tell which one moved: that packet's cards count as unseen again."""
+    cards, the referee cannot tell which one moved: that packet's cards count as unseen again.
+    ``fresh``: the cards at the bottom of the payer's face-down pile that penalties settled with this one paid in;
+    penalties settled together are paid at once, from the cards each player had (a payer whose face-down pile was
+    empty passed on a card just received and kept the face-up one: a review, session 39)."""
     packets = state.face_down[payer]
-    if not packets:
+    if not packets or (fresh >= sum(p.size for p in packets) and state.face_up[payer]):
         card, *rest = state.face_up[payer]
         state = replace(state, face_up=put(state.face_up, payer, tuple(rest)))
         return push_under(state, payee, Packet((card,))), card

@@ -463,6 +463,27 @@ def test_two_penalty_cards_paid_to_one_player_at_once_go_under_together(card: st
     assert table.pile("Cara")["face_down_known"] == [next(c for c in ("2C", "3C") if c != card)]
 
 
+@pytest.mark.parametrize("card", ["KS", "QS"])
+def test_penalties_settled_together_are_paid_from_the_cards_each_player_had(card: str) -> None:
+    """Dana, in turn, her face-down pile empty, is paid KS by Alex and QS by Beth and pays her own penalty to Cara,
+    all in one settlement: the referee had her pass on KS, the card paid in first, and refused her flip of it. They
+    hand their cards over at once: Dana gives her face-up 9D and holds KS and QS, in an order nobody knows (a
+    review, session 39)."""
+    fixed = {"Alex": ["5C", "KS"], "Beth": ["6C", "QS"], "Cara": ["5H"], "Dana": ["9D"]}
+    rest = [c for c in _deck_text() if c not in {c for cards in fixed.values() for c in cards}]
+    order = {"Alex": [*fixed["Alex"], *rest[:15]], "Beth": [*fixed["Beth"], *rest[15:30]],
+             "Cara": [*fixed["Cara"], *rest[30:46]], "Dana": fixed["Dana"]}  # fmt: skip
+    players = ("Alex", "Beth", "Cara", "Dana")
+    script = "Dana 9D; Alex 5C; Beth 6C; Cara 5H @4000; Cara snap @4100; Alex snap_pot @4120; Dana snap_pot @4140"
+    table, rulings = run(script + "; Beth snap_pot @4160; resolve @7000", players, dealer="Cara", deal={"order": order})
+    paid = [r.message for r in rulings if r.code == "penalty_paid"]
+    assert "Dana gives their next card, 9D, to Cara" in paid[1], paid
+    assert table.state.face_down[3] == (Packet(sort_cards([parse_card("KS"), parse_card("QS")])),)
+    assert table.state.face_up[3] == () and accounting_problems(table.state) == []
+    rulings = table.flip("Dana", card)
+    assert [r.code for r in rulings if r.severity in (Severity.FOUL, Severity.ERROR)] == []
+
+
 def test_a_known_and_an_unseen_penalty_card_paid_together_are_both_unseen() -> None:
     """Beth pays Cara a face-down card nobody saw, Alex (no face-down pile) his face-up 7H, in one settlement: which
     is above the other nobody knows, so 7H counts as unseen again."""
