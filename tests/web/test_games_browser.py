@@ -1336,6 +1336,31 @@ def test_spades_house_rules_on_the_card_entry_two_of_clubs_leads_and_the_exchang
     clean(phone)
 
 
+def test_spades_cards_half_typed_for_the_exchange_stay_when_the_partner_s_exchange_comes_in(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth was typing the cards she passes when David's exchange came in from another phone: the redraw emptied her
+    field (the other games keep a field being typed in; a review, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")  # Alex deals, no hands
+    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')  # Beth bids Blind Nil
+    for bid in ("3", "4", "5"):
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    field = '#cards-entry input[aria-label="Beth\'s 3 cards"]'
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field))
+    css(phone, field).send_keys("3H 4")
+    david = {"type": "exchange", "player": "David", "cards": ["5D", "6D", "7D"]}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", david)[0] == 201
+    time.sleep(1.0)  # the live stream's redraw
+    assert css(phone, field).get_attribute("value") == "3H 4"
+    assert phone.execute_script("return document.activeElement.getAttribute('aria-label')") == "Beth's 3 cards"
+    css(phone, field).send_keys("H 5H")
+    step(phone, server, gid, field + " + button")
+    assert events(server, gid)[-1]["cards"] == ["3H", "4H", "5H"]
+    clean(phone)
+
+
 def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

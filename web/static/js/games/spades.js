@@ -2,7 +2,7 @@
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
 import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
-import { cardField, pretty } from './cards.js';
+import { cardField, pretty, typing } from './cards.js';
 
 const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
 const RANKS = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
@@ -416,4 +416,5 @@ function describe(event) {
   return null;
 }
 
-export default { view, entry, history, describe, turn };
+// typing in a field (the Blind Nil exchange, the deal's hands): another phone's event redraws only the table (a review, s39)
+export default { view, entry, history, describe, turn, get keepEntry() { return typing(); } };
