@@ -171,16 +171,20 @@ def settle(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Ruling]]
         state = replace(state, settled=(*state.settled, (first.kind, owners)))
         state, more = refresh(state, event, reason)
         rulings += [ruling, *more]
+    # the penalties that waited are paid at once: nobody goes out and the turn does not move between them (a caller
+    # who paid their last card was out before a card paid in came, and the next payer's card went elsewhere: a review)
     fresh = (0,) * len(state.players)
-    for call in owed:
-        if state.phase != "play":
-            break
+    payers: list[str] = []
+    for call in owed if state.phase == "play" else ():
         name = state.name(call.seat)
         paid, (state, text) = state, penalise(state, call.seat, fresh)
         state, fresh = _together(paid, state, fresh)
         rulings.append(Ruling("penalty_paid", Severity.INFO, f"For the false call at event {call.seq}: {text}",
                               name, event.seq))  # fmt: skip
-        state, more = refresh(state, event, f"{name} paid a penalty")
+        payers += [name] if name not in payers else []
+    if payers:
+        what = "a penalty" if len(owed) == 1 else "penalties"
+        state, more = refresh(state, event, f"{' and '.join(payers)} paid {what}")
         rulings += more
     return state, rulings
 
@@ -267,7 +271,7 @@ def penalise(state: SnapState, seat: int, fresh: tuple[int, ...] = ()) -> tuple[
     cards penalties settled with this one paid in (see :func:`pay_top_card`)."""
     came = fresh[seat] if fresh else 0
     name = state.name(seat)
-    if not is_in(state, seat) or held(state, seat) == 0:
+    if not is_in(state, seat) or held(state, seat) - came <= 0:  # paid only from the cards they had
         return state, f"{name} has no cards left to pay."
     mode = state.penalty
     note = ""
@@ -283,12 +287,12 @@ def penalise(state: SnapState, seat: int, fresh: tuple[int, ...] = ()) -> tuple[
         others = _others_clockwise(state, seat)
         payees: list[str] = []
         for other in others:
-            if held(state, seat) == 0:
+            if held(state, seat) - came <= 0:
                 break
-            state, _ = pay_top_card(state, seat, other, came)
-            payees.append(state.name(other))
+            state, card = pay_top_card(state, seat, other, came)
+            payees.append(state.name(other) if card is None else f"{card} to {state.name(other)}")  # as the table saw
         if len(payees) < len(others):
-            return state, f"{name} pays one card each to {', '.join(payees)}, then has no cards left."
+            return state, f"{name} pays one card each to {', '.join(payees)}, then has none of their own left to pay."
         return state, f"{name} pays one card to each other player: {', '.join(payees)}."
     payee: int | None = state.turn
     why = "whose turn it is"

@@ -484,6 +484,41 @@ def test_penalties_settled_together_are_paid_from_the_cards_each_player_had(card
     assert [r.code for r in rulings if r.severity in (Severity.FOUL, Severity.ERROR)] == []
 
 
+@pytest.mark.parametrize("first", ["Dana", "Alex"])
+def test_penalties_settled_together_put_nobody_out_between_them(first: str) -> None:
+    """Dana, in turn, holds one card (9D face up) and calls falsely with Alex: paid at once, she gives her 9D to Cara
+    and keeps Alex's KS. When she had pressed first she went out before Alex paid, and his card went to Cara "as they
+    called on their own turn" (a second review, session 39)."""
+    fixed = {"Alex": ["5C", "KS"], "Beth": ["6C", "QS"], "Cara": ["5H"], "Dana": ["9D"]}
+    rest = [c for c in _deck_text() if c not in {c for cards in fixed.values() for c in cards}]
+    order = {"Alex": [*fixed["Alex"], *rest[:15]], "Beth": [*fixed["Beth"], *rest[15:30]],
+             "Cara": [*fixed["Cara"], *rest[30:46]], "Dana": fixed["Dana"]}  # fmt: skip
+    players = ("Alex", "Beth", "Cara", "Dana")
+    second = "Alex" if first == "Dana" else "Dana"
+    script = (
+        f"Dana 9D; Alex 5C; Beth 6C; Cara 5H @4000; Cara snap @4100; {first} snap_pot @4120; {second} snap_pot @4140"
+    )
+    table, rulings = run(script + "; resolve @7000", players, dealer="Cara", deal={"order": order})
+    paid = {r.player: r.message for r in rulings if r.code == "penalty_paid"}
+    assert "Alex gives their next card, KS, to Dana, whose turn it is" in paid["Alex"]
+    assert "Dana gives their next card, 9D, to Cara" in paid["Dana"]
+    assert "player_out" not in codes(rulings) and table.state.turn == 3
+    assert [table.held(p) for p in players] == [15, 17, 17 + 1 + 1, 1] and accounting_problems(table.state) == []
+
+
+def test_card_to_each_pays_from_the_caller_s_own_cards_and_names_them() -> None:
+    """Beth (face-down pile empty, 6D 7D face up) and Alex call falsely together under card_to_each: Alex's card came
+    to Beth in the same settlement, and she paid it on unnamed; she pays her own two, named (a second review)."""
+    two = {"deal": {"counts": {"Alex": 25, "Beth": 2, "Cara": 25}}}
+    script = "Alex 8S; Beth 6D; Cara 9H; Alex 9C; Beth 7D @6000; Cara snap @6100"  # 9C and 9H, Cara's turn
+    table, rulings = run(
+        script + "; Alex snap_pot @6120; Beth snap_pot @6140; resolve", false_call_penalty="card_to_each", **two
+    )
+    paid = [r.message for r in rulings if r.code == "penalty_paid"]
+    assert "Beth pays one card to each other player: 6D to Cara, 7D to Alex." in paid[1], paid
+    assert table.held("Beth") == 1 and "player_out" not in codes(rulings) and accounting_problems(table.state) == []
+
+
 def test_a_known_and_an_unseen_penalty_card_paid_together_are_both_unseen() -> None:
     """Beth pays Cara a face-down card nobody saw, Alex (no face-down pile) his face-up 7H, in one settlement: which
     is above the other nobody knows, so 7H counts as unseen again."""
