@@ -14,6 +14,9 @@ let draft = null;        // the score-only form's values, kept across live redra
 let dealDraft = null;    // the deal form's values (dealer, hands as typed), likewise
 let editing = null;      // {row, events, draft}: a past hand being edited
 let claimArmed = null;   // a claim asked to be confirmed: `${hand}|${who}|${tricks left}` (a change forgets it)
+let entryCtx = null;     // the entry as drawn, for keepEntry: its hand, phase, dealer and exchanges still to come
+let entryKey = '';
+const keyOf = (v) => [v.hand, v.phase, v.dealer, (v.exchange_pending || []).join(',')].join('|');
 
 function card(text) {
   const suit = text.slice(-1);
@@ -261,6 +264,7 @@ function dealBox(ctx) {
 }
 
 function entry(root, ctx) {
+  entryCtx = ctx; entryKey = keyOf(ctx.state.view);
   if (!draft) draft = emptyDraft(ctx.state.players);
   if (!mode) mode = startingMode(ctx.state.view);
   const switcher = el('div', { class: 'row', id: 'entry-mode' },
@@ -388,7 +392,12 @@ function editorFor(table, ctx) {
           } catch (err) {
             // a save before it redrew the editor: the refusal went to the form it replaced, and the editor stayed
             // open with no word (a JS pinning audit, s39); it is kept for the editor drawn now and after
-            editing.problem = saved.length ? `${saved.join(' and ')}'s bid saved; ${event.player}'s not: ${err.message}` : err.message;
+            let text = saved.length ? `${saved.join(' and ')}'s bid saved; ${event.player}'s not: ${err.message}` : err.message;
+            if (err.status === 409) {   // made on an older game: the editor opens again on the hand as it is now (its
+              await editHand(table, ctx, number);   // old `seen` refused every Save after: a second review)
+              text += ' The editor now shows the hand as it is.';
+            }
+            editing.problem = text;
             clear(table); history(table, ctx);
             return;
           }
@@ -416,5 +425,8 @@ function describe(event) {
   return null;
 }
 
-// typing in a field (the Blind Nil exchange, the deal's hands): another phone's event redraws only the table (a review, s39)
-export default { view, entry, history, describe, turn, get keepEntry() { return typing(); } };
+// typing in a field (the Blind Nil exchange, the deal's hands): another phone's event redraws only the table (a review,
+// s39), unless it changed the hand, phase, dealer or exchanges to come (a kept deal form dealt the next hand with the
+// last hand's dealer: a second review); the drafts keep what was typed
+export default { view, entry, history, describe, turn,
+  get keepEntry() { return typing() && entryCtx !== null && keyOf(entryCtx.state.view) === entryKey; } };
