@@ -14,9 +14,9 @@ let draft = null;        // the score-only form's values, kept across live redra
 let dealDraft = null;    // the deal form's values (dealer, hands as typed), likewise
 let editing = null;      // {row, events, draft}: a past hand being edited
 let claimArmed = null;   // a claim asked to be confirmed: `${hand}|${who}|${tricks left}` (a change forgets it)
-let entryCtx = null;     // the entry as drawn, for keepEntry: its hand, phase, dealer and exchanges still to come
+let entryCtx = null;     // the entry as drawn, for keepEntry: its hand, phase and dealer
 let entryKey = '';
-const keyOf = (v) => [v.hand, v.phase, v.dealer, (v.exchange_pending || []).join(',')].join('|');
+const keyOf = (v) => [v.hand, v.phase, v.dealer].join('|');
 
 function card(text) {
   const suit = text.slice(-1);
@@ -164,8 +164,11 @@ function cardsEntry(root, ctx) {
     for (const name of v.exchange_pending) {
       const input = el('input', { placeholder: `e.g. ${example}`, autocomplete: 'off', 'aria-label': `${name}'s ${count} cards` });
       box.append(el('div', { class: 'field' }, `${name} passes ${count} cards:`, input,
-        el('button', { type: 'button', onclick: () => send({ type: 'exchange', player: name,
-          cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) }) }, 'Pass')));
+        el('button', { type: 'button', onclick: () => {
+          // a form kept while typing: this one may have come in from another phone meanwhile (a second review, s39)
+          if (!(ctx.state.view.exchange_pending || []).includes(name)) { showProblem(problem, `${name}'s exchange is already in.`); return; }
+          send({ type: 'exchange', player: name, cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) });
+        } }, 'Pass')));
     }
   } else if (v.phase === 'play' && who) {
     box.append(el('p', { class: 'big' }, `${who} plays:`));
@@ -426,7 +429,7 @@ function describe(event) {
 }
 
 // typing in a field (the Blind Nil exchange, the deal's hands): another phone's event redraws only the table (a review,
-// s39), unless it changed the hand, phase, dealer or exchanges to come (a kept deal form dealt the next hand with the
-// last hand's dealer: a second review); the drafts keep what was typed
+// s39), unless it changed the hand, phase or dealer (a kept deal form dealt the next hand with the last hand's dealer:
+// a second review); the deal's draft keeps what was typed
 export default { view, entry, history, describe, turn,
   get keepEntry() { return typing() && entryCtx !== null && keyOf(entryCtx.state.view) === entryKey; } };
