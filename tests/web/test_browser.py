@@ -826,3 +826,89 @@ def test_the_leading_row_is_the_highest_total_and_a_tie_has_none(
     the_hub.append(game_id, {"type": "add", "player": "Bo", "points": 4}, author="host")
     wait(laptop, lambda d: totals(d) == {"Ann": "5", "Bo": "5"}, 3)
     assert laptop.execute_script(leaders) == []
+
+
+def test_a_game_won_while_the_screen_is_open_says_who_won_and_names_no_turn(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Bo reaches the target while the table is on the screen: "Winner: Bo" comes up, "Turn: Ann" goes, and screen
+    readers hear the winner, having heard nothing of the points before it (no row scored). The winner line could stay
+    hidden until a reload, a finished game go on naming whose turn it is, and every event be said as "Row 0 scored"
+    (a JS mutation audit, session 39)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("tally", ["Ann", "Bo"], {"target": 5}, title="Won").record.id
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 3}, author="host")
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    said = "return document.getElementById('announce').textContent"
+    the_hub.append(game_id, {"type": "add", "player": "Bo", "points": 1}, author="host")
+    wait(laptop, lambda d: totals(d) == {"Ann": "3", "Bo": "1"}, 3)
+    assert css(laptop, "#turn").text == "Turn: Ann" and not css(laptop, "#winner").is_displayed()
+    assert laptop.execute_script(said) == ""
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 2}, author="host")
+    wait(laptop, lambda d: totals(d) == {"Ann": "5", "Bo": "1"}, 3)
+    assert (css(laptop, "#winner").is_displayed(), css(laptop, "#winner").text) == (True, "Winner: Ann")
+    assert css(laptop, "#turn").text == ""
+    assert laptop.execute_script(said) == "Winner: Ann. Totals: Ann 5, Bo 1."
+
+
+def test_a_foul_s_banner_is_announced_and_goes_after_five_seconds(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's out-of-turn card: its banner is an alert (screen readers say it at once) and goes after 5 s
+    (docs/web.md). It could come up unannounced, or stay up for the rest of the game, an old foul read as a new one
+    (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    game_id = snap_game(
+        server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}
+    )
+    join_phone(server, phone, game_id)
+    flip = {"type": "flip", "player": "Alex", "card": "9C"}  # Beth's turn: Alex's foul
+    assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+    wait(phone, lambda d: banners(d), 3, poll=0.05)
+    came = time.monotonic()
+    assert [(code, cls) for code, _, cls in banners(phone)] == [("out_of_turn", "banner foul")]
+    assert css(phone, "#banners .banner").get_attribute("role") == "alert"
+    time.sleep(max(0.0, came + 4.0 - time.monotonic()))
+    assert len(banners(phone)) == 1  # still up after 4 s
+    within(phone, lambda d: not banners(d), 2.5)
+    assert banners(phone) == []
+
+
+def test_a_screen_whose_live_stream_is_refused_asks_for_the_state_every_few_seconds(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """With the stream refused the screen asks for the state at each retry, every few seconds (at most 5 s, and every
+    heartbeat when that is shorter: 2 s here). It could ask only once a heartbeat, 15 s with the server's default: a
+    phone 15 s behind the game (a JS mutation audit, session 39: the test above waits 8 s for one refresh)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("tally", ["Ann", "Bo"], {}, title="Streams full, every 2 s").record.id
+    asked = (
+        "return performance.getEntriesByType('resource')"
+        f".filter((e) => new URL(e.name).pathname === '/api/games/{game_id}').length"
+    )
+    limit, the_hub.max_streams = the_hub.max_streams, 0
+    try:
+        laptop.get(server["laptop"] + f"/g/{game_id}")
+        wait(laptop, lambda d: css(d, "#live").get_attribute("data-state") == "lost")
+        before = laptop.execute_script(asked)
+        time.sleep(4.5)
+        assert laptop.execute_script(asked) - before >= 2
+    finally:
+        the_hub.max_streams = limit
+    live(laptop)
+
+
+def test_an_undone_row_of_the_log_offers_only_restore(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """Event 2 undone: its row offers Restore alone, the undo's row "Restore #2". The undone row could offer Edit,
+    Undo and Insert after too, Edit where Restore was, and an Undo of an event already undone (a JS mutation audit,
+    session 39)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = tally_log(server, laptop, 2)
+    the_hub.append(game_id, {"type": "undo", "target": 2}, author="host")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="3"]'), 5)
+
+    def buttons(seq: int) -> list[str]:
+        return [b.text for b in laptop.find_elements(By.CSS_SELECTOR, f'#log li[data-seq="{seq}"] .acts button')]
+
+    assert (buttons(3), buttons(2), buttons(1)) == (["Restore #2"], ["Restore"], ["Edit", "Undo", "Insert after"])

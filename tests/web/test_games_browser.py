@@ -1361,6 +1361,29 @@ def test_spades_cards_half_typed_for_the_exchange_stay_when_the_partner_s_exchan
     clean(phone)
 
 
+def test_spades_a_kept_exchange_entered_meanwhile_on_another_phone_is_not_sent_again(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The exchange form stays while Beth types; if her exchange came in from another phone meanwhile, her Pass sent a
+    second one, an error on the Log (a second review, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")
+    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')  # Beth bids Blind Nil
+    for bid in ("3", "4", "5"):
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    field = '#cards-entry input[aria-label="Beth\'s 3 cards"]'
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field))
+    css(phone, field).send_keys("3H 4H 5H")
+    beth = {"type": "exchange", "player": "Beth", "cards": ["3H", "4H", "5H"]}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", beth)[0] == 201
+    time.sleep(1.0)  # the live stream's redraw, which keeps the form being typed in
+    tap(phone, field + " + button")
+    wait(phone, lambda d: "Beth's exchange is already in." in text(d, "#spades-problem"), 3)
+    assert [e["type"] for e in events(server, gid)].count("exchange") == 1
+    clean(phone)
+
+
 def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1842,6 +1865,31 @@ def test_spades_a_bid_correction_refused_after_another_was_saved_is_said_in_the_
     problem = wait(phone, lambda d: [p for p in d.find_elements(By.CSS_SELECTOR, "#hand-editor .problem") if p.text], 3)
     assert "Alex's bid saved; Beth's not:" in problem[0].text and "changed on another screen" in problem[0].text
     assert [(e["type"], e["target"]) for e in events(server, gid)[6:]] == [("correct", 3), ("correct", 2)]
+    # the editor opens again on the hand as it is now: a Save again was refused the same way forever (a second review)
+    assert "The editor now shows the hand as it is." in problem[0].text
+    bid = '#hand-editor select[data-player="{}"][data-field="bid"]'
+    assert [css(phone, bid.format(p)).get_attribute("value") for p in ("Alex", "Beth")] == ["5", "2"]
+    choose(phone, bid.format("Beth"), "1")
+    tap(phone, "#hand-editor #save-bids")
+    wait(phone, lambda d: not d.find_elements(By.CSS_SELECTOR, "#hand-editor"), 3)
+    fix = events(server, gid)[-1]
+    assert (fix["type"], fix["target"], fix["event"]) == ("correct", 3, {"type": "bid", "player": "Beth", "bid": 1})
+    clean(phone)
+
+
+def test_spades_a_deal_form_being_typed_in_follows_the_next_hand(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A phone typing a hand into the deal form while another phone scored hand 1 whole kept "Deal hand 1" with its
+    dealer, and its Deal dealt hand 2 with the last hand's dealer (a second review, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    assert css(phone, "#deal-dealer").get_attribute("value") == "Alex"
+    css(phone, '#deal-form input[data-player="Alex"]').send_keys("AS")
+    hand = {"type": "hand", "bids": dict.fromkeys(SEATS, 3), "tricks": dict(zip(SEATS, [4, 3, 3, 3], strict=True))}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand)[0] == 201
+    tap(phone, "#deal-box summary")
+    wait(phone, lambda d: css(d, "#deal-dealer").get_attribute("value") == "Beth", 3)
     clean(phone)
 
 
@@ -1948,4 +1996,86 @@ def test_snap_after_another_screen_enters_the_flip_the_card_entry_follows_the_ne
     flip = events(server, gid)[-1]
     assert (flip["type"], flip["player"], flip["card"]) == ("flip", "Alex", "9D")
     assert not any(code == "out_of_turn" for code, _ in rulings(server, gid))
+    clean(phone)
+
+
+def test_spades_a_bid_of_all_thirteen_is_on_the_bid_buttons(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth bids all 13 tricks: the bid buttons could stop at 12, and her bid could not be entered card by card at all
+    (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")  # Alex deals: Beth bids first
+    assert [b.text for b in phone.find_elements(By.CSS_SELECTOR, "#bid-buttons button")][-2:] == ["13", "Blind Nil"]
+    step(phone, server, gid, '#bid-buttons button[data-bid="13"]')
+    bid = events(server, gid)[-1]
+    assert (bid["type"], bid["player"], bid["bid"]) == ("bid", "Beth", 13)
+    wait(phone, lambda d: text(d, '#seats [data-player="Beth"] .stat') == "bid 13 · tricks 0", 3)
+    clean(phone)
+
+
+def test_spades_a_hand_with_a_bid_not_chosen_is_not_scored_as_a_nil(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """David's bid left at "—" on the hand form: the hand could be scored with his bid as a Nil (failed: -100 to Beth &
+    David) and nothing said, where the form asks for it first (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    for name, bid, took in zip(SEATS, [4, 3, 2, None], [4, 3, 3, 3], strict=True):
+        if bid is not None:
+            choose(phone, f'#hand-form select[data-player="{name}"][data-field="bid"]', str(bid))
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="tricks"]', str(took))
+    tap(phone, "#score-hand")
+    wait(phone, lambda d: text(d, "#hand-form .problem") or events(server, gid), 3)
+    assert events(server, gid) == []
+    assert text(phone, "#hand-form .problem") == "Choose a bid for David."
+    assert totals(phone) == {"Alex & Charlie": "0", "Beth & David": "0"}
+    clean(phone)
+
+
+def test_snap_after_a_card_entered_out_of_turn_the_entry_goes_back_to_the_player_whose_turn_it_is(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex turned a card up in Beth's turn, and the phone entered it as his (a foul); the turn stays Beth's. The entry
+    could stay on Alex, and Beth's card, tapped next, went in as Alex's: a second out-of-turn foul against him and
+    Beth's card lost (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:")
+    tap(phone, '#flipper button[data-player="Alex"]')
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    step(phone, server, gid, '#flip-cards button[data-card="9C"]')
+    assert css(phone, "#flip-entry h2").text == "Beth turns up:"
+    step(phone, server, gid, '#flip-cards button[data-card="2C"]')
+    assert [(e["player"], e["card"]) for e in events(server, gid) if e["type"] == "flip"] == [
+        ("Alex", "7H"), ("Alex", "9C"), ("Beth", "2C")
+    ]  # fmt: skip
+    assert [r for r in rulings(server, gid) if r[0] == "out_of_turn"] == [("out_of_turn", "Alex")]
+    clean(phone)
+
+
+def test_spit_a_picked_card_tapped_again_is_put_down(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """Beth picked her 10♥ by mistake and taps it again to put it down: it could stay picked, the spit piles still
+    offered, and her next tap on a pile played it (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", "Beth"])
+    for body in (
+        {"type": "layout", "player": "Alex", "counts": [1, 2, 3, 4, 5], "tops": ["3S", "4S", "5S", "6S", "7S"]},
+        {"type": "layout", "player": "Beth", "counts": [1, 2, 3, 4, 5], "tops": ["10H", "JD", "AD", "5C", "6D"]},
+        {"type": "spit", "cards": {"Alex": "2C", "Beth": "9D"}},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    piles = "#spit-targets button[data-pile]:not([disabled])"
+    tap(phone, slot("Beth", 0))
+    wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, piles)) == 2)
+    assert "chosen" in css(phone, slot("Beth", 0)).get_attribute("class")
+    tap(phone, slot("Beth", 0))  # the screen is redrawn at once, nothing sent
+    assert "chosen" not in css(phone, slot("Beth", 0)).get_attribute("class")
+    assert phone.find_elements(By.CSS_SELECTOR, piles) == []
+    assert len(events(server, gid)) == 3
     clean(phone)
