@@ -912,3 +912,25 @@ def test_an_undone_row_of_the_log_offers_only_restore(server: dict[str, Any], br
         return [b.text for b in laptop.find_elements(By.CSS_SELECTOR, f'#log li[data-seq="{seq}"] .acts button')]
 
     assert (buttons(3), buttons(2), buttons(1)) == (["Restore #2"], ["Restore"], ["Edit", "Undo", "Insert after"])
+
+
+def test_a_card_another_screen_entered_first_is_said_to_count_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The phone had not heard of the laptop's flip and sent the same: the server takes it once, and the phone was to
+    say so, but wrote it in the line its own answer's redraw had replaced (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    silence(server, game_id)  # the phone hears nothing of the laptop's entry
+    flip = {"type": "flip", "player": "Alex", "card": "7H", "seen": 1}
+    assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+    tap(phone, '#flip-cards button[data-card="7H"]')
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:", 3)
+    assert [(e.type, dict(e.data)) for e in store(server["app"]).events(game_id)][1:] == [
+        ("flip", {"player": "Alex", "card": "7H"})
+    ]  # the server took it once (its answer was `duplicate`)
+    shown = phone.execute_script("return document.body.innerText.includes('Already entered')")
+    assert (css(phone, "#snap-problem").text, shown) == ("Already entered as event #2: it counts once.", True)

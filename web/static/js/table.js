@@ -52,6 +52,13 @@ function settling() {   // for the tests' taps (browser_kit.tap): until when thi
 // `seen`: the last event the screen had when the entry was made (an editor: when it opened). The server refuses an
 // undo or edit of an event changed since by another screen, and takes an entry already logged since (a tap sent
 // again because the answer was lost on the Wi-Fi, or a second phone entering the same) only once.
+// The problem line to write in after an answer: the answer's state may have redrawn the one given (a duplicate's
+// "Already entered" went to a line no longer on the page: a JS mutation audit, s39), so the one now there by its id.
+function lineNow(node) {
+  if (node && node.isConnected) return node;
+  return (node && node.id && document.getElementById(node.id)) || document.getElementById('entry-problem');
+}
+
 async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
   const held = !follow && !UNHELD.has(body.type);
   if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
@@ -71,11 +78,11 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
-    if (result.duplicate) showProblem(problemNode || document.getElementById('entry-problem'), `Already entered as event #${result.event.seq}: it counts once.`);
+    if (result.duplicate) showProblem(lineNow(problemNode), `Already entered as event #${result.event.seq}: it counts once.`);
     if (activeTab() === 'log') loadLog();
     return result;
   } catch (err) {
-    showProblem(problemNode || document.getElementById('entry-problem'), err.message);
+    showProblem(lineNow(problemNode), err.message);
     throw err;
   } finally {
     if (held) {
