@@ -1336,19 +1336,26 @@ def test_spades_house_rules_on_the_card_entry_two_of_clubs_leads_and_the_exchang
     clean(phone)
 
 
+def spades_exchange_open(server: dict[str, Any], phone: WebDriver) -> tuple[str, str]:
+    """Spades on the phone: Alex deals without the hands, Beth bids Blind Nil, the others 3, 4 and 5; the game's id and
+    Beth's exchange field, on the screen."""
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")
+    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')
+    for bid in ("3", "4", "5"):
+        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
+    field = '#cards-entry input[aria-label="Beth\'s 3 cards"]'
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field))
+    return gid, field
+
+
 def test_spades_cards_half_typed_for_the_exchange_stay_when_the_partner_s_exchange_comes_in(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """Beth was typing the cards she passes when David's exchange came in from another phone: the redraw emptied her
     field (the other games keep a field being typed in; a review, session 39)."""
     phone = browsers["phone"]
-    gid = spades_deal_form(server, phone)
-    step(phone, server, gid, "#send-deal")  # Alex deals, no hands
-    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')  # Beth bids Blind Nil
-    for bid in ("3", "4", "5"):
-        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
-    field = '#cards-entry input[aria-label="Beth\'s 3 cards"]'
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field))
+    gid, field = spades_exchange_open(server, phone)
     css(phone, field).send_keys("3H 4")
     david = {"type": "exchange", "player": "David", "cards": ["5D", "6D", "7D"]}
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", david)[0] == 201
@@ -1367,13 +1374,7 @@ def test_spades_a_kept_exchange_entered_meanwhile_on_another_phone_is_not_sent_a
     """The exchange form stays while Beth types; if her exchange came in from another phone meanwhile, her Pass sent a
     second one, an error on the Log (a second review, session 39)."""
     phone = browsers["phone"]
-    gid = spades_deal_form(server, phone)
-    step(phone, server, gid, "#send-deal")
-    step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')  # Beth bids Blind Nil
-    for bid in ("3", "4", "5"):
-        step(phone, server, gid, f'#bid-buttons button[data-bid="{bid}"]')
-    field = '#cards-entry input[aria-label="Beth\'s 3 cards"]'
-    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field))
+    gid, field = spades_exchange_open(server, phone)
     css(phone, field).send_keys("3H 4H 5H")
     beth = {"type": "exchange", "player": "Beth", "cards": ["3H", "4H", "5H"]}
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", beth)[0] == 201
@@ -1934,12 +1935,8 @@ def test_ten_stop_take_the_currency_takes_the_currency(server: dict[str, Any], b
     clean(phone)
 
 
-def test_spit_a_card_played_onto_pile_two_goes_onto_pile_two(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
-) -> None:
-    """Every test played onto pile 1: the pile buttons could all send pile 1, and Beth's 10H tapped onto "pile 2 9♦"
-    went onto the 2♣ as an illegal play, a foul against her (a JS mutation audit, session 39)."""
-    phone = browsers["phone"]
+def spit_laid_out(server: dict[str, Any], phone: WebDriver) -> str:
+    """A Spit game of Alex and Beth laid out, the spit piles 2C and 9D, open on the phone's Enter tab."""
     gid = new_game(server, "spit", ["Alex", "Beth"])
     for body in (
         {"type": "layout", "player": "Alex", "counts": [1, 2, 3, 4, 5], "tops": ["3S", "4S", "5S", "6S", "7S"]},
@@ -1949,6 +1946,16 @@ def test_spit_a_card_played_onto_pile_two_goes_onto_pile_two(
         assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     join(server, phone, gid)
     tab(phone, "enter")
+    return gid
+
+
+def test_spit_a_card_played_onto_pile_two_goes_onto_pile_two(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Every test played onto pile 1: the pile buttons could all send pile 1, and Beth's 10H tapped onto "pile 2 9♦"
+    went onto the 2♣ as an illegal play, a foul against her (a JS mutation audit, session 39)."""
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
     tap(phone, slot("Beth", 0))
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#spit-targets button[data-pile="1"]:not([disabled])'))
     step(phone, server, gid, '#spit-targets button[data-pile="1"]')
@@ -2061,15 +2068,7 @@ def test_spit_a_picked_card_tapped_again_is_put_down(server: dict[str, Any], bro
     """Beth picked her 10♥ by mistake and taps it again to put it down: it could stay picked, the spit piles still
     offered, and her next tap on a pile played it (a JS mutation audit, session 39)."""
     phone = browsers["phone"]
-    gid = new_game(server, "spit", ["Alex", "Beth"])
-    for body in (
-        {"type": "layout", "player": "Alex", "counts": [1, 2, 3, 4, 5], "tops": ["3S", "4S", "5S", "6S", "7S"]},
-        {"type": "layout", "player": "Beth", "counts": [1, 2, 3, 4, 5], "tops": ["10H", "JD", "AD", "5C", "6D"]},
-        {"type": "spit", "cards": {"Alex": "2C", "Beth": "9D"}},
-    ):
-        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
-    join(server, phone, gid)
-    tab(phone, "enter")
+    gid = spit_laid_out(server, phone)
     piles = "#spit-targets button[data-pile]:not([disabled])"
     tap(phone, slot("Beth", 0))
     wait(phone, lambda d: len(d.find_elements(By.CSS_SELECTOR, piles)) == 2)
