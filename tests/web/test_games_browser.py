@@ -482,15 +482,20 @@ def test_snap_the_quiet_banner_of_a_won_call_pushes_out_no_foul_banner(
     clean(phone)
 
 
+def spit_example_up_to(server: dict[str, Any], seq: int) -> str:
+    """docs/examples/spit.jsonl's events up to ``seq``, imported as a new game; its id."""
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+    upto = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= seq]
+    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(upto) + "\n"})
+    assert status == 201, body
+    return str(body["id"])
+
+
 def test_spit_the_slap_shows_who_took_which_pile_and_ends_the_round_s_banner(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     laptop = browsers["laptop"]
-    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
-    before = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 32]  # Alex's last card next
-    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(before) + "\n"})
-    assert status == 201, body
-    gid = body["id"]
+    gid = spit_example_up_to(server, 32)  # Alex's last card next
     open_as_host(server, laptop, gid)
     play = {"type": "play", "player": "Alex", "card": "4H", "pile": 0, "from": 4}
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", play)[0] == 201
@@ -940,11 +945,7 @@ def test_spit_a_slap_is_corrected_from_the_log_by_choosing_the_pile(
     """The camera read Alex's slap on spit pile 2; he slapped pile 1. The Edit offered only JSON, with the piles
     counted from 0 where the Log counts from 1 (spit/snap phones audit, s38)."""
     phone = browsers["phone"]
-    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
-    upto = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 35]  # the round's two slaps
-    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(upto) + "\n"})
-    assert status == 201, body
-    gid = body["id"]
+    gid = spit_example_up_to(server, 35)  # the round's two slaps
     join(server, phone, gid)
     tab(phone, "log")
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="34"] button.edit'))
@@ -1972,11 +1973,7 @@ def test_spit_a_slap_on_pile_two_entered_on_the_screen_slaps_pile_two(
     """The slap tests entered their slaps through the API: every slap button could slap pile 1, and Alex, who slapped
     the smaller pile 2 (4 cards), took pile 1's 16 (a JS mutation audit, session 39)."""
     phone = browsers["phone"]
-    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
-    before = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= 33]  # Alex's last card played
-    status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(before) + "\n"})
-    assert status == 201, body
-    gid = body["id"]
+    gid = spit_example_up_to(server, 33)  # Alex's last card played
     join(server, phone, gid)
     tab(phone, "enter")
     step(phone, server, gid, '#slap-buttons button[data-player="Alex"][data-pile="1"]')
