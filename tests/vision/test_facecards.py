@@ -153,6 +153,7 @@ def test_scene_pairs_leave_out_two_cards_whose_square_is_one_cards() -> None:
     assert left_out > 0
 
 
+@pytest.mark.usefixtures("training_art")
 def test_write_face_set_writes_every_crop_it_counts(tmp_path: Path) -> None:
     n = write_face_set(tmp_path / "faces", designs=2, scenes=2, seed=4, workers=1, start=1, progress=False)
     files = list((tmp_path / "faces").glob("*/*/*.jpg"))
