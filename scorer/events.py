@@ -334,6 +334,19 @@ def _finite(text: str) -> float:
     return value
 
 
+def _kind(value: Json) -> str:
+    """What a JSON value is, in JSON's words (a header's ``"title": null`` was "must be a text of at most 80")."""
+    if value is None or isinstance(value, bool):
+        return json.dumps(value)
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    return "a list" if isinstance(value, list) else "an object"
+
+
+_NOT_UTF8 = (
+    "holds \ufffd, the mark of a character that was not UTF-8 text when the file was read (an older Windows editor "
+    "saves 'ANSI'): save the file as UTF-8 and choose it again"
+)
 _LOG_JSON = {
     "syntax": "not valid JSON ({})",
     "number": "holds {}, which is not JSON: write a number",
@@ -425,6 +438,8 @@ class LogHeader:
         if not isinstance(obj, dict) or obj.get("format") != FORMAT:
             raise EventError(f'the first line must be the log header {{"format": "{FORMAT}", ...}}')
         version = obj.get("version")
+        if "version" not in obj:
+            raise EventError(f"the header has no 'version' (this tablecall reads version {VERSION})")
         if version != VERSION:
             raise EventError(f"this log has format version {version!r}; this tablecall reads {VERSION}")
         game = obj.get("game")
@@ -439,13 +454,15 @@ class LogHeader:
         if not isinstance(options, dict):
             raise EventError("the header's 'options' must be an object")
         title = obj.get("title", "")
-        if not isinstance(title, str) or len(title) > MAX_TITLE:
-            raise EventError(f"the header's 'title' must be a text of at most {MAX_TITLE} characters")
+        if not isinstance(title, str):
+            raise EventError(f"the header's 'title' must be a text, not {_kind(title)}")
         if title != title.strip():
             raise EventError("the header's 'title' may not start or end with a space")
         if any(is_control(c) or c in BIDI_CONTROLS for c in title):
             raise EventError("the header's 'title' may not hold control characters or text-direction controls")
-        return cls(game, tuple(players), options, title=title)
+        # a longer title is cut as an export cuts it: a player renamed longer in an exported header made its title
+        # too long, and Import refused the log even with a title of its own (the play-on audit, session 40)
+        return cls(game, tuple(players), options, title=header_title(title))
 
 
 @dataclass(frozen=True)
@@ -474,6 +491,8 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
             line = line.removeprefix(bom)
         if not line.strip():
             continue
+        if header is None and "\ufffd" in line:  # a reader's mark for bytes not UTF-8: names came in as "Bj\ufffdrn"
+            raise LogError(number, _NOT_UTF8)  # (only the header: an event's note may hold any text, as typed)
         try:
             line.encode("utf-8")
             obj = read_json(line)

@@ -111,8 +111,12 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([LOG_HEADER.replace('"Bo"', '"B\\u0007o"')], 1, "control characters"),
         ([LOG_HEADER.replace('"Bo"', '"\\u202eBo"')], 1, "text-direction controls"),
         ([LOG_HEADER.replace('"Bo"', '"Bo "')], 1, "'Bo ' has spaces at its start or end"),
-        ([LOG_HEADER.replace("}", ', "title": 5}')], 1, "'title' must be a text of at most 80 characters"),
-        ([LOG_HEADER.replace("}", ', "title": "' + "x" * 81 + '"}')], 1, "'title' must be a text of at most 80"),
+        ([LOG_HEADER.replace("}", ', "title": 5}')], 1, "the header's 'title' must be a text, not the number 5"),
+        ([LOG_HEADER.replace("}", ', "title": null}')], 1, "the header's 'title' must be a text, not null"),
+        ([LOG_HEADER.replace(', "version": 1', "")], 1, "the header has no 'version'"),
+        # a file an older Windows editor saved as 'ANSI', read as UTF-8 (the Import page took "Bj\ufffdrn" as a name)
+        ([LOG_HEADER.replace('"Bo"', '"Bj\ufffdrn"')], 1, "holds \ufffd, the mark of a character that was not UTF-8"),
+        ([LOG_HEADER.replace("}", ', "title": "Caf\ufffd"}')], 1, "save the file as UTF-8 and choose it again"),
         ([LOG_HEADER.replace("}", ', "title": "\\u202eFriday"}')], 1, "'title' may not hold control characters"),
         ([LOG_HEADER.replace("}", ', "title": " Friday"}')], 1, "'title' may not start or end with a space"),
         ([LOG_HEADER, "{not json"], 2, "not valid JSON"),
@@ -145,7 +149,10 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "name-right-to-left-override",
         "name-with-a-trailing-space",
         "title-not-a-text",
-        "title-too-long",
+        "title-null",
+        "no-version",
+        "name-read-from-a-file-not-in-utf-8",
+        "title-read-from-a-file-not-in-utf-8",
         "title-right-to-left-override",
         "title-with-a-leading-space",
         "bad-json",
@@ -218,3 +225,12 @@ def test_header_title_makes_any_title_one_a_header_takes() -> None:
     assert header_title("  Friday\u202e night\x07 ") == "Friday night"
     assert header_title("x" * 100) == "x" * 79 + "…" and len(header_title("x" * 100)) == 80
     assert LogHeader.from_json({**LogHeader("tally", ("Ann",)).to_json(), "title": header_title("y " * 60)}).title
+
+
+def test_a_header_title_longer_than_a_header_takes_is_cut_as_an_export_cuts_it() -> None:
+    """An export cuts a long dashboard title to 80 characters; a player renamed longer in that header made it 86, and
+    Import refused the log, even with a title of its own (the play-on audit, session 40)."""
+    long = "Spades: Christopher Johnson-Smith, Elizabeth Robertson, Maximilian Schneider, Alexand…"
+    assert len(long) > 80
+    header = parse_log([LOG_HEADER.replace("}", f', "title": "{long}"}}')]).header
+    assert header.title == header_title(long) == long[:79] + "…"

@@ -253,7 +253,7 @@ def test_a_watch_only_phone_cannot_enter(server: dict[str, Any], browsers: dict[
     laptop.get(server["laptop"] + "/")
 
 
-def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str, WebDriver], tmp_path: Path) -> None:
     laptop = browsers["laptop"]
     header = {"format": "tablecall-log", "version": 1, "game": "spades", "players": ["N", "E", "S", "W"], "options": {}}
     hand = {
@@ -270,12 +270,19 @@ def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str
     problem = wait(laptop, lambda d: css(d, "#problem").is_displayed() and css(d, "#problem"))
     assert "line 2: not valid JSON" in problem.text
     shot(laptop, "17-import-problem")
-    laptop.execute_script(
-        "document.getElementById('log').value = arguments[0]", json.dumps(header) + "\n" + json.dumps(hand) + "\n"
-    )
+    # a file an older Windows editor saved as 'ANSI' (cp1252): the page made "Bj\ufffdrn" of it and imported the game
+    renamed = (json.dumps(header) + "\n" + json.dumps(hand) + "\n").replace('"N"', '"Björn"')
+    (tmp_path / "ansi.jsonl").write_bytes(renamed.encode("cp1252"))
+    css(laptop, "#file").send_keys(str(tmp_path / "ansi.jsonl"))
+    wait(laptop, lambda d: "ansi.jsonl is not UTF-8 text" in css(d, "#problem").text)
+    assert "save it as UTF-8" in css(laptop, "#problem").text and css(laptop, "#log").get_attribute("value") == ""
+    (tmp_path / "utf8.jsonl").write_bytes(b"\xef\xbb\xbf" + renamed.replace("\n", "\r\n").encode())  # Notepad's
+    css(laptop, "#file").send_keys(str(tmp_path / "utf8.jsonl"))
+    wait(laptop, lambda d: "Björn" in css(d, "#log").get_attribute("value"))
+    assert not css(laptop, "#problem").is_displayed()
     tap(laptop, "#import")
     wait(laptop, lambda d: "/g/" in d.current_url)
-    wait(laptop, lambda d: totals(d) == {"N & S": "61", "E & W": "51"})
+    wait(laptop, lambda d: totals(d) == {"Björn & S": "61", "E & W": "51"})
     shot(laptop, "18-imported-game")
 
 

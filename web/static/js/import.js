@@ -4,9 +4,19 @@ import { api, showProblem, started } from './common.js';
 const problem = document.getElementById('problem');
 const text = document.getElementById('log');
 
+// Read as UTF-8 or not at all: file.text() turns every byte that is not UTF-8 into \ufffd, and a log an older Windows
+// editor saved as 'ANSI' became a game of "Bj\ufffdrn" (the play-on audit, session 40); `tablecall replay` refuses it.
 document.getElementById('file').addEventListener('change', async (e) => {
   const file = e.target.files[0];
-  if (file) text.value = await file.text();
+  if (!file) return;
+  showProblem(problem, '');
+  try {
+    text.value = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+  } catch (err) {
+    text.value = '';
+    showProblem(problem, `${file.name} is not UTF-8 text (an older Windows editor saves 'ANSI'): `
+      + 'save it as UTF-8 and choose it again.');
+  }
 });
 
 document.getElementById('import-form').addEventListener('submit', async (e) => {
