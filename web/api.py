@@ -80,6 +80,10 @@ def clean_players(value: Any) -> list[str]:
     for seat, v in enumerate(value, start=1):  # which one (lifecycle audit, session 36: "'player' must be a text")
         if not isinstance(v, str):
             raise AccessDenied(400, f"player {seat} must be a name (a text), not {json.dumps(v)[:20]}")
+        if len(v.strip()) > 10 * MAX_NAME:  # name_problem says which is too long; past this, said here ("at most 320")
+            raise AccessDenied(
+                400, f"player {seat}'s name is too long: {len(v.strip())} characters, at most {MAX_NAME}"
+            )
     names = [_text({"player": v}, "player", 10 * MAX_NAME) for v in value]  # name_problem says which is too long
     if problem := name_problem(names):  # the rule a log file's names are held to (scorer.events)
         raise AccessDenied(400, problem)

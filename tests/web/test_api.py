@@ -55,6 +55,11 @@ BAD_GAMES = [
     pytest.param({"game": "tally", "players": ["Ann", "  "]}, "needs a name", id="blank_name"),
     pytest.param({"game": "tally", "players": ["Ann", 7]}, "player 2 must be a name (a text), not 7", id="not_text"),
     pytest.param({"game": "tally", "players": ["A" * 33]}, "too long", id="name_too_long"),
+    pytest.param(  # it said "'player' is too long (400 characters; at most 320)" (the wording audit, session 40)
+        {"game": "tally", "players": ["Ann", "B" * 400]},
+        "player 2's name is too long: 400 characters, at most 32",
+        id="name_far_too_long",
+    ),
     pytest.param({"game": "tally", "players": ["Ann\x07"]}, "control characters", id="name_control_char"),
     pytest.param({"game": "tally", "players": ["1", "2", "3", "4", "5"]}, "1 to 4 players", id="too_many_players"),
     pytest.param(
