@@ -166,12 +166,28 @@ def parse_face(text: str) -> Face:
     key = text.strip().upper()
     if key in ("JK", "JOKER"):
         return JOKER
+    if key in {rank.value for rank in Rank} | {"T"}:  # '10' said "'1' is not a rank" (the wording audit, session 40)
+        raise CardError(f"{text!r} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
     if len(key) < 2 or not key.isalnum():
         raise CardError(f"{text!r} is not a card: write rank then suit, like 'AS' or '10H'")
     try:
         return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
     except CardError as exc:
+        for cut in (2, 3):  # 'KH2', a copy without its slash, said "'KH' is not a rank"
+            if key[cut:].isdecimal() and (key[:cut] == "JK" or _is_card(key[:cut])):
+                copy = f"{key[:cut]}/{key[cut:]}"
+                raise CardError(
+                    f"{text!r} is not a card: a copy (two-deck games) goes after a slash, like '{copy}'"
+                ) from None
         raise CardError(f"{text!r} is not a card: {exc}") from None
+
+
+def _is_card(key: str) -> bool:
+    try:
+        Rank.parse(key[:-1]), Suit.parse(key[-1])
+    except CardError:
+        return False
+    return True
 
 
 def parse_card(text: str) -> Card:

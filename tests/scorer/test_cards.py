@@ -134,3 +134,21 @@ def test_a_copy_that_is_not_a_number_is_refused(text: str) -> None:
 def test_ten_deck_refuses_impossible_player_counts() -> None:
     with pytest.raises(CardError, match="1 to 5"):
         ten_deck(6)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("10", "'10' has no suit: write rank then suit, like '10H' (S, H, D or C)"),  # was "'1' is not a rank"
+        ("q", "'q' has no suit: write rank then suit, like 'QH'"),
+        ("KH2", "'KH2' is not a card: a copy (two-deck games) goes after a slash, like 'KH/2'"),  # "'KH' is not a rank"
+        ("10d2", "like '10D/2'"),
+        ("JK3", "like 'JK/3'"),
+        ("ZZ", "'ZZ' is not a card: 'Z' is not a rank"),
+    ],
+)
+def test_a_common_slip_in_card_text_is_named(text: str, message: str) -> None:
+    """The wording audit (session 40): a card typed without its suit, or a copy without its slash."""
+    with pytest.raises(CardError) as info:
+        parse_face(text)
+    assert message in str(info.value)
