@@ -219,7 +219,8 @@ def _play(state: SpitState, event: GameEvent) -> Result:
     if state.phase is not Phase.PLAY:
         raise EventError(f"{event.where()}: no card can be played now ({_phase_text(state)})")
     if pile >= len(state.piles):
-        raise EventError(f"{event.where()}: this round has a single spit pile, so 'pile' must be 0")
+        # messages for people count from 1 (the Log's picker offered "pile 2" and was told "'pile' must be 0")
+        raise EventError(f"{event.where()}: this round has a single spit pile: play on spit pile 1 ('pile' 0)")
     index, state = _locate(_acted(state, seat), seat, card, event)
     below = state.piles[pile]
     top = below[-1]
@@ -287,7 +288,9 @@ def _spit(state: SpitState, event: GameEvent) -> Result:
             raise EventError(f"{event.where()}: the opening Spit! starts each spit pile with one card")
         state = replace(state, piles=((),) * state.pile_count, phase=Phase.PLAY)
     elif not is_stalled(state) and any(seat not in state.called for seat, _ in turned):
-        rulings.append(Ruling("false_spit", Severity.FOUL, _false_spit_text(state), None, event.seq))
+        callers = " and ".join(state.players[seat] for seat, _ in turned if seat not in state.called)
+        message = f"False Spit! ({callers}): {_false_spit_text(state)}"  # it said only "Alex can still play 4S ..."
+        rulings.append(Ruling("false_spit", Severity.FOUL, message, None, event.seq))
     state = replace(state, called=tuple(s for s in state.called if s not in dict(turned)))
     for seat, card in turned:
         side = state.sides[seat]
@@ -444,7 +447,10 @@ def _spit_targets(state: SpitState, event: GameEvent, seats: list[int]) -> dict[
         if name not in state.players or state.players.index(name) not in targets:
             raise EventError(f"{event.where()}: 'piles' names {name!r}, who turned no spit card")
         if type(pile) is not int or not 0 <= pile < state.pile_count:
-            raise EventError(f"{event.where()}: 'piles' must give a spit pile from 0 to {state.pile_count - 1}")
+            raise EventError(
+                f"{event.where()}: 'piles' must give a spit pile from 0 to {state.pile_count - 1} "
+                f"(spit pile 1 to {state.pile_count})"
+            )
         targets[state.players.index(name)] = pile
     return targets
 

@@ -134,7 +134,7 @@ def test_fewer_than_15_cards_means_a_single_spit_pile() -> None:
         add(session, "spit", cards={"Alex": "2C", "Beth": "9D"})
     add(session, "spit", cards={"Beth": "8D"})
     assert len(session.state.piles) == 1 and session.view()["single_pile"] is True
-    with pytest.raises(EventError, match="single spit pile"):
+    with pytest.raises(EventError, match=r"single spit pile: play on spit pile 1 \(.pile. 0\)"):
         add(session, "play", player="Alex", card="7S", pile=1)
     assert codes(add(session, "play", player="Alex", card="7S", pile=0)) == []
 

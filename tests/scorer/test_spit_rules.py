@@ -251,7 +251,8 @@ def test_a_spit_called_for_both_may_come_as_two_events() -> None:
     state, rulings = GAME.apply(state, event(11, "spit", cards={"Beth": "3C"}))
     assert codes(rulings) == [] and state.top(1) == card("3C")
     _, rulings = GAME.apply(state, event(12, "spit", cards={"Beth": "4C"}))  # the call is answered: now false
-    assert codes(rulings) == ["false_spit"] and "can still play" in rulings[0].message
+    # it said only "Alex can still play ...", not that it was a false Spit!, nor whose (the wording audit, session 40)
+    assert codes(rulings) == ["false_spit"] and rulings[0].message.startswith("False Spit! (Beth): Alex can still play")
 
 
 def test_a_call_stands_while_a_player_it_named_has_still_to_turn_a_card() -> None:
@@ -366,7 +367,12 @@ def test_view_is_plain_json_with_the_legal_plays() -> None:
         pytest.param("spit", {"cards": ["QD"]}, "'cards' must map", id="spit_cards_not_a_mapping"),
         pytest.param("spit", {"cards": {"Cara": "QD"}}, "not playing", id="spit_unknown_player"),
         pytest.param("spit", {"cards": {"Alex": "9D"}}, "already face up", id="spit_card_already_face_up"),
-        pytest.param("spit", {"cards": {"Alex": "QD"}, "piles": {"Alex": 2}}, "from 0 to 1", id="spit_pile_range"),
+        pytest.param(
+            "spit",
+            {"cards": {"Alex": "QD"}, "piles": {"Alex": 2}},
+            r"from 0 to 1 \(spit pile 1 to 2\)",
+            id="spit_pile_range",
+        ),
         pytest.param("spit", {"cards": {"Alex": "QD"}, "piles": {"Beth": 0}}, "turned no spit", id="spit_pile_who"),
         pytest.param("layout", {"player": "Alex", "counts": [1, 2, 3, 4, 5]}, "cannot lay out", id="layout_in_play"),
         pytest.param("slap", {"player": "Alex"}, "'pile' is missing", id="slap_needs_a_pile"),
