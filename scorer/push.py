@@ -110,7 +110,13 @@ def _begin_draw(state: PushState, event: GameEvent, seat: int) -> tuple[PushStat
     if state.step == "bury":
         wild = state.discard[-1]
         rulings.append(
-            _foul(state, event, "wild_upcard", f"the wild upcard {wild} should have been buried", state.dealer)
+            _foul(  # and the burial then refused with no way on (the wording audit, session 40)
+                state,
+                event,
+                "wild_upcard",
+                f"the wild upcard {wild} should have been buried (to bury it now, undo this draw first)",
+                state.dealer,
+            )
         )
     if seat != state.turn:
         current = state.players[state.turn]
@@ -208,7 +214,10 @@ def _upcard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     if not state.bury_wild_upcard:
         raise EventError(f"{event.where()}: the house rule 'upcard' is off: a wild upcard stays where it is")
     if state.phase != "play" or state.step != "bury":
-        raise EventError(f"{event.where()}: there is no wild upcard to bury")
+        raise EventError(
+            f"{event.where()}: there is no wild upcard to bury: one is buried right after the deal, before anyone "
+            "draws (undo a draw made first)"
+        )
     card = read_face(event, "card")
     _from_stock(state, event, card)
     state = replace(state, discard=(*state.discard[:-1], card))  # the wild is somewhere in the stock: unseen

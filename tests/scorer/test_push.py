@@ -482,7 +482,16 @@ def test_wild_upcard_option(bury: bool) -> None:
 
 def test_drawing_an_unburied_wild_upcard_is_flagged() -> None:
     t = table(("deal", {"dealer": "David", "upcard": "2S"}))
-    assert t.codes(draw("Alex")) == ["wild_upcard"]
+    (foul,) = t.send(draw("Alex"))
+    # the foul said only "should have been buried", and the burial then entered was refused with no way on (the
+    # wording audit, session 40): both say to undo the draw first, and after that undo the burial is taken
+    assert foul.code == "wild_upcard" and foul.message.endswith(
+        "should have been buried (to bury it now, undo this draw first)"
+    )
+    with pytest.raises(EventError, match=r"no wild upcard to bury: .* \(undo a draw made first\)"):
+        t.send(("upcard", {"card": "9C"}))
+    t.send(("undo", {"target": 2}))
+    assert t.codes(("upcard", {"card": "9C"})) == [] and t.view["discard"] == ["9C"]
 
 
 @pytest.mark.parametrize("distinct", [False, True], ids=["set_suits_distinct_off", "set_suits_distinct_on"])
