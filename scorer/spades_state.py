@@ -221,8 +221,11 @@ def finish_hand(ctx: Context, hand: Hand, tricks: tuple[int, ...], entry: str) -
     parts = [f"{n} {t.points:+d} (total {t.total})" for n, t in zip(state.team_names, teams, strict=True)]
     ctx.say("hand_scored", Severity.INFO, f"Hand {hand.number}: " + ", ".join(parts) + ".")
     for name, team in zip(state.team_names, teams, strict=True):
-        if team.bag_penalty:
-            ctx.say("bag_penalty", Severity.INFO, f"{name}: bags reach {state.rules.bag_limit}, {team.bag_penalty}.")
+        if team.bag_penalty:  # "bags reach 5, -200." for 11 bags: twice, and 1 carried (the wording audit, session 40)
+            limit, times = state.rules.bag_limit, team.bag_penalty // -state.rules.bag_penalty
+            often = {1: "", 2: " twice", 3: " three times"}.get(times, f" {times} times")
+            reach = f"{times * limit + team.bag_count} bags reach {limit}{often}"
+            ctx.say("bag_penalty", Severity.INFO, f"{name}: {reach}: {team.bag_penalty}, {team.bag_count} carried.")
     a, b = new.totals
     if new.winner is not None:
         ctx.say("game_won", Severity.INFO, f"{new.team_names[new.winner]} win, {max(a, b)} to {min(a, b)}.")
