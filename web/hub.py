@@ -40,6 +40,19 @@ _WHOLE = {"deal_end": "a deal's end", "hand": "a whole hand", "final": "the game
 ENDINGS = frozenset(_WHOLE)
 
 
+def unnumbered(exc: EventError, seq: int, kind: Any) -> EventError:
+    """A refused entry's message without the number the event would have had: "event 5 (play): 'JK' is a joker" named
+    a #5 that the Log then gave the next event logged (the wording audit, session 40)."""
+    text, own = str(exc), f"event {seq} ({kind})"
+    if type(exc) is not EventError or not isinstance(kind, str):
+        return exc
+    if text.startswith(own + ": "):
+        return EventError(text[len(own) + 2 :])
+    if text.startswith(own + " "):  # an undo, correct or insert that would leave later events impossible
+        return EventError(f"this {kind}" + text[len(own) :])
+    return exc
+
+
 class RefereeFault(RuntimeError):
     """The referee raised something other than EventError: a bug, reported without writing anything."""
 
@@ -237,19 +250,27 @@ class Hub:
             self._refresh(live)
             now = self.game_time(live)
             ts = now if client_ts is None else self._check_ts(client_ts, now)
-            event = parse_event({**body, "seq": live.session.next_seq, "ts": ts, "source": source.value})
-            self._check_inner(event, now)
+            seq = live.session.next_seq
+            try:
+                event = parse_event({**body, "seq": seq, "ts": ts, "source": source.value})
+                self._check_inner(event, now)
+            except EventError as exc:
+                raise unnumbered(exc, seq, body.get("type")) from None
             same = self._fresh(live.session, event, seen)
             if same is not None:
                 return AppendResult(same, [], self.snapshot(live), duplicate=True)
             try:
                 rulings = live.session.append(event)
-            except EventError:
-                raise
+            except EventError as exc:
+                raise unnumbered(exc, seq, event.type) from None
             except Exception as exc:  # a referee bug: report it, write nothing
                 log.exception("the %s referee failed on %s", live.record.game, event.to_line())
                 live.session = self._replay(live.record)
-                raise RefereeFault(f"the {live.record.game} referee could not handle this event ({exc!r})") from exc
+                title = live.session.game.spec.title
+                raise RefereeFault(  # it showed the phones a Python repr, "(KeyError('pile'))"
+                    f"the {title} referee could not handle this entry (a bug in tablecall): nothing was written; "
+                    "enter it another way, or undo the event before it and try again (the server's log has the details)"
+                ) from exc
             try:
                 self.store.append(game_id, event, self.clock(), author)
             except BaseException:
