@@ -17,6 +17,7 @@ Register a game with :func:`scorer.registry.register` at the bottom of its modul
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -82,6 +83,12 @@ class Ruling:
         return out
 
 
+def _shown(value: Json) -> str:
+    """A refused value as typed, cut short: a 5,000-character value filled a phone's screen (the wording audit)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 24 else text[:20] + "…"
+
+
 @dataclass(frozen=True)
 class Option:
     """A house rule: ``kind`` is ``bool``, ``int`` or ``choice``. ``default`` is what a log without it means;
@@ -100,7 +107,7 @@ class Option:
     def check(self, value: Json) -> Json:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(f"option '{self.name}' must be true or false, not {value!r}")
+                raise OptionError(f"{self.said} must be true or false, not {_shown(value)}")
         elif self.kind == "int":
             ok = isinstance(value, int) and not isinstance(value, bool)
             if ok and self.low is not None and value < self.low:
@@ -110,14 +117,19 @@ class Option:
             if not ok:
                 span = f" from {self.low}" if self.low is not None else ""
                 span += f" to {self.high}" if self.high is not None else ""
-                raise OptionError(f"option '{self.name}' must be a whole number{span}, not {value!r}")
+                raise OptionError(f"{self.said} must be a whole number{span}, not {_shown(value)}")
         else:  # the choice itself: 2.0 is "in" (0, 2, 3, 4) and stayed a float in the state and the export
             same = [c for c in self.choices if c == value]
             if not same:
                 allowed = ", ".join(str(c) for c in self.choices)
-                raise OptionError(f"option '{self.name}' must be one of {allowed}, not {value!r}")
+                raise OptionError(f"{self.said} must be one of {allowed}, not {_shown(value)}")
             return same[0]
         return value
+
+    @property
+    def said(self) -> str:
+        """The rule as the New game page names it: "the house rule 'bag limit'" (refusals said 'bag_limit')."""
+        return f"the house rule '{self.name.replace('_', ' ')}'"
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {"name": self.name, "default": self.default, "kind": self.kind, "help": self.help}

@@ -41,7 +41,7 @@ Json = Any
 OPTIONS: tuple[Option, ...] = (
     Option("target", 500, "points a team needs to win", kind="int", low=10, high=10000),
     Option("bag_limit", 10, "bags that cost a penalty (then drop by this many)", kind="int", low=1, high=100),
-    Option("bag_penalty", 100, "points lost each time a team's bags reach bag_limit", kind="int", low=0, high=1000),
+    Option("bag_penalty", 100, "points lost each time a team's bags reach the bag limit", kind="int", low=0, high=1000),
     Option("nil_value", 100, "points won (or lost) by a Nil bid", kind="int", low=0, high=1000),
     Option("blind_nil_value", 200, "points won (or lost) by a Blind Nil bid", kind="int", low=0, high=1000),
     Option(

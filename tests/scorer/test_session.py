@@ -45,6 +45,26 @@ def test_options_are_validated_and_defaulted() -> None:
         Session("tally", ["A", "A"])
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"bag_limit": 500}, "the house rule 'bag limit' must be a whole number from 1 to 100, not 500"),
+        (
+            {"bag_limit": "x" * 5000},
+            "the house rule 'bag limit' must be a whole number from 1 to 100, not \"xxxxxxxxxxxxxxxxxxx…",
+        ),
+        ({"failed_nil_tricks": "none"}, "the house rule 'failed nil tricks' must be one of bags_only, help_contract, "),
+        ({"first_lead": True}, "the house rule 'first lead' must be one of"),
+    ],
+)
+def test_a_refused_house_rule_is_named_as_the_new_game_page_names_it(options: dict[str, object], message: str) -> None:
+    """It said "option 'bag_limit' must be ..." where the page says "bag limit", and echoed a 5,000-character
+    value whole (the wording audit, session 40)."""
+    with pytest.raises(OptionError) as info:
+        Session("spades", ["A", "B", "C", "D"], options)
+    assert str(info.value).startswith(message) and len(str(info.value)) < 120
+
+
 def test_a_choice_given_as_a_whole_float_is_the_choice_itself() -> None:
     """2.0 was taken for Spades' blind_nil_exchange (2.0 == 2) and stayed 2.0 in the state and the export header (a
     fuzz audit, session 35)."""

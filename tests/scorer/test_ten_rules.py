@@ -418,8 +418,8 @@ def test_a_session_refuses_a_malformed_event_and_changes_nothing() -> None:
 @pytest.mark.parametrize(
     ("options", "match"),
     [
-        ({"token_cap": 4}, "token_cap"),
-        ({"complete_run_bonus": 8}, "complete_run_bonus"),
+        ({"token_cap": 4}, "the house rule 'token cap'"),
+        ({"complete_run_bonus": 8}, "the house rule 'complete run bonus'"),
         ({"currency_subtracts": 1}, "true or false"),
         ({"bonus": 10}, "no option 'bonus'"),
     ],

@@ -94,6 +94,16 @@ def test_a_spades_evening_on_two_browsers(server: dict[str, Any], browsers: dict
         field.clear()
         field.send_keys(name)
     tap(laptop, "#options-box summary")
+    # a choice reads as the table's Rules box says it ("bags_only" here, "bags only" there), and a number too large
+    # is refused here as typed: the server echoed 99999999999999999999 as 100000000000000000000 (the wording audit)
+    labels = laptop.execute_script(
+        "return [...arguments[0].options].map(o => o.textContent)", css(laptop, "#opt-failed_nil_tricks")
+    )
+    assert labels == ["bags only", "help contract", "ignored"]
+    type_into(laptop, "#opt-bag_limit", "99999999999999999999")
+    tap(laptop, "#start")
+    wait(laptop, lambda d: css(d, "#problem").text == "bag limit must be a whole number from 1 to 100")
+    type_into(laptop, "#opt-bag_limit", "10")
     target = css(laptop, "#opt-target")
     target.clear()
     target.send_keys("300")

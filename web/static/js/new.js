@@ -44,7 +44,7 @@ function optionField(option) {
       inputmode: 'numeric' });
   } else {
     input = el('select', { id }, option.choices.map((c) => el('option', { value: JSON.stringify(c),
-      selected: c === start(option) }, String(c))));
+      selected: c === start(option) }, human(String(c)))));   // "bags only", as the table's Rules box says it
   }
   input.dataset.option = option.name;
   return el('div', { class: 'field' }, el('label', { for: id }, human(option.name)), input,
@@ -58,8 +58,12 @@ function chosenOptions() {
     let value;
     if (option.kind === 'bool') value = input.checked;
     else if (option.kind === 'int') {
-      if (!/^-?\d+$/.test(input.value.trim())) throw new Error(`${human(option.name)} must be a whole number`);
+      const span = `${option.low !== undefined ? ` from ${option.low}` : ''}${option.high !== undefined ? ` to ${option.high}` : ''}`;
+      const wrong = new Error(`${human(option.name)} must be a whole number${span}`);
+      if (!/^-?\d+$/.test(input.value.trim())) throw wrong;
       value = Number(input.value);
+      // said here, not by the server: Number() rounds 99999999999999999999, echoed back as 100000000000000000000
+      if ((option.low !== undefined && value < option.low) || (option.high !== undefined && value > option.high)) throw wrong;
     } else value = JSON.parse(input.value);
     if (value !== start(option)) out[option.name] = value;   // the server starts a new game with the same
   }
