@@ -37,6 +37,13 @@ __all__ = [
 ]
 
 
+def _quote(text: object) -> str:
+    """Card text as typed, quoted and cut short: a 5,000-character card field came back whole, twice (the wording
+    audit, session 40)."""
+    shown = repr(text)
+    return shown if len(shown) <= 24 else shown[:20] + "…" + shown[-1]
+
+
 class CardError(ValueError):
     """Text that does not name a card; the message says what was wrong."""
 
@@ -84,7 +91,7 @@ class Rank(Enum):
         for rank in cls:
             if rank.value == key:
                 return rank
-        raise CardError(f"{text!r} is not a rank (A, 2-10, J, Q, K)")
+        raise CardError(f"{_quote(text)} is not a rank (A, 2-10, J, Q, K)")
 
     def __str__(self) -> str:
         return self.value
@@ -115,7 +122,7 @@ class Suit(Enum):
         for suit in cls:
             if suit.value == key:
                 return suit
-        raise CardError(f"{text!r} is not a suit (S, H, D, C)")
+        raise CardError(f"{_quote(text)} is not a suit (S, H, D, C)")
 
     def __str__(self) -> str:
         return self.value
@@ -133,7 +140,7 @@ class Card:
         """Parse ``AS``, ``10h``, ``TH``; a joker or anything else raises :class:`CardError`."""
         face = parse_face(text)
         if isinstance(face, Joker):
-            raise CardError(f"{text!r} is a joker; this game has no jokers")
+            raise CardError(f"{_quote(text)} is a joker; this game has no jokers")
         return face
 
     def __str__(self) -> str:
@@ -162,14 +169,14 @@ Face = Card | Joker
 def parse_face(text: str) -> Face:
     """Parse a card or a joker (``JK``)."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like 'AS', not {text!r}")
+        raise CardError(f"a card must be written as text like 'AS', not {_quote(text)}")
     key = text.strip().upper()
     if key in ("JK", "JOKER"):
         return JOKER
     if key in {rank.value for rank in Rank} | {"T"}:  # '10' said "'1' is not a rank" (the wording audit, session 40)
-        raise CardError(f"{text!r} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
+        raise CardError(f"{_quote(text)} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
     if len(key) < 2 or not key.isalnum():
-        raise CardError(f"{text!r} is not a card: write rank then suit, like 'AS' or '10H'")
+        raise CardError(f"{_quote(text)} is not a card: write rank then suit, like 'AS' or '10H'")
     try:
         return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
     except CardError as exc:
@@ -177,9 +184,9 @@ def parse_face(text: str) -> Face:
             if key[cut:].isdecimal() and (key[:cut] == "JK" or _is_card(key[:cut])):
                 copy = f"{key[:cut]}/{key[cut:]}"
                 raise CardError(
-                    f"{text!r} is not a card: a copy (two-deck games) goes after a slash, like '{copy}'"
+                    f"{_quote(text)} is not a card: a copy (two-deck games) goes after a slash, like '{copy}'"
                 ) from None
-        raise CardError(f"{text!r} is not a card: {exc}") from None
+        raise CardError(f"{_quote(text)} is not a card: {exc}") from None
 
 
 def _is_card(key: str) -> bool:
@@ -213,12 +220,12 @@ class PhysicalCard:
 def parse_physical(text: str, default_copy: int = 1) -> PhysicalCard:
     """Parse ``AS/2`` (or ``AS``, which means copy ``default_copy``)."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like 'AS/2', not {text!r}")
+        raise CardError(f"a card must be written as text like 'AS/2', not {_quote(text)}")
     face_text, sep, copy_text = text.partition("/")
     if not sep:
         return PhysicalCard(parse_face(face_text), default_copy)
     if not copy_text.strip().isdecimal():
-        raise CardError(f"{text!r}: the copy after '/' must be a number, like 'AS/2'")
+        raise CardError(f"{_quote(text)}: the copy after '/' must be a number, like 'AS/2'")
     return PhysicalCard(parse_face(face_text), int(copy_text))
 
 

@@ -140,8 +140,13 @@ class GameEvent:
         return GameEvent(seq, self.ts if ts is None else ts, self.source, self.type, self.data)
 
     # -- payload readers: each raises EventError with a message a person understands -------
+    @property
+    def shown_type(self) -> str:
+        """The type as messages quote it, cut short: a 3,000-character type was echoed twice (the wording audit)."""
+        return self.type if len(self.type) <= 24 else self.type[:20] + "…"
+
     def where(self) -> str:
-        return f"event {self.seq} ({self.type})"
+        return f"event {self.seq} ({self.shown_type})"
 
     def _missing(self, key: str, wanted: str) -> EventError:
         if key not in self.data:

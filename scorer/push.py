@@ -528,7 +528,7 @@ class Push:
     def apply(self, state: PushState, event: GameEvent) -> tuple[PushState, list[Ruling]]:
         handler = _HANDLERS.get(event.type)
         if handler is None:
-            raise EventError(f"{event.where()}: Push has no event '{event.type}'")
+            raise EventError(f"{event.where()}: Push has no event '{event.shown_type}'")
         pending = state.pending
         if pending is None:
             return handler(state, event)

@@ -225,7 +225,7 @@ class Session:
             raise EventError(f"event {event.seq} is out of order: the next event is {self.next_seq}")
         if event.type not in META_TYPES and event.type not in self.game.spec.event_types:
             known = ", ".join(self.game.spec.event_types + tuple(sorted(META_TYPES)))
-            raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}' ({known})")
+            raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.shown_type}' ({known})")
         if event.type in META_TYPES:
             return self._rebuild([*self.events, event])
         state, rulings = self.game.apply(self.state, event)
@@ -325,7 +325,7 @@ class Session:
                 rulings.append(self._refusal(event))
                 continue
             if event.type not in self.game.spec.event_types:
-                raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.type}'")
+                raise EventError(f"{event.where()}: {self.game.spec.title} has no event '{event.shown_type}'")
             try:
                 after, new = self.game.apply(state, event)
             except EventError as exc:

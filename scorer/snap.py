@@ -132,7 +132,7 @@ class Snap:
         if event.type == "deal":
             return _deal(state, event)
         if event.type not in SPEC.event_types:
-            raise EventError(f"{event.where()}: Snap has no event '{event.type}'")
+            raise EventError(f"{event.where()}: Snap has no event '{event.shown_type}'")
         if state.phase == "deal":
             raise EventError(f"{event.where()}: the cards have not been dealt yet (send a 'deal' event first)")
         if state.phase == "over":

@@ -93,7 +93,7 @@ class Spades:
         }
         handler = handlers.get(event.type)
         if handler is None:
-            raise EventError(f"{event.where()}: Spades has no event '{event.type}' ({', '.join(handlers)})")
+            raise EventError(f"{event.where()}: Spades has no event '{event.shown_type}' ({', '.join(handlers)})")
         if state.winner is not None:
             a, b = state.totals if state.winner == 0 else reversed(state.totals)  # the winner's total first
             raise EventError(

@@ -127,7 +127,7 @@ class Spit:
         handler = _HANDLERS.get(event.type)
         if handler is None:
             known = ", ".join(_HANDLERS)
-            raise EventError(f"{event.where()}: Spit has no event '{event.type}' ({known})")
+            raise EventError(f"{event.where()}: Spit has no event '{event.shown_type}' ({known})")
         if state.phase is Phase.OVER and event.type not in ("slap", "round_end"):
             raise EventError(f"{event.where()}: the game is over")
         return handler(state, event)

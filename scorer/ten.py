@@ -124,7 +124,7 @@ class Ten:
 
     def apply(self, state: TenState, event: GameEvent) -> Result:
         if event.type not in SPEC.event_types:
-            raise EventError(f"{event.where()}: Ten has no event '{event.type}'")
+            raise EventError(f"{event.where()}: Ten has no event '{event.shown_type}'")
         handler: Callable[[TenState, GameEvent], Result] = getattr(self, "_on_" + event.type)
         if state.phase is Phase.OVER and event.type != "draw":
             return state, [_ruling("game_over", Severity.FOUL, "The game is over.", None, event)]

@@ -41,7 +41,8 @@ MAX_EVENT_BYTES = 16 * 1024
 def _record(game_id: str) -> GameRecord:
     record = store(current_app).game(game_id) if len(game_id) <= 32 else None
     if record is None:
-        raise AccessDenied(404, f"there is no game {game_id!r}")
+        shown = game_id if len(game_id) <= 24 else game_id[:20] + "…"  # a 5,000-character id was echoed whole
+        raise AccessDenied(404, f"there is no game '{shown}'")
     return record
 
 

@@ -267,7 +267,8 @@ class CameraDesk:
             raise CameraError(409, "this server has no camera: start it with 'tablecall serve --camera 0'")
         live = self.hub.live(game_id)
         if live is None:
-            raise CameraError(404, f"there is no game {game_id!r}")
+            shown = game_id if len(game_id) <= 24 else game_id[:20] + "…"
+            raise CameraError(404, f"there is no game '{shown}'")
         with self._lock:
             self._stop_table()
             self.source = source

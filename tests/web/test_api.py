@@ -303,6 +303,21 @@ def test_a_refused_entry_is_not_named_by_the_number_the_next_event_takes(app: Fl
     assert len(events_of(app, gid)) == 5
 
 
+def test_a_long_input_is_not_echoed_whole(host: FlaskClient) -> None:
+    """A 5,000-character card came back twice (10,000 characters on a phone's problem line), as did an unknown
+    3,000-character event type, and a 5,000-character game id once (the wording audit, session 40)."""
+    gid = new_game(host, "spades", ["Alex", "Beth", "Cara", "Dan"])["id"]
+    for body in ({"type": "play", "player": "Beth", "card": "Q" * 5000}, {"type": "x" * 3000, "player": "Beth"}):
+        response = post_event(host, gid, **body)
+        assert response.status_code == 400 and len(response.get_json()["error"]) < 160, response.get_json()
+    assert (
+        "'QQQQQQQQQQQQQQQQQQQ…' is not a card"
+        in post_event(host, gid, type="play", player="Beth", card="Q" * 5000).get_json()["error"]
+    )
+    response = host.get("/api/games/" + "it's" * 1250)
+    assert response.status_code == 404 and response.get_json()["error"] == "there is no game 'it'sit'sit'sit'sit's…'"
+
+
 def test_writes_must_be_json(host: FlaskClient, tally: dict[str, Any]) -> None:
     url = f"/api/games/{tally['id']}/events"
     assert host.post(url, data="type=add").status_code == 415
