@@ -513,7 +513,9 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
         except EventError as exc:
             raise LogError(number, str(exc)) from None
         if events and event.seq <= events[-1].seq:
-            raise LogError(number, f"seq {event.seq} does not follow seq {events[-1].seq}")
+            last = events[-1].seq  # "seq 1 does not follow seq 1" named no problem (the wording audit, session 40)
+            said = "is used twice" if event.seq == last else f"comes after seq {last}"
+            raise LogError(number, f"seq {event.seq} {said}: each event needs a higher seq than the one before it")
         events.append(event)
         numbers.append(number)
     if header is None:

@@ -410,6 +410,7 @@ def default_layout(game: str, players: int, markers: bool = True) -> Layout:
         raise LayoutError(f"no default layout for {game!r} (games: {', '.join(GAMES)})")
     allowed = GAMES[game]
     if players not in allowed:
-        raise LayoutError(f"{game} is played by {allowed.start} to {allowed.stop - 1} players, not {players}")
+        want = f"{allowed.start}" if len(allowed) == 1 else f"{allowed.start} to {allowed.stop - 1}"  # not "4 to 4"
+        raise LayoutError(f"{game} is for {want} players, not {players}")
     zones = tuple(_BUILDERS[game](players))
     return Layout(game, players, zones, _seats(players), TABLE_MM, _markers() if markers else ())

@@ -130,7 +130,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
                 '{"seq": 2, "ts": 0, "source": "manual", "type": "add"}',
             ],
             3,
-            "does not follow",
+            "seq 2 is used twice: each event needs a higher seq than the one before it",
         ),
         ([LOG_HEADER, '{"seq": 1, "ts": 100000000000000000000, "source": "manual", "type": "add"}'], 2, "'ts' must"),
         ([LOG_HEADER, '{"seq": 100000000000000000000, "ts": 0, "source": "manual", "type": "add"}'], 2, "'seq' must"),

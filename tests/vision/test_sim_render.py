@@ -207,6 +207,10 @@ def test_tablecall_simulate_renders_a_demo(tmp_path: Path, capsys: pytest.Captur
         pytest.param(["snap", "--seed", "-1"], "--seed must be from 0 to", id="negative_seed"),
         pytest.param(["TEN"], "the simulator cannot show 'ten' yet", id="game_it_cannot_show"),
         pytest.param(["snap", "-o", "FILE/x.mp4"], "cannot make the folder", id="folder_is_a_file"),
+        # named by file and line, as `tablecall replay` names them ("tablecall: event 1 (bid): ..." and "spades is
+        # played by 4 to 4 players, not 3": the wording audit, session 40)
+        pytest.param(["BID"], "bid.jsonl:2: event 1 (bid): 'bid' must be a whole number from 0 to 13", id="refused"),
+        pytest.param(["THREE"], "three.jsonl:1: Spades is for 4 players, not 3", id="three_for_spades"),
     ],
 )
 def test_tablecall_simulate_explains_bad_input(
@@ -216,7 +220,12 @@ def test_tablecall_simulate_explains_bad_input(
     layout.write_text('{"game": "snap"}')
     (tmp_path / "a-file").write_text("")
     ten = Path(__file__).resolve().parents[2] / "docs" / "examples" / "ten.jsonl"
+    header = {"format": "tablecall-log", "version": 1, "game": "spades", "players": ["A", "B", "C", "D"]}
+    bid = {"seq": 1, "ts": 0, "source": "manual", "type": "bid", "player": "B", "bid": 14}
+    (tmp_path / "bid.jsonl").write_text(json.dumps(header) + "\n" + json.dumps(bid) + "\n")
+    (tmp_path / "three.jsonl").write_text(json.dumps({**header, "players": ["A", "B", "C"]}) + "\n")
     named = {"LAYOUT": str(layout), "TEN": str(ten), "FILE/x.mp4": str(tmp_path / "a-file" / "x.mp4")}
+    named |= {"BID": str(tmp_path / "bid.jsonl"), "THREE": str(tmp_path / "three.jsonl")}
     args = [named.get(a, a) for a in args]
     output = [] if "-o" in args else ["-o", str(tmp_path / "x.mp4")]
     assert main(["simulate", *args, *output, "-q"]) == 2

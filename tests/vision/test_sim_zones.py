@@ -111,9 +111,9 @@ def test_layouts_round_trip_through_json_and_toml(game: str, players: int) -> No
     ("game", "players", "message"),
     [
         pytest.param("poker", 4, "no default layout for 'poker'", id="unknown_game"),
-        pytest.param("spades", 3, "spades is played by 4 to 4 players, not 3", id="spades_needs_four"),
-        pytest.param("snap", 13, "snap is played by 2 to 12 players, not 13", id="snap_at_most_twelve"),
-        pytest.param("ten", 0, "ten is played by 1 to 5 players, not 0", id="ten_at_least_one"),
+        pytest.param("spades", 3, "spades is for 4 players, not 3", id="spades_needs_four"),
+        pytest.param("snap", 13, "snap is for 2 to 12 players, not 13", id="snap_at_most_twelve"),
+        pytest.param("ten", 0, "ten is for 1 to 5 players, not 0", id="ten_at_least_one"),
     ],
 )
 def test_no_layout_for_unknown_games_or_player_counts(game: str, players: int, message: str) -> None:

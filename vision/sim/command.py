@@ -37,6 +37,7 @@ def _size(text: str) -> tuple[int, int] | None:
 
 def run_simulate(args: argparse.Namespace) -> int:
     from scorer.events import EventError, LogError, parse_log
+    from scorer.session import replay
     from vision.cardart import ArtError
     from vision.sim import DEMOS, Options, SimError, demo_log, simulate, truth_path
     from vision.zones import Layout, LayoutError
@@ -51,6 +52,8 @@ def run_simulate(args: argparse.Namespace) -> int:
         return fail(f"--size must look like 1280x720, not {args.size!r}")
     try:
         log = parse_log(read_text(path))
+        replay(log)  # a refused event named by its file and line, as `tablecall replay` names it (it was "tablecall:
+        # event 1 (bid): ..." after the video had started: the wording audit, session 40)
         layout = Layout.from_text(read_text(args.layout, "a layout file")) if args.layout else None
     except FileProblem as exc:
         return fail(str(exc))
