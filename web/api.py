@@ -25,6 +25,7 @@ from scorer.events import (
     name_problem,
     parse_log,
 )
+from scorer.game import Severity
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
@@ -338,4 +339,9 @@ def import_log() -> Any:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}") from None
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
-    return jsonify(id=live.record.id, url=url_for("pages.table", game_id=live.record.id), events=len(log.events)), 201
+    # a header edited to play on (seats swapped, a player added, a rule changed) can make another game of the same
+    # events, fouls and all, and nothing said so (the play-on audit, session 40): the page says how many there are
+    faults = [r for r in live.session.rulings if r.severity in (Severity.FOUL, Severity.ERROR)]
+    first = f"event {faults[0].seq}: {faults[0].message}" if faults else None
+    url = url_for("pages.table", game_id=live.record.id)
+    return jsonify(id=live.record.id, url=url, events=len(log.events), faults=len(faults), first_fault=first), 201

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,8 +12,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorer.events import parse_log
+from scorer.session import replay
 from tests.web.conftest import new_game, phone, post_event
 from web.app import store
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def events_of(app: Flask, game_id: str) -> list[dict[str, Any]]:
@@ -654,6 +658,21 @@ def test_import_makes_a_new_game_with_the_same_events(app: Flask, host: FlaskCli
     assert (state["totals"], state["winner"]) == ({"Cy": 2, "Di": 6}, ["Di"])
     following = post_event(host, gid, type="add", player="Cy", points=1).get_json()["event"]
     assert following["seq"] == 5 and following["ts"] > 900  # after the imported events
+
+
+def test_an_import_says_how_many_of_its_events_are_ruled_fouls(app: Flask, host: FlaskClient) -> None:
+    """Ten's example with two seats swapped imported as another game, 16 fouls, and nothing said so (the play-on
+    audit, session 40): the answer counts them and names the first, for the Import page to show."""
+    assert host.post("/api/import", json={"log": LOG}).get_json()["faults"] == 0
+    text = (ROOT / "docs" / "examples" / "ten.jsonl").read_text()
+    assert host.post("/api/import", json={"log": text}).get_json()["faults"] == 0
+    header, rest = text.split("\n", 1)
+    players = json.loads(header)["players"]
+    swapped = json.dumps({**json.loads(header), "players": [players[1], players[0], *players[2:]]})
+    answer = host.post("/api/import", json={"log": swapped + "\n" + rest}).get_json()
+    assert answer["faults"] > 0 and answer["first_fault"].startswith("event ")
+    rulings = replay(parse_log(swapped + "\n" + rest)).rulings
+    assert answer["faults"] == sum(r.severity.value in ("foul", "error") for r in rulings)
 
 
 def test_an_imported_log_with_gaps_in_its_numbers_plays_on(app: Flask, host: FlaskClient) -> None:

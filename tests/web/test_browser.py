@@ -294,6 +294,20 @@ def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str
     wait(laptop, lambda d: "/g/" in d.current_url)
     wait(laptop, lambda d: totals(d) == {"Björn & S": "61", "E & W": "51"})
     shot(laptop, "18-imported-game")
+    # a log whose events the referee now rules fouls (a header edited to play on: N bids before E) is imported, and the
+    # page says so rather than opening it as if nothing were wrong (the play-on audit, session 40)
+    laptop.get(server["laptop"] + "/import")
+    bid = {"seq": 1, "ts": 0, "source": "manual", "type": "bid", "player": "N", "bid": 3}
+    laptop.execute_script(
+        "document.getElementById('log').value = arguments[0]", json.dumps(header) + "\n" + json.dumps(bid)
+    )
+    tap(laptop, "#import")
+    said = wait(laptop, lambda d: css(d, "#imported").is_displayed() and css(d, "#imported-text").text)
+    assert said.startswith("Imported as a new game. The referee rules one of its events a foul or an error (the first,")
+    assert "event 1: N bid before E; the bid stands). If you changed" in said and not css(laptop, "#import").is_displayed()
+    shot(laptop, "18b-imported-with-fouls")
+    tap(laptop, "#open-imported")
+    wait(laptop, lambda d: "/g/" in d.current_url)
 
 
 def test_the_demo_table_plays_live(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:

@@ -28,7 +28,18 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
   button.disabled = true;   // a second click must not import the game twice
   try {
     const result = await api('POST', '/api/import', { log: text.value, title: document.getElementById('title').value });
-    window.location.assign(result.url);
+    if (!result.faults) { window.location.assign(result.url); return; }
+    // imported, but the referee rules some of its events fouls or errors: a header edited to play on (seats swapped,
+    // a player added, a rule changed) can make another game of the same events, and nothing said so (the play-on
+    // audit, session 40); the host reads it and opens the game (a second Import would make a second game)
+    const many = result.faults === 1 ? 'one of its events a foul or an error' : `${result.faults} of its events fouls or errors`;
+    document.getElementById('imported-text').textContent = `Imported as a new game. The referee rules ${many} `
+      + `(the first, ${result.first_fault.replace(/\.$/, '')}). If you changed the players, their seats or the house rules, check that `
+      + 'this is the game you meant: the Log tab shows each one.';
+    document.getElementById('open-imported').href = result.url;
+    document.getElementById('imported').hidden = false;
+    button.hidden = true;
+    document.getElementById('open-imported').focus();
   } catch (err) {
     showProblem(problem, err.message);
     button.disabled = false;
