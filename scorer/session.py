@@ -401,6 +401,24 @@ class Session:
         return session
 
 
+def faults_before(log: GameLog, line: int) -> str:
+    """What to add to a refusal of ``log``'s line ``line``: the first event before it the referee rules a foul or an
+    error, and how many there are, or ``""``. A header edited to play on (seats swapped, a rule changed) made the
+    refusal name a late symptom, "the game is over" or "deal 1 is over", while the cause was 45 plays before it that
+    had become fouls (the play-on audit, session 40)."""
+    kept = [(e, n) for i, e in enumerate(log.events) if (n := log.lines[i] if i < len(log.lines) else i + 2) < line]
+    try:
+        session = replay(GameLog(log.header, tuple(e for e, _ in kept), tuple(n for _, n in kept)))
+    except EventError:
+        return ""
+    faults = [r for r in session.rulings if r.severity in (Severity.FOUL, Severity.ERROR)]
+    if not faults:
+        return ""
+    first, more = faults[0], len(faults) - 1
+    also = f", and {more} more foul{'s' if more > 1 else ''} or error{'s' if more > 1 else ''}" if more else ""
+    return f" (before it, event {first.seq} is ruled a {first.severity.value}: {first.message.rstrip('.')}{also})"
+
+
 def replay(log: GameLog) -> Session:
     """Replay a whole log; a malformed event raises :class:`LogError` naming its line. One the referee refuses that a
     later ``correct`` or ``undo`` mends is kept, as the dashboard keeps a stored event an earlier version took (the

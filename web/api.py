@@ -27,6 +27,7 @@ from scorer.events import (
 )
 from scorer.game import Severity
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
+from scorer.session import faults_before
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
 from web.hub import LiveGame, RefereeFault, StaleEntry
@@ -334,9 +335,14 @@ def import_log() -> Any:
         log = parse_log(text.split("\n"))
         _game_name(log.header.game)
         clean_players(list(log.header.players))
-        live = hub(current_app).import_log(log, title or log.header.title)
     except LogError as exc:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}") from None
+    except EventError as exc:
+        raise AccessDenied(400, str(exc)) from None
+    try:
+        live = hub(current_app).import_log(log, title or log.header.title)
+    except LogError as exc:
+        raise AccessDenied(400, f"line {exc.line}: {exc.reason}{faults_before(log, exc.line)}") from None
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
     # a header edited to play on (seats swapped, a player added, a rule changed) can make another game of the same

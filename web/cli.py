@@ -17,7 +17,7 @@ from typing import Any
 
 from scorer.events import EventError, LogError, parse_log
 from scorer.game import winner_text
-from scorer.session import replay
+from scorer.session import faults_before, replay
 
 EXIT_BAD_INPUT = 2
 
@@ -93,9 +93,13 @@ def run_replay(args: argparse.Namespace) -> int:
     except FileProblem as exc:
         return fail(str(exc))
     try:
-        session = replay(parse_log(text))
+        log = parse_log(text)
     except LogError as exc:
         return fail(f"{path}:{exc.line}: {exc.reason}")
+    try:
+        session = replay(log)
+    except LogError as exc:
+        return fail(f"{path}:{exc.line}: {exc.reason}{faults_before(log, exc.line)}")
     except EventError as exc:  # pragma: no cover - replay wraps every EventError in LogError
         return fail(f"{path}: {exc}")
     summary = session.summary()

@@ -675,6 +675,18 @@ def test_an_import_says_how_many_of_its_events_are_ruled_fouls(app: Flask, host:
     assert answer["faults"] == sum(r.severity.value in ("foul", "error") for r in rulings)
 
 
+def test_an_import_refused_after_earlier_fouls_names_the_first_of_them(app: Flask, host: FlaskClient) -> None:
+    header, rest = (ROOT / "docs" / "examples" / "spades.jsonl").read_text().split("\n", 1)
+    edited = json.dumps({**json.loads(header), "options": {"first_lead": "two_of_clubs"}})
+    response = host.post("/api/import", json={"log": edited + "\n" + rest})
+    assert response.status_code == 400 and store(app).games() == []
+    assert response.get_json()["error"].startswith("line 59: event 58 (hand): hand 1 is being played card by card; ")
+    assert response.get_json()["error"].endswith(
+        "(before it, event 6 is ruled a foul: Alex played AC out of turn: it "
+        "is David's turn; take it back, and 44 more fouls or errors)"
+    )
+
+
 def test_an_imported_log_with_gaps_in_its_numbers_plays_on(app: Flask, host: FlaskClient) -> None:
     """LOG's events are numbered 1 and 4 (a log trimmed by hand). The screens send back the state's seq as 'seen', so
     it must be the last event's number, 4, not the count, 2. Otherwise Di's next 6 (the same as event 4) was taken for

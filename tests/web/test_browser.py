@@ -304,7 +304,9 @@ def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str
     tap(laptop, "#import")
     said = wait(laptop, lambda d: css(d, "#imported").is_displayed() and css(d, "#imported-text").text)
     assert said.startswith("Imported as a new game. The referee rules one of its events a foul or an error (the first,")
-    assert "event 1: N bid before E; the bid stands). If you changed" in said and not css(laptop, "#import").is_displayed()
+    assert (
+        "event 1: N bid before E; the bid stands). If you changed" in said and not css(laptop, "#import").is_displayed()
+    )
     shot(laptop, "18b-imported-with-fouls")
     tap(laptop, "#open-imported")
     wait(laptop, lambda d: "/g/" in d.current_url)

@@ -166,3 +166,28 @@ def test_explain_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> 
         replaying.stdout.close()  # as `head -1` does
         said = replaying.stderr.read().decode()
         assert (replaying.wait(30), said) == (0, "")
+
+
+def test_a_refusal_after_earlier_fouls_names_the_first_of_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Spades' example with the house rule "the 2 of clubs leads" switched on in its header: the refusal named the
+    late symptom (line 59, "hand 1 is being played card by card") and not the 45 plays before it that the new rule
+    makes fouls (the play-on audit, session 40); Import says the same (tests/web/test_api.py)."""
+    root = Path(__file__).resolve().parents[2]
+    header, rest = (root / "docs" / "examples" / "spades.jsonl").read_text().split("\n", 1)
+    edited = {**json.loads(header), "options": {"first_lead": "two_of_clubs"}}
+    path = tmp_path / "two_of_clubs.jsonl"
+    path.write_text(json.dumps(edited) + "\n" + rest)
+    assert main(["replay", str(path)]) == 2
+    assert capsys.readouterr().err.strip() == (
+        f"tablecall: {path}:59: event 58 (hand): hand 1 is being played card by card; finish it first (before it, "
+        "event 6 is ruled a foul: Alex played AC out of turn: it is David's turn; take it back, and 44 more fouls or "
+        "errors)"
+    )
+    assert main(["replay", str(write_log(tmp_path, '{"seq": 3, "ts": 0, "source": "manual", "type": "add"}'))]) == 2
+    assert (
+        capsys.readouterr()
+        .err.strip()
+        .endswith("game.jsonl:5: seq 3 is used twice: each event needs a higher seq than the one before it")
+    )
