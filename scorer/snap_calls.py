@@ -112,11 +112,17 @@ def hear_call(state: SnapState, event: GameEvent) -> tuple[SnapState, list[Rulin
     claim = claimed(state, seat, kind)
     if claim:
         state = replace(state, pending=(*state.pending, call))
-        closes = window_closes(state)
-        message = f"{name} {SAID[kind]} at {event.ts} ms; calls until {closes} ms tie with the first."
+        # times from the first call, not the game's clock: "at 1834512 ms" was read out on the phones (the
+        # wording audit, session 40)
+        closes, first = window_closes(state), min(c.ts for c in state.pending)
+        after = event.ts - first
+        if after <= 0:
+            message = f"{name} {SAID[kind]} first; calls up to {state.window} ms after it tie with it."
+        else:
+            message = f"{name} {SAID[kind]} {after} ms after the first call: in time to tie (up to {state.window} ms)."
         if closes is not None and event.ts > closes:  # in the grace only: the window it would tie in had closed
-            late = f"after the tie window closed ({closes} ms): too late to tie"
-            message = f"{name} {SAID[kind]} at {event.ts} ms, {late}."
+            late = f"past the {state.window} ms that tie: too late to tie"
+            message = f"{name} {SAID[kind]} {after} ms after the first call, {late}."
         return state, [*rulings, Ruling("call_heard", Severity.INFO, message, name, event.seq)]
     if any(k == kind and (state.callers != "owners_only" or seat in owners) for k, owners in state.settled):
         message = f"{name} {SAID[kind]} too late: that match has already been settled. No penalty."

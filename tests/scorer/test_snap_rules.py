@@ -609,8 +609,9 @@ def test_a_player_put_out_by_an_inserted_call_is_placed_in_game_order() -> None:
 @pytest.mark.parametrize(
     ("second", "said"),
     [
-        ("@2140", 'Alex called "Snap!" at 2140 ms; calls until 2250 ms tie with the first.'),
-        ("@2300", 'Alex called "Snap!" at 2300 ms, after the tie window closed (2250 ms): too late to tie.'),
+        ("@2140", 'Alex called "Snap!" 40 ms after the first call: in time to tie (up to 150 ms).'),
+        ("@2300", 'Alex called "Snap!" 200 ms after the first call, past the 150 ms that tie: too late to tie.'),
+        ("@2000", 'Alex called "Snap!" first; calls up to 150 ms after it tie with it.'),  # earlier than Cara's
     ],
 )
 def test_a_call_heard_says_whether_it_may_still_tie(second: str, said: str) -> None:
