@@ -243,7 +243,8 @@ def _bid(ctx: Context) -> SpadesState:
     hand = _current_hand(ctx)
     name = ctx.name(seat)
     if hand.bids[seat] is not None:
-        ctx.say("already_bid", Severity.ERROR, f"{name} already bid {_bid_text(hand, seat)}; ignored.", seat)
+        said = f"{name} already bid {_bid_text(hand, seat)}; ignored: to change that bid, edit it on the Log tab."
+        ctx.say("already_bid", Severity.ERROR, said, seat)  # it said only "ignored." (the wording audit, session 40)
         return state
     if blind and not blind_nil_allowed(seat % 2, state.totals, state.rules):
         need = state.rules.blind_nil_requires_deficit

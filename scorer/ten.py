@@ -179,7 +179,7 @@ class Ten:
             return _ruling("no_more_draws", Severity.FOUL, "The game is ending: no more cards are drawn.", name, event)
         if seat is not None and seat != state.active:
             who = state.players[seat]
-            return _ruling("out_of_turn", Severity.FOUL, f"It is {name}'s turn, not {who}'s.", who, event)
+            return _ruling("out_of_turn", Severity.FOUL, _not_your_turn(name, who), who, event)
         return None
 
     def _check_bust(self, state: TenState, card: TenCard, event: GameEvent, rulings: list[Ruling]) -> TenState:
@@ -250,7 +250,7 @@ class Ten:
             return _ruling("no_stop_now", Severity.FOUL, "Nobody is drawing: there is nothing to stop.", name, event)
         if seat is not None and seat != state.active:
             who = state.players[seat]
-            return _ruling("out_of_turn", Severity.FOUL, f"It is {name}'s turn, not {who}'s.", who, event)
+            return _ruling("out_of_turn", Severity.FOUL, _not_your_turn(name, who), who, event)
         if not state.tableau:
             message = f"{name}'s row holds no card to take (a wild drawn goes to auction); draw before stopping."
             return _ruling("nothing_to_take", Severity.FOUL, message, name, event)
@@ -503,3 +503,8 @@ class Ten:
 
 
 GAME = register(Ten())
+
+
+def _not_your_turn(name: str, who: str) -> str:
+    """Said of a draw or a stop out of turn, which changes nothing (not said before: the wording audit, session 40)."""
+    return f"It is {name}'s turn, not {who}'s: this counts for nothing."

@@ -371,6 +371,8 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
         raise StoreError(f"there is no database at {source}")
     if target.exists():
         raise StoreError(f"{target} exists already: name a new file (a backup never overwrites one)")
+    if not target.parent.exists():  # it said "nodir is not a folder" (the wording audit, session 40)
+        raise StoreError(f"there is no folder {target.parent}: make it first, or name a file in a folder that exists")
     if not target.parent.is_dir():
         raise StoreError(f"{target.parent} is not a folder")
     partial = target.with_name(target.name + ".partial")

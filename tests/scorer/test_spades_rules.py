@@ -515,3 +515,11 @@ def test_a_bag_penalty_paid_twice_in_one_hand_says_so() -> None:
     table = Table({"bag_limit": 3})
     rulings = table.event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))
     assert rulings[1].message == "Alex & Charlie: 11 bags reach 3 three times: -300, 2 carried."
+
+
+def test_a_second_bid_says_how_to_change_the_first() -> None:
+    """It said "Alex already bid 3; ignored." and not how a wrong bid is put right (the wording audit, session 40)."""
+    table = Table()
+    dealt(bids=(3,))(table)
+    rulings = table.event("bid", player="Alex", bid=4)
+    assert [r.message for r in rulings] == ["Alex already bid 3; ignored: to change that bid, edit it on the Log tab."]

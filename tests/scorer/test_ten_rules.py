@@ -508,3 +508,11 @@ def test_a_correction_that_ends_an_earlier_turn_does_not_hand_later_cards_to_the
     fouls = [(r.seq, r.code) for r in new if r.severity is Severity.FOUL]
     assert fouls == [(3, "out_of_turn"), (4, "out_of_turn"), (5, "no_buy_now")]
     assert session.view()["active"] == "Cara" and session.view()["market"] == ["R5", "B6"]
+
+
+def test_a_draw_out_of_turn_says_it_counts_for_nothing() -> None:
+    """It said "It is Alex's turn, not Beth's." and no more, though the draw changes nothing (the wording audit)."""
+    before, _ = play(["R5"])
+    after, rulings = play([("draw", {"card": "R6", "player": "Beth"})], before)
+    assert [r.message for r in rulings] == ["It is Alex's turn, not Beth's: this counts for nothing."]
+    assert after == before

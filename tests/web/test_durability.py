@@ -319,6 +319,7 @@ def test_backup_copies_every_game_while_the_server_writes(tmp_path: Path, capsys
         pytest.param("missing", "there is no database at", id="no_database"),
         pytest.param("text", "file is not a database", id="not_a_database"),
         pytest.param("exists", "exists already: name a new file", id="never_overwrites"),
+        pytest.param("nodir", "there is no folder ", id="no_such_folder"),  # "nodir is not a folder" (wording audit)
         pytest.param(  # the copy's folder, not the database, was blamed ("could not copy t.sqlite3": a review)
             "unwritable",
             "could not write /proc/copy.sqlite3",
@@ -339,6 +340,9 @@ def test_backup_refuses_what_it_cannot_copy(
     elif given == "unwritable":
         Store(db).close()
         copy = Path("/proc/copy.sqlite3")
+    elif given == "nodir":
+        Store(db).close()
+        copy = tmp_path / "nodir" / "copy.sqlite3"
     assert main(["backup", str(copy), "--db", str(db)]) == 2
     assert message in capsys.readouterr().err
     assert not copy.with_name("copy.sqlite3.partial").exists()
