@@ -76,7 +76,7 @@ class Spades:
         event_types=("deal", "bid", "exchange", "play", "claim", "hand"),
         options=OPTIONS,
         teams=True,
-        rules_summary="Partnership trick-taking: bid, take tricks, spades trump; first team to 500 wins.",
+        rules_summary="Partnership trick-taking: bid, take tricks, spades trump; first team to the target (500) wins.",
     )
 
     def initial_state(self, players: Sequence[str], options: Mapping[str, Json]) -> SpadesState:

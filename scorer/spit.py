@@ -240,7 +240,7 @@ def _play(state: SpitState, event: GameEvent) -> Result:
         why = f"{card} is the same rank as {top.card}"
     else:
         why = f"{card} is not one rank above or below {top.card}"
-    message = f"Foul: {name} played {card} on {pile_name(pile)}: {why}. Take it back."
+    message = f"{name} played {card} on {pile_name(pile)}: {why}. Take it back."  # the badge says "foul"
     data = {"card": str(card), "pile": pile, "top": str(top.card), "from": index}
     state = replace(state, fouls=(*state.fouls, Foul(event.seq, state.round, seat, card, pile, index, code)))
     # no Spit! call and no blocked round on a card to be taken back: nothing fitting it must not end the round (in a
@@ -264,7 +264,7 @@ def _move(state: SpitState, event: GameEvent) -> Result:
         raise EventError(f"{event.where()}: {name}'s {slot_name(source)} shows {card}, not {event.card()}")
     if not side.stock[target].is_empty:
         message = (
-            f"Foul: {name} moved {card} onto {slot_name(target)}, which is not empty: a card may only move "
+            f"{name} moved {card} onto {slot_name(target)}, which is not empty: a card may only move "
             "into an empty space. Put it back."
         )
         return state, [Ruling("illegal_move", Severity.FOUL, message, name, event.seq, {"card": str(card)})]
@@ -310,7 +310,7 @@ def _slap(state: SpitState, event: GameEvent) -> Result:
     pile = event.integer("pile", 0, 1)
     name = state.players[seat]
     if state.phase is Phase.PLAY:
-        message = f"Foul: {name} slapped a spit pile while the round is still on."
+        message = f"{name} slapped a spit pile while the round is still on."
         return state, [Ruling("early_slap", Severity.FOUL, message, name, event.seq)]
     if state.phase is Phase.SLAP:
         sizes = [len(cards) for cards in state.piles]

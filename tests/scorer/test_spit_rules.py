@@ -81,6 +81,7 @@ def test_play_legality(options: dict[str, Any], top: str, played: str, legal: bo
         foul = next(r for r in rulings if r.code == "illegal_play")
         assert foul.severity is Severity.FOUL and foul.player == "Alex" and foul.seq == 5
         assert played in foul.message and top in foul.message and "spit pile 1" in foul.message
+        assert foul.message.startswith(f"Alex played {played}")  # not "Foul: Alex ...": the badge says foul (s40)
         assert foul.data == {"card": played, "pile": 0, "top": top, "from": 0}
         assert [(f.card, f.pile, f.seq) for f in new.fouls] == [(card(played), 0, 5)]
 
