@@ -333,8 +333,11 @@ def import_log() -> Any:
     title = _text(body, "title", MAX_TITLE, "")
     try:
         log = parse_log(text.split("\n"))
-        _game_name(log.header.game)
-        clean_players(list(log.header.players))
+        try:  # the header's line, as `tablecall replay` names it (the play-on audit, session 40)
+            _game_name(log.header.game)
+            clean_players(list(log.header.players))
+        except AccessDenied as exc:
+            raise AccessDenied(exc.status, f"line 1: {exc.message}") from None
     except LogError as exc:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}") from None
     except EventError as exc:

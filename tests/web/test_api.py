@@ -706,7 +706,11 @@ BAD_LOGS = [
     pytest.param({}, "text of a game log", id="missing"),
     pytest.param({"log": "not json"}, "line 1: not valid JSON", id="not_json"),
     pytest.param({"log": '{"format": "x"}'}, "line 1: the first line must be the log header", id="no_header"),
-    pytest.param({"log": LOG.replace('"tally"', '"chess"')}, "installed games", id="unknown_game"),
+    pytest.param(
+        {"log": LOG.replace('"tally"', '"chess"')},
+        "line 1: 'game' must be one of the installed games",
+        id="unknown_game",
+    ),
     pytest.param({"log": LOG.replace('"points": 6', '"points": 60')}, "line 3:", id="event_does_not_replay"),
     pytest.param({"log": LOG.replace('"seq": 4', '"seq": 1')}, "line 3: seq 1 is used twice", id="seq_not_rising"),
     pytest.param(
