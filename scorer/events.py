@@ -348,10 +348,6 @@ def _kind(value: Json) -> str:
     return "a list" if isinstance(value, list) else "an object"
 
 
-_NOT_UTF8 = (
-    "holds \ufffd, the mark of a character that was not UTF-8 text when the file was read (an older Windows editor "
-    "saves 'ANSI'): save the file as UTF-8 and choose it again"
-)
 _LOG_JSON = {
     "syntax": "not valid JSON ({})",
     "number": "holds {}, which is not JSON: write a number",
@@ -496,8 +492,6 @@ def parse_log(lines: str | Iterable[str]) -> GameLog:
             line = line.removeprefix(bom)
         if not line.strip():
             continue
-        if header is None and "\ufffd" in line:  # a reader's mark for bytes not UTF-8: names came in as "Bj\ufffdrn"
-            raise LogError(number, _NOT_UTF8)  # (only the header: an event's note may hold any text, as typed)
         try:
             line.encode("utf-8")
             obj = read_json(line)

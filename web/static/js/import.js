@@ -3,6 +3,18 @@ import { api, showProblem, started } from './common.js';
 
 const problem = document.getElementById('problem');
 const text = document.getElementById('log');
+const importButton = document.getElementById('import');
+const notice = document.getElementById('imported');
+
+// Another log after an import with fouls: the notice goes and the Import button comes back (they stayed, and nothing
+// more could be imported without reloading the page: a review, session 40).
+function another() {
+  if (notice.hidden) return;
+  notice.hidden = true;
+  importButton.hidden = false;
+  importButton.disabled = false;
+}
+text.addEventListener('input', another);
 
 // Read as UTF-8 or not at all: file.text() turns every byte that is not UTF-8 into \ufffd, and a log an older Windows
 // editor saved as 'ANSI' became a game of "Bj\ufffdrn" (the play-on audit, session 40); `tablecall replay` refuses it.
@@ -10,11 +22,13 @@ document.getElementById('file').addEventListener('change', async (e) => {
   const file = e.target.files[0];
   if (!file) return;
   showProblem(problem, '');
+  another();
   try {
     text.value = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
   } catch (err) {
     text.value = '';
-    showProblem(problem, `${file.name} is not UTF-8 text (an older Windows editor saves 'ANSI'): `
+    e.target.value = '';   // the same file saved again as UTF-8 and chosen again fired no 'change' (a review)
+    showProblem(problem, `${file.name} is not UTF-8 text (older Windows editors save 'ANSI' or 'Unicode'): `
       + 'save it as UTF-8 and choose it again.');
   }
 });
@@ -32,13 +46,14 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
     // imported, but the referee rules some of its events fouls or errors: a header edited to play on (seats swapped,
     // a player added, a rule changed) can make another game of the same events, and nothing said so (the play-on
     // audit, session 40); the host reads it and opens the game (a second Import would make a second game)
-    const many = result.faults === 1 ? 'one of its events a foul or an error' : `${result.faults} of its events fouls or errors`;
-    document.getElementById('imported-text').textContent = `Imported as a new game. The referee rules ${many} `
-      + `(the first, ${result.first_fault.replace(/\.$/, '')}). If you changed the players, their seats or the house rules, check that `
-      + 'this is the game you meant: the Log tab shows each one.';
+    const many = result.faults === 1 ? 'one of its events a foul or an error'
+      : `${result.faults} of its events fouls or errors`;
     document.getElementById('open-imported').href = result.url;
-    document.getElementById('imported').hidden = false;
+    notice.hidden = false;   // shown first, then its text: a live region that appears with its text is often not read
     button.hidden = true;
+    document.getElementById('imported-text').textContent = `Imported as a new game. The referee rules ${many} `
+      + `(the first, ${result.first_fault.replace(/\.$/, '')}): as in the game exported, unless you changed its `
+      + 'players, their seats or the house rules; then check that this is the game you meant (the Log tab shows each).';
     document.getElementById('open-imported').focus();
   } catch (err) {
     showProblem(problem, err.message);
