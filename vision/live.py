@@ -436,7 +436,9 @@ class LiveTable:
             except Exception as exc:  # the store or the referee failed: say so, try again with the next frame
                 observer.refused(proposal, None)
                 log.exception("could not append the camera's %s", proposal.type)
-                self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": repr(exc)})
+                self._events.append(
+                    {"type": proposal.type, "reason": proposal.reason, "refused": str(exc) or type(exc).__name__}
+                )
                 continue
             self.sent.append(event)
             mine.add(seq, proposal)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -42,15 +43,17 @@ ENDINGS = frozenset(_WHOLE)
 
 def unnumbered(exc: EventError, seq: int, kind: Any) -> EventError:
     """A refused entry's message without the number the event would have had: "event 5 (play): 'JK' is a joker" named
-    a #5 that the Log then gave the next event logged (the wording audit, session 40)."""
-    text, own = str(exc), f"event {seq} ({kind})"
-    if type(exc) is not EventError or not isinstance(kind, str):
+    a #5 that the Log then gave the next event logged (the wording audit, session 40). Whatever type the prefix names
+    (an insert's event is checked under the insert's number with its own type; a long type is cut): the entry's."""
+    if type(exc) is not EventError:  # StaleEntry and the like keep their own type and words
         return exc
-    if text.startswith(own + ": "):
-        return EventError(text[len(own) + 2 :])
-    if text.startswith(own + " "):  # an undo, correct or insert that would leave later events impossible
-        return EventError(f"this {kind}" + text[len(own) :])
-    return exc
+    found = re.match(rf"event {seq} \([^()]*\)(: | )", str(exc))
+    if found is None:
+        return exc
+    rest = str(exc)[found.end() :]
+    if found.group(1) == ": ":
+        return EventError(rest)
+    return EventError(f"this {kind if isinstance(kind, str) and len(kind) <= 24 else 'entry'} {rest}")  # "would leave"
 
 
 class RefereeFault(RuntimeError):
@@ -254,9 +257,9 @@ class Hub:
             try:
                 event = parse_event({**body, "seq": seq, "ts": ts, "source": source.value})
                 self._check_inner(event, now)
+                same = self._fresh(live.session, event, seen)  # an undo's bad 'target' is refused here
             except EventError as exc:
                 raise unnumbered(exc, seq, body.get("type")) from None
-            same = self._fresh(live.session, event, seen)
             if same is not None:
                 return AppendResult(same, [], self.snapshot(live), duplicate=True)
             try:
@@ -269,7 +272,7 @@ class Hub:
                 title = live.session.game.spec.title
                 raise RefereeFault(  # it showed the phones a Python repr, "(KeyError('pile'))"
                     f"the {title} referee could not handle this entry (a bug in tablecall): nothing was written; "
-                    "enter it another way, or undo the event before it and try again (the server's log has the details)"
+                    "enter it another way, or tell the host (the server's log has the details)"
                 ) from exc
             try:
                 self.store.append(game_id, event, self.clock(), author)

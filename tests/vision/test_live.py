@@ -566,3 +566,30 @@ def test_a_camera_whose_first_pictures_are_black_still_knows_the_old_trick(tmp_p
     assert table.wait(60)
     assert [e for e in d.session.events if e.source is Source.VISION] == []
     assert d.session.view()["trick"] == [] and d.session.view()["phase"] == "play"
+
+
+def test_an_entry_the_server_fails_on_is_listed_with_its_message_not_a_python_repr(tmp_path: Path) -> None:
+    """The camera's list showed a referee bug as "RefereeFault('the Snap referee could not handle ...')" (a review,
+    session 40): the message as the phones get it; the card is tried again with the next frame."""
+
+    class Failing(SessionLink):
+        calls = 0
+
+        def append(self, event):  # type: ignore[no-untyped-def]
+            Failing.calls += 1
+            if Failing.calls == 1:
+                raise RuntimeError("the Snap referee could not handle this entry (a bug in tablecall)")
+            return super().append(event)
+
+    script = snap_script()
+    video = script.write(tmp_path / "table.mp4", 70)
+    session = snap_session()
+    save_config(tmp_path / "table.toml", default_config("snap", 2))
+    table = LiveTable(
+        str(video), Failing(session), load_config(tmp_path / "table.toml"), detector=script.oracle(), lossless=True
+    )
+    table.start()
+    assert table.wait(60)
+    refused = [e["refused"] for e in table.status()["events"] if "refused" in e]
+    assert refused == ["the Snap referee could not handle this entry (a bug in tablecall)"]
+    assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]  # tried again

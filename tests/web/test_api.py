@@ -304,6 +304,12 @@ def test_a_refused_entry_is_not_named_by_the_number_the_next_event_takes(app: Fl
     assert refused.get_json()["error"].startswith(
         "this undo would leave event 5 (reveal) impossible: event 5 (reveal): "
     )
+    # an insert's event is checked under the insert's number with its own type, and an undo's target before the
+    # referee sees it: both still named event 6 (a review)
+    inserted = {"type": "play", "player": "Alex", "card": "ZZ", "pile": 0}
+    refused = post_event(host, gid, type="insert", after=3, event=inserted)
+    assert refused.get_json()["error"] == "'card': 'ZZ' is not a card: 'Z' is not a rank (A, 2-10, J, Q, K)"
+    assert post_event(host, gid, type="undo", target="x").get_json()["error"].startswith("'target' must be a whole")
     assert len(events_of(app, gid)) == 5
 
 
