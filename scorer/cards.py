@@ -29,15 +29,18 @@ __all__ = [
     "PhysicalCard",
     "Rank",
     "Suit",
+    "copy_number",
+    "copy_slip",
     "parse_card",
     "parse_face",
     "parse_physical",
     "push_deck",
+    "quoted",
     "standard_deck",
 ]
 
 
-def _quote(text: object) -> str:
+def quoted(text: object) -> str:
     """Card text as typed, quoted and cut short: a 5,000-character card field came back whole, twice (the wording
     audit, session 40)."""
     shown = repr(text)
@@ -91,7 +94,7 @@ class Rank(Enum):
         for rank in cls:
             if rank.value == key:
                 return rank
-        raise CardError(f"{_quote(text)} is not a rank (A, 2-10, J, Q, K)")
+        raise CardError(f"{quoted(text)} is not a rank (A, 2-10, J, Q, K)")
 
     def __str__(self) -> str:
         return self.value
@@ -122,7 +125,7 @@ class Suit(Enum):
         for suit in cls:
             if suit.value == key:
                 return suit
-        raise CardError(f"{_quote(text)} is not a suit (S, H, D, C)")
+        raise CardError(f"{quoted(text)} is not a suit (S, H, D, C)")
 
     def __str__(self) -> str:
         return self.value
@@ -140,7 +143,7 @@ class Card:
         """Parse ``AS``, ``10h``, ``TH``; a joker or anything else raises :class:`CardError`."""
         face = parse_face(text)
         if isinstance(face, Joker):
-            raise CardError(f"{_quote(text)} is a joker; this game has no jokers")
+            raise CardError(f"{quoted(text)} is a joker; this game has no jokers")
         return face
 
     def __str__(self) -> str:
@@ -169,24 +172,29 @@ Face = Card | Joker
 def parse_face(text: str) -> Face:
     """Parse a card or a joker (``JK``)."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like 'AS', not {_quote(text)}")
+        raise CardError(f"a card must be written as text like 'AS', not {quoted(text)}")
     key = text.strip().upper()
     if key in ("JK", "JOKER"):
         return JOKER
     if key in {rank.value for rank in Rank} | {"T"}:  # '10' said "'1' is not a rank" (the wording audit, session 40)
-        raise CardError(f"{_quote(text)} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
+        raise CardError(f"{quoted(text)} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
     if len(key) < 2 or not key.isalnum():
-        raise CardError(f"{_quote(text)} is not a card: write rank then suit, like 'AS' or '10H'")
+        raise CardError(f"{quoted(text)} is not a card: write rank then suit, like 'AS' or '10H'")
     try:
         return Card(Rank.parse(key[:-1]), Suit.parse(key[-1]))
     except CardError as exc:
-        for cut in (2, 3):  # 'KH2', a copy without its slash, said "'KH' is not a rank"
-            if key[cut:].isdecimal() and (key[:cut] == "JK" or _is_card(key[:cut])):
-                copy = f"{key[:cut]}/{key[cut:]}"
-                raise CardError(
-                    f"{_quote(text)} is not a card: a copy (two-deck games) goes after a slash, like '{copy}'"
-                ) from None
-        raise CardError(f"{_quote(text)} is not a card: {exc}") from None
+        raise CardError(f"{quoted(text)} is not a card: {exc}") from None
+
+
+def copy_slip(text: str, exc: CardError) -> CardError:
+    """``exc``, or where ``text`` is a card and a copy number without the slash between them, a CardError saying where
+    the slash goes: 'KH2' said "'KH' is not a rank" (the wording audit). Only for games with copies (Push): in a game
+    of one deck the hint led to 'KH/2', refused in its turn (a review, session 40)."""
+    key = text.strip().upper()
+    for cut in (2, 3):
+        if key[cut:].isdecimal() and len(key) <= 6 and (key[:cut] == "JK" or _is_card(key[:cut])):
+            return CardError(f"{quoted(text)} is not a card: a copy goes after a slash, like '{key[:cut]}/{key[cut:]}'")
+    return exc
 
 
 def _is_card(key: str) -> bool:
@@ -195,6 +203,16 @@ def _is_card(key: str) -> bool:
     except CardError:
         return False
     return True
+
+
+def copy_number(text: str, top: int) -> int | None:
+    """The copy number written after a slash, if it is one from 1 to ``top`` (``None`` otherwise). Checked before
+    ``int()``: past 4,300 digits ``int()`` raises, and Import answered 500 (a review, session 40)."""
+    text = text.strip()
+    if not text.isdecimal() or len(text) > len(str(top)) + 2:
+        return None
+    number = int(text)
+    return number if 1 <= number <= top else None
 
 
 def parse_card(text: str) -> Card:
@@ -220,13 +238,17 @@ class PhysicalCard:
 def parse_physical(text: str, default_copy: int = 1) -> PhysicalCard:
     """Parse ``AS/2`` (or ``AS``, which means copy ``default_copy``)."""
     if not isinstance(text, str):
-        raise CardError(f"a card must be written as text like 'AS/2', not {_quote(text)}")
+        raise CardError(f"a card must be written as text like 'AS/2', not {quoted(text)}")
     face_text, sep, copy_text = text.partition("/")
     if not sep:
-        return PhysicalCard(parse_face(face_text), default_copy)
-    if not copy_text.strip().isdecimal():
-        raise CardError(f"{_quote(text)}: the copy after '/' must be a number, like 'AS/2'")
-    return PhysicalCard(parse_face(face_text), int(copy_text))
+        try:
+            return PhysicalCard(parse_face(face_text), default_copy)
+        except CardError as exc:
+            raise copy_slip(face_text, exc) from None
+    copy = copy_number(copy_text, 99)
+    if copy is None:
+        raise CardError(f"{quoted(text)}: the copy after '/' must be a number, like 'AS/2'")
+    return PhysicalCard(parse_face(face_text), copy)
 
 
 def _faces() -> Iterator[Card]:

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer.cards import CardError, Face, Joker, Rank, parse_face, push_deck
+from scorer.cards import CardError, Face, Joker, Rank, copy_number, copy_slip, parse_face, push_deck
 from scorer.events import EventError, GameEvent
 from scorer.push_melds import Meld, Stand, face_key
 
@@ -210,18 +210,20 @@ def give(state: PushState, seat: int, known: Sequence[Face], hidden: int = 0) ->
 def parse_entry(text: Json, where: str) -> tuple[Face, int | None]:
     """A card written ``7H``, ``7H/2`` or ``JK/3``: its face and the copy named (or ``None``)."""
     if not isinstance(text, str):
-        raise EventError(f"{where}: a card must be text like '7H' or 'JK/2', not {text!r}")
+        raise EventError(f"{where}: a card must be text like '7H' or 'JK/2', not {str(text)[:20]!r}")
     face_text, sep, copy_text = text.partition("/")
     try:
         face = parse_face(face_text)
     except CardError as exc:
-        raise EventError(f"{where}: {exc}") from None
+        raise EventError(f"{where}: {exc if sep else copy_slip(face_text, exc)}") from None
     if not sep:
         return face, None
     top = DECK[face]
-    if not copy_text.strip().isdecimal() or not 1 <= int(copy_text) <= top:
-        raise EventError(f"{where}: {text!r}: Push has {top} copies of {face}, numbered 1 to {top}")
-    return face, int(copy_text)
+    copy = copy_number(copy_text, top)
+    if copy is None:
+        shown = text if len(text) <= 24 else text[:20] + "…"  # it was echoed whole (a review, session 40)
+        raise EventError(f"{where}: '{shown}': Push has {top} copies of {face}, numbered 1 to {top}")
+    return face, copy
 
 
 def read_face(event: GameEvent, key: str) -> Face:

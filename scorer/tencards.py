@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from scorer.cards import CardError
+from scorer.cards import CardError, quoted
 
 __all__ = [
     "CURRENCY_SPREAD",
@@ -104,10 +104,10 @@ class TenCard:
 def parse_ten_card(text: str) -> TenCard:
     """Parse ``R5``, ``G#``, ``*7``, ``*#`` or ``$3``."""
     if not isinstance(text, str):
-        raise CardError(f"a Ten card must be written as text like 'R5', not {text!r}")
+        raise CardError(f"a Ten card must be written as text like 'R5', not {quoted(text)}")
     key = text.strip().upper()
     if len(key) != 2:
-        raise CardError(f"{text!r} is not a Ten card (like R5, G#, *7, *#, $3)")
+        raise CardError(f"{quoted(text)} is not a Ten card (like R5, G#, *7, *#, $3)")
     head, tail = key[0], key[1]
     try:
         if head == "$" and tail.isdecimal():
@@ -124,8 +124,8 @@ def parse_ten_card(text: str) -> TenCard:
             if tail.isdecimal():
                 return TenCard(TenKind.NUMBER, colour, int(tail))
     except CardError as exc:
-        raise CardError(f"{text!r}: {exc}") from None
-    raise CardError(f"{text!r} is not a Ten card (like R5, G#, *7, *#, $3)")
+        raise CardError(f"{quoted(text)}: {exc}") from None
+    raise CardError(f"{quoted(text)} is not a Ten card (like R5, G#, *7, *#, $3)")
 
 
 #: How many currency cards of each worth (an assumption: the document says only "27, worth 1-5").

@@ -508,6 +508,10 @@ BAD = [
     ("card_not_in_a_known_hand", [DEAL, draw("Alex")], discard("Alex", "KS"), "Alex holds no KS"),
     ("wrong_top_discard", [DEAL], draw("Alex", card="KS"), "the top discard is 9C, not KS"),
     ("copy_number_out_of_range", [DEAL, draw("Alex")], discard("Alex", "3H/3"), "2 copies of 3H"),
+    # int() of more than 4,300 digits raised: a 422 on a phone, a 500 on Import (a review, session 40)
+    ("copy_number_of_5000_digits", [DEAL, draw("Alex")], discard("Alex", "3H/" + "1" * 5000),
+     "'3H/" + "1" * 17 + "…': Push has 2 copies of 3H"),
+    ("copy_without_its_slash", [DEAL, draw("Alex")], discard("Alex", "3H2"), "a copy goes after a slash, like '3H/2'"),
     ("third_copy_of_a_card", [("deal", {"dealer": "David", "upcard": "9C"}), draw("Alex")],
      meld("Alex", ("set", "7H 7H 7H")), "Push has 2 7H"),
     ("card_seen_elsewhere", [DEAL, draw("Alex"), discard("Alex", "3H")], discard("Beth", "9C"), "Beth holds no 9C"),
