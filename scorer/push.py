@@ -114,7 +114,7 @@ def _begin_draw(state: PushState, event: GameEvent, seat: int) -> tuple[PushStat
                 state,
                 event,
                 "wild_upcard",
-                f"the wild upcard {wild} should have been buried (to bury it now, undo this draw first)",
+                f"the wild upcard {wild} should have been buried (to bury it now, undo this {event.type} first)",
                 state.dealer,
             )
         )
@@ -216,7 +216,7 @@ def _upcard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     if state.phase != "play" or state.step != "bury":
         raise EventError(
             f"{event.where()}: there is no wild upcard to bury: one is buried right after the deal, before anyone "
-            "draws (undo a draw made first)"
+            "draws (if a draw or push was entered before the burial, undo it first)"
         )
     card = read_face(event, "card")
     _from_stock(state, event, card)

@@ -488,10 +488,14 @@ def test_drawing_an_unburied_wild_upcard_is_flagged() -> None:
     assert foul.code == "wild_upcard" and foul.message.endswith(
         "should have been buried (to bury it now, undo this draw first)"
     )
-    with pytest.raises(EventError, match=r"no wild upcard to bury: .* \(undo a draw made first\)"):
+    with pytest.raises(EventError, match=r"no wild upcard to bury: .* \(if a draw or push was entered before the"):
         t.send(("upcard", {"card": "9C"}))
     t.send(("undo", {"target": 2}))
     assert t.codes(("upcard", {"card": "9C"})) == [] and t.view["discard"] == ["9C"]
+    # a push before the burial: "undo this draw first" named a draw nobody made (a review)
+    t = table(("deal", {"dealer": "David", "upcard": "2S"}))
+    (foul,) = t.send(push("Alex"))
+    assert foul.message.endswith("(to bury it now, undo this push first)")
 
 
 @pytest.mark.parametrize("distinct", [False, True], ids=["set_suits_distinct_off", "set_suits_distinct_on"])
