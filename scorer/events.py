@@ -340,12 +340,10 @@ def _finite(text: str) -> float:
 
 
 def _kind(value: Json) -> str:
-    """What a JSON value is, in JSON's words (a header's ``"title": null`` was "must be a text of at most 80")."""
-    if value is None or isinstance(value, bool):
-        return json.dumps(value)
-    if isinstance(value, (int, float)):
-        return f"the number {value}"
-    return "a list" if isinstance(value, list) else "an object"
+    """A JSON value as a file writes it, cut short (a header's ``"title": null`` was "must be a text of at most 80",
+    ``"version": null`` was "version None")."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 24 else text[:20] + "…"
 
 
 _LOG_JSON = {
@@ -441,8 +439,8 @@ class LogHeader:
         version = obj.get("version")
         if "version" not in obj:
             raise EventError(f"the header has no 'version' (this tablecall reads version {VERSION})")
-        if version != VERSION:
-            raise EventError(f"this log has format version {version!r}; this tablecall reads {VERSION}")
+        if type(version) is not int or version != VERSION:  # true and 1.0 were taken for 1, null said "None"
+            raise EventError(f"this log has format version {_kind(version)}; this tablecall reads {VERSION}")
         game = obj.get("game")
         if not isinstance(game, str) or not game:
             raise EventError("the header has no 'game'")

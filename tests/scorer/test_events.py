@@ -103,6 +103,8 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([], 1, "empty"),
         (['{"format": "other"}'], 1, "header"),
         ([LOG_HEADER.replace('"version": 1', '"version": 9')], 1, "format version 9"),
+        ([LOG_HEADER.replace('"version": 1', '"version": true')], 1, "format version true; this"),  # taken for 1
+        ([LOG_HEADER.replace('"version": 1', '"version": null')], 1, "format version null; this"),  # said "None"
         ([LOG_HEADER.replace('"Bo"', '"Ann"')], 1, "two players are called 'Ann': give each player a different name"),
         # held to a new game's rule on the dashboard (a log replay took, Import refused)
         ([LOG_HEADER.replace('"Bo"', '"ann"')], 1, "'Ann' and 'ann' look like the same name"),
@@ -111,7 +113,7 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         ([LOG_HEADER.replace('"Bo"', '"B\\u0007o"')], 1, "control characters"),
         ([LOG_HEADER.replace('"Bo"', '"\\u202eBo"')], 1, "text-direction controls"),
         ([LOG_HEADER.replace('"Bo"', '"Bo "')], 1, "'Bo ' has spaces at its start or end"),
-        ([LOG_HEADER.replace("}", ', "title": 5}')], 1, "the header's 'title' must be a text, not the number 5"),
+        ([LOG_HEADER.replace("}", ', "title": 5}')], 1, "the header's 'title' must be a text, not 5"),
         ([LOG_HEADER.replace("}", ', "title": null}')], 1, "the header's 'title' must be a text, not null"),
         ([LOG_HEADER.replace(', "version": 1', "")], 1, "the header has no 'version'"),
         ([LOG_HEADER.replace("}", ', "title": "\\u202eFriday"}')], 1, "'title' may not hold control characters"),
@@ -138,6 +140,8 @@ LOG_HEADER = '{"format": "tablecall-log", "version": 1, "game": "tally", "player
         "empty",
         "no-header",
         "future-version",
+        "version-true",
+        "version-null",
         "duplicate-names",
         "names-differ-by-case",
         "names-differ-invisibly",
