@@ -103,7 +103,7 @@ SPEC = GameSpec(
         Option(
             "slap",
             "race",
-            "race: the first to slap the smaller pile takes it; winner_takes_smaller: the player who "
+            "race: the first to slap the smaller pile takes it; winner takes smaller: the player who "
             "cleared their stock takes it",
             choices=("race", "winner_takes_smaller"),
         ),
