@@ -1006,6 +1006,12 @@ def test_ten_score_only_final_needs_every_players_tokens(
     tap(phone, "#send-final")
     wait(phone, lambda d: "Alex: type the tokens held" in text(d, "#ten-problem"), 3)
     assert events(server, gid) == []
+    # a number past what the phone holds exactly is refused on the phone, as typed: Number() rounded it and the
+    # server's answer echoed "Alex has 100000000000000000000 tokens" (the wording audit, session 40)
+    type_into(phone, '#ten-final input[data-player="Alex"][data-field="tokens"]', "99999999999999999999")
+    tap(phone, "#send-final")
+    wait(phone, lambda d: "Alex: tokens and bust tokens are whole numbers, 0 or more" in text(d, "#ten-problem"), 3)
+    assert events(server, gid) == []
     type_into(phone, '#ten-final input[data-player="Alex"][data-field="tokens"]', "9")
     tap(phone, "#send-final")
     wait(phone, lambda d: len(events(server, gid)) == 1, 3)

@@ -219,7 +219,9 @@ function finalForm(ctx) {
       }
       const tokens = Number(r.tokens.value);
       const bust = Number(r.bust.value || 0);
-      if (!Number.isInteger(tokens) || tokens < 0 || !Number.isInteger(bust) || bust < 0) {
+      // safe integers only: Number() rounds 99999999999999999999, and the server's answer echoed it changed
+      // ("Alex has 100000000000000000000 tokens": the wording audit, session 40)
+      if (!Number.isSafeInteger(tokens) || tokens < 0 || !Number.isSafeInteger(bust) || bust < 0) {
         showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
         return;
       }
