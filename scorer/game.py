@@ -129,7 +129,8 @@ class Option:
     @property
     def said(self) -> str:
         """The rule as the New game page names it: "the house rule 'bag limit'" (refusals said 'bag_limit')."""
-        return f"the house rule '{self.name.replace('_', ' ')}'"
+        said = f"the house rule '{self.name.replace('_', ' ')}'"  # and as a log file writes it, which Import and
+        return said if "_" not in self.name else f"{said} ({self.name})"  # replay show it to (a review)
 
     def to_json(self) -> dict[str, Json]:
         out: dict[str, Json] = {"name": self.name, "default": self.default, "kind": self.kind, "help": self.help}

@@ -50,13 +50,16 @@ def test_options_are_validated_and_defaulted() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"bag_limit": 500}, "the house rule 'bag limit' must be a whole number from 1 to 100, not 500"),
+        ({"bag_limit": 500}, "the house rule 'bag limit' (bag_limit) must be a whole number from 1 to 100, not 500"),
         (
             {"bag_limit": "x" * 5000},
-            "the house rule 'bag limit' must be a whole number from 1 to 100, not \"xxxxxxxxxxxxxxxxxxx…",
+            "the house rule 'bag limit' (bag_limit) must be a whole number from 1 to 100, not \"xxxxxxxxxxxxxxxxxxx…",
         ),
-        ({"failed_nil_tricks": "none"}, "the house rule 'failed nil tricks' must be one of bags_only, help_contract, "),
-        ({"first_lead": True}, "the house rule 'first lead' must be one of"),
+        (
+            {"failed_nil_tricks": "none"},
+            "the house rule 'failed nil tricks' (failed_nil_tricks) must be one of bags_only, help_contract, ",
+        ),
+        ({"first_lead": True}, "the house rule 'first lead' (first_lead) must be one of"),
     ],
 )
 def test_a_refused_house_rule_is_named_as_the_new_game_page_names_it(options: dict[str, object], message: str) -> None:
