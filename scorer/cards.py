@@ -209,7 +209,7 @@ def copy_number(text: str, top: int) -> int | None:
     """The copy number written after a slash, if it is one from 1 to ``top`` (``None`` otherwise). Checked before
     ``int()``: past 4,300 digits ``int()`` raises, and Import answered 500 (a review, session 40)."""
     text = text.strip()
-    if not text.isdecimal() or len(text) > len(str(top)) + 2:
+    if not (text.isascii() and text.isdecimal()) or len(text) > len(str(top)) + 2:  # not "٢" (isdecimal takes it)
         return None
     number = int(text)
     return number if 1 <= number <= top else None

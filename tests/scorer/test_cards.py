@@ -146,6 +146,7 @@ def test_ten_deck_refuses_impossible_player_counts() -> None:
         ("JK3", "like 'JK/3'"),
         ("ZZ", "'ZZ' is not a card: 'Z' is not a rank"),
         ("KH/" + "1" * 5000, "'KH/1111111111111111…': the copy after '/' must be a number"),  # int() raised past 4,300
+        ("KH/\u0662", "the copy after '/' must be a number"),  # an Arabic-Indic 2: isdecimal() and int() take it
         (
             "10C" + "2" * 5000,
             "'10C2222222222222222…' is not a card: '10C2222222222222222…' is not a rank",
