@@ -7,6 +7,7 @@ events count, and the state is then recomputed from the start.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -401,20 +402,22 @@ class Session:
         return session
 
 
-def faults_before(log: GameLog, line: int) -> str:
-    """What to add to a refusal of ``log``'s line ``line``: the first event before it the referee rules a foul or an
-    error, and how many there are, or ``""``. A header edited to play on (seats swapped, a rule changed) made the
-    refusal name a late symptom, "the game is over" or "deal 1 is over", while the cause was 45 plays before it that
-    had become fouls (the play-on audit, session 40)."""
+def faults_before(log: GameLog, line: int, reason: str) -> str:
+    """What to add to ``reason``, the refusal of ``log``'s line ``line``: the first event before it the referee rules a
+    foul or an error, and how many there are, or ``""``. A header edited to play on (seats swapped, a rule changed)
+    made the refusal name a late symptom, "the game is over" or "deal 1 is over", while the cause was 45 plays before
+    it that had become fouls (the play-on audit, session 40). Not for a refusal of the event's own text (a field, a
+    card, its type: "event 5 (play): 'card': ..."), which no header or earlier foul causes: a game's ordinary fouls
+    added to a typo's refusal led away from it (a review); a share of fouls instead hid two that caused a refusal."""
+    if re.match(r"event \d+ \(.*?\): '", reason) or " has no event '" in reason:
+        return ""
     kept = [(e, n) for i, e in enumerate(log.events) if (n := log.lines[i] if i < len(log.lines) else i + 2) < line]
     try:
         session = replay(GameLog(log.header, tuple(e for e, _ in kept), tuple(n for _, n in kept)))
     except EventError:
         return ""
     faults = [r for r in session.rulings if r.severity in (Severity.FOUL, Severity.ERROR)]
-    # only where fouls are a good part of the game so far, as a changed header makes them (45 of 57 events; two of 8
-    # in Push with two seats swapped): a game's ordinary fouls added to a typo's refusal led away from it (a review)
-    if len({r.seq for r in faults}) < max(2, len(kept) / 4):
+    if not faults:
         return ""
     first, more = faults[0], len(faults) - 1
     also = f", and {more} more foul{'s' if more > 1 else ''} or error{'s' if more > 1 else ''}" if more else ""

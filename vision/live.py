@@ -436,9 +436,10 @@ class LiveTable:
             except Exception as exc:  # the store or the referee failed: say so, try again with the next frame
                 observer.refused(proposal, None)
                 log.exception("could not append the camera's %s", proposal.type)
-                self._events.append(
-                    {"type": proposal.type, "reason": proposal.reason, "refused": str(exc) or type(exc).__name__}
-                )
+                # a referee bug (RuntimeError: the server's RefereeFault) by its message, as the phones get it (it
+                # was a Python repr); anything else with its kind, which says more than "'ab12'" (a second review)
+                said = str(exc) if isinstance(exc, RuntimeError) and str(exc) else f"{type(exc).__name__}: {exc}"
+                self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": said})
                 continue
             self.sent.append(event)
             mine.add(seq, proposal)

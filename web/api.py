@@ -345,7 +345,7 @@ def import_log() -> Any:
     try:
         live = hub(current_app).import_log(log, title or log.header.title)
     except LogError as exc:
-        raise AccessDenied(400, f"line {exc.line}: {exc.reason}{faults_before(log, exc.line)}") from None
+        raise AccessDenied(400, f"line {exc.line}: {exc.reason}{faults_before(log, exc.line, exc.reason)}") from None
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
     # a header edited to play on (seats swapped, a player added, a rule changed) can make another game of the same

@@ -99,7 +99,7 @@ def run_replay(args: argparse.Namespace) -> int:
     try:
         session = replay(log)
     except LogError as exc:
-        return fail(f"{path}:{exc.line}: {exc.reason}{faults_before(log, exc.line)}")
+        return fail(f"{path}:{exc.line}: {exc.reason}{faults_before(log, exc.line, exc.reason)}")
     except EventError as exc:  # pragma: no cover - replay wraps every EventError in LogError
         return fail(f"{path}: {exc}")
     summary = session.summary()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.events import EventError, GameEvent, GameLog, LogError, LogHeader, Source, format_log, parse_log
+from scorer.events import EventError, GameEvent, GameLog, LogError, Source, format_log, parse_log
 from scorer.game import OptionError, Severity, winner_text
 from scorer.registry import UnknownGame, available, get_game
 from scorer.session import Session, effective_events, faults_before, replay
@@ -581,25 +582,26 @@ def test_an_insert_keeps_an_older_alert_in_log_order() -> None:
     assert all(r.seq is not None and r.seq > undo for r in session.rulings[at + 1 :])
 
 
-def test_faults_before_a_refused_line_are_named_only_where_they_are_a_good_part_of_the_game() -> None:
-    """A changed header makes fouls of many events, and a refusal then named a late symptom (the play-on audit); but
-    a game's ordinary fouls added to a typo's refusal led away from it, and an error was "ruled a error" (a review)."""
+def test_the_fouls_before_a_refusal_of_the_game_state_are_named_not_before_one_of_the_event_s_own_text() -> None:
+    """A changed header makes fouls of earlier events, and the refusal then named a late symptom (the play-on audit);
+    a game's ordinary fouls added to a typo's refusal led away from it (a review), and a share of fouls required
+    instead hid the two that caused Spit's refusal with two seats swapped (a second review)."""
     root = Path(__file__).resolve().parents[2]
+    spit = (root / "docs" / "examples" / "spit.jsonl").read_text()
+    header, rest = spit.split("\n", 1)
+    players = json.loads(header)["players"]
+    swapped = parse_log(json.dumps({**json.loads(header), "players": players[::-1]}) + "\n" + rest)
+    with pytest.raises(LogError) as info:
+        replay(swapped)
+    tail = faults_before(swapped, info.value.line, info.value.reason)
+    assert tail.startswith(" (before it, event 4 is ruled a foul: Alex played 3S on spit pile 1: ")
+    assert tail.endswith("Take it back, and 1 more foul or error)")
     snap = parse_log((root / "docs" / "examples" / "snap.jsonl").read_text())
-    last = snap.events[-1]
-    typo = GameEvent(last.seq + 1, last.ts, Source.MANUAL, "frob", {})
-    log = parse_log(format_log(GameLog(snap.header, (*snap.events, typo))))
-    with pytest.raises(LogError) as info:
-        replay(log)
-    assert any(r.severity is Severity.FOUL for r in replay(snap).rulings)  # it has fouls of its own
-    assert faults_before(log, info.value.line) == ""
-    short = {"bids": {"A": 3, "B": 3, "C": 3, "D": 3}, "tricks": {"A": 3, "B": 3, "C": 3, "D": 3}}  # 12 tricks
-    events = [GameEvent(n, n, Source.MANUAL, "hand", short) for n in (1, 2)]
-    events.append(GameEvent(3, 3, Source.MANUAL, "bid", {"player": "B", "bid": 14}))
-    log = parse_log(format_log(GameLog(LogHeader("spades", ("A", "B", "C", "D")), tuple(events))))
-    with pytest.raises(LogError) as info:
-        replay(log)
-    assert faults_before(log, info.value.line) == (
-        " (before it, event 1 is ruled an error: The tricks add up to 12, not 13; hand not scored, and 1 more foul or"
-        " error)"
-    )
+    early = snap.events[:40]  # with fouls among them, and the game going on
+    assert any(r.severity is Severity.FOUL for r in replay(GameLog(snap.header, early)).rulings)
+    for typo in ({"type": "frob"}, {"type": "flip", "player": "Alex", "card": "5Z"}):
+        event = GameEvent(early[-1].seq + 1, early[-1].ts, Source.MANUAL, typo.pop("type"), typo)
+        log = parse_log(format_log(GameLog(snap.header, (*early, event))))
+        with pytest.raises(LogError) as info:
+            replay(log)
+        assert faults_before(log, info.value.line, info.value.reason) == "", info.value.reason

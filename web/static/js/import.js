@@ -23,11 +23,13 @@ document.getElementById('file').addEventListener('change', async (e) => {
   if (!file) return;
   showProblem(problem, '');
   another();
+  const bytes = await file.arrayBuffer();
+  e.target.value = '';   // the same file, edited and saved again, chosen again fired no 'change': its old text was
+  // imported (the reviews, session 40); the text box shows what will be imported
   try {
-    text.value = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+    text.value = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch (err) {
     text.value = '';
-    e.target.value = '';   // the same file saved again as UTF-8 and chosen again fired no 'change' (a review)
     showProblem(problem, `${file.name} is not UTF-8 text (older Windows editors save 'ANSI' or 'Unicode'): `
       + 'save it as UTF-8 and choose it again.');
   }
