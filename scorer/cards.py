@@ -16,6 +16,7 @@ Ten uses its own custom deck: see :mod:`scorer.tencards`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
@@ -43,8 +44,14 @@ __all__ = [
 def quoted(text: object) -> str:
     """Card text as typed, quoted and cut short: a 5,000-character card field came back whole, twice (the wording
     audit, session 40)."""
-    shown = repr(text)
-    return shown if len(shown) <= 24 else shown[:20] + "…" + shown[-1]
+    if isinstance(text, str):
+        shown = repr(text)
+        return shown if len(shown) <= 24 else shown[:20] + "…" + shown[-1]
+    try:  # a number, null, true or a list as JSON writes it, not as Python does ("None", "True")
+        shown = json.dumps(text, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(text)
+    return shown if len(shown) <= 24 else shown[:20] + "…"
 
 
 class CardError(ValueError):
@@ -192,7 +199,12 @@ def copy_slip(text: str, exc: CardError) -> CardError:
     of one deck the hint led to 'KH/2', refused in its turn (a review, session 40)."""
     key = text.strip().upper()
     for cut in (2, 3):
-        if key[cut:].isdecimal() and len(key) <= 6 and (key[:cut] == "JK" or _is_card(key[:cut])):
+        if (
+            key[cut:].isascii()
+            and key[cut:].isdecimal()
+            and len(key) <= 6
+            and (key[:cut] == "JK" or _is_card(key[:cut]))
+        ):
             return CardError(f"{quoted(text)} is not a card: a copy goes after a slash, like '{key[:cut]}/{key[cut:]}'")
     return exc
 

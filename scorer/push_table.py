@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scorer.cards import CardError, Face, Joker, Rank, copy_number, copy_slip, parse_face, push_deck
+from scorer.cards import CardError, Face, Joker, Rank, copy_number, copy_slip, parse_face, push_deck, quoted
 from scorer.events import EventError, GameEvent
 from scorer.push_melds import Meld, Stand, face_key
 
@@ -210,7 +210,7 @@ def give(state: PushState, seat: int, known: Sequence[Face], hidden: int = 0) ->
 def parse_entry(text: Json, where: str) -> tuple[Face, int | None]:
     """A card written ``7H``, ``7H/2`` or ``JK/3``: its face and the copy named (or ``None``)."""
     if not isinstance(text, str):
-        raise EventError(f"{where}: a card must be text like '7H' or 'JK/2', not {str(text)[:20]!r}")
+        raise EventError(f"{where}: a card must be text like '7H' or 'JK/2', not {quoted(text)}")
     face_text, sep, copy_text = text.partition("/")
     try:
         face = parse_face(face_text)

@@ -110,18 +110,18 @@ def parse_ten_card(text: str) -> TenCard:
         raise CardError(f"{quoted(text)} is not a Ten card (like R5, G#, *7, *#, $3)")
     head, tail = key[0], key[1]
     try:
-        if head == "$" and tail.isdecimal():
+        if head == "$" and tail.isascii() and tail.isdecimal():
             return TenCard(TenKind.CURRENCY, value=int(tail))
         if head == "*":
             if tail == "#":
                 return TenCard(TenKind.FULL_WILD)
-            if tail.isdecimal():
+            if tail.isascii() and tail.isdecimal():
                 return TenCard(TenKind.RAINBOW_WILD, value=int(tail))
         colour = next((c for c in Colour if c.value == head), None)
         if colour is not None:
             if tail == "#":
                 return TenCard(TenKind.COLOUR_WILD, colour)
-            if tail.isdecimal():
+            if tail.isascii() and tail.isdecimal():
                 return TenCard(TenKind.NUMBER, colour, int(tail))
     except CardError as exc:
         raise CardError(f"{quoted(text)}: {exc}") from None

@@ -147,6 +147,7 @@ def test_ten_deck_refuses_impossible_player_counts() -> None:
         ("ZZ", "'ZZ' is not a card: 'Z' is not a rank"),
         ("KH/" + "1" * 5000, "'KH/1111111111111111…': the copy after '/' must be a number"),  # int() raised past 4,300
         ("KH/\u0662", "the copy after '/' must be a number"),  # an Arabic-Indic 2: isdecimal() and int() take it
+        ("KH\u0662", "'KH\u0662' is not a card: 'KH' is not a rank"),  # no hint towards 'KH/\u0662', then refused
         (
             "10C" + "2" * 5000,
             "'10C2222222222222222…' is not a card: '10C2222222222222222…' is not a rank",
@@ -163,3 +164,13 @@ def test_a_common_slip_in_card_text_is_named(text: str, message: str) -> None:
         with pytest.raises(CardError) as info:
             parse_face(text)
         assert "slash" not in str(info.value)
+
+
+def test_card_fields_that_are_not_text_are_said_as_json_writes_them() -> None:
+    """Push's card fields said "not 'None'", "not 'True'", "not '5'" (a second review, session 40)."""
+    for value, said in ((None, "null"), (True, "true"), (5, "5"), (["AS"] * 30, '["AS", "AS", "AS", "…')):
+        with pytest.raises(CardError) as info:
+            parse_face(value)  # type: ignore[arg-type]
+        assert str(info.value) == f"a card must be written as text like 'AS', not {said}"
+    with pytest.raises(CardError, match="'R\u0662' is not a Ten card"):  # an Arabic-Indic 2 was read as R2
+        parse_ten_card("R\u0662")

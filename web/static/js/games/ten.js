@@ -219,9 +219,11 @@ function finalForm(ctx) {
       }
       const tokens = Number(r.tokens.value);
       const bust = Number(r.bust.value || 0);
-      // safe integers only: Number() rounds 99999999999999999999, and the server's answer echoed it changed
-      // ("Alex has 100000000000000000000 tokens": the wording audit, session 40)
-      if (!Number.isSafeInteger(tokens) || tokens < 0 || !Number.isSafeInteger(bust) || bust < 0) {
+      // digits only, and a number the phone holds exactly: Number() rounds 99999999999999999999 (the server's answer
+      // echoed "Alex has 100000000000000000000 tokens": the wording audit, session 40) and reads 1e3 as 1000 and
+      // 9.0000000000000001 as 9 (a second review)
+      const digits = /^\s*\d+\s*$/.test(r.tokens.value) && /^\s*\d*\s*$/.test(r.bust.value);
+      if (!digits || !Number.isSafeInteger(tokens) || !Number.isSafeInteger(bust)) {
         showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
         return;
       }
