@@ -223,8 +223,10 @@ def finish_hand(ctx: Context, hand: Hand, tricks: tuple[int, ...], entry: str) -
     for name, team in zip(state.team_names, teams, strict=True):
         if team.bag_penalty:  # "bags reach 5, -200." for 11 bags: twice, and 1 carried (the wording audit, session 40)
             limit, times = state.rules.bag_limit, team.bag_penalty // -state.rules.bag_penalty
-            often = {1: "", 2: " twice", 3: " three times"}.get(times, f" {times} times")
-            reach = f"{times * limit + team.bag_count} bags reach {limit}{often}"
+            often = {1: "", 2: " twice", 3: " three times", 4: " four times"}.get(times, f" {times} times")
+            reach = (
+                f"{times * limit + team.bag_count} bags reach the bag limit of {limit}{often}"  # not "reach 2 5 times"
+            )
             ctx.say("bag_penalty", Severity.INFO, f"{name}: {reach}: {team.bag_penalty}, {team.bag_count} carried.")
     a, b = new.totals
     if new.winner is not None:

@@ -504,17 +504,19 @@ def test_info_rulings_announce_the_score_and_the_bag_penalty() -> None:
     assert [(r.code, r.severity.value) for r in rulings] == [("hand_scored", "info"), ("bag_penalty", "info")]
     assert rulings[0].message == "Hand 2: Alex & Charlie -53 (total -6), Beth & David +20 (total 40)."
     assert table.summary()["history"][1]["teams"][AC]["bag_count"] == 4
-    assert rulings[1].message == "Alex & Charlie: 14 bags reach 10: -100, 4 carried."
+    assert rulings[1].message == "Alex & Charlie: 14 bags reach the bag limit of 10: -100, 4 carried."
 
 
 def test_a_bag_penalty_paid_twice_in_one_hand_says_so() -> None:
     """11 bags with a bag limit of 5 said "bags reach 5, -200.", as if once (the wording audit, session 40)."""
     table = Table({"bag_limit": 5})
     rulings = table.event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))  # Alex & Charlie bid 2, take 13: 11 bags
-    assert rulings[1].message == "Alex & Charlie: 11 bags reach 5 twice: -200, 1 carried."
+    assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 5 twice: -200, 1 carried."
     table = Table({"bag_limit": 3})
     rulings = table.event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))
-    assert rulings[1].message == "Alex & Charlie: 11 bags reach 3 three times: -300, 2 carried."
+    assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 3 three times: -300, 2 carried."
+    rulings = Table({"bag_limit": 2}).event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))  # "11 bags reach 2 5 times"
+    assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 2 5 times: -500, 1 carried."
 
 
 def test_a_second_bid_says_how_to_change_the_first() -> None:

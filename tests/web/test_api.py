@@ -832,3 +832,61 @@ def test_a_body_that_is_not_utf8_says_so(host: FlaskClient, tally: dict[str, Any
     body = '{"type": "add", "player": "Ann", "points": 1, "note": "Zoë"}'.encode("latin-1")
     response = host.post(f"/api/games/{tally['id']}/events", data=body, content_type="application/json")
     assert (response.status_code, response.get_json()["error"]) == (400, "the request body is not UTF-8 text")
+
+
+# -- words the mutation audit of session 40 found unpinned (data/s40/mut) --------------------------------------
+SPADES = {"format": "tablecall-log", "version": 1, "game": "spades", "players": ["A", "B", "C", "D"]}
+
+
+def test_a_far_too_long_name_says_the_real_limit(host: FlaskClient) -> None:  # "at most 32" is in "at most 320"
+    response = host.post("/api/games", json={"game": "tally", "players": ["Ann", "B" * 400]})
+    assert response.get_json()["error"] == "player 2's name is too long: 400 characters, at most 32"
+
+
+def test_an_import_counts_errors_and_names_the_first_fault(host: FlaskClient) -> None:
+    def hand(seq: int, tricks: int) -> str:
+        t = {"A": 3, "B": 3, "C": 3, "D": tricks - 9}
+        return json.dumps(
+            {
+                "seq": seq,
+                "ts": 0,
+                "source": "manual",
+                "type": "hand",
+                "bids": {"A": 3, "B": 3, "C": 3, "D": 3},
+                "tricks": t,
+            }
+        )
+
+    answer = host.post("/api/import", json={"log": "\n".join([json.dumps(SPADES), hand(1, 12), hand(2, 14)])})
+    body = answer.get_json()
+    assert answer.status_code == 201 and body["faults"] == 2, body
+    assert body["first_fault"].startswith("event 1: The tricks add up to 12"), body
+
+
+def test_a_refused_correction_still_names_the_event_it_corrects(host: FlaskClient, tally: dict[str, Any]) -> None:
+    assert post_event(host, tally["id"], type="add", player="Ann", points=2).status_code == 201
+    refused = post_event(
+        host, tally["id"], type="correct", target=1, event={"type": "add", "player": "Zed", "points": 1}
+    )
+    assert refused.get_json()["error"].startswith("event 1 (add): 'player' must be one of the players")
+
+
+def test_a_referee_bug_says_what_to_do(
+    host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.scorer.toygame import TALLY
+
+    def broken(state: Any, event: Any) -> Any:
+        raise ZeroDivisionError("oops")
+
+    monkeypatch.setattr(TALLY, "apply", broken)
+    error = post_event(host, tally["id"], type="add", player="Ann", points=1).get_json()["error"]
+    assert error.endswith(
+        "nothing was written; enter it another way, or tell the host (the server's log has the details)"
+    )
+
+
+def test_a_correction_to_a_long_unknown_type_is_not_echoed_whole(host: FlaskClient, tally: dict[str, Any]) -> None:
+    assert post_event(host, tally["id"], type="add", player="Ann", points=2).status_code == 201
+    refused = post_event(host, tally["id"], type="correct", target=1, event={"type": "x" * 3000, "player": "Ann"})
+    assert refused.status_code == 400 and len(refused.get_json()["error"]) < 200, refused.get_json()["error"][:300]

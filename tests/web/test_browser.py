@@ -320,6 +320,16 @@ def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str
     assert not css(laptop, "#imported").is_displayed()
     tap(laptop, "#import")
     wait(laptop, lambda d: css(d, "#imported").is_displayed())
+    # a file chosen then brings Import back too, and two faults are counted as two (the mutation audit, session 40)
+    again = {**bid, "seq": 2, "bid": 4}  # N bids twice: "already bid", an error
+    (tmp_path / "twice.jsonl").write_text("\n".join(json.dumps(x) for x in (header, bid, again)), encoding="utf-8")
+    css(laptop, "#file").send_keys(str(tmp_path / "twice.jsonl"))
+    wait(laptop, lambda d: css(d, "#import").is_displayed() and not css(d, "#imported").is_displayed())
+    tap(laptop, "#import")
+    said = wait(laptop, lambda d: css(d, "#imported").is_displayed() and css(d, "#imported-text").text)
+    assert said.startswith(
+        "Imported as a new game. The referee rules 2 of its events fouls or errors (the first, event 1"
+    )
     tap(laptop, "#open-imported")
     wait(laptop, lambda d: "/g/" in d.current_url)
 
