@@ -34,6 +34,9 @@ Json = Any
 BIDDING, EXCHANGE, PLAY = "bidding", "exchange", "play"
 NO_SEATS: tuple[None, None, None, None] = (None, None, None, None)
 
+#: how often a bag penalty is paid in one hand, in words: "11 bags reach the bag limit of 2 five times" (not "2 5")
+_WORDS = {3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten", 11: "eleven"}
+
 
 @dataclass(frozen=True)
 class Hand:
@@ -223,7 +226,7 @@ def finish_hand(ctx: Context, hand: Hand, tricks: tuple[int, ...], entry: str) -
     for name, team in zip(state.team_names, teams, strict=True):
         if team.bag_penalty:  # "bags reach 5, -200." for 11 bags: twice, and 1 carried (the wording audit, session 40)
             limit, times = state.rules.bag_limit, team.bag_penalty // -state.rules.bag_penalty
-            often = {1: "", 2: " twice", 3: " three times", 4: " four times"}.get(times, f" {times} times")
+            often = "" if times == 1 else " twice" if times == 2 else f" {_WORDS.get(times, times)} times"
             reach = (
                 f"{times * limit + team.bag_count} bags reach the bag limit of {limit}{often}"  # not "reach 2 5 times"
             )

@@ -516,7 +516,7 @@ def test_a_bag_penalty_paid_twice_in_one_hand_says_so() -> None:
     rulings = table.event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))
     assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 3 three times: -300, 2 carried."
     rulings = Table({"bag_limit": 2}).event("hand", **hand((1, 1, 1, 1), (7, 0, 6, 0)))  # "11 bags reach 2 5 times"
-    assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 2 5 times: -500, 1 carried."
+    assert rulings[1].message == "Alex & Charlie: 11 bags reach the bag limit of 2 five times: -500, 1 carried."
 
 
 def test_a_second_bid_says_how_to_change_the_first() -> None:
