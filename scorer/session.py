@@ -30,8 +30,9 @@ def _inner(meta: GameEvent, anchor_ts: int) -> GameEvent:
     obj.setdefault("source", meta.source.value)
     obj["seq"] = meta.seq
     event = parse_event(obj)
-    if event.type in META_TYPES:
-        raise EventError(f"{meta.where()}: a correction cannot hold another '{event.type}'")
+    if event.type in META_TYPES:  # an insert was called "a correction" (a second review, session 40)
+        what = "an insert" if meta.type == "insert" else "a correction"
+        raise EventError(f"{meta.where()}: {what} cannot hold another '{event.shown_type}'")
     return event
 
 

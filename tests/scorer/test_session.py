@@ -183,15 +183,16 @@ def test_two_inserts_after_one_event_count_in_log_order() -> None:
         (ev(3, "undo", target=9), "no earlier event 9"),
         (ev(3, "undo"), "'target' is missing"),
         (ev(3, "correct", target=1), "'event' must be the corrected event"),
-        (ev(3, "correct", target=1, event={"type": "undo", "target": 1}), "cannot hold another 'undo'"),
+        (ev(3, "correct", target=1, event={"type": "undo", "target": 1}), "a correction cannot hold another 'undo'"),
+        (ev(3, "insert", after=1, event={"type": "undo", "target": 1}), "an insert cannot hold another 'undo'"),
         (ev(3, "correct", target=1, event={"type": "add", "player": "Cy", "points": 1}), "one of the players"),
         (ev(3, "insert", after=1, event={"type": "nope"}), "has no event 'nope'"),
         (ev(3, "undo", target=3), "no earlier event 3"),
         (ev(3, "correct", target=3, event={"type": "add", "player": "Bo", "points": 1}), "no earlier event 3"),
         (ev(3, "insert", after=3, event={"type": "add", "player": "Bo", "points": 1}), "no earlier event 3"),
     ],
-    ids=["unknown-target", "no-target", "no-replacement", "nested-meta", "bad-replacement", "unknown-type",
-         "undo-of-itself", "correction-of-itself", "insert-after-itself"],
+    ids=["unknown-target", "no-target", "no-replacement", "nested-meta", "meta-inserted", "bad-replacement",
+         "unknown-type", "undo-of-itself", "correction-of-itself", "insert-after-itself"],
 )  # fmt: skip
 def test_malformed_corrections_are_refused(meta: GameEvent, message: str) -> None:
     session = Session("tally", ["Ann", "Bo"])
