@@ -47,7 +47,9 @@ def unnumbered(exc: EventError, seq: int, kind: Any) -> EventError:
     (an insert's event is checked under the insert's number with its own type; a long type is cut): the entry's."""
     if type(exc) is not EventError:  # StaleEntry and the like keep their own type and words
         return exc
-    found = re.match(rf"event {seq} \([^()]*\)(: | )", str(exc))
+    shown = kind if not isinstance(kind, str) or len(kind) <= 24 else kind[:20] + "…"  # as GameEvent.where() cuts it
+    exact = re.escape(f"event {seq} ({shown})")  # a type holding parentheses, "bid(3)", kept its number (a review)
+    found = re.match(rf"(?:{exact}|event {seq} \([^()]*\))(: | )", str(exc))
     if found is None:
         return exc
     rest = str(exc)[found.end() :]

@@ -310,6 +310,7 @@ def test_a_refused_entry_is_not_named_by_the_number_the_next_event_takes(app: Fl
     refused = post_event(host, gid, type="insert", after=3, event=inserted)
     assert refused.get_json()["error"] == "'card': 'ZZ' is not a card: 'Z' is not a rank (A, 2-10, J, Q, K)"
     assert post_event(host, gid, type="undo", target="x").get_json()["error"].startswith("'target' must be a whole")
+    assert post_event(host, gid, type="flip(3)").get_json()["error"].startswith("Spit has no event 'flip(3)'")
     assert len(events_of(app, gid)) == 5
 
 
