@@ -16,10 +16,11 @@ Ten uses its own custom deck: see :mod:`scorer.tencards`.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
+
+from scorer.shown import as_json, cut
 
 __all__ = [
     "JOKER",
@@ -44,14 +45,10 @@ __all__ = [
 def quoted(text: object) -> str:
     """Card text as typed, quoted and cut short: a 5,000-character card field came back whole, twice (the wording
     audit, session 40)."""
-    if isinstance(text, str):
-        shown = repr(text)
-        return shown if len(shown) <= 24 else shown[:20] + "…" + shown[-1]
-    try:  # a number, null, true or a list as JSON writes it, not as Python does ("None", "True")
-        shown = json.dumps(text, ensure_ascii=False)
-    except (TypeError, ValueError):
-        shown = repr(text)
-    return shown if len(shown) <= 24 else shown[:20] + "…"
+    if not isinstance(text, str):  # a number, null, true or a list as JSON writes it, not as Python does ("None")
+        return as_json(text)
+    shown = repr(text)
+    return shown if len(shown) <= 24 else cut(shown) + shown[-1]
 
 
 class CardError(ValueError):
@@ -198,14 +195,9 @@ def copy_slip(text: str, exc: CardError) -> CardError:
     the slash goes: 'KH2' said "'KH' is not a rank" (the wording audit). Only for games with copies (Push): in a game
     of one deck the hint led to 'KH/2', refused in its turn (a review, session 40)."""
     key = text.strip().upper()
-    for cut in (2, 3):
-        if (
-            key[cut:].isascii()
-            and key[cut:].isdecimal()
-            and len(key) <= 6
-            and (key[:cut] == "JK" or _is_card(key[:cut]))
-        ):
-            return CardError(f"{quoted(text)} is not a card: a copy goes after a slash, like '{key[:cut]}/{key[cut:]}'")
+    for at in (2, 3):
+        if key[at:].isascii() and key[at:].isdecimal() and len(key) <= 6 and (key[:at] == "JK" or _is_card(key[:at])):
+            return CardError(f"{quoted(text)} is not a card: a copy goes after a slash, like '{key[:at]}/{key[at:]}'")
     return exc
 
 

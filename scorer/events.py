@@ -36,6 +36,7 @@ from types import MappingProxyType
 from typing import Any, TypeVar
 
 from scorer.cards import Card, CardError, Face, PhysicalCard, parse_card, parse_face, parse_physical
+from scorer.shown import as_json, cut
 
 __all__ = [
     "FORMAT",
@@ -143,7 +144,7 @@ class GameEvent:
     @property
     def shown_type(self) -> str:
         """The type as messages quote it, cut short: a 3,000-character type was echoed twice (the wording audit)."""
-        return self.type if len(self.type) <= 24 else self.type[:20] + "…"
+        return cut(self.type)
 
     def where(self) -> str:
         return f"event {self.seq} ({self.shown_type})"
@@ -339,13 +340,6 @@ def _finite(text: str) -> float:
     return value
 
 
-def _kind(value: Json) -> str:
-    """A JSON value as a file writes it, cut short (a header's ``"title": null`` was "must be a text of at most 80",
-    ``"version": null`` was "version None")."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 24 else text[:20] + "…"
-
-
 _LOG_JSON = {
     "syntax": "not valid JSON ({})",
     "number": "holds {}, which is not JSON: write a number",
@@ -440,7 +434,7 @@ class LogHeader:
         if "version" not in obj:
             raise EventError(f"the header has no 'version' (this tablecall reads version {VERSION})")
         if type(version) is not int or version != VERSION:  # true and 1.0 were taken for 1, null said "None"
-            raise EventError(f"this log has format version {_kind(version)}; this tablecall reads {VERSION}")
+            raise EventError(f"this log has format version {as_json(version)}; this tablecall reads {VERSION}")
         game = obj.get("game")
         if not isinstance(game, str) or not game:
             raise EventError("the header has no 'game'")
@@ -454,7 +448,7 @@ class LogHeader:
             raise EventError("the header's 'options' must be an object")
         title = obj.get("title", "")
         if not isinstance(title, str):
-            raise EventError(f"the header's 'title' must be a text, not {_kind(title)}")
+            raise EventError(f"the header's 'title' must be a text, not {as_json(title)}")
         if title != title.strip():
             raise EventError("the header's 'title' may not start or end with a space")
         if any(is_control(c) or c in BIDI_CONTROLS for c in title):

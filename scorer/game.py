@@ -17,13 +17,13 @@ Register a game with :func:`scorer.registry.register` at the bottom of its modul
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol, TypeVar
 
 from scorer.events import EventError, GameEvent
+from scorer.shown import as_json
 
 __all__ = [
     "Game",
@@ -83,12 +83,6 @@ class Ruling:
         return out
 
 
-def _shown(value: Json) -> str:
-    """A refused value as typed, cut short: a 5,000-character value filled a phone's screen (the wording audit)."""
-    text = json.dumps(value, ensure_ascii=False)
-    return text if len(text) <= 24 else text[:20] + "…"
-
-
 @dataclass(frozen=True)
 class Option:
     """A house rule: ``kind`` is ``bool``, ``int`` or ``choice``. ``default`` is what a log without it means;
@@ -107,7 +101,7 @@ class Option:
     def check(self, value: Json) -> Json:
         if self.kind == "bool":
             if not isinstance(value, bool):
-                raise OptionError(f"{self.said} must be true or false, not {_shown(value)}")
+                raise OptionError(f"{self.said} must be true or false, not {as_json(value)}")
         elif self.kind == "int":
             ok = isinstance(value, int) and not isinstance(value, bool)
             if ok and self.low is not None and value < self.low:
@@ -117,12 +111,12 @@ class Option:
             if not ok:
                 span = f" from {self.low}" if self.low is not None else ""
                 span += f" to {self.high}" if self.high is not None else ""
-                raise OptionError(f"{self.said} must be a whole number{span}, not {_shown(value)}")
+                raise OptionError(f"{self.said} must be a whole number{span}, not {as_json(value)}")
         else:  # the choice itself: 2.0 is "in" (0, 2, 3, 4) and stayed a float in the state and the export
             same = [c for c in self.choices if c == value]
             if not same:
                 allowed = ", ".join(str(c) for c in self.choices)
-                raise OptionError(f"{self.said} must be one of {allowed}, not {_shown(value)}")
+                raise OptionError(f"{self.said} must be one of {allowed}, not {as_json(value)}")
             return same[0]
         return value
 

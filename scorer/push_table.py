@@ -20,6 +20,7 @@ from typing import Any
 from scorer.cards import CardError, Face, Joker, Rank, copy_number, copy_slip, parse_face, push_deck, quoted
 from scorer.events import EventError, GameEvent
 from scorer.push_melds import Meld, Stand, face_key
+from scorer.shown import cut
 
 __all__ = [
     "DECK",
@@ -221,8 +222,7 @@ def parse_entry(text: Json, where: str) -> tuple[Face, int | None]:
     top = DECK[face]
     copy = copy_number(copy_text, top)
     if copy is None:
-        shown = text if len(text) <= 24 else text[:20] + "…"  # it was echoed whole (a review, session 40)
-        raise EventError(f"{where}: '{shown}': Push has {top} copies of {face}, numbered 1 to {top}")
+        raise EventError(f"{where}: '{cut(text)}': Push has {top} copies of {face}, numbered 1 to {top}")
     return face, copy
 
 

@@ -28,6 +28,7 @@ from scorer.events import (
 from scorer.game import Severity
 from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from scorer.session import faults_before
+from scorer.shown import cut
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, store
 from web.hub import LiveGame, RefereeFault, StaleEntry
@@ -43,8 +44,7 @@ MAX_EVENT_BYTES = 16 * 1024
 def _record(game_id: str) -> GameRecord:
     record = store(current_app).game(game_id) if len(game_id) <= 32 else None
     if record is None:
-        shown = game_id if len(game_id) <= 24 else game_id[:20] + "…"  # a 5,000-character id was echoed whole
-        raise AccessDenied(404, f"there is no game '{shown}'")
+        raise AccessDenied(404, f"there is no game '{cut(game_id)}'")  # a 5,000-character id was echoed whole
     return record
 
 

@@ -24,6 +24,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from scorer.shown import cut
+
 __all__ = ["AUTO", "BOUNDARY", "CameraDesk", "CameraError", "vision_problem"]
 
 log = logging.getLogger(__name__)
@@ -267,8 +269,7 @@ class CameraDesk:
             raise CameraError(409, "this server has no camera: start it with 'tablecall serve --camera 0'")
         live = self.hub.live(game_id)
         if live is None:
-            shown = game_id if len(game_id) <= 24 else game_id[:20] + "…"
-            raise CameraError(404, f"there is no game '{shown}'")
+            raise CameraError(404, f"there is no game '{cut(game_id)}'")
         with self._lock:
             self._stop_table()
             self.source = source

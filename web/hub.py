@@ -23,6 +23,7 @@ from scorer.events import EventError, GameEvent, GameLog, Source, header_title, 
 from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
 from scorer.session import Session, meta_target, replay
+from scorer.shown import cut
 from web.store import ConflictError, GameRecord, Store, StoreError
 
 __all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
@@ -47,7 +48,7 @@ def unnumbered(exc: EventError, seq: int, kind: Any) -> EventError:
     (an insert's event is checked under the insert's number with its own type; a long type is cut): the entry's."""
     if type(exc) is not EventError:  # StaleEntry and the like keep their own type and words
         return exc
-    shown = kind if not isinstance(kind, str) or len(kind) <= 24 else kind[:20] + "…"  # as GameEvent.where() cuts it
+    shown = cut(kind) if isinstance(kind, str) else kind  # as GameEvent.where() cuts it
     exact = re.escape(f"event {seq} ({shown})")  # a type holding parentheses, "bid(3)", kept its number (a review)
     found = re.match(rf"(?:{exact}|event {seq} \([^()]*\))(: | )", str(exc))
     if found is None:
