@@ -210,6 +210,37 @@ def test_snap_a_rejected_misread_read_right_later_is_the_flip_and_a_restored_one
     assert d.observer.notes == ["the camera now reads the 5C on face_up/0 as 5S: correct it if so"]
 
 
+def test_a_misread_rejected_after_the_card_was_read_right_is_the_flip_of_the_right_reading() -> None:
+    """The natural order at a table: the camera sends 5C, reads the card right a moment later (the dashboard's note
+    "now reads ... as 5S"), and only then does a player Reject the 5C. The 5S was kept back for the standing 5C and
+    was never sent: the flip was lost and Beth's next one ruled out of turn (camera-phone fuzz, session 41)."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    assert d.show({"face_up/0": ["5S"]}, moved=False) == []
+    assert d.observer.notes == ["the camera now reads the 5C on face_up/0 as 5S: correct it if so"]
+    d.manual("undo", target=seq)  # Reject on a phone
+    sent = d.show({"face_up/0": ["5S"]}, frames=20)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")] and codes(sent) == []
+    assert d.observer.notes == []  # the note is out of date
+    sent = d.show({"face_up/0": ["5S"], "face_up/1": ["7D"]})
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
+    assert [p["top"] for p in d.session.view()["piles"]] == ["5S", "7D"]
+
+    d = snap()  # Edit instead of Reject: the referee has the 5S then, and nothing more is sent
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.show({"face_up/0": ["5S"]}, moved=False)
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5S"})
+    assert d.show({"face_up/0": ["5S"]}, frames=20) == []
+    assert [p["top"] for p in d.session.view()["piles"]] == ["5S", None]
+
+    d = spades()  # the same in a trick: Alex's KS read KC, read right, then the KC rejected
+    ((seq, _, _),) = d.show({"trick/0": ["KC"]})
+    assert d.show({"trick/0": ["KS"]}, moved=False) == []
+    d.manual("undo", target=seq)
+    sent = d.show({"trick/0": ["KS"]}, frames=20)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "KS")] and codes(sent) == []
+
+
 def test_snap_covered_zone_makes_no_event() -> None:
     d = snap()
     assert d.show({"face_up/0": ["5S"]}, frozen=["face_up/0"]) == []

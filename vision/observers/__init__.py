@@ -9,7 +9,8 @@ Rules every observer keeps:
 
 * **At most one event per card sighting.** A stable card (:attr:`vision.track.TableCard.id`) proposes at most
   one event, so an event a player rejected is not sent again; a card read anew under another name
-  (:attr:`vision.track.TableCard.replaces`) after its event was sent makes a note, not a second event; a card
+  (:attr:`vision.track.TableCard.replaces`) after its event was sent makes a note, not a second event (until that
+  event is rejected: then the new reading is news, :meth:`Observer.void`); a card
   that leaves and comes back is a new sighting but is checked against the referee first (a card the referee
   already has there is no event).
 * **An impossible reading is no sighting.** When the referee refuses an event, or takes it with an ``error``
@@ -81,6 +82,8 @@ class Observer:
     readings: dict[int, list[int]] = field(default_factory=dict)  # chain -> its cards, in the order read
     void_names: dict[int, set[str]] = field(default_factory=dict)  # chain -> the names voided on it
     retried: set[int] = field(default_factory=set)  # cards sent again after a foul that did not count
+    deferred: dict[int, tuple[int, str]] = field(default_factory=dict)  # a re-read card -> the card whose event
+    # stood when it was read (so it made a note, not an event) and that note: news again if that event is rejected
     options: Mapping[str, Json] = field(default_factory=dict)  # the game's house rules (all of them, resolved)
 
     game = ""
@@ -144,7 +147,9 @@ class Observer:
             if stands:  # its event was sent and taken (or the referee already had the card)
                 self.use(card)
                 was = self.names.get(stands[-1], "?")
-                self.note(f"the camera now reads the {was} on {card.zone} as {card.card}: correct it if so")
+                text = f"the camera now reads the {was} on {card.zone} as {card.card}: correct it if so"
+                self.note(text)
+                self.deferred[card.id] = (stands[-1], text)
                 return True
         if card.id in self.held:
             if self.held[card.id] == fingerprint(view):
@@ -207,6 +212,14 @@ class Observer:
             root = self.chain.get(card, card)
             if card in self.names:
                 self.void_names.setdefault(root, set()).add(self.names[card])
+            # a reading made a note instead of an event because this card's event stood: it is news now (read 5C
+            # and sent, read 5S (a note), then the 5C rejected: the flip of 5S), and the note is out of date
+            for later, (stood, text) in list(self.deferred.items()):
+                if stood == card:
+                    del self.deferred[later]
+                    self.done.discard(later)
+                    if text in self.notes:
+                        self.notes.remove(text)
 
 
 def fingerprint(view: Mapping[str, Json]) -> str:
