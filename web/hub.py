@@ -338,9 +338,17 @@ class Hub:
         since = [e for e in session.events if e.seq > seen]
         if not since:
             return None
-        counts = {e.seq for e in session.counting()} - session.idle
+        counting = {e.seq for e in session.counting()}
+        counts = counting - session.idle
         for earlier in since:  # the same entry, where it counts (a foul taken back, an undone event: enter it anew)
-            if earlier.type == event.type and earlier.data == event.data and earlier.seq in counts:
+            if earlier.type != event.type or earlier.data != event.data or earlier.seq not in counting:
+                continue
+            if earlier.seq in counts:
+                return earlier
+            # or a foul that left the game as it was, and nothing logged since has changed the game: the same entry
+            # would be judged the same (a card the camera sent as a renege, entered again on a phone that had not
+            # seen it, was logged twice with two fouls; once the game moves on, it is entered anew)
+            if all(e.seq in session.idle for e in session.events if e.seq > earlier.seq):
                 return earlier
         changed = session.touches(event)
         for earlier in since:

@@ -486,6 +486,11 @@ def test_an_entry_the_same_as_a_foul_that_did_not_count_is_entered_anew(app: Fla
         post_event(host, gid, type="bid", player=name, bid=3)
     foul = post_event(host, gid, type="play", player="Beth", card="3H")
     assert [r["code"] for r in foul.get_json()["rulings"]] == ["play_out_of_turn"]
+    # before the game moves on, the same entry from a screen that had not seen it is that foul, not a second one
+    # (a renege the camera sent, entered again on a phone, was logged twice with two fouls: camera-phone fuzz, s41)
+    twice = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)
+    assert twice.status_code == 200 and twice.get_json()["duplicate"] is True and twice.get_json()["event"]["seq"] == 6
+    assert len(events_of(app, gid)) == 6
     post_event(host, gid, type="play", player="Alex", card="KH")
     again = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)
     assert again.status_code == 201 and again.get_json()["rulings"] == []
