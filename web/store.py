@@ -78,6 +78,15 @@ BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
 BUSY_S = 3.0  # seconds a write waits for another program's write to the same file
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The device and inode of the file at ``path`` (None: there is none)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
+
+
 def _why(text: str) -> str:
     """What went wrong opening a database, and what to do."""
     if "readonly" in text:
@@ -185,6 +194,9 @@ class Store:
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.executescript(SCHEMA)
             self._lock = threading.RLock()
+            self._file = _identity(self.path)  # the file opened: one put in its place is another file
+            self._emptied = False  # whether its write-ahead log was emptied, once another file lay at the path
+            self._kept: Path | None = None  # and where its games were then copied
             self._init_meta()
         except (OSError, sqlite3.Error, StoreUnavailable) as exc:  # _init_meta writes: a read-only file fails there
             reason = exc.reason if isinstance(exc, StoreUnavailable) else str(exc)
@@ -202,6 +214,20 @@ class Store:
                     "recorded; put it back, or stop tablecall and start it again",
                     path=self.path,
                 )
+            if self._replaced():  # another file put in its place (an older copy moved back, a sync tool writing
+                # by rename): the writes went on into the file no longer there (answered 201)
+                kept = (
+                    f"the games it held are kept in {self._kept.name}, beside it: stop tablecall and start it with "
+                    "that file (--db) to go on with them"
+                    if self._kept is not None
+                    else "export the games you need now (History tab), before you stop tablecall: the file that "
+                    "holds them is no longer there"
+                )
+                raise StoreUnavailable(
+                    "the database file{where} was replaced by another file while tablecall ran: nothing was "
+                    f"recorded; {kept.replace('{', '{{').replace('}', '}}')}",
+                    path=self.path,
+                )
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
@@ -216,8 +242,38 @@ class Store:
                     raise StoreUnavailable(_unwritable(exc), str(exc), self.path) from None
                 raise
 
+    def _replaced(self) -> bool:
+        """Whether another file lies at the path now. Then this file's write-ahead log, which SQLite finds by the
+        path, is emptied into this file at once: left there, the next program to open the path (a restart,
+        ``tablecall backup``) played it into the other file and broke it ("database disk image is malformed")."""
+        if _identity(self.path) in (self._file, None):  # (None: gone, which the caller says)
+            return False
+        if not self._emptied:
+            log.error("the database file %s was replaced by another file while tablecall ran", self.path)
+            with suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._emptied = True
+            self._kept = self._keep()
+        return True
+
+    def _keep(self) -> Path | None:
+        """A copy of the file opened, beside the path (``games-kept-1.sqlite3``): the games it held would be lost
+        when tablecall stops (None: it could not be written)."""
+        n = 1
+        while (kept := self.path.with_name(f"{self.path.stem}-kept-{n}{self.path.suffix}")).exists():
+            n += 1
+        try:
+            with closing(sqlite3.connect(kept)) as copy:
+                self._db.backup(copy)
+        except (OSError, sqlite3.Error):
+            log.exception("could not keep a copy of the replaced database file in %s", kept)
+            return None
+        log.error("the games of the replaced database file are kept in %s", kept)
+        return kept
+
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
+            self._replaced()
             cursor = self._db.execute(sql, tuple(args))
             cursor.row_factory = sqlite3.Row
             return list(cursor.fetchall())
@@ -232,6 +288,7 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            self._replaced()
             self._db.close()
 
     # -- reading ----------------------------------------------------------------------------

@@ -204,6 +204,38 @@ def test_a_database_file_gone_while_serving_refuses_entries(tmp_path: Path) -> N
     store_of(app).close()
 
 
+def test_a_database_file_replaced_while_serving_refuses_entries_and_keeps_its_games(tmp_path: Path) -> None:
+    """An older copy moved over the file while the server ran (a backup put back, a sync tool writing by rename):
+    entries were answered 201 into the file no longer there, and its write-ahead log, which SQLite finds by the path,
+    was played into the other file at the stop: "database disk image is malformed", tonight's game gone (error
+    handling audit, session 41)."""
+    db = tmp_path / "games.sqlite3"
+    Store(db).close()
+    older = tmp_path / "older.sqlite3"
+    older.write_bytes(db.read_bytes())  # last week's copy: no game
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    for _ in range(3):
+        assert _add(client, game_id).status_code == 201
+    os.replace(older, db)
+    response = _add(client, game_id)
+    assert response.status_code == 503
+    assert response.get_json()["error"] == (
+        f"the database file {db} was replaced by another file while tablecall ran: nothing was recorded; the games "
+        "it held "
+        "are kept in games-kept-1.sqlite3, beside it: stop tablecall and start it with that file (--db) to go on with "
+        "them"
+    )
+    assert _add(client, game_id).status_code == 503  # and so on, not just once
+    store_of(app).close()
+    with sqlite3.connect(db) as there:  # the file put there is whole, and its own
+        assert there.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert there.execute("SELECT count(*) FROM games").fetchone() == (0,)
+    kept = Store(tmp_path / "games-kept-1.sqlite3")
+    assert [e.type for e in kept.events(game_id)] == ["add"] * 3
+    kept.close()
+
+
 def test_a_damaged_database_file_says_what_to_do(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     store = Store(db)
