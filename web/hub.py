@@ -494,14 +494,20 @@ class Hub:
             backlog: list[bytes] = []
             session = live.session
             last = session.events[-1].seq if session.events else 0
-            if last_id is not None and 0 <= last_id <= last:
-                for event in session.events:
-                    if event.seq > last_id:
-                        rulings = [r.to_json() for r in session.rulings if r.seq == event.seq]
-                        backlog.append(
-                            sse({"event": event.to_json(), "rulings": rulings}, event="missed", id=event.seq)
-                        )
-            backlog.append(sse(self.snapshot(live), event="state", id=last))
+            try:
+                if last_id is not None and 0 <= last_id <= last:
+                    for event in session.events:
+                        if event.seq > last_id:
+                            rulings = [r.to_json() for r in session.rulings if r.seq == event.seq]
+                            backlog.append(
+                                sse({"event": event.to_json(), "rulings": rulings}, event="missed", id=event.seq)
+                            )
+                backlog.append(sse(self.snapshot(live), event="state", id=last))
+            except BaseException:  # a referee bug in this game's view: its place is given back (each phone's retry
+                live.subscribers.discard(subscriber)  # took one for good, and in a minute every game's screens had
+                with self._lock:  # "too many live screens are open on this server"; error-handling audit, s41)
+                    self._streams -= 1
+                raise
         return subscriber, backlog
 
     def unsubscribe(self, live: LiveGame, subscriber: Subscriber) -> None:

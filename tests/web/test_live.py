@@ -157,6 +157,30 @@ def test_too_many_streams_is_a_503_and_closing_frees_the_slot(
     third.close()
 
 
+def test_a_stream_that_fails_to_start_gives_its_place_back(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A referee bug drawing one game's state failed its stream after its place was taken: each phone's retry took one
+    for good, and within a minute every other game's screens were refused live updates (error-handling audit, s41)."""
+    other = new_game(host, "tally", ["Cy", "Di"])
+    hub(app).max_streams = 2
+    real = hub(app).snapshot
+
+    def broken(live: Any) -> Any:
+        if live.record.id == tally["id"]:
+            raise KeyError("pile")  # a stand-in for a bug in this game's view
+        return real(live)
+
+    monkeypatch.setattr(hub(app), "snapshot", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    for _ in range(3):
+        assert host.get(stream_url(tally["id"])).status_code == 500
+    assert hub(app).streams == 0
+    stream = Stream(host, stream_url(other["id"]))
+    assert stream.status == 200
+    stream.close()
+
+
 def test_a_stream_that_falls_behind_is_closed_so_the_phone_resumes(app: Flask, host: FlaskClient) -> None:
     """A phone asleep or on slow Wi-Fi reads nothing while the table plays on. Its stream holds the first 500 events
     (its queue's size), sends them, and then ends. The phone reconnects and is sent the rest. If the stream stayed
