@@ -271,8 +271,8 @@ class CameraDesk:
         if live is None:
             raise CameraError(404, f"there is no game '{cut(game_id)}'")
         with self._lock:
-            self._stop_table()
-            self.source = source
+            # built before the table before stops (building opens no camera): a game the camera cannot follow (Ten,
+            # a damaged table file) left the game it followed without one, saying nothing (error-handling audit, s41)
             try:
                 table = self._build(game_id, source, config, on_frame)
             except (ValueError, KeyError, OSError) as exc:  # ConfigError, SourceError, LayoutError: ValueErrors
@@ -281,6 +281,8 @@ class CameraDesk:
                 self.problem_game = game_id
                 log.warning("camera: %s", self.problem)
                 raise CameraError(400, self.problem) from None
+            self._stop_table()
+            self.source = source
             if prepare is not None:
                 prepare(table)
             self.table, self.game_id, self.frame_size = table, game_id, None

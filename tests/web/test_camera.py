@@ -350,6 +350,21 @@ def test_a_game_the_camera_cannot_follow_is_refused_with_the_reason(
     assert desk.table is None
 
 
+def test_a_game_the_camera_cannot_follow_leaves_it_on_the_game_it_follows(host: FlaskClient, desk: CameraDesk) -> None:
+    """The host pressed "Use the camera for this game instead" on a Ten game: refused, as it should be, but the Snap
+    game the camera followed was left without it, its screens saying only that it did not follow it (error-handling
+    audit, session 41)."""
+    game_id = snap(host)
+    assert host.post(f"/api/games/{game_id}/camera", json={}).status_code == 200
+    table = desk.table
+    ten = new_game(host, "ten", ["Ann", "Bo"])["id"]
+    assert host.post(f"/api/games/{ten}/camera", json={}).status_code == 400
+    assert desk.table is table and desk.game_id == game_id
+    status = live_status(host, game_id)
+    assert status["attached"] is True and status["problem"] is None
+    assert live_status(host, ten)["problem"].startswith("the camera cannot follow this game")
+
+
 def test_a_missing_video_is_said_on_the_dashboard_and_manual_entry_goes_on(
     app: Flask, host: FlaskClient, tmp_path: Path
 ) -> None:
