@@ -151,7 +151,11 @@ class Hub:
             return self._games.setdefault(game_id, live)
 
     def _replay(self, record: GameRecord) -> Session:
-        session = Session(record.game, record.players, record.options)
+        try:
+            session = Session(record.game, record.players, record.options)
+        except EventError as exc:  # a row edited by hand (a game or house rules the referee does not know): this game
+            # cannot open, the others can; it was a 500, "tablecall hit a bug" (docs audit, session 41)
+            raise StoreError(f"game {record.id} is damaged in the database ({exc})") from None
         for event in self.store.events(record.id):
             session.restore(event)  # one an earlier version took but this one refuses is kept, not counted
         return session

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.events import EventError, GameEvent, parse_event
+from scorer.shown import cut
 
 __all__ = ["ConflictError", "GameRecord", "Store", "StoreError", "StoreUnavailable", "backup"]
 
@@ -301,6 +302,8 @@ class Store:
         players = self._query("SELECT name FROM players WHERE game_id = ? ORDER BY seat", (row["id"],))
         try:
             options = json.loads(row["options"])
+            if not isinstance(options, dict):  # (a list took every game list down: docs audit, session 41)
+                raise ValueError(f"{cut(str(row['options']))} is not a set of house rules")
         except (TypeError, ValueError) as exc:  # a row edited by hand: this game cannot open, the others can
             raise StoreError(f"game {row['id']} is damaged in the database (its house rules: {exc})") from None
         return GameRecord(

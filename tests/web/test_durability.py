@@ -288,6 +288,18 @@ for seq in range(1, 10_000):
     ("damage", "detail"),
     [
         pytest.param("UPDATE games SET options = '{oops' WHERE id = ?", "its house rules", id="house_rules_not_json"),
+        # JSON, but no house rules of the game: "tablecall hit a bug", and a list took every game list down (s41)
+        pytest.param(
+            "UPDATE games SET options = '[300]' WHERE id = ?",
+            "its house rules: [300] is not a set of house rules",
+            id="house_rules_not_an_object",
+        ),
+        pytest.param(
+            """UPDATE games SET options = '{"no such rule": 1}' WHERE id = ?""",
+            "Tally has no option 'no such rule'",
+            id="house_rules_the_game_has_not",
+        ),
+        pytest.param("UPDATE games SET game = 'tallyy' WHERE id = ?", "unknown game 'tallyy'", id="no_such_game"),
         pytest.param("UPDATE events SET line = 'oops' WHERE game_id = ?", "event 1: ", id="event_line_not_json"),
         pytest.param(  # the row of event 1 holding event 7's line: "tablecall hit a bug (EventError)"
             """UPDATE events SET line = replace(line, '"seq": 1,', '"seq": 7,') WHERE game_id = ?""",
