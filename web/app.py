@@ -115,10 +115,12 @@ def _errors(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def _http(exc: HTTPException) -> Any:
+        limit = app.config["MAX_CONTENT_LENGTH"]  # (a log to import is the largest request; docs audit, s41)
+        largest = f"{limit // 2**20} MB" if limit % 2**20 == 0 else f"{limit} bytes"
         messages = {
             404: "there is nothing at this address",
             405: f"{request.method} is not allowed here",
-            413: "the request is too large",
+            413: f"the request is too large: at most {largest} (a log to import may be that long)",
         }
         return page(exc.code or 500, messages.get(exc.code or 500, exc.description or exc.name))
 

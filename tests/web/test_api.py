@@ -824,7 +824,10 @@ def test_too_large_a_request_is_413(app: Flask, host: FlaskClient) -> None:
     app.config["MAX_CONTENT_LENGTH"] = 1000
     response = host.post("/api/import", json={"log": LOG * 20})
     assert response.status_code == 413
-    assert response.get_json()["error"] == "the request is too large"
+    assert (
+        response.get_json()["error"]
+        == "the request is too large: at most 1000 bytes (a log to import may be that long)"
+    )
 
 
 def test_wrong_method_and_unknown_route_are_json_4xx(host: FlaskClient) -> None:
