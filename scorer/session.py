@@ -15,7 +15,7 @@ from scorer.events import META_TYPES, EventError, GameEvent, GameLog, LogError, 
 from scorer.game import Game, Ruling, ScoreSheet, Severity
 from scorer.registry import get_game
 
-__all__ = ["Session", "effective_events", "meta_target", "replay"]
+__all__ = ["RefereeFault", "Session", "effective_events", "meta_target", "replay"]
 
 Json = Any
 
@@ -192,6 +192,11 @@ def _with_alerts(rulings: list[Ruling], alerts: Mapping[int, Ruling], undone: se
         earlier = [i for i, r in enumerate(out) if r.seq is not None and r.seq < seq]
         out.insert(earlier[-1] + 1 if earlier else 0, alerts[seq])
     return out
+
+
+class RefereeFault(RuntimeError):
+    """The referee raised something other than EventError: a bug, reported without writing anything (raised by the
+    dashboard's write path; the camera waits for the game to change before it sends that event again)."""
 
 
 class Session:

@@ -43,6 +43,8 @@ from typing import Any
 import numpy as np
 
 from scorer.events import EventError
+from scorer.session import RefereeFault
+from scorer.shown import cut
 from vision import annotate
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
 from vision.capture import Capture, Frame, Source, blank
@@ -71,6 +73,9 @@ SKIP_WARNING = 0.9
 #: sent a card nobody played; at 640x360, 6.8 px, it read 7 of 8 flips; at 1280x720 the indices are 13.6 px)
 INDEX_MM = 15.0
 MIN_INDEX_PX = 6
+#: frames in a row that go wrong (a bug, a detector failing at run time) before the dashboard says so (one alone, say
+#: a hand's odd shape, is only logged)
+FAULT_FRAMES = 3
 
 
 def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
@@ -153,6 +158,10 @@ class LiveTable:
         self._recheck_note: str | None = None  # why the calibration cannot be re-checked now (no marker in view)
         self._small: tuple[tuple[int, int], float] | None = None  # (frame size, px per corner index) last measured
         self._flagged: set[str] = set()
+        self._trouble: str | None = None  # what went wrong in this frame (a bug: :meth:`_failed`)
+        self._troubled = 0  # frames in a row that went wrong
+        self._logged_trouble: str | None = None  # the last trouble logged with its traceback (once, not every frame)
+        self.fault: str | None = None  # what the dashboard says once frames keep going wrong
         self.sent: list[VisionEvent] = []
         self._install(config)
 
@@ -284,13 +293,34 @@ class LiveTable:
             started = time.perf_counter()
             try:
                 self._process(frame)
-            except Exception:  # a bug must not kill the camera for the rest of the evening
-                log.exception("the live table could not process frame %d", frame.index)
+            except Exception as exc:  # a bug must not kill the camera for the rest of the evening
+                self._failed("read the table", exc)
+            self._account()
             self._busy_ms = (time.perf_counter() - started) * 1000
             if previous is not None:
                 self._keep_pace(previous, frame)
             previous = frame
         self.view.wake()
+
+    def _failed(self, what: str, exc: Exception) -> None:
+        """Something went wrong in this frame (a bug, a detector failing at run time): logged with its traceback once,
+        not every frame (15 tracebacks in 3 s), and said on the dashboard once it keeps happening (the status said
+        "running" with a frozen picture and no event sent: error-handling audit, session 41)."""
+        said = f"the camera cannot {what} ({type(exc).__name__}: {cut(str(exc), 80)})"
+        if said != self._logged_trouble:
+            log.exception("%s", said)
+            self._logged_trouble = said
+        self._trouble = self._trouble or said
+
+    def _account(self) -> None:
+        """After each frame: a fault said once ``FAULT_FRAMES`` frames in a row went wrong, taken back at a good one."""
+        if self._trouble is None:
+            self._troubled, self.fault, self._logged_trouble = 0, None, None
+            return
+        self._troubled += 1
+        if self._troubled >= FAULT_FRAMES:
+            self.fault = f"{self._trouble}; the server log has the details"
+        self._trouble = None
 
     def _keep_pace(self, previous: Frame, frame: Frame) -> None:
         """The rates the camera view shows (moving averages): frames read a second, the share of a camera's
@@ -419,8 +449,8 @@ class LiveTable:
             view = self.link.view() if view is None else view
             mine.settle(update, view, observer, mine.starting and blank(frame.image))
             proposals = observer.observe(update, view)
-        except Exception:
-            log.exception("the %s observer failed", self.link.game)
+        except Exception as exc:
+            self._failed("turn the table into events", exc)
             return
         offset = frame.wall_ms - frame.pos_ms
         before: Mapping[str, Json] | None = view  # the referee's view before the next proposal
@@ -433,25 +463,35 @@ class LiveTable:
                 log.warning("the referee refused the camera's %s: %s", proposal.type, exc)
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
                 continue
-            except Exception as exc:  # the store or the referee failed: say so, try again with the next frame
+            except RefereeFault as exc:  # a referee bug: sent again once the game has changed, not every frame
+                observer.refused(proposal, view)  # (each try logged a traceback and replayed the game under its lock:
+                log.error("could not append the camera's %s: %s", proposal.type, exc)  # error-handling audit, s41)
+                self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
+                continue
+            except Exception as exc:  # the store failed: say so, try again with the next frame
                 observer.refused(proposal, None)
                 log.exception("could not append the camera's %s", proposal.type)
-                # a referee bug (RuntimeError: the server's RefereeFault) by its message, as the phones get it (it
-                # was a Python repr); anything else with its kind, which says more than "'ab12'" (a second review)
+                # a store's failure (a RuntimeError) by its message, as the phones get it; anything else with its
+                # kind, which says more than "'ab12'" (a second review)
                 said = str(exc) if isinstance(exc, RuntimeError) and str(exc) else f"{type(exc).__name__}: {exc}"
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": said})
                 continue
             self.sent.append(event)
-            mine.add(seq, proposal)
-            self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
-            after = self._view_now()
-            observer.judged(proposal, rulings, before, after)  # an impossible one, or a foul that did not count
-            before = after
-            for ruling in rulings:
-                if getattr(ruling.severity, "value", "info") != "info":
-                    self._alerts.append(ruling.message)
-            if self.on_event is not None:
-                self.on_event(event, seq, rulings)
+            try:  # the event is in the game: what follows must not lose this frame's other events (they were marked
+                # sent, and a failure here, such as `tablecall live`'s print into a closed pipe, dropped them for good)
+                mine.add(seq, proposal)
+                self._events.append({"seq": seq, "type": proposal.type, "reason": proposal.reason, "ts": event.pos_ms})
+                after = self._view_now()
+                observer.judged(proposal, rulings, before, after)  # an impossible one, or a foul that did not count
+                before = after
+                for ruling in rulings:
+                    if getattr(ruling.severity, "value", "info") != "info":
+                        self._alerts.append(ruling.message)
+                if self.on_event is not None:
+                    self.on_event(event, seq, rulings)
+            except Exception as exc:
+                self._failed("follow the events it sent", exc)
+                before = self._view_now()
 
     def _measure_index(self, calibration: Calibration, size: tuple[int, int]) -> None:
         """How many pixels tall a card's corner index is at the middle of the table in frames of ``size``; said
@@ -500,6 +540,8 @@ class LiveTable:
             lines.append(small)
         if self.detector is None or self.detector_message != "card detector ready":
             lines.append(self.detector_message)
+        if self.fault is not None:
+            lines.append(self.fault)
         return lines
 
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
@@ -555,6 +597,7 @@ class LiveTable:
             "table": update.state.to_json() if update else {},
             "notes": list(self.observer.notes[-5:]),
             "alerts": list(self._alerts),
+            "fault": self.fault,
             "events": list(self._events),
             "layout": self.config.layout.to_json(),
             "corners_image": self._corners_image(),

@@ -22,7 +22,7 @@ from typing import Any
 from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
 from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
-from scorer.session import Session, meta_target, replay
+from scorer.session import RefereeFault, Session, meta_target, replay
 from scorer.shown import cut
 from web.store import ConflictError, GameRecord, Store, StoreError
 
@@ -57,10 +57,6 @@ def unnumbered(exc: EventError, seq: int, kind: Any) -> EventError:
     if found.group(1) == ": ":
         return EventError(rest)
     return EventError(f"this {kind if isinstance(kind, str) and len(kind) <= 24 else 'entry'} {rest}")  # "would leave"
-
-
-class RefereeFault(RuntimeError):
-    """The referee raised something other than EventError: a bug, reported without writing anything."""
 
 
 class StaleEntry(EventError):

@@ -134,7 +134,8 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     note.hidden = !status.note;
     if (mode === 'idle') {
       const broken = live && ['lost', 'failed'].includes(live.camera.state);
-      showProblem(node('camera-problem'), status.problem || (broken ? live.camera.message : ''));
+      // a pipeline failing on every frame looked healthy: "running", a frozen picture (error-handling audit, s41)
+      showProblem(node('camera-problem'), status.problem || (broken ? live.camera.message : '') || (live && live.fault) || '');
       const help = node('camera-help');
       let text = '';
       if (live && live.calibration.state !== 'ok') text = live.calibration.message;
