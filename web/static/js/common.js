@@ -39,20 +39,35 @@ export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }
 
-export async function api(method, url, body) {
+// `waitMs`: how long to wait for the answer before giving up on it (an entry over a half-open Wi-Fi connection hung
+// for ever, and every later tap was refused as "came with the one before it": error-handling audit, session 41).
+export async function api(method, url, body, waitMs) {
   const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
+  const stop = waitMs ? new AbortController() : null;
+  const timer = stop ? setTimeout(() => stop.abort(), waitMs) : 0;
+  if (stop) init.signal = stop.signal;
+  const noAnswer = () => new ApiError(`no answer from the server in ${Math.round(waitMs / 1000)} s: look at the Log `
+    + 'before you enter it again (it may have been recorded)', 0);
   let response;
-  try {
-    response = await fetch(url, init);
-  } catch (err) {
-    throw new ApiError('the server cannot be reached: check the Wi-Fi', 0);
-  }
   let data = null;
-  try { data = await response.json(); } catch (err) { data = null; }
+  try {
+    try {
+      response = await fetch(url, init);
+    } catch (err) {
+      if (stop && stop.signal.aborted) throw noAnswer();
+      throw new ApiError('the server cannot be reached: check the Wi-Fi', 0);
+    }
+    try { data = await response.json(); } catch (err) {
+      if (stop && stop.signal.aborted) throw noAnswer();
+      data = null;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
   if (!response.ok) throw new ApiError((data && data.error) || `the server said ${response.status}`, response.status);
   return data;
 }

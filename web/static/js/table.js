@@ -59,6 +59,9 @@ function lineNow(node) {
   return (node && node.id && document.getElementById(node.id)) || document.getElementById('entry-problem');
 }
 
+// How long an entry waits for its answer (a test may shorten it with <html data-answer-ms>).
+function answerMs() { return Number(document.documentElement.dataset.answerMs) || 15000; }
+
 async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
   const held = !follow && !UNHELD.has(body.type);
   if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
@@ -74,7 +77,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
-    const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen });
+    const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen }, answerMs());
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
