@@ -27,6 +27,7 @@ from scorer.events import META_TYPES, EventError, GameEvent, GameLog, Source, pa
 from web.camera import CameraDesk, CameraError
 from web.demo import _body
 from web.hub import Hub
+from web.store import StoreUnavailable
 
 __all__ = ["SCRIPTED_NOTE", "CameraDemo", "DemoScript", "schedule"]
 
@@ -100,7 +101,9 @@ class DemoScript:
                     and int(event.data.get("target", event.data.get("after", 0))) not in self.seqs
                 ):
                     continue  # its target was the pipeline's: nothing to point at
-                self._enter(event, at)
+                if not self._enter(event, at):  # the database busy: this event again with the next frame (it was
+                    self.next -= 1  # skipped, and the rest of the round refused after it: error-handling audit, s41)
+                    break
 
     def _client_ts(self, at: int) -> int | None:
         """The game time for an event at ``at`` ms of the video: now (None), but right after the script's event
@@ -115,19 +118,24 @@ class DemoScript:
         ts = self._last[1] + at - self._last[0]
         return min(ts, now) if ts > now - LAG_MS else None
 
-    def _enter(self, event: GameEvent, at: int) -> None:
+    def _enter(self, event: GameEvent, at: int) -> bool:
+        """Enter ``event``; False when the database cannot be written now (try again later)."""
         try:
             result = self.hub.append(
                 self.game_id, _body(event, self.seqs), author="demo", source=event.source, client_ts=self._client_ts(at)
             )
         except EventError as exc:  # someone entered or undid events in the demo game: go on with the rest
             log.info("camera demo: the script's %s was refused (%s)", event.type, exc)
-            return
+            return True
+        except StoreUnavailable as exc:
+            log.warning("camera demo: %s", exc)
+            return False
         except KeyError:
-            return
+            return True
         self.seqs[event.seq] = result.event.seq
         self.entered.append(result.event.seq)
         self._last = (at, result.event.ts)
+        return True
 
 
 class CameraDemo(threading.Thread):

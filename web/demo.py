@@ -13,12 +13,14 @@ from typing import Any
 from scorer.events import META_TYPES, EventError, GameEvent, GameLog, Source, parse_log
 from scorer.registry import get_game
 from web.hub import Hub, LiveGame
+from web.store import StoreUnavailable
 
 __all__ = ["DemoTable", "find_example"]
 
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[1]
+RETRY_S = 2.0  # how long the demo table waits before it tries a database that could not be written again
 
 
 def find_example(folders: list[Path] | None = None) -> Path | None:
@@ -101,9 +103,22 @@ class DemoTable(threading.Thread):
         return self._resume_point() or (self._new_game(), 0)
 
     def run(self) -> None:
+        """Play until :meth:`stop`; a database that cannot be written for a while (another program holding it) is
+        waited out, and the game goes on where it was (the thread died, the demo table frozen: error-handling audit,
+        session 41)."""
+        while not self.stopped.is_set():
+            try:
+                self._play()
+                return
+            except StoreUnavailable as exc:
+                log.warning("demo table: %s; trying again in %s s", exc, RETRY_S)
+                self.stopped.wait(RETRY_S)
+
+    def _play(self) -> None:
         live, start = self.game()
         while not self.stopped.is_set():
-            self.game_ids.append(live.record.id)
+            if live.record.id not in self.game_ids:  # (a game resumed after the database was busy: once)
+                self.game_ids.append(live.record.id)
             self.ready.set()
             seqs = {e.seq: n for n, e in enumerate(self.log.events[:start], start=1)}
             for event in self.log.events[start:]:

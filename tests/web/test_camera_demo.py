@@ -96,6 +96,35 @@ def test_the_script_alone_makes_the_demo_logs_game(app: Flask) -> None:
     ends_like(app, live.record.id, log)
 
 
+def test_a_scripted_event_the_busy_database_refused_is_entered_with_the_next_frame(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holding the database: the script's deal was skipped for good, and every later event of the
+    round refused after it (error-handling audit, session 41)."""
+    from web.store import StoreUnavailable
+
+    log = demo_log()
+    live = hub(app).create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    script = DemoScript(hub(app), live.record.id, log, truth, camera=True)
+    real = hub(app).append
+    busy = [1]
+
+    def append(*args: Any, **kwargs: Any) -> Any:
+        if busy:
+            busy.pop()
+            raise StoreUnavailable("the database could not be written (another program is writing it)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hub(app), "append", append)
+    script.play_until(5000)
+    assert store(app).events(live.record.id) == []  # busy: nothing yet, nothing skipped
+    script.play_until(5066)  # the next frame
+    assert [e.type for e in store(app).events(live.record.id)] == ["deal", "flip"]
+    script.finish()
+    ends_like(app, live.record.id, log)
+
+
 def test_a_video_slower_than_real_time_keeps_the_races_of_the_log(app: Flask) -> None:
     """On a computer too slow for the video it plays at a tenth of its speed (it waits for the pipeline): the
     script's events still keep their gaps in the log where they come close together, so Alex's and Cara's calls

@@ -257,6 +257,37 @@ def test_demo_table_plays_the_example_and_starts_over(db: Store, tmp_path: Path)
     assert db.authors(demo.game_ids[0]) == {1: "demo", 2: "demo", 3: "demo", 4: "demo"}
 
 
+def test_demo_table_waits_out_a_busy_database_and_goes_on(
+    db: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holding the database for a while: the demo's thread died of it, and the demo table stayed
+    frozen for the rest of the evening (error-handling audit, session 41)."""
+    from web import demo as demo_module
+    from web.store import StoreUnavailable
+
+    monkeypatch.setattr(demo_module, "RETRY_S", 0.01)
+    hub = Hub(db)
+    real = hub.append
+    busy = [1, 2, 3]
+
+    def append(*args: Any, **kwargs: Any) -> Any:
+        if len(db.events(args[0])) == 1 and busy:  # the second event, three times
+            busy.pop()
+            raise StoreUnavailable("the database could not be written (another program is writing it)")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "append", append)
+    demo = DemoTable(hub, write_log(tmp_path / "tally.jsonl", 3), pace=0.01, pause=0.05)
+    demo.start()
+    try:
+        wait_for(lambda: len(demo.game_ids) >= 2)
+    finally:
+        demo.stop()
+        demo.join(5)
+    assert not busy and demo.game_ids[0] != demo.game_ids[1]
+    assert [e.type for e in db.events(demo.game_ids[0])] == ["add", "add", "add", "undo"]
+
+
 def test_demo_table_resumes_its_unfinished_game(db: Store, tmp_path: Path) -> None:
     hub = Hub(db)
     example = write_log(tmp_path / "tally.jsonl", 6)
