@@ -162,6 +162,7 @@ class LiveTable:
         self._troubled = 0  # frames in a row that went wrong
         self._logged_trouble: str | None = None  # the last trouble logged with its traceback (once, not every frame)
         self.fault: str | None = None  # what the dashboard says once frames keep going wrong
+        self.unsaved: str | None = None  # why the calibration and zones could not be saved in config_path
         self.sent: list[VisionEvent] = []
         self._install(config)
 
@@ -220,8 +221,24 @@ class LiveTable:
             self._calibration_message = message
             self._moved = 0
         log.info("%s", message)
-        if self.config_path is not None:
+        self._save(config)
+
+    def _save(self, config: TableConfig) -> None:
+        """Keep the calibration and zones in the table's file for next time. One that cannot be written (a read-only
+        folder, a full disk) is said, and what was set holds until the camera stops: clicking the corners answered
+        "tablecall hit a bug" while the calibration had been taken (error-handling audit, session 41)."""
+        if self.config_path is None:
+            return
+        try:
             save_config(self.config_path, config)
+        except OSError as exc:
+            self.unsaved = (
+                f"the table's calibration and zones could not be saved in {self.config_path} "
+                f"({exc.strerror or exc}): they hold until the camera stops"
+            )
+            log.error("%s", self.unsaved)
+        else:
+            self.unsaved = None
 
     def set_corners(self, points: Sequence[Sequence[float]]) -> Calibration:
         """Calibrate from the four corners clicked on the camera view; raises CalibrationError."""
@@ -245,8 +262,7 @@ class LiveTable:
         config = replace(self.config, layout=layout)
         with self._lock:
             self._install(config)
-        if self.config_path is not None:
-            save_config(self.config_path, config)
+        self._save(config)
         return layout
 
     # -- running -------------------------------------------------------------------------------------------
@@ -540,8 +556,7 @@ class LiveTable:
             lines.append(small)
         if self.detector is None or self.detector_message != "card detector ready":
             lines.append(self.detector_message)
-        if self.fault is not None:
-            lines.append(self.fault)
+        lines += [said for said in (self.fault, self.unsaved) if said is not None]
         return lines
 
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
@@ -598,6 +613,7 @@ class LiveTable:
             "notes": list(self.observer.notes[-5:]),
             "alerts": list(self._alerts),
             "fault": self.fault,
+            "unsaved": self.unsaved,
             "events": list(self._events),
             "layout": self.config.layout.to_json(),
             "corners_image": self._corners_image(),

@@ -193,6 +193,20 @@ def test_corners_clicked_on_the_view_calibrate_and_are_saved(
     assert saved.calibration is not None and saved.calibration.method == "corners"
 
 
+def test_corners_that_cannot_be_saved_hold_and_say_so(host: FlaskClient, desk: CameraDesk, tmp_path: Path) -> None:
+    """The table's file cannot be written (here the folder is a file; a read-only folder or a full disk alike): the
+    click answered a 500, "tablecall hit a bug", while the calibration had been taken (error-handling audit, s41)."""
+    (tmp_path / "tables").write_text("not a folder")
+    game_id = snap(host)
+    attached(host, game_id)
+    response = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
+    assert response.status_code == 200, response.get_json()
+    live = response.get_json()["live"]
+    assert (live["calibration"]["state"], live["calibration"]["method"]) == ("ok", "corners")
+    assert live["unsaved"].startswith(f"the table's calibration and zones could not be saved in {tmp_path / 'tables'}")
+    assert live["unsaved"].endswith(": they hold until the camera stops")
+
+
 def test_corners_given_on_a_smaller_picture_are_scaled_to_the_camera(host: FlaskClient, desk: CameraDesk) -> None:
     game_id = snap(host)
     attached(host, game_id)

@@ -135,7 +135,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     if (mode === 'idle') {
       const broken = live && ['lost', 'failed'].includes(live.camera.state);
       // a pipeline failing on every frame looked healthy: "running", a frozen picture (error-handling audit, s41)
-      showProblem(node('camera-problem'), status.problem || (broken ? live.camera.message : '') || (live && live.fault) || '');
+      showProblem(node('camera-problem'), status.problem || (broken ? live.camera.message : '') || (live && (live.fault || live.unsaved)) || '');
       const help = node('camera-help');
       let text = '';
       if (live && live.calibration.state !== 'ok') text = live.calibration.message;
