@@ -30,6 +30,7 @@ and logged; no frame means no change, so nothing is lost or invented while the c
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 import os
 import threading
@@ -76,6 +77,8 @@ MIN_INDEX_PX = 6
 #: frames in a row that go wrong (a bug, a detector failing at run time) before the dashboard says so (one alone, say
 #: a hand's odd shape, is only logged)
 FAULT_FRAMES = 3
+#: a camera event the referee failed on (a bug, scorer.session.RefereeFault) is tried again this long after, ms
+REFEREE_RETRY_MS = 2000.0
 
 
 def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
@@ -160,9 +163,10 @@ class LiveTable:
         self._flagged: set[str] = set()
         self._trouble: str | None = None  # what went wrong in this frame (a bug: :meth:`_failed`)
         self._troubled = 0  # frames in a row that went wrong
-        self._logged_trouble: str | None = None  # the last trouble logged with its traceback (once, not every frame)
+        self._logged_trouble: set[str] = set()  # troubles logged with their traceback since the last good frame
         self.fault: str | None = None  # what the dashboard says once frames keep going wrong
         self.unsaved: str | None = None  # why the calibration and zones could not be saved in config_path
+        self._referee_waits: dict[str, float] = {}  # a proposal the referee failed on (a bug) -> when to try again
         self.sent: list[VisionEvent] = []
         self._install(config)
 
@@ -311,6 +315,9 @@ class LiveTable:
                 self._process(frame)
             except Exception as exc:  # a bug must not kill the camera for the rest of the evening
                 self._failed("read the table", exc)
+                # frames the tracker did not see, as when the camera was off: what changed meanwhile was laid down,
+                # not read anew (a flip landing during a tracker's fault was taken for its pile's top read anew)
+                self._recalibrated = True
             self._account()
             self._busy_ms = (time.perf_counter() - started) * 1000
             if previous is not None:
@@ -323,15 +330,16 @@ class LiveTable:
         not every frame (15 tracebacks in 3 s), and said on the dashboard once it keeps happening (the status said
         "running" with a frozen picture and no event sent: error-handling audit, session 41)."""
         said = f"the camera cannot {what} ({type(exc).__name__}: {cut(str(exc), 80)})"
-        if said != self._logged_trouble:
+        if said not in self._logged_trouble:
             log.exception("%s", said)
-            self._logged_trouble = said
+            self._logged_trouble.add(said)
         self._trouble = self._trouble or said
 
     def _account(self) -> None:
         """After each frame: a fault said once ``FAULT_FRAMES`` frames in a row went wrong, taken back at a good one."""
         if self._trouble is None:
-            self._troubled, self.fault, self._logged_trouble = 0, None, None
+            self._troubled, self.fault = 0, None
+            self._logged_trouble.clear()
             return
         self._troubled += 1
         if self._troubled >= FAULT_FRAMES:
@@ -398,8 +406,8 @@ class LiveTable:
         try:
             view = self.link.view()
             return view, observer.possible(view), observer.likely(view)
-        except Exception:
-            log.exception("the %s referee's view could not be read", self.link.game)
+        except Exception as exc:  # (a traceback every frame: fault fuzz, session 41)
+            self._failed("read the referee's view", exc)
             return None, None, None
 
     def _region(self, config: TableConfig, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
@@ -460,18 +468,26 @@ class LiveTable:
     ) -> None:
         """``observer`` and ``mine`` as taken with the tracker that made ``update`` (a zone edit meanwhile installs
         new ones: this frame is the old tracker's)."""
+        done = set(observer.done)
         try:
             mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
             mine.settle(update, view, observer, mine.starting and blank(frame.image))
             proposals = observer.observe(update, view)
         except Exception as exc:
+            # the cards it marked as sent in this frame were not: news again in the next (a flip was lost for good
+            # when the observer failed after looking at the table: fault fuzz, session 41)
+            observer.done.intersection_update(done)
             self._failed("turn the table into events", exc)
             return
         offset = frame.wall_ms - frame.pos_ms
         before: Mapping[str, Json] | None = view  # the referee's view before the next proposal
         for proposal in proposals:
             event = VisionEvent(proposal.body(), proposal.ts, proposal.ts - offset, frame.index, proposal.reason)
+            key = json.dumps(proposal.body(), sort_keys=True)
+            if self._referee_waits.get(key, -1.0) > frame.wall_ms:
+                observer.refused(proposal, None)  # a referee bug on it a moment ago: not yet again
+                continue
             try:
                 seq, rulings = self.link.append(event)
             except EventError as exc:
@@ -479,19 +495,23 @@ class LiveTable:
                 log.warning("the referee refused the camera's %s: %s", proposal.type, exc)
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
                 continue
-            except RefereeFault as exc:  # a referee bug: sent again once the game has changed, not every frame
-                observer.refused(proposal, view)  # (each try logged a traceback and replayed the game under its lock:
-                log.error("could not append the camera's %s: %s", proposal.type, exc)  # error-handling audit, s41)
+            except RefereeFault as exc:  # a referee bug: tried again every REFEREE_RETRY_MS, not every frame (each try
+                # logged a traceback and replayed the game under its lock: error-handling audit, s41), and not only
+                # once the game changes (a Spades play waited for ever while the next ones were out of turn)
+                observer.refused(proposal, None)
+                self._referee_waits[key] = frame.wall_ms + REFEREE_RETRY_MS
+                self._failed(f"enter its {proposal.type}", exc)
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
                 continue
             except Exception as exc:  # the store failed: say so, try again with the next frame
                 observer.refused(proposal, None)
-                log.exception("could not append the camera's %s", proposal.type)
+                self._failed(f"enter its {proposal.type}", exc)
                 # a store's failure (a RuntimeError) by its message, as the phones get it; anything else with its
                 # kind, which says more than "'ab12'" (a second review)
                 said = str(exc) if isinstance(exc, RuntimeError) and str(exc) else f"{type(exc).__name__}: {exc}"
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": said})
                 continue
+            self._referee_waits.pop(key, None)
             self.sent.append(event)
             try:  # the event is in the game: what follows must not lose this frame's other events (they were marked
                 # sent, and a failure here, such as `tablecall live`'s print into a closed pipe, dropped them for good)
@@ -536,8 +556,8 @@ class LiveTable:
         """The referee's view after an event the camera sent (None if it cannot be read)."""
         try:
             return self.link.view()
-        except Exception:
-            log.exception("the %s referee's view could not be read", self.link.game)
+        except Exception as exc:
+            self._failed("read the referee's view", exc)
             return None
 
     # -- the camera view -----------------------------------------------------------------------------------

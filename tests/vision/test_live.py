@@ -595,9 +595,11 @@ def test_an_entry_the_server_fails_on_is_listed_with_its_message_not_a_python_re
     assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]  # tried again
 
 
-def test_a_referee_bug_on_a_camera_event_is_tried_again_once_the_game_changes_not_every_frame(tmp_path: Path) -> None:
+def test_a_referee_bug_on_a_camera_event_is_tried_again_every_two_seconds_not_every_frame(tmp_path: Path) -> None:
     """A referee bug (the server's RefereeFault) was tried again at every frame: a traceback and a replay of the whole
-    game under its lock each time, the phones' entries three times slower beside it (error-handling audit, s41)."""
+    game under its lock each time, the phones' entries three times slower beside it (error-handling audit, s41). Held
+    until the game changed instead, a Spades play waited for ever while the next ones were ruled out of turn (fault
+    fuzz, s41): it is tried again every REFEREE_RETRY_MS (2 s) of the video, 7 s here."""
     from scorer.session import RefereeFault
 
     tries: list[str] = []
@@ -618,8 +620,7 @@ def test_a_referee_bug_on_a_camera_event_is_tried_again_once_the_game_changes_no
     )
     table.start()
     assert table.wait(60)
-    changes = 1 + len([e for e in session.events if e.source is Source.VISION])  # the game as it was, and after each
-    assert 1 <= len(tries) <= changes, tries
+    assert 2 <= len(tries) <= 1 + 7000 // 2000, tries
     refused = {e["refused"] for e in table.status()["events"] if "refused" in e}
     assert refused == {"the Snap referee could not handle this entry (a bug in tablecall)"}
 
@@ -668,3 +669,98 @@ def test_a_pipeline_failing_frame_after_frame_says_so_once(
     else:
         assert table.status()["fault"] == f"{said}; the server log has the details"
         assert f"{said}; the server log has the details" in table._status_lines()
+
+
+def _flips(session: Session) -> list[str]:
+    return [e.data["card"] for e in session.events if e.source is Source.VISION]
+
+
+def test_an_observer_failing_once_after_looking_at_the_table_loses_no_flip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The observer fails once after it has looked at the piles (a bug in its last step stands in): the 5S it had
+    marked as sent was never sent (fault fuzz, session 41)."""
+    from vision.observers.snap import SnapObserver
+
+    real = SnapObserver.observe
+    failed: list[int] = []
+
+    def observe(self, update, view):  # type: ignore[no-untyped-def]
+        out = real(self, update, view)
+        if out and not failed:
+            failed.append(update.ts)
+            raise KeyError("stand-in: a bug in the observer's last step")
+        return out
+
+    monkeypatch.setattr(SnapObserver, "observe", observe)
+    _, session = run(tmp_path, snap_script(), 70)
+    assert failed and _flips(session) == ["5S", "7D", "7H"]
+
+
+def test_a_tracker_failing_while_a_card_lands_on_a_pile_loses_no_flip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tracker fails on the frames the 7H slides onto the 5S: the motion meter saw them, the tracker did not, and
+    afterwards the 7H was taken for the 5S read anew (a note, no flip: fault fuzz, session 41). Frames the tracker
+    missed are as when the camera was off: what changed meanwhile was laid down."""
+    from vision.track import Tracker
+
+    frames: list[int] = []
+    real = Tracker.update
+
+    def update(self, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if 38 <= frames[-1] < 48:
+            raise KeyError("stand-in: a bug in the tracker")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Tracker, "update", update)
+    table, session = run(tmp_path, snap_script(), 70, on_frame=lambda f: frames.append(f.index))
+    assert _flips(session) == ["5S", "7D", "7H"], table.status()["notes"]
+
+
+def test_a_referee_view_unreadable_for_a_while_is_logged_once_and_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The referee's view unreadable on ten frames logged ten tracebacks (and two messages took turns, each logged
+    again when the other came): once each now, and no fault line once it is over (fault fuzz, session 41)."""
+    frames: list[int] = []
+    real = SessionLink.view
+
+    def view(self):  # type: ignore[no-untyped-def]
+        if 20 <= frames[-1] < 30:
+            raise OSError(5, "stand-in: the game cannot be read")
+        return real(self)
+
+    monkeypatch.setattr(SessionLink, "view", view)
+    with caplog.at_level(logging.ERROR, logger="vision.live"):
+        table, session = run(tmp_path, snap_script(), 70, on_frame=lambda f: frames.append(f.index))
+    tracebacks = [r.getMessage() for r in caplog.records if r.name == "vision.live" and r.exc_info]
+    assert _flips(session) == ["5S", "7D", "7H"]
+    assert len(tracebacks) == len(set(tracebacks)) <= 2, tracebacks
+    assert table.status()["fault"] is None  # it ended
+
+
+def test_a_store_down_for_good_says_so_on_the_dashboard_and_logs_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The store failing from frame 25 on: each frame tried the 7D again and logged a traceback each time, and the
+    dashboard never said the camera's events were not recorded (fault fuzz, session 41)."""
+    import sqlite3
+
+    frames: list[int] = []
+    real = SessionLink.append
+
+    def append(self, event):  # type: ignore[no-untyped-def]
+        if frames[-1] >= 25:
+            raise sqlite3.OperationalError("database is locked")
+        return real(self, event)
+
+    monkeypatch.setattr(SessionLink, "append", append)
+    with caplog.at_level(logging.ERROR, logger="vision.live"):
+        table, session = run(tmp_path, snap_script(), 70, on_frame=lambda f: frames.append(f.index))
+    tracebacks = [r for r in caplog.records if r.name == "vision.live" and r.exc_info]
+    assert _flips(session) == ["5S"]
+    assert table.status()["fault"] == (
+        "the camera cannot enter its flip (OperationalError: database is locked); the server log has the details"
+    )
+    assert len(tracebacks) == 1
