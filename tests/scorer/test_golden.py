@@ -107,9 +107,12 @@ def test_a_garbled_game_is_refused_event_by_event_and_replays_as_it_was_played(l
     for event in events:
         stored.restore(event)
     taken_now = refused - set(stored.refused)  # an undo, correct or insert of a stored refused event: allowed
-    assert set(stored.refused) <= refused
     assert all(events[seq - 1].data.get("target", events[seq - 1].data.get("after")) in stored.refused
                for seq in taken_now)  # fmt: skip
     if not taken_now:
+        assert set(stored.refused) <= refused
         assert stored.state == session.state
         assert [e.seq for e in stored.counting()] == [e.seq for e in session.counting()]
+    # else the stored game went another way from there, and may refuse later events play took (event 17 garbled to
+    # Beth's and refused, 18 a correction of it to another card, refused in play as it corrects a refused event,
+    # taken on loading: the later plays it makes impossible are kept as refused; found by Hypothesis, session 41)
