@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from scorer.events import META_TYPES, EventError, GameEvent, GameLog, LogError, LogHeader, parse_event
@@ -199,6 +200,19 @@ class RefereeFault(RuntimeError):
     dashboard's write path; the camera waits for the game to change before it sends that event again)."""
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A :class:`Session` as it was (:meth:`Session.checkpoint`)."""
+
+    events: list[GameEvent]
+    state: Any
+    rulings: list[Ruling]
+    idle: set[int]
+    refused: dict[int, tuple[GameEvent, str]]
+    reruled: dict[int, Ruling]
+    faults_before: dict[int, dict[int, set[str]]]
+
+
 class Session:
     """One game: append events as they happen; read its state, rulings and scores."""
 
@@ -225,6 +239,34 @@ class Session:
     @property
     def next_seq(self) -> int:
         return self.events[-1].seq + 1 if self.events else 1
+
+    def checkpoint(self) -> Checkpoint:
+        """The session as it is now, for :meth:`rewind` (an entry the store could not write, or a referee bug met
+        after the referee took it, is forgotten without reading the log again: a read that failed too left the entry
+        counted on every screen, though it was never stored; fault fuzz, session 41)."""
+        return Checkpoint(
+            list(self.events),
+            self.state,
+            list(self.rulings),
+            set(self.idle),
+            dict(self.refused),
+            dict(self.reruled),
+            dict(self.faults_before),
+        )
+
+    def rewind(self, mark: Checkpoint) -> None:
+        """Back to ``mark`` (:meth:`checkpoint`); the referee's states are values, never changed in place."""
+        self.events, self.state, self.rulings, self.idle = (
+            list(mark.events),
+            mark.state,
+            list(mark.rulings),
+            set(mark.idle),
+        )
+        self.refused, self.reruled, self.faults_before = (
+            dict(mark.refused),
+            dict(mark.reruled),
+            dict(mark.faults_before),
+        )
 
     def append(self, event: GameEvent) -> list[Ruling]:
         """Apply one event; returns its rulings. A malformed event raises and changes nothing."""

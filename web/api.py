@@ -158,7 +158,11 @@ def create_game() -> Any:
         live = hub(current_app).create(game, players, options, title, follows=again)
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
-    state = hub(current_app).snapshot(live)
+    try:  # made: it is answered as such (a failed read here was a 500, and Create pressed again made a second game)
+        state: dict[str, Any] | None = hub(current_app).snapshot(live)
+    except Exception:
+        current_app.logger.exception("game %s is made, but its state could not be drawn", live.record.id)
+        state = None
     return jsonify(id=live.record.id, url=url_for("pages.table", game_id=live.record.id), state=state), 201
 
 
@@ -348,6 +352,8 @@ def import_log() -> Any:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}{faults_before(log, exc.line, exc.reason)}") from None
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
+    except RefereeFault as exc:
+        raise AccessDenied(422, str(exc)) from None
     # a header edited to play on (seats swapped, a player added, a rule changed) can make another game of the same
     # events, fouls and all, and nothing said so (the play-on audit, session 40): the page says how many there are
     faults = [r for r in live.session.rulings if r.severity in (Severity.FOUL, Severity.ERROR)]

@@ -16,6 +16,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -207,7 +208,16 @@ class Hub:
 
     def import_log(self, log: GameLog, title: str = "") -> LiveGame:
         """A new game holding a whole imported log (checked by replaying it first)."""
-        session = replay(log)  # raises LogError naming the line that does not replay
+        try:
+            session = replay(log)  # raises LogError naming the line that does not replay
+        except EventError:
+            raise
+        except Exception as exc:  # a referee bug: said as for a phone's entry (it was a 500; fault fuzz, s41)
+            logging.getLogger(__name__).exception("the %s referee failed replaying an imported log", log.header.game)
+            raise RefereeFault(
+                f"the {get_game(log.header.game).spec.title} referee could not replay this log (a bug in tablecall): "
+                "nothing was imported; tell the host (the server's log has the details)"
+            ) from exc
         now = self.clock()
         last_ts = log.events[-1].ts if log.events else 0
         title = title or header_title(f"{session.game.spec.title} (imported): {', '.join(session.players)}")
@@ -265,13 +275,23 @@ class Hub:
                 raise unnumbered(exc, seq, body.get("type")) from None
             if same is not None:
                 return AppendResult(same, [], self.snapshot(live), duplicate=True)
+            # Everything that can fail comes before the commit, and what was taken is forgotten without reading the
+            # log again (fault fuzz, session 41): the screens' state was drawn after it, so a referee bug in view() or
+            # score() was stored, answered 500 and left the game unopenable, and an entry whose forgetting read
+            # failed too stayed counted on every screen though it was never stored.
+            mark = live.session.checkpoint()
             try:
                 rulings = live.session.append(event)
+                state = self.snapshot(live)
             except EventError as exc:
+                live.session.rewind(mark)
                 raise unnumbered(exc, seq, event.type) from None
+            except StoreError:  # the state's reads (the game played after this one)
+                live.session.rewind(mark)
+                raise
             except Exception as exc:  # a referee bug: report it, write nothing
+                live.session.rewind(mark)
                 log.exception("the %s referee failed on %s", live.record.game, event.to_line())
-                live.session = self._replay(live.record)
                 title = live.session.game.spec.title
                 raise RefereeFault(  # it showed the phones a Python repr, "(KeyError('pile'))"
                     f"the {title} referee could not handle this entry (a bug in tablecall): nothing was written; "
@@ -280,15 +300,19 @@ class Hub:
             try:
                 self.store.append(game_id, event, self.clock(), author)
             except BaseException:
-                live.session = self._replay(live.record)  # the store is the truth: forget what failed
+                live.session.rewind(mark)
+                with suppress(Exception):  # the store is the truth (another writer's events): catch up if it reads
+                    live.session = self._replay(live.record)
                 raise
-            state = self.snapshot(live)
             message = sse(
                 {"event": event.to_json(), "rulings": [r.to_json() for r in rulings], "state": state},
                 event="event",
                 id=event.seq,
             )
-            self._broadcast(live, message)
+            try:  # stored: it is answered as such whatever happens here
+                self._broadcast(live, message)
+            except Exception:
+                log.exception("event %s of game %s is stored, but could not be sent to its screens", seq, game_id)
             return AppendResult(event, rulings, state)
 
     @staticmethod

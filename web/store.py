@@ -275,9 +275,18 @@ class Store:
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             self._replaced()
-            cursor = self._db.execute(sql, tuple(args))
-            cursor.row_factory = sqlite3.Row
-            return list(cursor.fetchall())
+            try:
+                cursor = self._db.execute(sql, tuple(args))
+                cursor.row_factory = sqlite3.Row
+                return list(cursor.fetchall())
+            except sqlite3.OperationalError as exc:  # a disk failing, a file gone: said as such, not as a bug (a
+                # 500, "tablecall hit a bug (OperationalError)", where a failed write said what it was; fault fuzz, s41)
+                raise StoreUnavailable(
+                    f"the database{{where}} could not be read ({str(exc).replace('{', '{{').replace('}', '}}')}); "
+                    "nothing was recorded: try again in a moment",
+                    str(exc),
+                    self.path,
+                ) from None
 
     def _init_meta(self) -> None:
         with self._transaction() as db:
@@ -391,12 +400,14 @@ class Store:
         """Store a new game (and, for an import, its whole log) in one transaction; ``follows``: the game it is
         played again after (the latest such game is that game's :meth:`next_game`)."""
         game_id = new_game_id()
+        tokens = new_token(), new_token()
+        events = list(events)
         with self._transaction() as db:
             while db.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
                 game_id = new_game_id()
             db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, game, json.dumps(options), title, origin, new_token(), new_token(), epoch_ms, created_ms),
+                (game_id, game, json.dumps(options), title, origin, *tokens, epoch_ms, created_ms),
             )
             if follows is not None:
                 db.execute("INSERT OR REPLACE INTO next_games VALUES (?, ?)", (follows, game_id))
@@ -405,9 +416,22 @@ class Store:
                 "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [(game_id, e.seq, e.ts, e.type, e.to_line(), created_ms, author) for e in events],
             )
-        record = self.game(game_id)
-        assert record is not None
-        return record
+        # the record as written (read back, a failed read was a 500 after the game was made, and Create pressed again
+        # made a second game; fault fuzz, session 41)
+        return GameRecord(
+            id=game_id,
+            game=game,
+            players=tuple(players),
+            options=json.loads(json.dumps(options)),
+            title=title,
+            origin=origin,
+            player_token=tokens[0],
+            viewer_token=tokens[1],
+            epoch_ms=epoch_ms,
+            created_ms=created_ms,
+            events=len(events),
+            last_ms=created_ms,
+        )
 
     def append(self, game_id: str, event: GameEvent, received_ms: int, author: str) -> None:
         """Store one event durably; returns only once it is committed."""

@@ -436,3 +436,145 @@ def test_backup_of_a_database_with_a_damaged_page_keeps_no_copy(
     said = capsys.readouterr()
     assert said.out == "" and f"tablecall: {db} is damaged (" in said.err and "the copy was not kept" in said.err
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("copy")) == []
+
+
+# -- faults on the write path (fault fuzz, session 41) ----------------------------------------------------------------
+SPADES = ["Alex", "Beth", "Charlie", "David"]
+HAND = {"type": "hand", "bids": dict.fromkeys(SPADES, 3), "tricks": {"Alex": 3, "Beth": 3, "Charlie": 3, "David": 4}}
+
+
+def test_a_referee_bug_drawing_the_new_state_writes_nothing_and_the_game_still_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug in the referee's view() of the state after an entry: the entry was stored, answered 500, and the game
+    could not be opened on any screen, even after a restart. Now it is the referee bug the docs describe (422,
+    nothing written)."""
+    from scorer.session import Session
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client = app.test_client()
+    game_id = new_game(client, "spades", SPADES)["id"]
+    assert client.post(f"/api/games/{game_id}/events", json=HAND).status_code == 201
+    real = Session.view
+
+    def view(self: Session) -> Any:
+        if len(self.events) >= 2:
+            raise KeyError("pile")  # a stand-in for a bug
+        return real(self)
+
+    monkeypatch.setattr(Session, "view", view)
+    response = client.post(f"/api/games/{game_id}/events", json={**HAND, "seen": 1})
+    assert response.status_code == 422
+    assert "could not handle this entry (a bug in tablecall): nothing was written" in response.get_json()["error"]
+    assert [e.seq for e in store_of(app).events(game_id)] == [1]
+    assert client.get(f"/api/games/{game_id}").get_json()["state"]["seq"] == 1
+    store_of(app).close()
+
+
+def test_an_entry_the_store_refused_is_not_counted_even_when_the_log_cannot_be_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The write failed (a disk failing), and so did the read that was to forget it: the entry stayed counted on every
+    screen, in the Log and the export, though it was never stored, and the next entry dropped it without a word."""
+    from web.app import hub
+    from web.store import StoreUnavailable
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client = app.test_client()
+    game_id = new_game(client, "spades", SPADES)["id"]
+    the_hub = hub(app)
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise StoreUnavailable("the database could not be written (disk I/O error); nothing was recorded")
+
+    def unreadable(*args: Any, **kwargs: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(the_hub.store, "append", fail)
+    monkeypatch.setattr(the_hub, "_replay", unreadable)
+    assert client.post(f"/api/games/{game_id}/events", json=HAND).status_code == 503
+    monkeypatch.undo()
+    state = client.get(f"/api/games/{game_id}").get_json()["state"]
+    assert (state["seq"], state["history"]) == (0, [])
+    assert client.get(f"/api/games/{game_id}/export.jsonl").get_data(as_text=True).count("\n") == 1  # the header
+    store_of(app).close()
+
+
+def test_a_database_that_cannot_be_read_says_so_not_a_bug(tmp_path: Path) -> None:
+    """A failed read answered 500, "tablecall hit a bug (OperationalError)", where a failed write said what it was."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client = app.test_client()
+    new_game(client, "spades", SPADES)
+    the_store = store_of(app)
+
+    class Failing:
+        def __init__(self, inner: sqlite3.Connection) -> None:
+            self.inner = inner
+
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.lstrip().startswith("SELECT"):
+                raise sqlite3.OperationalError("disk I/O error")
+            return self.inner.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.inner, name)
+
+    real = the_store._db
+    the_store._db = Failing(real)  # type: ignore[assignment]
+    try:
+        response = client.get("/api/games")
+    finally:
+        the_store._db = real
+    assert response.status_code == 503
+    assert response.get_json()["error"] == (
+        f"the database {tmp_path / 't.sqlite3'} could not be read (disk I/O error); nothing was recorded: try again "
+        "in a moment"
+    )
+    the_store.close()
+
+
+def test_a_new_game_made_is_answered_as_made(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The game was stored, then reading it back failed: 500, and Create pressed again made a second game."""
+    from web.store import Store as TheStore
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client = app.test_client()
+
+    def unreadable(*args: Any, **kwargs: Any) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(TheStore, "game", unreadable)
+    response = client.post("/api/games", json={"game": "spades", "players": SPADES, "title": "Friday"})
+    monkeypatch.undo()
+    assert response.status_code == 201, response.get_json()
+    made = store_of(app).game(response.get_json()["id"])
+    assert made is not None and made.title == "Friday" and made.players == tuple(SPADES)
+    store_of(app).close()
+
+
+def test_a_referee_bug_replaying_an_import_is_said_as_for_an_entry(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A bug met replaying an imported log answered 500, "tablecall hit a bug (KeyError)"; a phone's entry meeting
+    the same bug is told it is a referee bug and that nothing was written."""
+    from scorer.registry import get_game
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client = app.test_client()
+    game_id = new_game(client, "spades", SPADES)["id"]
+    client.post(f"/api/games/{game_id}/events", json=HAND)
+    log = client.get(f"/api/games/{game_id}/export.jsonl").get_data(as_text=True)
+    spades = get_game("spades")
+
+    def apply(state: Any, event: Any) -> Any:
+        raise KeyError("pile")  # a stand-in for a bug
+
+    monkeypatch.setattr(spades, "apply", apply)
+    response = client.post("/api/import", json={"log": log})
+    assert response.status_code == 422
+    assert response.get_json()["error"] == (
+        "the Spades referee could not replay this log (a bug in tablecall): nothing was imported; tell the host "
+        "(the server's log has the details)"
+    )
+    assert len(store_of(app).games()) == 1
+    store_of(app).close()
