@@ -219,6 +219,11 @@ def _upcard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
             "draws (if a draw or push was entered before the burial, undo it first)"
         )
     card = read_face(event, "card")
+    if card == state.discard[-1] and not unseen(state)[card]:  # (it was "cannot be in the stock": it is, just buried)
+        raise EventError(
+            f"{event.where()}: {card} is the wild upcard being buried, and no other {card} can be in the stock: bury "
+            "it inside the stock, not on top, and enter the card turned then"
+        )
     _from_stock(state, event, card)
     state = replace(state, discard=(*state.discard[:-1], card))  # the wild is somewhere in the stock: unseen
     if is_wild(card):

@@ -127,7 +127,7 @@ def _random_deal(rng: random.Random, number: int, dealer: int, bury: bool, max_t
     data: dict[str, Any] = {"dealer": PLAYERS[dealer], "upcard": str(table.discard[0]), "hands": shown}
     events: list[Event] = [("deal", data)]
     while bury and is_wild(table.discard[-1]):
-        table.stock.insert(rng.randrange(len(table.stock) + 1), table.discard.pop())
+        table.stock.insert(rng.randrange(len(table.stock)), table.discard.pop())  # inside the stock, not on its top
         table.discard.append(table.stock.pop())
         events.append(("upcard", {"card": str(table.discard[-1])}))
     seat = (dealer + 1) % 4

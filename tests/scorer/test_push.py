@@ -480,6 +480,17 @@ def test_wild_upcard_option(bury: bool) -> None:
         assert t.codes(draw("Alex", card="JK")) == []
 
 
+def test_the_wild_being_buried_turned_again_says_to_bury_it_inside_the_stock() -> None:
+    """The other 2D known in David's hand, the wild 2D put back on top and turned again: "2D cannot be in the stock:
+    every 2D is somewhere else", when it had just been put there (Hypothesis, through the Push bots, session 41)."""
+    t = table(upcard=True)
+    t.send(("deal", {"dealer": "Charlie", "upcard": "2D", "hands": {"David": ["2D", "4S", "7C", "8S", "9D", "KD"]}}))
+    with pytest.raises(EventError, match=r"2D is the wild upcard being buried, and no other 2D can be in the stock: "
+                                         r"bury it inside the stock, not on top"):  # fmt: skip
+        t.send(("upcard", {"card": "2D"}))
+    assert t.codes(("upcard", {"card": "9C"})) == []
+
+
 def test_drawing_an_unburied_wild_upcard_is_flagged() -> None:
     t = table(("deal", {"dealer": "David", "upcard": "2S"}))
     (foul,) = t.send(draw("Alex"))
