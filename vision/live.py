@@ -166,7 +166,8 @@ class LiveTable:
         self._logged_trouble: set[str] = set()  # troubles logged with their traceback since the last good frame
         self.fault: str | None = None  # what the dashboard says once frames keep going wrong
         self.unsaved: str | None = None  # why the calibration and zones could not be saved in config_path
-        self._referee_waits: dict[str, float] = {}  # a proposal the referee failed on (a bug) -> when to try again
+        # a proposal the referee failed on (a bug) -> when to try it again, and what the dashboard says meanwhile
+        self._referee_waits: dict[str, tuple[float, str]] = {}
         self.sent: list[VisionEvent] = []
         self._install(config)
 
@@ -315,9 +316,6 @@ class LiveTable:
                 self._process(frame)
             except Exception as exc:  # a bug must not kill the camera for the rest of the evening
                 self._failed("read the table", exc)
-                # frames the tracker did not see, as when the camera was off: what changed meanwhile was laid down,
-                # not read anew (a flip landing during a tracker's fault was taken for its pile's top read anew)
-                self._recalibrated = True
             self._account()
             self._busy_ms = (time.perf_counter() - started) * 1000
             if previous is not None:
@@ -334,6 +332,11 @@ class LiveTable:
             log.exception("%s", said)
             self._logged_trouble.add(said)
         self._trouble = self._trouble or said
+
+    def fault_now(self) -> str | None:
+        """What keeps going wrong: frames failing (:attr:`fault`), or a camera event the referee fails on (a bug),
+        tried again every REFEREE_RETRY_MS, the frames between counting as good (it was never said: a review)."""
+        return self.fault or next((said for _, said in self._referee_waits.values()), None)
 
     def _account(self) -> None:
         """After each frame: a fault said once ``FAULT_FRAMES`` frames in a row went wrong, taken back at a good one."""
@@ -380,6 +383,7 @@ class LiveTable:
         calibration = config.calibration.scaled(frame.size)
         self._measure_index(calibration, frame.size)
         detections = self._detect(frame, self._region(config, frame.size))
+        motion_before = motion.saved()
         frozen = motion.update(frame.image)
         if self._recalibrated:  # what changed while the camera was off was laid down then, not read anew
             frozen, self._recalibrated = tuple(z.name for z in config.layout.zones), False
@@ -391,7 +395,11 @@ class LiveTable:
             if detections
             else []
         )
-        update = tracker.update(seen, frozen, frame.wall_ms)
+        try:
+            update = tracker.update(seen, frozen, frame.wall_ms)
+        except Exception:  # a frame the tracker did not take: the motion meter forgets it too
+            motion.restore(motion_before)
+            raise
         for flag in update.flags:
             if flag.message not in self._flagged:
                 log.warning("impossible table: %s", flag.message)
@@ -468,24 +476,32 @@ class LiveTable:
     ) -> None:
         """``observer`` and ``mine`` as taken with the tracker that made ``update`` (a zone edit meanwhile installs
         new ones: this frame is the old tracker's)."""
-        done = set(observer.done)
         try:
             mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
             mine.settle(update, view, observer, mine.starting and blank(frame.image))
+        except Exception as exc:
+            self._failed("turn the table into events", exc)
+            return
+        done = set(observer.done)
+        try:
             proposals = observer.observe(update, view)
         except Exception as exc:
             # the cards it marked as sent in this frame were not: news again in the next (a flip was lost for good
-            # when the observer failed after looking at the table: fault fuzz, session 41)
+            # when the observer failed after looking at the table: fault fuzz, session 41); those the start's
+            # settling marked stay marked (a review: an old trick was sent again)
             observer.done.intersection_update(done)
             self._failed("turn the table into events", exc)
             return
+        for key, (until, _) in list(self._referee_waits.items()):  # no longer proposed (entered by hand, taken back)
+            if frame.wall_ms > until + REFEREE_RETRY_MS:
+                del self._referee_waits[key]
         offset = frame.wall_ms - frame.pos_ms
         before: Mapping[str, Json] | None = view  # the referee's view before the next proposal
         for proposal in proposals:
             event = VisionEvent(proposal.body(), proposal.ts, proposal.ts - offset, frame.index, proposal.reason)
             key = json.dumps(proposal.body(), sort_keys=True)
-            if self._referee_waits.get(key, -1.0) > frame.wall_ms:
+            if self._referee_waits.get(key, (-1.0, ""))[0] > frame.wall_ms:
                 observer.refused(proposal, None)  # a referee bug on it a moment ago: not yet again
                 continue
             try:
@@ -499,8 +515,11 @@ class LiveTable:
                 # logged a traceback and replayed the game under its lock: error-handling audit, s41), and not only
                 # once the game changes (a Spades play waited for ever while the next ones were out of turn)
                 observer.refused(proposal, None)
-                self._referee_waits[key] = frame.wall_ms + REFEREE_RETRY_MS
-                self._failed(f"enter its {proposal.type}", exc)
+                said = (
+                    f"the camera cannot enter its {proposal.type} ({cut(str(exc), 80)}); the server log has the details"
+                )
+                self._referee_waits[key] = (frame.wall_ms + REFEREE_RETRY_MS, said)  # (said as the fault until it goes
+                self._failed(f"enter its {proposal.type}", exc)  # in, or is no longer proposed: a review)
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
                 continue
             except Exception as exc:  # the store failed: say so, try again with the next frame
@@ -576,7 +595,7 @@ class LiveTable:
             lines.append(small)
         if self.detector is None or self.detector_message != "card detector ready":
             lines.append(self.detector_message)
-        lines += [said for said in (self.fault, self.unsaved) if said is not None]
+        lines += [said for said in (self.fault_now(), self.unsaved) if said is not None]
         return lines
 
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
@@ -632,7 +651,7 @@ class LiveTable:
             "table": update.state.to_json() if update else {},
             "notes": list(self.observer.notes[-5:]),
             "alerts": list(self._alerts),
-            "fault": self.fault,
+            "fault": self.fault_now(),
             "unsaved": self.unsaved,
             "events": list(self._events),
             "layout": self.config.layout.to_json(),

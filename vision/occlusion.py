@@ -62,6 +62,16 @@ class MotionMeter:
                 frozen.append(name)
         return tuple(frozen)
 
+    def saved(self) -> tuple[np.ndarray | None, dict[str, int], np.ndarray]:
+        """What :meth:`update` changes, for :meth:`restore`."""
+        return self._previous, dict(self._hold), self.motion
+
+    def restore(self, saved: tuple[np.ndarray | None, dict[str, int], np.ndarray]) -> None:
+        """Back to before the last :meth:`update` (``saved`` then): a frame the tracker did not take is not the frame
+        the next one is compared with (a card that landed meanwhile was then no motion, and taken for its pile's top
+        read anew: fault fuzz, session 41)."""
+        self._previous, self._hold, self.motion = saved[0], dict(saved[1]), saved[2]
+
     def reset(self) -> None:
         """Forget the previous frame (after a gap in the video, a reconnect or a recalibration)."""
         self._previous = None

@@ -211,3 +211,41 @@ def test_card_names_finds_the_cards_anywhere_in_a_payload() -> None:
     assert card_names({"player": "KD", "bid": 3}) == set()  # a player called KD is not the K♦ (a session review)
     assert card_names({"cards": {"Alex": "3S", "Beth": "9D"}, "piles": {"Alex": 0, "Beth": 1}}) == {"3S", "9D"}
     assert card_names({"player": "Ann", "points": 3, "bid": 5, "nil": True}) == set()
+
+
+@pytest.mark.parametrize("fail_once", [False, True], ids=["no_failure", "observe_fails_once_at_the_start"])
+def test_an_observer_failing_at_the_start_does_not_send_the_old_trick_lying_there(fail_once: bool) -> None:
+    """Trick 1 left lying after a claim, the next deal bid, a restart: the start's settling marks those cards as
+    played. Undoing an observer's marks after it failed (so that a flip it had taken is news again) undid the
+    settling's too, and the old trick went in as four plays of the new hand (a review, session 41)."""
+    from collections import deque
+    from types import SimpleNamespace
+
+    d, table = spades_old_trick()
+    d.restart()
+    live = LiveTable.__new__(LiveTable)  # the parts of a live table that _observe uses, on the driver's link
+    live.link, live._referee_waits, live._events, live.sent, live._alerts = d.link, {}, deque(maxlen=50), [], deque()
+    live.on_event, live._trouble, live._logged_trouble = None, None, set()
+    real = type(d.observer).observe
+    failed: list[int] = []
+
+    def observe(self, update, view):  # type: ignore[no-untyped-def]
+        out = real(self, update, view)
+        if fail_once and not failed and any(c.id in self.done for c in update.state.cards):
+            failed.append(update.ts)
+            raise KeyError("stand-in: one odd failure in the observer")
+        return out
+
+    type(d.observer).observe = observe  # type: ignore[method-assign]
+    try:
+        image = np.random.default_rng(0).integers(0, 255, (54, 96, 3), dtype=np.uint8)  # not a blank picture
+        for k in range(40):
+            update = d.tracker.update(d.sightings(table), set(), d.ts)
+            live._observe(
+                d.observer, d.mine, update, SimpleNamespace(index=k, wall_ms=d.ts, pos_ms=d.ts, image=image), None
+            )  # type: ignore[arg-type]
+            d.ts += 66
+    finally:
+        type(d.observer).observe = real  # type: ignore[method-assign]
+    assert bool(failed) == fail_once
+    assert [(e.body["player"], e.body["card"]) for e in live.sent] == []
