@@ -224,6 +224,7 @@ class Session:
         self.refused: dict[int, tuple[GameEvent, str]] = {}  # stored events this referee refuses: kept, not counted
         self.reruled: dict[int, Ruling] = {}  # meta events' alerts of later events they left fouled (_reruled)
         self.faults_before: dict[int, dict[int, set[str]]] = {}  # each meta event's: the fouls just before it
+        self.version = 0  # one more with every change (an event taken, refused when stored, or rewound): for caches
         self._reset()
 
     def _reset(self) -> None:
@@ -256,6 +257,7 @@ class Session:
 
     def rewind(self, mark: Checkpoint) -> None:
         """Back to ``mark`` (:meth:`checkpoint`); the referee's states are values, never changed in place."""
+        self.version += 1
         self.events, self.state, self.rulings, self.idle = (
             list(mark.events),
             mark.state,
@@ -270,6 +272,7 @@ class Session:
 
     def append(self, event: GameEvent) -> list[Ruling]:
         """Apply one event; returns its rulings. A malformed event raises and changes nothing."""
+        self.version += 1
         if event.seq < self.next_seq:
             raise EventError(f"event {event.seq} is out of order: the next event is {self.next_seq}")
         if event.type not in META_TYPES and event.type not in self.game.spec.event_types:

@@ -142,10 +142,12 @@ class HubLink:
     def view(self) -> Mapping[str, Json]:
         live = self._live()
         session = live.session
-        key = (id(session), len(session.events))
-        if self._cache is None or self._cache[:2] != key:
-            with live.lock:
-                self._cache = (*key, session.view())
+        cache = self._cache
+        if cache is not None and cache[:2] == (id(session), session.version):
+            return cache[2]
+        with live.lock:  # the key read with the view: an entry taken and then rewound (refused by the store) kept the
+            session = live.session  # same length when the next came, and the camera saw the old view (a review, s41)
+            self._cache = (id(session), session.version, session.view())
         return self._cache[2]
 
     def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -249,3 +250,55 @@ def test_an_observer_failing_at_the_start_does_not_send_the_old_trick_lying_ther
         type(d.observer).observe = real  # type: ignore[method-assign]
     assert bool(failed) == fail_once
     assert [(e.body["player"], e.body["card"]) for e in live.sent] == []
+
+
+def test_the_camera_s_view_of_the_game_is_never_one_an_entry_was_rewound_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The camera read the referee's view while a phone's entry was taken and then refused (a bug drawing the new
+    state): it cached the rewound view under the longer log's length, and when the next event made that length again
+    it kept the old view (turn, pile tops) until another came (a review, session 41)."""
+    import threading
+    import time
+
+    from web.hub import Hub, RefereeFault
+    from web.store import Store
+
+    the_hub = Hub(Store(tmp_path / "x.sqlite3"))
+    live = the_hub.create("snap", ["Alex", "Beth"], {})
+    game_id = live.record.id
+    the_hub.append(game_id, {"type": "deal", "dealer": "Beth"}, "host")
+    link = HubLink(the_hub, game_id)
+    real = Hub.snapshot
+    entered, go = threading.Event(), threading.Event()
+
+    def snapshot(self: Hub, game: Any) -> Any:
+        if len(game.session.events) == 2 and not go.is_set():
+            entered.set()
+            go.wait(5)
+            raise KeyError("stand-in: a referee bug in view()")
+        return real(self, game)
+
+    monkeypatch.setattr(Hub, "snapshot", snapshot)
+    refused: list[str] = []
+
+    def phone() -> None:
+        with pytest.raises(RefereeFault):
+            the_hub.append(game_id, {"type": "flip", "player": "Alex", "card": "9H"}, "player", seen=1)
+        refused.append("9H")
+
+    entry = threading.Thread(target=phone)
+    entry.start()
+    assert entered.wait(5)
+    camera = threading.Thread(target=link.view)
+    camera.start()
+    time.sleep(0.3)  # the camera waits for the game's lock
+    go.set()
+    entry.join()
+    camera.join()
+    monkeypatch.undo()
+    assert refused == ["9H"]
+    the_hub.append(game_id, {"type": "flip", "player": "Alex", "card": "5S"}, "player", seen=1)
+    assert link.view() == live.session.view()
+    assert [p["top"] for p in link.view()["piles"]] == ["5S", None]
+    the_hub.store.close()
