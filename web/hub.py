@@ -195,9 +195,12 @@ class Hub:
             log.error("game %s, played again as %s, cannot be read: %s", follows, record.id, exc)
             before = None
         if before is not None:
-            with before.lock:
-                state = self.snapshot(before)
-                self._broadcast(before, sse(state, event="state", id=state["seq"]))
+            try:  # the new game is made: telling the old one's screens must not make it a 500 (pressed again, it made
+                with before.lock:  # another game; a review, session 41)
+                    state = self.snapshot(before)
+                    self._broadcast(before, sse(state, event="state", id=state["seq"]))
+            except Exception:
+                log.exception("game %s, played again as %s, could not tell its screens", follows, record.id)
         return live
 
     @staticmethod

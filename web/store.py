@@ -347,6 +347,8 @@ class Store:
         for row in self._query(self._GAMES):
             try:
                 records.append(self._record(row))
+            except StoreUnavailable:  # the file could not be read now: said, not taken for damage (the game was left
+                raise  # out of the lists for a moment; a review, session 41)
             except StoreError as exc:
                 log.warning("%s", exc)
         return sorted(records, key=lambda r: (r.last_ms, r.created_ms), reverse=True)

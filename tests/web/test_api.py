@@ -490,6 +490,7 @@ def test_an_entry_the_same_as_a_foul_that_did_not_count_is_entered_anew(app: Fla
     # (a renege the camera sent, entered again on a phone, was logged twice with two fouls: camera-phone fuzz, s41)
     twice = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)
     assert twice.status_code == 200 and twice.get_json()["duplicate"] is True and twice.get_json()["event"]["seq"] == 6
+    assert twice.get_json()["counts"] is False  # the phone says it was a foul, not "it counts once" (a review)
     assert len(events_of(app, gid)) == 6
     post_event(host, gid, type="play", player="Alex", card="KH")
     again = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)
@@ -498,6 +499,7 @@ def test_an_entry_the_same_as_a_foul_that_did_not_count_is_entered_anew(app: Fla
     assert [p["card"] for p in trick] == ["KH", "3H"]
     same = post_event(host, gid, type="play", player="Beth", card="3H", seen=5)  # sent again: now it counts once
     assert same.status_code == 200 and same.get_json()["duplicate"] is True and same.get_json()["event"]["seq"] == 8
+    assert same.get_json()["counts"] is True
 
 
 def test_two_servers_entering_at_the_same_moment_the_later_is_asked_to_send_again(

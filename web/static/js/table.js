@@ -81,7 +81,11 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
-    if (result.duplicate) showProblem(lineNow(problemNode), `Already entered as event #${result.event.seq}: it counts once.`);
+    if (result.duplicate) {
+      showProblem(lineNow(problemNode), result.counts === false
+        ? `Already entered as event #${result.event.seq}, a foul that changed nothing: see the Log.`
+        : `Already entered as event #${result.event.seq}: it counts once.`);
+    }
     if (activeTab() === 'log') loadLog();
     return result;
   } catch (err) {
