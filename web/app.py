@@ -56,6 +56,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["DATABASE"] = str(default_db_path())
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    # and the pages' boot data (`|tojson`) alike: Jinja's own default sorted its keys, so a table loaded afresh drew
+    # totals and team columns alphabetically until the next event put them in seating order (monkey audit, s41)
+    app.jinja_env.policies["json.dumps_kwargs"] = {"sort_keys": False}
 
     the_store = Store(app.config["DATABASE"], synchronous=app.config["SYNCHRONOUS"])
     app.extensions["tablecall.store"] = the_store

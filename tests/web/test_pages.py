@@ -305,3 +305,17 @@ def test_play_again_after_a_game_damaged_in_the_database_makes_the_new_game_and_
     hub(app)._games.pop(old, None)  # as after a restart
     answer = host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": old})
     assert answer.status_code == 201 and store(app).next_game(old) == answer.get_json()["id"]
+
+
+def test_a_table_loaded_afresh_lists_players_and_teams_in_seating_order(host: FlaskClient) -> None:
+    """The page's boot data sorted every key (Jinja's own `tojson` default): a table loaded afresh drew totals and
+    Spades' team columns alphabetically, and the next event put them in seating order, so two phones side by side
+    showed the teams the other way round (monkey audit, session 41)."""
+    game = new_game(host, "spades", ["Zoe", "Bea", "Amy", "Cal"])
+    post_event(host, game["id"], type="hand", bids=dict.fromkeys(["Zoe", "Bea", "Amy", "Cal"], 3),
+               tricks={"Zoe": 4, "Bea": 3, "Amy": 3, "Cal": 3})  # fmt: skip
+    boot = boot_of(host.get(f"/g/{game['id']}").get_data(as_text=True))
+    state = host.get(f"/api/games/{game['id']}").get_json()["state"]
+    assert list(state["totals"]) == ["Zoe & Amy", "Bea & Cal"]
+    assert list(boot["state"]["totals"]) == list(state["totals"])
+    assert list(boot["state"]["history"][0]["teams"]) == ["Zoe & Amy", "Bea & Cal"]
