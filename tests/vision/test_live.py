@@ -8,6 +8,7 @@ import logging
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -568,9 +569,30 @@ def test_a_camera_whose_first_pictures_are_black_still_knows_the_old_trick(tmp_p
     assert d.session.view()["trick"] == [] and d.session.view()["phase"] == "play"
 
 
+def snap_through(
+    tmp_path: Path, link: type[SessionLink], started: list[LiveTable] | None = None, **options: Any
+) -> tuple[LiveTable, Session]:
+    """The Snap script's video through a live table on ``link`` (a SessionLink that fails as a test wants); the
+    table goes into ``started`` before it starts (for an ``on_frame`` hook that reads its status)."""
+    script = snap_script()
+    video = script.write(tmp_path / "table.mp4", 70)
+    session = snap_session()
+    save_config(tmp_path / "table.toml", default_config("snap", 2))
+    table = LiveTable(
+        str(video), link(session), load_config(tmp_path / "table.toml"), detector=script.oracle(), lossless=True,
+        **options,
+    )  # fmt: skip
+    if started is not None:
+        started.append(table)
+    table.start()
+    assert table.wait(60)
+    return table, session
+
+
 def test_an_entry_the_server_fails_on_is_listed_with_its_message_not_a_python_repr(tmp_path: Path) -> None:
-    """The camera's list showed a referee bug as "RefereeFault('the Snap referee could not handle ...')" (a review,
-    session 40): the message as the phones get it; the card is tried again with the next frame."""
+    """The camera's list showed a server's failure as "RefereeFault('the Snap referee could not handle ...')" (a
+    review, session 40): the message as the phones get it. A failure other than a referee bug's (a store's, a
+    RuntimeError) is tried again with the next frame."""
 
     class Failing(SessionLink):
         calls = 0
@@ -581,15 +603,7 @@ def test_an_entry_the_server_fails_on_is_listed_with_its_message_not_a_python_re
                 raise RuntimeError("the Snap referee could not handle this entry (a bug in tablecall)")
             return super().append(event)
 
-    script = snap_script()
-    video = script.write(tmp_path / "table.mp4", 70)
-    session = snap_session()
-    save_config(tmp_path / "table.toml", default_config("snap", 2))
-    table = LiveTable(
-        str(video), Failing(session), load_config(tmp_path / "table.toml"), detector=script.oracle(), lossless=True
-    )
-    table.start()
-    assert table.wait(60)
+    table, session = snap_through(tmp_path, Failing)
     refused = [e["refused"] for e in table.status()["events"] if "refused" in e]
     assert refused == ["the Snap referee could not handle this entry (a bug in tablecall)"]
     assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]  # tried again
@@ -611,23 +625,11 @@ def test_a_referee_bug_on_a_camera_event_is_tried_again_every_two_seconds_not_ev
                 raise RefereeFault("the Snap referee could not handle this entry (a bug in tablecall)")
             return super().append(event)
 
-    script = snap_script()
-    video = script.write(tmp_path / "table.mp4", 70)
-    session = snap_session()
-    save_config(tmp_path / "table.toml", default_config("snap", 2))
     faults: set[str | None] = set()
     tables: list[LiveTable] = []
-    table = LiveTable(
-        str(video),
-        Failing(session),
-        load_config(tmp_path / "table.toml"),
-        detector=script.oracle(),
-        lossless=True,
-        on_frame=lambda _: tables and faults.add(tables[0].status()["fault"]),
+    table, _ = snap_through(
+        tmp_path, Failing, on_frame=lambda _: tables and faults.add(tables[0].status()["fault"]), started=tables
     )
-    tables.append(table)
-    table.start()
-    assert table.wait(60)
     assert 2 <= len(tries) <= 1 + 7000 // 2000, tries
     refused = {e["refused"] for e in table.status()["events"] if "refused" in e}
     assert refused == {"the Snap referee could not handle this entry (a bug in tablecall)"}

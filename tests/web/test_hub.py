@@ -240,8 +240,8 @@ def wait_for(predicate: Any, seconds: float = 5) -> None:
         time.sleep(0.01)
 
 
-def test_demo_table_plays_the_example_and_starts_over(db: Store, tmp_path: Path) -> None:
-    hub = Hub(db)
+def two_demo_rounds(hub: Hub, tmp_path: Path) -> DemoTable:
+    """A demo table of a three-event tally log, stopped once it has started its second round."""
     demo = DemoTable(hub, write_log(tmp_path / "tally.jsonl", 3), pace=0.01, pause=0.05)
     demo.start()
     try:
@@ -249,6 +249,11 @@ def test_demo_table_plays_the_example_and_starts_over(db: Store, tmp_path: Path)
     finally:
         demo.stop()
         demo.join(5)
+    return demo
+
+
+def test_demo_table_plays_the_example_and_starts_over(db: Store, tmp_path: Path) -> None:
+    demo = two_demo_rounds(Hub(db), tmp_path)
     first = db.events(demo.game_ids[0])
     assert [e.type for e in first] == ["add", "add", "add", "undo"]
     assert first[-1].data["target"] == 1  # the meta event points at the demo game's own numbering
@@ -277,13 +282,7 @@ def test_demo_table_waits_out_a_busy_database_and_goes_on(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(hub, "append", append)
-    demo = DemoTable(hub, write_log(tmp_path / "tally.jsonl", 3), pace=0.01, pause=0.05)
-    demo.start()
-    try:
-        wait_for(lambda: len(demo.game_ids) >= 2)
-    finally:
-        demo.stop()
-        demo.join(5)
+    demo = two_demo_rounds(hub, tmp_path)
     assert not busy and demo.game_ids[0] != demo.game_ids[1]
     assert [e.type for e in db.events(demo.game_ids[0])] == ["add", "add", "add", "undo"]
 
