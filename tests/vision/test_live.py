@@ -442,6 +442,9 @@ def test_a_video_too_fast_for_the_pipeline_plays_slower_and_says_so(tmp_path: Pa
 CTRL_C_CHILD = """
 import signal, sys, threading, time
 from pathlib import Path
+# Ctrl-C as a terminal gives it, also where the tests run in the background (a shell's `&` starts them with SIGINT
+# ignored, and the child inherited that: no KeyboardInterrupt; a mutation audit's harness, session 41)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from tests.vision.test_live import snap_script, snap_session
 from vision.links import SessionLink
 from vision.live import LiveTable

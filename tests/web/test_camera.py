@@ -555,3 +555,29 @@ def test_the_camera_script_loads_nothing_from_outside(host: FlaskClient) -> None
         script = response.get_data(as_text=True)
     assert "http://" not in script.replace("http://www.w3.org/2000/svg", "")
     assert "innerHTML" not in script and "https://" not in script
+
+
+# -- mutation audit of session 41's changes (gaps its mutants showed) --
+def test_moving_the_camera_to_another_game_stops_the_table_it_left(host: FlaskClient, desk: CameraDesk) -> None:
+    # kills C3: the old table kept reading the camera and entering events into the game it left
+    first, second = snap(host), snap(host, ["Cy", "Di", "Ed"])
+    attached(host, first)
+    old = desk.table
+    assert old is not None
+    attached(host, second)
+    assert desk.table is not old and desk.game_id == second
+    assert old._stop.is_set()
+
+
+def test_corners_saved_after_a_failed_save_take_the_warning_back(
+    host: FlaskClient, desk: CameraDesk, tmp_path: Path
+) -> None:  # kills L6
+    blocker = tmp_path / "tables"
+    blocker.write_text("not a folder")
+    game_id = snap(host)
+    attached(host, game_id)
+    first = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS}).get_json()["live"]
+    assert first["unsaved"] is not None
+    blocker.unlink()  # the folder can be written again
+    again = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
+    assert again.status_code == 200 and again.get_json()["live"]["unsaved"] is None

@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 
 pytest.importorskip("cv2", reason="the camera demo needs the vision extras (OpenCV)")
 
-from scorer.events import GameEvent, Source, parse_log
+from scorer.events import EventError, GameEvent, Source, parse_log
 from scorer.session import replay
 from tests.web.camerakit import CORNERS, live_status, wait_for, write_video
 from web.app import hub, install_camera, store
@@ -251,3 +251,25 @@ def test_a_demo_without_its_video_falls_back_to_the_scripted_demo(app: Flask, tm
     assert demo.failed is not None and "could not make its video" in demo.failed
     assert desk.problem == demo.failed
     desk.stop()
+
+
+def test_a_scripted_event_refused_is_not_tried_again_and_the_script_goes_on(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:  # kills CD5
+    log = demo_log()
+    live = hub(app).create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    script = DemoScript(hub(app), live.record.id, log, truth, camera=True)
+    real = hub(app).append
+    tried: list[str] = []
+
+    def append(game_id: str, body: Any, *args: Any, **kwargs: Any) -> Any:
+        tried.append(body["type"])
+        if body["type"] == "deal":  # someone entered the deal on a phone first
+            raise EventError("event 1: the deal is already entered")
+        return real(game_id, body, *args, **kwargs)
+
+    monkeypatch.setattr(hub(app), "append", append)
+    script.play_until(5000)
+    script.play_until(5066)
+    assert tried.count("deal") == 1 and len(tried) > 1, tried
