@@ -526,6 +526,10 @@ def test_two_servers_entering_at_the_same_moment_the_later_is_asked_to_send_agai
         assert lost.status_code == 409
         assert lost.get_json()["error"] == "another event was written at the same moment; send it again"
         assert [(e["seq"], e["player"]) for e in events_of(app, gid)] == [(1, "Bo")]
+        # and the game shows the other server's event before this one enters again (the catch-up after a failed
+        # commit: a mutation audit, session 41)
+        state = host.get(f"/api/games/{gid}").get_json()["state"]
+        assert (state["seq"], state["totals"]) == (1, {"Ann": 0, "Bo": 2})
         again = post_event(host, gid, type="add", player="Ann", points=1)
         assert again.status_code == 201 and again.get_json()["event"]["seq"] == 2
         assert again.get_json()["state"]["totals"] == {"Ann": 1, "Bo": 2}
