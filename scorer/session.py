@@ -197,7 +197,7 @@ def _with_alerts(rulings: list[Ruling], alerts: Mapping[int, Ruling], undone: se
 
 class RefereeFault(RuntimeError):
     """The referee raised something other than EventError: a bug, reported without writing anything (raised by the
-    dashboard's write path; the camera waits for the game to change before it sends that event again)."""
+    dashboard's write path; the camera tries that event again every few seconds, vision.live.REFEREE_RETRY_MS)."""
 
 
 @dataclass(frozen=True)

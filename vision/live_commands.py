@@ -201,22 +201,23 @@ def run_live(args: argparse.Namespace) -> int:
         except OSError as exc:
             return fail(f"--out {args.out}: cannot write it ({exc.strerror or exc})")
 
-    printing = [True]  # until stdout is closed (`tablecall live ... | head`): the game goes on, --out still written
+    printing = True  # until stdout is closed (`tablecall live ... | head`): the game goes on, --out still written
 
     def show(event: object, seq: int, rulings: list[object]) -> None:
+        nonlocal printing
         if args.out:  # first: a print that fails must not keep the log from its file (error-handling audit, s41)
             try:
                 write_whole(args.out, format_log(session.log()))
             except OSError as exc:
                 logging.getLogger(__name__).error("--out %s: cannot write it (%s)", args.out, exc.strerror or exc)
-        if not printing[0]:
+        if not printing:
             return
         line = {"seq": seq, **getattr(event, "body", {}), "why": getattr(event, "reason", "")}
         line["rulings"] = [getattr(r, "code", "") for r in rulings]
         try:
             print(json.dumps(line, ensure_ascii=False), flush=True)
         except BrokenPipeError:
-            printing[0] = False
+            printing = False
             logging.getLogger(__name__).warning(
                 "the events are no longer printed (their reader stopped)%s",
                 f"; --out {args.out} is still written" if args.out else "",

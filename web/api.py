@@ -225,10 +225,8 @@ def post_event(game_id: str) -> Any:
     rulings = [r.to_json() for r in result.rulings]
     if result.duplicate:  # already logged: the answer to the first sending, which was lost
         # ``counts``: false for a foul that left the game as it was (the phone said "it counts once"; a review, s41)
-        live = hub(current_app).live(game_id)
-        counts = live is None or result.event.seq not in live.session.idle
         return jsonify(
-            event=result.event.to_json(), rulings=rulings, state=result.state, duplicate=True, counts=counts
+            event=result.event.to_json(), rulings=rulings, state=result.state, duplicate=True, counts=result.counts
         ), 200
     return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state), 201
 

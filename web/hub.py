@@ -118,6 +118,7 @@ class AppendResult:
     rulings: list[Ruling]
     state: dict[str, Any]
     duplicate: bool = False  # the same entry was already logged after what the screen had seen: not written again
+    counts: bool = True  # (a duplicate's) whether that entry counts: not a foul that left the game as it was
 
 
 def _now_ms() -> int:
@@ -209,30 +210,31 @@ class Hub:
         for subscriber in list(live.subscribers):
             subscriber.put(message)
 
-    def import_log(self, log: GameLog, title: str = "") -> LiveGame:
+    def import_log(self, game_log: GameLog, title: str = "") -> LiveGame:
         """A new game holding a whole imported log (checked by replaying it first)."""
         try:
-            session = replay(log)  # raises LogError naming the line that does not replay
+            session = replay(game_log)  # raises LogError naming the line that does not replay
         except EventError:
             raise
         except Exception as exc:  # a referee bug: said as for a phone's entry (it was a 500; fault fuzz, s41)
-            logging.getLogger(__name__).exception("the %s referee failed replaying an imported log", log.header.game)
+            log.exception("the %s referee failed replaying an imported log", game_log.header.game)
+            referee = get_game(game_log.header.game).spec.title
             raise RefereeFault(
-                f"the {get_game(log.header.game).spec.title} referee could not replay this log (a bug in tablecall): "
-                "nothing was imported; tell the host (the server's log has the details)"
+                f"the {referee} referee could not replay this log (a bug in tablecall): nothing was imported; tell the "
+                "host (the server's log has the details)"
             ) from exc
         now = self.clock()
-        last_ts = log.events[-1].ts if log.events else 0
+        last_ts = game_log.events[-1].ts if game_log.events else 0
         title = title or header_title(f"{session.game.spec.title} (imported): {', '.join(session.players)}")
         record = self.store.create_game(
-            log.header.game,
+            game_log.header.game,
             session.players,
             dict(session.header.options),
             title=title,
             origin="import",
             epoch_ms=now - last_ts - 1000,  # events entered from now on come after the imported ones
             created_ms=now,
-            events=log.events,
+            events=game_log.events,
         )
         return self._install(record, session)
 
@@ -277,7 +279,8 @@ class Hub:
             except EventError as exc:
                 raise unnumbered(exc, seq, body.get("type")) from None
             if same is not None:
-                return AppendResult(same, [], self.snapshot(live), duplicate=True)
+                counts = same.seq not in live.session.idle
+                return AppendResult(same, [], self.snapshot(live), duplicate=True, counts=counts)
             # Everything that can fail comes before the commit, and what was taken is forgotten without reading the
             # log again (fault fuzz, session 41): the screens' state was drawn after it, so a referee bug in view() or
             # score() was stored, answered 500 and left the game unopenable, and an entry whose forgetting read

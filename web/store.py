@@ -128,8 +128,8 @@ class StoreUnavailable(StoreError):
     def __init__(self, message: str, reason: str = "", path: Path | None = None) -> None:
         """``message`` names the file where it says ``{where}``: the host and the server's log read the path, the
         players' phones do not (it filled a phone's screen, its home folder first; accessibility audit, session 36)."""
-        super().__init__(message.format(where=f" {path}" if path else ""))
-        self.public = message.format(where="")
+        super().__init__(message.replace("{where}", f" {path}" if path else ""))  # (not format(): SQLite's words
+        self.public = message.replace("{where}", "")  # and file names may hold braces of their own)
         self.reason = reason or str(self)
 
 
@@ -225,8 +225,8 @@ class Store:
                     "holds them is no longer there"
                 )
                 raise StoreUnavailable(
-                    "the database file{where} was replaced by another file while tablecall ran: nothing was "
-                    f"recorded; {kept.replace('{', '{{').replace('}', '}}')}",
+                    f"the database file{{where}} was replaced by another file while tablecall ran: nothing was "
+                    f"recorded; {kept}",
                     path=self.path,
                 )
             try:
@@ -282,8 +282,7 @@ class Store:
             except sqlite3.OperationalError as exc:  # a disk failing, a file gone: said as such, not as a bug (a
                 # 500, "tablecall hit a bug (OperationalError)", where a failed write said what it was; fault fuzz, s41)
                 raise StoreUnavailable(
-                    f"the database{{where}} could not be read ({str(exc).replace('{', '{{').replace('}', '}}')}); "
-                    "nothing was recorded: try again in a moment",
+                    f"the database{{where}} could not be read ({exc}); nothing was recorded: try again in a moment",
                     str(exc),
                     self.path,
                 ) from None
