@@ -550,8 +550,10 @@ function fillTypes(select, chosen) {
   for (const type of eventTypes()) select.append(el('option', { value: type, selected: type === chosen }, type));
 }
 
+// Opened from a Log row: made on the rows as last loaded (their `seen`, as the Log's Undo), not on the screen's
+// newest state, or another phone's fix of that event, not in the rows yet, was silently overwritten (session 42)
 function openEditor(kind, seq, event) {
-  editing = { kind, seq, seen: state.seq, event };
+  editing = { kind, seq, seen: logSeen, event };
   const form = document.getElementById('edit-form');
   document.getElementById('edit-title').textContent = kind === 'correct' ? `Edit event #${seq}` : `Insert an event after #${seq}`;
   fillTypes(document.getElementById('edit-type'), event ? event.type : eventTypes()[0]);
