@@ -803,6 +803,32 @@ def test_an_entry_whose_answer_never_comes_is_given_up_and_the_next_tap_goes_in(
     ]
 
 
+def test_an_entry_whose_answer_was_lost_says_it_may_have_been_recorded(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The server stored the entry and its answer was lost on the way (the Wi-Fi dropped): the phone said "the server
+    cannot be reached", and the player entered it again (two phones at once, session 42). It says to look at the Log
+    first, and names the host's computer as well as the Wi-Fi."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(  # the request goes through; its answer is lost
+        "const real = window.fetch; window.fetch = (url, init) => String(url).endsWith('/events')"
+        " ? real(url, init).then(() => { throw new TypeError('Failed to fetch'); }) : real(url, init);"
+    )
+    phone.execute_script("document.querySelector('#flip-cards button[data-card=\"7H\"]').click()")
+    said = wait(phone, lambda d: d.execute_script("return document.getElementById('snap-problem').textContent"), 5)
+    assert said == (
+        "the server cannot be reached: check the Wi-Fi, and that tablecall still runs on the host's computer; "
+        "look at the Log before you enter it again (it may have been recorded)"
+    )
+    assert [(e.type, e.data) for e in store(server["app"]).events(game_id)][1:] == [
+        ("flip", {"player": "Alex", "card": "7H"})
+    ]
+
+
 # what a joined phone says and vibrates, kept (the page's speech and vibration replaced by a record of them)
 LISTEN = """window.__said = []; window.__buzz = [];
   if (window.speechSynthesis) window.speechSynthesis.speak = (u) => { if (u.text) window.__said.push(u.text); };

@@ -59,7 +59,11 @@ export async function api(method, url, body, waitMs) {
       response = await fetch(url, init);
     } catch (err) {
       if (stop && stop.signal.aborted) throw noAnswer();
-      throw new ApiError('the server cannot be reached: check the Wi-Fi', 0);
+      // an entry may have gone through with only its answer lost: said so, or it was entered again (two phones at
+      // once, session 42); and at a game night the laptop (lid shut, battery) is as likely as the Wi-Fi (kill audit)
+      const where = "the server cannot be reached: check the Wi-Fi, and that tablecall still runs on the host's computer";
+      throw new ApiError(method === 'GET' ? where : `${where}; look at the Log before you enter it again (it may have `
+        + 'been recorded)', 0);
     }
     try { data = await response.json(); } catch (err) {
       if (stop && stop.signal.aborted) throw noAnswer();
