@@ -133,6 +133,7 @@ class Hub:
         self.clock = clock
         self.max_streams = max_streams
         self._games: dict[str, LiveGame] = {}
+        self._loading: dict[str, threading.Lock] = {}  # games being read from the store (:meth:`live`)
         self._lock = threading.Lock()
         self._streams = 0
 
@@ -141,12 +142,24 @@ class Hub:
         with self._lock:
             if game_id in self._games:
                 return self._games[game_id]
-        record = self.store.game(game_id)
-        if record is None:
-            return None
-        live = LiveGame(record, self._replay(record))
-        with self._lock:
-            return self._games.setdefault(game_id, live)
+            loading = self._loading.setdefault(game_id, threading.Lock())
+        # One replay serves every screen opening the game at once: after a restart every phone's stream, page and the
+        # camera asked together, each replayed the whole game, and entries into other games waited (4 phones: 5 s of
+        # the server's time where one replay took 1; the scale audit, session 42). Other games load meanwhile.
+        with loading:
+            try:
+                with self._lock:
+                    if game_id in self._games:
+                        return self._games[game_id]
+                record = self.store.game(game_id)
+                if record is None:
+                    return None
+                live = LiveGame(record, self._replay(record))
+                with self._lock:
+                    return self._games.setdefault(game_id, live)
+            finally:
+                with self._lock:
+                    self._loading.pop(game_id, None)
 
     def _replay(self, record: GameRecord) -> Session:
         try:

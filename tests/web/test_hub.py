@@ -109,34 +109,41 @@ def test_six_phones_at_one_table_entering_at_once_are_all_stored(db: Store) -> N
     assert live.session.score().totals == replayed.session.score().totals == {"Ann": 90, "Bo": 90}
 
 
-def test_two_first_loads_of_a_game_at_once_make_one_live_game(db: Store) -> None:
-    """After a restart every phone reconnects at the same moment, so two requests load the same game at once. They
-    must get one live game. With two, a stream opened on the one was sent nothing entered through the other."""
+def test_first_loads_of_a_game_at_once_make_one_live_game_from_one_replay(db: Store) -> None:
+    """After a restart every phone reconnects at the same moment, so several requests load the same game at once.
+    They must get one live game (with two, a stream opened on the one was sent nothing entered through the other),
+    and from one replay: each replayed the whole game, 4 phones took 5 s of the server's time where one replay took
+    1, and entries into other games waited (the scale audit, session 42)."""
     gid = Hub(db).create("tally", ["Ann", "Bo"], {}).record.id
+    other = Hub(db).create("tally", ["Cy", "Di"], {}).record.id
+    go, reads = threading.Event(), []
 
-    class BothLoading(Store):
-        """The real store; reading a game's events waits until both loads are reading (the overlap, every run)."""
-
-        meet: threading.Barrier | None = threading.Barrier(2, timeout=10)
+    class Held(Store):
+        """The real store; reading the game's events waits until ``go`` (the first load still reading while the
+        others ask), and counts the reads."""
 
         def events(self, game_id: str, after: int = 0) -> list[Any]:
-            if self.meet is not None:
-                self.meet.wait()
+            reads.append(game_id)
+            if game_id == gid:
+                assert go.wait(10)
             return super().events(game_id, after)
 
-    restarted = BothLoading(db.path)
+    restarted = Held(db.path)
     try:
         hub = Hub(restarted)
         loaded: list[Any] = []
-        threads = [threading.Thread(target=lambda: loaded.append(hub.live(gid))) for _ in range(2)]
+        threads = [threading.Thread(target=lambda: loaded.append(hub.live(gid))) for _ in range(4)]
         for thread in threads:
             thread.start()
+            time.sleep(0.05)
+        assert hub.live(other) is not None  # another game loads meanwhile
+        time.sleep(0.3)
+        go.set()
         for thread in threads:
             thread.join(15)
-        restarted.meet = None
-        first, second = loaded
-        assert first is second
-        subscriber, _ = hub.subscribe(first, None)
+        assert len(loaded) == 4 and all(live is loaded[0] for live in loaded)
+        assert reads == [gid, other]
+        subscriber, _ = hub.subscribe(loaded[0], None)
         hub.append(gid, {"type": "add", "player": "Ann", "points": 5}, "player")
         told = subscriber.queue.get_nowait()
         assert told is not None and told.startswith(b"id: 1\nevent: event\n")
