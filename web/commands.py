@@ -322,8 +322,9 @@ def _claim(db: Path) -> tuple[Any, str | None]:
         import fcntl
     except ImportError:
         return None, None
-    try:
-        handle = db.with_name(db.name + ".server").open("a+", encoding="utf-8")
+    try:  # beside the file itself: a second server reaching it through a symlink ran beside the first (kill audit)
+        real = db.resolve()
+        handle = real.with_name(real.name + ".server").open("a+", encoding="utf-8")
     except OSError:
         return None, None
     try:

@@ -13,7 +13,7 @@ import pytest
 
 from tests.web.server import ROOT, SERVE, call, output, start_server
 from web.cli import build_parser, main
-from web.commands import MEMORY_POOLS, _is_lan, lan_addresses
+from web.commands import MEMORY_POOLS, _claim, _is_lan, _release, _say_who, lan_addresses
 
 
 def test_serve_is_a_subcommand_with_its_options() -> None:
@@ -82,6 +82,24 @@ def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
         first.wait(10)
     assert taken.returncode == 2
     assert f"cannot listen on 127.0.0.1:{port}" in taken.stderr
+
+
+def test_a_second_server_reaching_the_database_through_a_symlink_is_refused_too(tmp_path: Path) -> None:
+    """The lock is taken beside the file itself, not the name it was given: a second server started on a symlink to
+    the first one's database ran beside it, and the first one's phones did not see its entries (kill audit, s42)."""
+    db, link = tmp_path / "games.sqlite3", tmp_path / "elsewhere" / "same.sqlite3"
+    db.touch()
+    link.parent.mkdir()
+    link.symlink_to(db)
+    first, _ = _claim(db)
+    try:
+        _say_who(first, "pid 1, http://127.0.0.1:8000/")
+        assert _claim(link) == (None, "pid 1, http://127.0.0.1:8000/")
+    finally:
+        _release(first)
+    again, holder = _claim(link)  # the lock went with the first
+    _release(again)
+    assert again is not None and holder is None
 
 
 def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tmp_path: Path) -> None:
