@@ -178,6 +178,7 @@ class Store:
 
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = Path(path)
+        self._closed = False  # (close: what comes after is refused as "stopping")
         self.created = not self.path.exists()  # a new file (a mistyped --db starts an empty dashboard: say so)
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
@@ -209,6 +210,7 @@ class Store:
         """One write, all or nothing. A database that cannot be written now raises :class:`StoreUnavailable`
         (a 503 saying why and that nothing was recorded; they were 500s, "tablecall hit a bug")."""
         with self._lock:
+            self._open()
             if not self.path.exists():  # its folder deleted while serving: the writes went on into a lost file
                 raise StoreUnavailable(
                     "the database file{where} is gone (deleted or moved while tablecall ran): nothing was "
@@ -272,8 +274,15 @@ class Store:
         log.error("the games of the replaced database file are kept in %s", kept)
         return kept
 
+    def _open(self) -> None:
+        """Raise :class:`StoreUnavailable` once the server has closed the database (stopping): an entry still under
+        way then was a 500, "tablecall hit a bug (ProgrammingError)", or blamed on the referee (the kill audit, s42)."""
+        if self._closed:
+            raise StoreUnavailable("tablecall is stopping: nothing was recorded; enter it again once it runs again")
+
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
+            self._open()
             self._replaced()
             try:
                 cursor = self._db.execute(sql, tuple(args))
@@ -297,8 +306,11 @@ class Store:
 
     def close(self) -> None:
         with self._lock:
+            if self._closed:
+                return
             self._replaced()
             self._db.close()
+            self._closed = True
 
     # -- reading ----------------------------------------------------------------------------
     @property

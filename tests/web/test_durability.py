@@ -125,6 +125,19 @@ def _add(client: Any, game_id: str) -> Any:
     return client.post(f"/api/games/{game_id}/events", json={"type": "add", "player": "Ann", "points": 1})
 
 
+def test_an_entry_that_comes_as_the_server_stops_is_refused_as_such(tmp_path: Path) -> None:
+    """The database closed by a stopping server: an entry still under way was a 500, "tablecall hit a bug
+    (ProgrammingError)", or, through the state's reads, blamed on the referee (the kill audit, session 42)."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    client, game_id = _tally(app)
+    assert _add(client, game_id).status_code == 201
+    store_of(app).close()
+    for response in (_add(client, game_id), client.get(f"/api/games/{game_id}/log")):
+        assert response.status_code == 503, response.get_data(as_text=True)
+        assert response.get_json()["error"].startswith("tablecall is stopping: nothing was recorded")
+    store_of(app).close()  # (closing again is harmless)
+
+
 def test_a_database_another_program_holds_is_busy_not_a_bug(tmp_path: Path) -> None:
     """A sqlite3 shell or a backup holding the write lock: the entry waited 10 s, then "tablecall hit a bug"."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
