@@ -187,12 +187,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):  # output a terminal or file cannot encode (Windows' cp1252 with a
         if hasattr(stream, "reconfigure"):  # Burmese name, the QR code's blocks) is replaced, not a traceback
             stream.reconfigure(errors="replace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
-    try:
+    try:  # (Ctrl-C while the commands' modules load, in the first second: a traceback; the kill audit, session 42)
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return EXIT_BAD_INPUT
         return int(args.run(args))
     except KeyboardInterrupt:
         return 130

@@ -219,7 +219,7 @@ def run_serve(args: argparse.Namespace) -> int:
             desk.stop()
         hub(app).close_streams()
 
-    stopping = _stop_on_signals(wind_down)
+    stopping, undo = _stop_on_signals(wind_down)
     try:
         server.run()  # waitress takes a KeyboardInterrupt as the end: it waits for its threads, then returns
     except KeyboardInterrupt:
@@ -230,6 +230,7 @@ def run_serve(args: argparse.Namespace) -> int:
         server.close()
         store(app).close()
         _release(claim)
+        undo()
     return 0
 
 
@@ -267,25 +268,43 @@ def _room_for_connections(files: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
-def _stop_on_signals(wind_down: Callable[[], None]) -> Callable[[], None]:
+def _stop_on_signals(wind_down: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], None]]:
     """Ctrl-C (SIGINT) and SIGTERM (``kill``, a service manager, a laptop shutting down) stop the server, after
     ``wind_down`` has ended the live streams: waitress then waits for its threads to finish them (the streams of
     the phones still open had kept them busy: it gave up after 5 s and closed under them, a traceback each); the
-    ``finally`` then closes the database and frees the lock. Returns the undo."""
+    ``finally`` then closes the database and frees the lock.
+
+    Pressed again while it stops, Ctrl-C says so; a third stops at once (as a kill, which loses nothing stored). The
+    second used to cut short waitress's wait for the entries under way, and the database was closed under them ("a
+    bug" answers and tracebacks), or to end the process by SIGINT inside the camera's OpenCV thread (SIGABRT,
+    "terminate called without an active exception"; the kill audit, session 42). Returns (``stopping``: the
+    ``finally`` has begun, a press now only says so; ``undo``: the handlers as they were, once all is done)."""
     if threading.current_thread() is not threading.main_thread():
-        return lambda: None
+        return (lambda: None), (lambda: None)
+    presses: list[int] = []
 
     def interrupt(signum: int, frame: Any) -> None:
-        wind_down()
-        raise KeyboardInterrupt
+        presses.append(signum)
+        if len(presses) == 1:
+            wind_down()
+            raise KeyboardInterrupt
+        if len(presses) == 2:
+            print("tablecall: still stopping (the entries under way, the camera, the database); Ctrl-C again "
+                  "stops it at once", file=sys.stderr, flush=True)  # fmt: skip
+            return
+        os._exit(130)
 
     previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
 
-    def undo() -> None:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+    def stopping() -> None:
+        if not presses:  # (the server ended otherwise: a press now is the second)
+            presses.append(0)
 
-    return undo
+    def undo() -> None:  # stopped by a signal, the process ends now: a press on the way out is not heard (Python's
+        for sig, handler in previous.items():  # own, put back, raised in its finalization: a traceback)
+            signal.signal(sig, signal.SIG_IGN if any(presses) else handler)
+
+    return stopping, undo
 
 
 def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[str], demos: list[Any]) -> None:
@@ -483,9 +502,11 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
             interrupted.append(signum)
             raise KeyboardInterrupt
 
-    previous = (
-        signal.signal(signal.SIGINT, first_only) if threading.current_thread() is threading.main_thread() else None
-    )
+    # SIGTERM as Ctrl-C (a laptop shutting down): it ended the process by the signal, the half-written video left
+    # behind (the kill audit, session 42)
+    stops = (signal.SIGINT, signal.SIGTERM)
+    main = threading.current_thread() is threading.main_thread()
+    previous = {sig: signal.signal(sig, first_only) for sig in stops} if main else {}
     try:
         camera_demo.start()
         camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
@@ -493,12 +514,13 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
         camera_demo.stop()
         if camera_demo.ident is not None:  # started
             camera_demo.join(DEMO_READY_S)
-        if previous is not None:  # on the way out, through Python's own finalization, which puts back SIGINT's
-            signal.signal(signal.SIGINT, signal.SIG_IGN)  # default: a second Ctrl-C then ended it by SIGINT (-2)
+        for sig in previous:  # on the way out, through Python's own finalization, which puts back SIGINT's
+            signal.signal(sig, signal.SIG_IGN)  # default: a second Ctrl-C then ended it by SIGINT (-2)
         raise
     finally:
-        if previous is not None and not interrupted:  # stopping: a later Ctrl-C is not heard either (restored, one
-            signal.signal(signal.SIGINT, previous)  # arriving on the way out killed the process by SIGINT, status -2)
+        if not interrupted:  # stopping: a later Ctrl-C is not heard either (restored, one arriving on the way out
+            for sig, handler in previous.items():  # killed the process by SIGINT, status -2)
+                signal.signal(sig, handler)
     return demos
 
 

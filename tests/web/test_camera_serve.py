@@ -240,11 +240,12 @@ def test_serve_refuses_camera_options_that_do_not_fit(
 
 
 @pytest.mark.timeout(120)
-@pytest.mark.parametrize("presses", [1, 2])
-def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path, presses: int) -> None:
+@pytest.mark.parametrize(("stop", "presses"), [("SIGINT", 1), ("SIGINT", 2), ("SIGTERM", 1)])
+def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path, stop: str, presses: int) -> None:
     """A first `serve --demo` renders its video for some seconds: Ctrl-C then killed the process inside OpenCV's video
     writer ("terminate called without an active exception", SIGABRT, a core dump; a newcomer audit, session 36);
-    and so did a second Ctrl-C right after the first, while it waited for the frame (a review)."""
+    and so did a second Ctrl-C right after the first, while it waited for the frame (a review). SIGTERM (a laptop
+    shutting down) ended it by the signal, the half-written video left behind (the kill audit, session 42)."""
     import os
     import signal
     import subprocess
@@ -267,7 +268,7 @@ def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path, p
         wait_for(lambda: "rendering the demo video" in out.read_text(errors="replace"), 60, "the rendering to start")
         wait_for(lambda: list((data / "sim").glob("*.part.mp4")), 60, "the first frames to be written")
         for _ in range(presses):
-            process.send_signal(signal.SIGINT)
+            process.send_signal(getattr(signal, stop))
             time.sleep(0.005)
         code = process.wait(30)
     finally:

@@ -30,3 +30,18 @@ from web.cli import SEEDS, out_of_range
 )
 def test_an_option_out_of_its_range_is_said_by_name(given: dict, limits: dict, expected: str | None) -> None:
     assert out_of_range(argparse.Namespace(**given), limits) == expected
+
+
+def test_ctrl_c_while_the_commands_load_ends_quietly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C in the first second of `tablecall serve`, while its modules load: a traceback (the kill audit, s42)."""
+    import web.cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(web.cli, "build_parser", interrupted)
+    try:
+        code = web.cli.main(["serve"])
+    except KeyboardInterrupt:  # (not let through: it would stop the test run)
+        pytest.fail("the Ctrl-C came out of main: a traceback")
+    assert code == 130

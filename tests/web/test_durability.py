@@ -115,6 +115,43 @@ def test_sigterm_stops_the_server_as_ctrl_c_does(tmp_path: Path, stop: signal.Si
         again.wait(10)
 
 
+def test_ctrl_c_pressed_again_while_the_server_stops_says_so_and_a_third_stops_it_at_once(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A second Ctrl-C cut short waitress's wait for the entries under way and the database was closed under them ("a
+    bug" answers, tracebacks), or ended the process by SIGINT inside the camera's thread (SIGABRT); the kill audit,
+    session 42. Now it says the server is still stopping, and a third press stops it at once, as a kill would; once
+    stopped, a press on the way out is not heard (Python's own handler raised in its finalization: a traceback)."""
+    import web.commands
+
+    class Exited(Exception):
+        pass
+
+    def exit_now(code: int) -> None:
+        raise Exited(code)
+
+    monkeypatch.setattr(web.commands.os, "_exit", exit_now)
+    before = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    wound: list[int] = []
+    try:
+        stopping, undo = web.commands._stop_on_signals(lambda: wound.append(1))
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)  # (the handler runs here)
+        stopping()
+        os.kill(os.getpid(), signal.SIGTERM)  # pressed again while it stops: said, nothing else
+        time.sleep(0.1)
+        assert wound == [1] and "tablecall: still stopping" in capsys.readouterr().err
+        with pytest.raises(Exited, match="130"):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        undo()
+        assert signal.getsignal(signal.SIGINT) == signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
 # -- a database that cannot be written now: a 503 saying so, nothing recorded (they were 500s, "a bug") ------------
 def _tally(app: Any) -> tuple[Any, str]:
     client = app.test_client()
