@@ -28,6 +28,7 @@ times it (figures in ``docs/games/ten.md``); the tests compare it with two brute
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -322,6 +323,14 @@ def best_score(cards: Iterable[TenCard], complete_run: int = 10) -> TenScore:
     >>> best_score([c(t) for t in ["B1", "B2", "B3", "B5", "B7", "*4"]]).points
     5
     """
+    return _best_score(tuple(cards), complete_run)
+
+
+# Each screen's state scores every player's collection (the score sheet, then the view), and the Log counted the
+# history rows by scoring the game after every event (3 ms a collection: a whole game's first Log load took 1.3 s;
+# the scale audit, session 42), while a collection changes for one player at a time: each is searched once.
+@functools.lru_cache(maxsize=1024)
+def _best_score(cards: tuple[TenCard, ...], complete_run: int) -> TenScore:
     hand = _Hand.of(cards)
     search = _Search(hand, complete_run)
     search.run()

@@ -392,3 +392,29 @@ def test_placement_is_valid_and_one_more_card_never_hurts(hand: list[TenCard], e
     assert_placement_is_valid(hand, score)
     assert best_score([*hand, extra]).points >= score.points
     assert best_score(list(reversed(hand))).points == score.points
+
+
+def test_scoring_every_state_of_a_game_searches_each_collection_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A screen's state scores every player's collection twice (the score sheet, then the view), and the Log counted
+    the history rows by scoring the game after every event: a whole game's first Log load took 1.3 s (the scale
+    audit, session 42). A collection changes for one player at a time; each is searched once."""
+    from pathlib import Path
+
+    import scorer.ten_scoring as scoring
+    from scorer.events import parse_log
+    from scorer.session import Session
+
+    game = Path(__file__).resolve().parents[2] / "tests" / "golden" / "ten" / "three_players_two_busts_tie_break.jsonl"
+    log = parse_log(game.read_text("utf-8"))
+    searched: list[tuple[Any, ...]] = []
+    real = scoring._Hand.of
+    monkeypatch.setattr(scoring._Hand, "of", staticmethod(lambda cards: searched.append(tuple(cards)) or real(cards)))
+    scoring._best_score.cache_clear()
+    session = Session(log.header.game, log.header.players, log.header.options)
+    collections = set()
+    for event in log.events:
+        session.append(event)
+        session.score(), session.view(), session.score()
+        collections |= {h.cards for h in session.state.holdings}
+    assert len(log.events) > 25 and session.score().finished
+    assert len(searched) == len(set(searched)) == len(collections)
