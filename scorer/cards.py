@@ -105,6 +105,7 @@ class Rank(Enum):
 
 
 _RANK_ORDER: tuple[Rank, ...] = tuple(Rank)
+_RANK_WORDS = frozenset(rank.value for rank in Rank) | {"T"}  # a rank without a suit (parse_face)
 
 
 class Suit(Enum):
@@ -180,7 +181,7 @@ def parse_face(text: str) -> Face:
     key = text.strip().upper()
     if key in ("JK", "JOKER"):
         return JOKER
-    if key in {rank.value for rank in Rank} | {"T"}:  # '10' said "'1' is not a rank" (the wording audit, session 40)
+    if key in _RANK_WORDS:  # '10' said "'1' is not a rank" (the wording audit, session 40)
         raise CardError(f"{quoted(text)} has no suit: write rank then suit, like '{key}H' (S, H, D or C)")
     if len(key) < 2 or not key.isalnum():
         raise CardError(f"{quoted(text)} is not a card: write rank then suit, like 'AS' or '10H'")
