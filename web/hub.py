@@ -445,7 +445,7 @@ class Hub:
             "alerts": alerts,
             "recent": [e.to_json() for e in counting[-RECENT:]],
             "counting": len(counting),
-            "camera_saw": _camera_saw(session.events, counting),
+            "camera_saw": _camera_saw(session.events, counting, session.undone()),
             "next": self._next(live.record.id),
         }
 
@@ -576,19 +576,18 @@ class Hub:
             self._broadcast(live, None)
 
 
-def _camera_saw(events: Sequence[GameEvent], counting: Sequence[GameEvent]) -> list[dict[str, Any]]:
+def _camera_saw(
+    events: Sequence[GameEvent], counting: Sequence[GameEvent], undone: Mapping[int, int]
+) -> list[dict[str, Any]]:
     """The camera's latest events, newest first, each as it counts now, or ``rejected`` with the seq of the
     undo that rejected it: a rejected one keeps its place on every screen (so the next tap meant for it does
-    not reject the one below) and can be restored."""
+    not reject the one below) and can be restored. ``undone``: :meth:`Session.undone`, the undo in effect (the
+    latest undo of an event is not it once an older one is brought back by undoing its undo from the Log: Restore
+    then undid an undo already undone, refused every time; the camera-and-phones audit, session 42)."""
     now = {e.seq: e for e in counting}
-    undo_of: dict[int, int] = {}
-    for event in events:
-        target = meta_target(event) if event.type == "undo" else None
-        if target is not None:  # a refused stored undo's may be no number (each view of its game was a 500: a review)
-            undo_of[target] = event.seq  # the latest undo of an event is the one that holds
     seen = [e for e in events if e.source is Source.VISION and e.type not in ("undo", "correct", "insert")]
     out = []
     for event in reversed(seen[-CAMERA_SAW:]):
         shown = now.get(event.seq, event)
-        out.append({"event": shown.to_json(), "rejected": None if event.seq in now else undo_of.get(event.seq)})
+        out.append({"event": shown.to_json(), "rejected": None if event.seq in now else undone.get(event.seq)})
     return out

@@ -527,6 +527,28 @@ def test_a_camera_event_rejected_restored_and_rejected_again_can_be_restored_aga
         assert listed() == (seen, None, "7H")
 
 
+def test_a_camera_event_whose_older_reject_the_log_brought_back_can_be_restored(app: Flask, host: FlaskClient) -> None:
+    """Reject, Restore, Reject, Restore, then the Log's Undo of the first Restore (the first Reject holds again): the
+    list named the latest undo, itself undone, and every Restore was refused, "event 7 is already undone", the card
+    not to be brought back from the list (the camera-and-phones audit, session 42). It names the undo in effect."""
+    game_id = snap(host)
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION).event.seq
+    player = with_token(phone(app), tokens(app, game_id)[0])
+
+    def listed() -> tuple[int, int | None, Any]:
+        state = player.get(f"/api/games/{game_id}").get_json()["state"]
+        [card] = state["camera_saw"]
+        return card["event"]["seq"], card["rejected"], state["view"]["piles"][0]["top"]
+
+    for target in (seen, seen + 1, seen, seen + 3, seen + 2):  # the last: the Log's Undo of the first Restore
+        assert post_event(player, game_id, type="undo", target=target).status_code == 201
+    assert listed() == (seen, seen + 1, None)
+    restored = post_event(player, game_id, type="undo", target=listed()[1])  # Restore, as the screen does it
+    assert restored.status_code == 201, restored.get_json()
+    assert listed() == (seen, None, "7H")
+
+
 # -- the screens ----------------------------------------------------------------------------------------------
 def boot(page: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(page.split('<script type="application/json" id="boot">')[1].split("</script>")[0])
