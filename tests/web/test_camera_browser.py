@@ -123,6 +123,11 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     tap(laptop, f"{row} button.restore")
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, f"{row} button.reject"), 5)
     assert live_game.session.view()["piles"][1]["top"] == "7H"
+    # corrected from the Log (here: another screen): the row shows the card as it counts now (every open screen kept
+    # the old card until the camera's next event: the camera-and-phones audit, session 42)
+    fixed = {"type": "flip", "player": "Bo", "card": "9S"}
+    hub(app).append(game_id, {"type": "correct", "target": seen.event.seq, "event": fixed}, author="host")
+    wait(laptop, lambda d: "9\u2660" in css(d, f"{row} .what").text, 5)
     assert script_errors(laptop) == []
 
     # the screen loses the server: the camera's last state is not shown as if it still held

@@ -179,7 +179,8 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     const list = node('camera-events');
     if (!list || !canWrite || !currentState) return;
     const saw = currentState.camera_saw || [];
-    const key = JSON.stringify(saw.map((s) => [s.event.seq, s.rejected])) + status.attached;
+    // the events themselves: one corrected from the Log kept its old card on every screen (camera-and-phones audit)
+    const key = JSON.stringify(saw.map((s) => [s.event, s.rejected])) + status.attached;
     if (key === lastState) return;
     lastState = key;
     clear(list);
