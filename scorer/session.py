@@ -7,6 +7,7 @@ events count, and the state is then recomputed from the first event that changed
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -118,6 +119,14 @@ def effective_events(events: Sequence[GameEvent]) -> list[GameEvent]:
 MEMO_EVERY = 16
 
 
+def _same_event(a: GameEvent, b: GameEvent) -> bool:
+    """``a`` and ``b`` are the same event to the referee: Python's ``==`` has ``1 == 1.0 == True``, and a correction of
+    a bid of 1 to ``true`` was taken as no change and never ruled on (the review, session 42)."""
+    if a is b:
+        return True
+    return a == b and json.dumps(dict(a.data), sort_keys=True) == json.dumps(dict(b.data), sort_keys=True)
+
+
 @dataclass
 class _Memo:
     """What a fold of the events that count gave, so that a meta event refolds only from the first event it changes
@@ -140,7 +149,7 @@ class _Memo:
         limit, n = min(len(walk), len(self.walk)), 0
         while n < limit:
             (a, counts), (b, was) = walk[n], self.walk[n]
-            if counts != was or (a is not b and a != b):
+            if counts != was or not _same_event(a, b):
                 break
             n += 1
         return n
