@@ -246,6 +246,26 @@ def test_a_refused_new_game_is_said_on_the_screen_naming_the_name(
     no_alert_dialog(laptop)
 
 
+def test_a_new_game_the_server_could_not_be_reached_for_says_nothing_of_a_log(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Only an entry is told to look at the Log before it is entered again: the new-game screen has no Log (a review,
+    session 42)."""
+    laptop = browsers["laptop"]
+    laptop.get(server["laptop"] + "/new?game=spades")
+    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#players input")) == 4)
+    fields = laptop.find_elements(By.CSS_SELECTOR, "#players input")
+    for field, name in zip(fields, ["Alex", "Beth", "Cara", "Dan"], strict=True):
+        field.clear()
+        field.send_keys(name)
+    laptop.execute_script("window.fetch = () => Promise.reject(new TypeError('Failed to fetch'));")  # Wi-Fi gone
+    fields[3].send_keys(Keys.ENTER)
+    wait(laptop, lambda d: css(d, "#problem").is_displayed(), 3)
+    assert css(laptop, "#problem").text == (
+        "the server cannot be reached: check the Wi-Fi, and that tablecall still runs on the host's computer"
+    )
+
+
 def test_a_watch_only_phone_cannot_enter(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     game = store(server["app"]).games()[0]

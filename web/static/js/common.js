@@ -59,11 +59,12 @@ export async function api(method, url, body, waitMs) {
       response = await fetch(url, init);
     } catch (err) {
       if (stop && stop.signal.aborted) throw noAnswer();
-      // an entry may have gone through with only its answer lost: said so, or it was entered again (two phones at
-      // once, session 42); and at a game night the laptop (lid shut, battery) is as likely as the Wi-Fi (kill audit)
+      // an entry (the calls given a wait: table.js) may have gone through with only its answer lost: said so, or it
+      // was entered again (two phones at once, session 42); and at a game night the laptop (lid shut, battery) is as
+      // likely as the Wi-Fi (kill audit). Not said of a new game, an import or a calibration: no Log there (a review)
       const where = "the server cannot be reached: check the Wi-Fi, and that tablecall still runs on the host's computer";
-      throw new ApiError(method === 'GET' ? where : `${where}; look at the Log before you enter it again (it may have `
-        + 'been recorded)', 0);
+      throw new ApiError(method === 'GET' || !waitMs ? where : `${where}; look at the Log before you enter it again (it `
+        + 'may have been recorded)', 0);
     }
     try { data = await response.json(); } catch (err) {
       if (stop && stop.signal.aborted) throw noAnswer();
