@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import threading
@@ -466,20 +467,28 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
     nothing that looks like one. Raises StoreError with a message for the person."""
     if not source.is_file():
         raise StoreError(f"there is no database at {source}")
+    if target.is_symlink():  # one pointing nowhere (a USB stick not mounted) was replaced by a local file and reported
+        # as copied (the backup audit, session 42)
+        raise StoreError(f"{target} is a link (to {os.readlink(target)}): name the file itself")
     if target.exists():
         raise StoreError(f"{target} exists already: name a new file (a backup never overwrites one)")
     if not target.parent.exists():  # it said "nodir is not a folder" (the wording audit, session 40)
         raise StoreError(f"there is no folder {target.parent}: make it first, or name a file in a folder that exists")
     if not target.parent.is_dir():
         raise StoreError(f"{target.parent} is not a folder")
-    partial = target.with_name(target.name + ".partial")
+    # its own name: two backups to one new name at once shared it, and the one emptied it under the other ("database
+    # disk image is malformed", the source blamed; the backup audit, session 42)
+    partial = target.with_name(f"{target.name}.{os.getpid()}.partial")
     try:  # the copy's folder first: one it may not write is the copy's problem, not the database's
-        partial.open("wb").close()
+        partial.open("xb").close()
     except OSError as exc:
         raise StoreError(f"could not write {target}: {exc.strerror or exc}") from None
     try:
         with closing(sqlite3.connect(source, timeout=BUSY_S)) as db, closing(sqlite3.connect(partial)) as copy:
             db.backup(copy)
+            # one file on its own, as a copy should be: in WAL mode (the source's) it could not even be opened where no
+            # -shm file can be made beside it (a read-only USB stick: "unable to open database file"; backup audit)
+            copy.execute("PRAGMA journal_mode=DELETE")
             check = copy.execute("PRAGMA quick_check").fetchone()[0]
             if check != "ok":
                 raise StoreError(f"{source} is damaged ({check}): the copy was not kept")
@@ -493,6 +502,7 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
         raise StoreError(f"could not copy {source} to {target}: {exc}") from None
     except OSError as exc:
         raise StoreError(f"could not write {target}: {exc.strerror or exc}") from None
-    finally:
-        partial.unlink(missing_ok=True)
+    finally:  # (its rollback journal too: a copy stopped half-way left one beside it; backup audit)
+        for leftover in ("", "-journal", "-wal", "-shm"):
+            partial.with_name(partial.name + leftover).unlink(missing_ok=True)
     return int(games), int(events)

@@ -10,6 +10,7 @@ import sqlite3
 import threading
 import time
 import urllib.request
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -395,10 +396,16 @@ def test_backup_copies_every_game_while_the_server_writes(tmp_path: Path, capsys
     for _ in range(30):
         assert _add(client, game_id).status_code == 201
     copy = tmp_path / "copy.sqlite3"
+    other = tmp_path / "copy.sqlite3.partial"  # another backup to the same name, under way (the backup audit, s42)
+    other.write_bytes(b"another backup's half")
     assert main(["backup", str(copy), "--db", str(db)]) == 0
     assert capsys.readouterr().out.strip() == f"1 game (30 events) copied from {db} to {copy}"
     assert _add(client, game_id).status_code == 201  # the server goes on writing
     store_of(app).close()
+    assert other.read_bytes() == b"another backup's half"
+    other.unlink()
+    with closing(sqlite3.connect(copy)) as raw:  # one file on its own: opens where no -shm can be made (backup audit)
+        assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
     kept = Store(copy)
     try:
         assert [e.seq for e in kept.events(game_id)] == list(range(1, 31))
@@ -414,6 +421,7 @@ def test_backup_copies_every_game_while_the_server_writes(tmp_path: Path, capsys
         pytest.param("text", "file is not a database", id="not_a_database"),
         pytest.param("exists", "exists already: name a new file", id="never_overwrites"),
         pytest.param("nodir", "there is no folder ", id="no_such_folder"),  # "nodir is not a folder" (wording audit)
+        pytest.param("link", "is a link (to nowhere/x.sqlite3): name the file itself", id="link_to_nowhere"),
         pytest.param(  # the copy's folder, not the database, was blamed ("could not copy t.sqlite3": a review)
             "unwritable",
             "could not write /proc/copy.sqlite3",
@@ -437,9 +445,13 @@ def test_backup_refuses_what_it_cannot_copy(
     elif given == "nodir":
         Store(db).close()
         copy = tmp_path / "nodir" / "copy.sqlite3"
+    elif given == "link":  # a USB stick not mounted: replaced by a local file, "copied" (the backup audit, s42)
+        Store(db).close()
+        copy.symlink_to("nowhere/x.sqlite3")
     assert main(["backup", str(copy), "--db", str(db)]) == 2
     assert message in capsys.readouterr().err
-    assert not copy.with_name("copy.sqlite3.partial").exists()
+    assert not [p for p in copy.parent.glob("copy.sqlite3.*")]
+    assert given != "link" or copy.is_symlink()
     assert given != "exists" or copy.read_text() == "last week's copy"
 
 
