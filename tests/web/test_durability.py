@@ -696,3 +696,28 @@ def test_play_again_made_is_answered_as_made_when_the_old_game_cannot_be_drawn(
     assert response.status_code == 201, response.get_json()
     assert len(store_of(app).games()) == 2
     store_of(app).close()
+
+
+@pytest.mark.parametrize("stop", ["SIGTERM", "SIGHUP"])
+def test_backup_stopped_by_sigterm_or_the_terminal_closing_stops_as_ctrl_c_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop: str
+) -> None:
+    """SIGTERM, or SIGHUP (the terminal closed), ended a backup by the signal, its half-made copy (151 MB, which opened
+    as an empty dashboard) left behind; as Ctrl-C, the copy's clean-up runs (the backup audit, session 42)."""
+    import web.store
+
+    sig = getattr(signal, stop)
+    heard: list[int] = []
+    before = signal.signal(sig, lambda signum, frame: heard.append(signum))  # (not the default: it would end pytest)
+
+    def copying(source: Path, target: Path) -> tuple[int, int]:
+        os.kill(os.getpid(), sig)
+        time.sleep(1)
+        return 0, 0
+
+    monkeypatch.setattr(web.store, "backup", copying)
+    try:
+        code = main(["backup", str(tmp_path / "copy.sqlite3"), "--db", str(tmp_path / "t.sqlite3")])
+    finally:
+        signal.signal(sig, before)
+    assert (code, heard) == (130, [])
