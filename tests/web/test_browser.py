@@ -624,12 +624,15 @@ def slow_log(driver: WebDriver, *delays_ms: int) -> None:
     )
 
 
-def test_a_log_undo_is_checked_against_what_its_rows_showed(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
+@pytest.mark.parametrize("button", ["undo-this", "edit"])
+def test_a_log_undo_or_edit_is_checked_against_what_its_rows_showed(
+    server: dict[str, Any], browsers: dict[str, WebDriver], button: str
 ) -> None:
     """The rows show event 3 as it was; another screen has corrected it and the screen's state knows, but the Log has
     not reloaded yet: an Undo tapped on that row is refused, not made on a row the player never saw (a JS mutation
-    audit, session 39: the undo sent the screen's last event as `seen`, not the rows')."""
+    audit, session 39: the undo sent the screen's last event as `seen`, not the rows'); and so is the Save of an Edit
+    opened on it, its form filled with the old event, not taken over the other screen's fix (two phones at once,
+    session 42: the form sent the state's `seen`, and the other phone's correction was silently wiped out)."""
     laptop = browsers["laptop"]
     game_id = tally_log(server, laptop, 6)
     time.sleep(1.6)  # past the Log's own reload
@@ -639,34 +642,15 @@ def test_a_log_undo_is_checked_against_what_its_rows_showed(
     wait(laptop, lambda d: totals(d)["Ann"] == "7", 3)  # the state has event 7; the rows, not yet
     time.sleep(0.4)
     assert not laptop.find_elements(By.CSS_SELECTOR, '#log li[data-seq="7"]')
-    laptop.execute_script("document.querySelector('#log li[data-seq=\"3\"] button.undo-this').click()")
-    wait(laptop, lambda d: css(d, "#log-problem").text or len(store(server["app"]).events(game_id)) > 7, 3)
-    assert [(e.seq, e.type) for e in store(server["app"]).events(game_id)][6:] == [(7, "correct")]  # not undone
-    assert "event 3 was changed on another screen meanwhile (event 7)" in css(laptop, "#log-problem").text
-
-
-def test_a_log_edit_opened_on_rows_not_yet_reloaded_is_checked_against_what_they_showed(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
-) -> None:
-    """As the Log's Undo above: the rows show event 3 as it was, another screen has corrected it, and the screen's
-    state knows but the rows have not reloaded: an Edit opened on that row fills its form with the old event, and its
-    Save is refused, not taken over the other screen's fix (two phones at once, session 42: the form sent the state's
-    `seen`, and the other phone's correction was silently wiped out)."""
-    laptop = browsers["laptop"]
-    game_id = tally_log(server, laptop, 6)
-    time.sleep(1.6)  # past the Log's own reload
-    slow_log(laptop, 3000)
-    other = {"type": "correct", "target": 3, "event": {"type": "add", "player": "Ann", "points": 5}, "seen": 6}
-    assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", other)[0] == 201
-    wait(laptop, lambda d: totals(d)["Ann"] == "7", 3)  # the state has event 7; the rows, not yet
-    time.sleep(0.4)
-    assert not laptop.find_elements(By.CSS_SELECTOR, '#log li[data-seq="7"]')
-    laptop.execute_script("document.querySelector('#log li[data-seq=\"3\"] button.edit').click()")
-    type_into(laptop, "#edit-fields", '{"player": "Bo", "points": 3}')
-    tap(laptop, "#edit-save")
-    wait(laptop, lambda d: css(d, "#edit-problem").text or len(store(server["app"]).events(game_id)) > 7, 3)
-    assert [(e.seq, e.type) for e in store(server["app"]).events(game_id)][6:] == [(7, "correct")]  # not saved
-    assert "event 3 was changed on another screen meanwhile (event 7)" in css(laptop, "#edit-problem").text
+    laptop.execute_script(f"document.querySelector('#log li[data-seq=\"3\"] button.{button}').click()")
+    problem = "#log-problem"
+    if button == "edit":
+        type_into(laptop, "#edit-fields", '{"player": "Bo", "points": 3}')
+        tap(laptop, "#edit-save")
+        problem = "#edit-problem"
+    wait(laptop, lambda d: css(d, problem).text or len(store(server["app"]).events(game_id)) > 7, 3)
+    assert [(e.seq, e.type) for e in store(server["app"]).events(game_id)][6:] == [(7, "correct")]  # not taken
+    assert "event 3 was changed on another screen meanwhile (event 7)" in css(laptop, problem).text
 
 
 def test_a_log_restore_is_checked_against_the_rows_its_finger_saw_not_those_loaded_during_its_fetch(
