@@ -114,6 +114,17 @@ def _unwritable(exc: sqlite3.OperationalError) -> str:
     return f"the database{{where}} could not be written ({why}); nothing was recorded: send it again in a moment"
 
 
+def _damaged(exc: sqlite3.DatabaseError, path: Path) -> StoreUnavailable:
+    """A database found damaged while serving: said as such, not "tablecall hit a bug (DatabaseError)" (a 500 on
+    every screen; the backup audit, session 42)."""
+    return StoreUnavailable(
+        f"the database{{where}} is damaged ({exc}); nothing was recorded: stop tablecall, keep a copy of the file, "
+        "and start it on a backup (docs/web.md, Restoring a backup)",
+        str(exc),
+        path,
+    )
+
+
 class StoreError(RuntimeError):
     """The database cannot be opened or used (a message for the person running the server)."""
 
@@ -236,6 +247,8 @@ class Store:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.OperationalError as exc:
                 raise StoreUnavailable(_unwritable(exc), str(exc), self.path) from None
+            except sqlite3.DatabaseError as exc:
+                raise _damaged(exc, self.path) from None
             try:
                 yield self._db
                 self._db.execute("COMMIT")
@@ -244,6 +257,8 @@ class Store:
                     self._db.execute("ROLLBACK")
                 if isinstance(exc, sqlite3.OperationalError):
                     raise StoreUnavailable(_unwritable(exc), str(exc), self.path) from None
+                if type(exc) is sqlite3.DatabaseError:  # (not its kinds: an IntegrityError is the caller's)
+                    raise _damaged(exc, self.path) from None
                 raise
 
     def _replaced(self) -> bool:
@@ -296,6 +311,8 @@ class Store:
                     str(exc),
                     self.path,
                 ) from None
+            except sqlite3.DatabaseError as exc:  # "database disk image is malformed": a backup copied over the file
+                raise _damaged(exc, self.path) from None  # with its old -wal beside it (the backup audit, s42)
 
     def _init_meta(self) -> None:
         with self._transaction() as db:

@@ -562,7 +562,19 @@ def test_an_entry_the_store_refused_is_not_counted_even_when_the_log_cannot_be_r
     store_of(app).close()
 
 
-def test_a_database_that_cannot_be_read_says_so_not_a_bug(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("error", "said"),
+    [
+        (sqlite3.OperationalError("disk I/O error"), "could not be read (disk I/O error); nothing was recorded: try "
+         "again in a moment"),
+        # a backup copied over the file with its old -wal beside it: 500, "a bug (DatabaseError)" (backup audit, s42)
+        (sqlite3.DatabaseError("database disk image is malformed"), "is damaged (database disk image is malformed); "
+         "nothing was recorded: stop tablecall, keep a copy of the file, and start it on a backup (docs/web.md, "
+         "Restoring a backup)"),
+    ],
+    ids=["unreadable", "damaged"],
+)  # fmt: skip
+def test_a_database_that_cannot_be_read_says_so_not_a_bug(tmp_path: Path, error: Exception, said: str) -> None:
     """A failed read answered 500, "tablecall hit a bug (OperationalError)", where a failed write said what it was."""
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
     client = app.test_client()
@@ -575,7 +587,7 @@ def test_a_database_that_cannot_be_read_says_so_not_a_bug(tmp_path: Path) -> Non
 
         def execute(self, sql: str, *args: Any) -> Any:
             if sql.lstrip().startswith("SELECT"):
-                raise sqlite3.OperationalError("disk I/O error")
+                raise error
             return self.inner.execute(sql, *args)
 
         def __getattr__(self, name: str) -> Any:
@@ -588,10 +600,7 @@ def test_a_database_that_cannot_be_read_says_so_not_a_bug(tmp_path: Path) -> Non
     finally:
         the_store._db = real
     assert response.status_code == 503
-    assert response.get_json()["error"] == (
-        f"the database {tmp_path / 't.sqlite3'} could not be read (disk I/O error); nothing was recorded: try again "
-        "in a moment"
-    )
+    assert response.get_json()["error"] == f"the database {tmp_path / 't.sqlite3'} {said}"
     the_store.close()
 
 
