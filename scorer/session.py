@@ -7,7 +7,6 @@ events count, and the state is then recomputed from the first event that changed
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -120,11 +119,10 @@ MEMO_EVERY = 16
 
 
 def _same_event(a: GameEvent, b: GameEvent) -> bool:
-    """``a`` and ``b`` are the same event to the referee: Python's ``==`` has ``1 == 1.0 == True``, and a correction of
-    a bid of 1 to ``true`` was taken as no change and never ruled on (the review, session 42)."""
-    if a is b:
-        return True
-    return a == b and json.dumps(dict(a.data), sort_keys=True) == json.dumps(dict(b.data), sort_keys=True)
+    """``a`` and ``b`` are the same event to the referee: as their log lines, not by Python's ``==``, which has
+    ``1 == 1.0 == True`` (a correction of a bid of 1 to ``true`` was taken as no change and never ruled on: the
+    review, session 42)."""
+    return a is b or a.to_line() == b.to_line()
 
 
 @dataclass

@@ -268,6 +268,13 @@ def _room_for_connections(files: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
 
 
+def _take_signals(handler: Callable[[int, Any], None], *signals: signal.Signals) -> dict[signal.Signals, Any]:
+    """``handler`` for ``signals``, where Python lets it be set (the main thread); returns the handlers it replaced."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.signal(sig, handler) for sig in signals}
+
+
 def _stop_on_signals(wind_down: Callable[[], None]) -> tuple[Callable[[], None], Callable[[], None]]:
     """Ctrl-C (SIGINT) and SIGTERM (``kill``, a service manager, a laptop shutting down) stop the server, after
     ``wind_down`` has ended the live streams: waitress then waits for its threads to finish them (the streams of
@@ -294,7 +301,7 @@ def _stop_on_signals(wind_down: Callable[[], None]) -> tuple[Callable[[], None],
             return
         os._exit(130)
 
-    previous = {sig: signal.signal(sig, interrupt) for sig in (signal.SIGINT, signal.SIGTERM)}
+    previous = _take_signals(interrupt, signal.SIGINT, signal.SIGTERM)
 
     def stopping() -> None:
         if not presses:  # (the server ended otherwise: a press now is the second)
@@ -504,9 +511,7 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
 
     # SIGTERM as Ctrl-C (a laptop shutting down): it ended the process by the signal, the half-written video left
     # behind (the kill audit, session 42)
-    stops = (signal.SIGINT, signal.SIGTERM)
-    main = threading.current_thread() is threading.main_thread()
-    previous = {sig: signal.signal(sig, first_only) for sig in stops} if main else {}
+    previous = _take_signals(first_only, signal.SIGINT, signal.SIGTERM)
     try:
         camera_demo.start()
         camera_demo.ready.wait(DEMO_READY_S)  # the first run renders the demo video
@@ -549,8 +554,7 @@ def run_backup(args: argparse.Namespace) -> int:
     # SIGTERM and SIGHUP (the terminal closed) as Ctrl-C: the half-made copy is taken away (it was left, 151 MB, that
     # opened as an empty dashboard; the backup audit, session 42)
     stops = (signal.SIGTERM, signal.SIGHUP) if hasattr(signal, "SIGHUP") else (signal.SIGTERM,)
-    main = threading.current_thread() is threading.main_thread()
-    previous = {sig: signal.signal(sig, interrupt) for sig in stops} if main else {}
+    previous = _take_signals(interrupt, *stops)
     try:
         games, events = backup(db, args.copy)
     except StoreError as exc:
