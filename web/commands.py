@@ -296,8 +296,9 @@ def _stop_on_signals(wind_down: Callable[[], None]) -> tuple[Callable[[], None],
             wind_down()
             raise KeyboardInterrupt
         if len(presses) == 2:
-            print("tablecall: still stopping (the entries under way, the camera, the database); Ctrl-C again "
-                  "stops it at once", file=sys.stderr, flush=True)  # fmt: skip
+            again = "Ctrl-C again" if signum == signal.SIGINT else "another kill"  # (a second SIGTERM: no Ctrl-C)
+            print(f"tablecall: still stopping (the entries under way, the camera, the database); {again} stops it "
+                  "at once", file=sys.stderr, flush=True)  # fmt: skip
             return
         os._exit(130)
 

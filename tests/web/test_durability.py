@@ -160,6 +160,7 @@ def test_ctrl_c_pressed_again_while_the_server_stops_says_so_and_a_third_stops_i
     said = done.stdout.splitlines()
     assert said[:2] == ["first: KeyboardInterrupt, wound down [1]", "second: still running"], done
     assert done.stderr.count("tablecall: still stopping") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "another kill stops it at once" in done.stderr  # (the second was SIGTERM: "Ctrl-C again" said for it)
     if then == "third":
         assert (done.returncode, said[2:]) == (130, []), done  # at once, as a kill: nothing after it ran
     else:
