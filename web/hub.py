@@ -583,11 +583,15 @@ def _camera_saw(
     undo that rejected it: a rejected one keeps its place on every screen (so the next tap meant for it does
     not reject the one below) and can be restored. ``undone``: :meth:`Session.undone`, the undo in effect (the
     latest undo of an event is not it once an older one is brought back by undoing its undo from the Log: Restore
-    then undid an undo already undone, refused every time; the camera-and-phones audit, session 42)."""
+    then undid an undo already undone, refused every time; the camera-and-phones audit, session 42). ``read``: the
+    event as the camera sent it, where a correction changed it since (the list said "The camera saw: 9H" for the
+    9S it read once 9S was corrected to 9H)."""
     now = {e.seq: e for e in counting}
     seen = [e for e in events if e.source is Source.VISION and e.type not in ("undo", "correct", "insert")]
     out = []
     for event in reversed(seen[-CAMERA_SAW:]):
         shown = now.get(event.seq, event)
-        out.append({"event": shown.to_json(), "rejected": None if event.seq in now else undone.get(event.seq)})
+        rejected = None if event.seq in now else undone.get(event.seq)
+        read = event.to_json() if shown.to_line() != event.to_line() else None
+        out.append({"event": shown.to_json(), "rejected": rejected, "read": read})
     return out

@@ -534,6 +534,26 @@ def test_a_camera_event_rejected_restored_and_rejected_again_can_be_restored_aga
     assert listed() == (seen, None, "7H")
 
 
+def test_a_camera_event_corrected_from_the_log_is_listed_as_it_counts_with_what_the_camera_read(
+    app: Flask, host: FlaskClient
+) -> None:
+    """The list headed "The camera saw:" showed the corrected card only (9H for the 9S the camera read): it keeps what
+    the camera read beside it, and nothing where no correction changed the event."""
+    game_id = snap(host)
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "9S"}, "camera", Source.VISION).event.seq
+    player = with_token(phone(app), tokens(app, game_id)[0])
+
+    def listed() -> dict[str, Any]:
+        [card] = player.get(f"/api/games/{game_id}").get_json()["state"]["camera_saw"]
+        return {"card": card["event"]["card"], "read": card["read"] and card["read"]["card"]}
+
+    assert listed() == {"card": "9S", "read": None}
+    fixed = {"type": "flip", "player": "Ann", "card": "9H"}
+    assert post_event(player, game_id, type="correct", target=seen, event=fixed).status_code == 201
+    assert listed() == {"card": "9H", "read": "9S"}
+
+
 # -- the screens ----------------------------------------------------------------------------------------------
 def boot(page: str) -> dict[str, Any]:
     data: dict[str, Any] = json.loads(page.split('<script type="application/json" id="boot">')[1].split("</script>")[0])

@@ -128,6 +128,7 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     fixed = {"type": "flip", "player": "Bo", "card": "9S"}
     hub(app).append(game_id, {"type": "correct", "target": seen.event.seq, "event": fixed}, author="host")
     wait(laptop, lambda d: "9\u2660" in css(d, f"{row} .what").text, 5)
+    assert "corrected: it read" in css(laptop, f"{row} .what").text and "7\u2665" in css(laptop, f"{row} .what").text
     assert script_errors(laptop) == []
 
     # the screen loses the server: the camera's last state is not shown as if it still held

@@ -188,9 +188,11 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     list.append(el('li', { class: 'muted' }, 'The camera saw:'));
     // A rejected event keeps its row (struck out, with Restore): the list does not move up under a finger
     // about to tap again, so a second tap cannot reject the card below.
-    for (const { event, rejected } of saw) {
+    for (const { event, rejected, read } of saw) {
+      // corrected from the Log: what counts, and what the camera read (it said "saw 9H" for the 9S it read)
+      const what = read ? `#${event.seq} ${describe(event)} (corrected: it read ${describe(read)})` : `#${event.seq} ${describe(event)}`;
       list.append(el('li', { class: rejected ? 'rejected' : '', dataset: { seq: event.seq } },
-        el('span', { class: 'what', title: rejected ? 'rejected: it does not count' : null }, `#${event.seq} ${describe(event)}`),
+        el('span', { class: 'what', title: rejected ? 'rejected: it does not count' : null }, what),
         rejected
           ? el('button', { type: 'button', class: 'restore', onclick: () => undo(rejected) }, 'Restore')
           : el('button', { type: 'button', class: 'reject', onclick: () => undo(event.seq) }, 'Reject')));
