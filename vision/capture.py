@@ -32,6 +32,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from vision.clock import wall
+
 __all__ = [
     "Capture",
     "CaptureStatus",
@@ -287,7 +289,7 @@ class Capture:
         realtime: bool | None = None,
         backoff: tuple[float, float] = (0.5, 8.0),
         opener: Callable[[Source], Reader] | None = None,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] = wall,
     ) -> None:
         self.source = source if isinstance(source, Source) else Source.parse(source)
         self.lossless = lossless

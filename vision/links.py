@@ -153,7 +153,7 @@ class HubLink:
     def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:
         live = self._live()
         now = int(self.hub.game_time(live))
-        ts = min(max(event.wall_ms - int(live.record.epoch_ms), now - self.MAX_AGE_MS, 0), now)
+        ts = min(max(self.hub.game_time_at(live, event.wall_ms), now - self.MAX_AGE_MS, 0), now)
         result = self.hub.append(self.game_id, dict(event.body), self.author, Source.VISION, ts)
         return int(result.event.seq), list(result.rulings)
 

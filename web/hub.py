@@ -14,7 +14,6 @@ import logging
 import queue
 import re
 import threading
-import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from scorer.game import Ruling, winner_text
 from scorer.registry import get_game
 from scorer.session import RefereeFault, Session, meta_target, replay
 from scorer.shown import cut
+from vision.clock import wall_ms
 from web.store import ConflictError, GameRecord, Store, StoreError
 
 __all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
@@ -37,6 +37,7 @@ TS_FUTURE_MS = 2_000
 RECENT = 12
 CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
+RESUME_GAP_MS = 1000  # the least time a game's clock counts across a start on a clock set back (Hub._resume)
 #: entries that end a deal, hand or game at once: one logged since the entering screen looked is that entry, made on
 #: an old view (the camera's deal end and a phone's, with the hands listed another way, scored a Push deal twice)
 _WHOLE = {"deal_end": "a deal's end", "hand": "a whole hand", "final": "the game's end"}
@@ -100,6 +101,7 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     rows: _Rows | None = None  # how far the Log's history rows were counted (:meth:`Hub._completions`)
+    shift: int = 0  # ms added to the time since the epoch: the game's clock never goes back (:meth:`Hub._resume`)
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class AppendResult:
 
 
 def _now_ms() -> int:
-    return int(time.time() * 1000)
+    return wall_ms()  # (a clock the wall clock's steps do not move: vision/clock.py)
 
 
 class Hub:
@@ -155,6 +157,7 @@ class Hub:
                 if record is None:
                     return None
                 live = LiveGame(record, self._replay(record))
+                self._resume(live)
                 with self._lock:
                     return self._games.setdefault(game_id, live)
             finally:
@@ -175,6 +178,17 @@ class Hub:
         """Catch up with events another process wrote to the same database (``tablecall`` tools)."""
         if self.store.last_seq(live.record.id) != (live.session.events[-1].seq if live.session.events else 0):
             live.session = self._replay(live.record)
+            self._resume(live)
+
+    def _resume(self, live: LiveGame) -> None:
+        """The game's clock goes on from its latest event where the clock is behind it now: started again on a
+        computer whose clock was set back since (by NTP, by hand), the game's time was earlier than its events' (a
+        call pressed later was taken as pressed first), or 0 for as long as the step was longer than the game
+        (the clock audit, session 43)."""
+        latest = max((e.ts for e in live.session.events), default=0)
+        behind = latest - (self.clock() - live.record.epoch_ms)
+        if behind > 0:  # (a start takes longer than RESUME_GAP_MS: a call pressed after it is later than one before)
+            live.shift = max(live.shift, behind + RESUME_GAP_MS)
 
     # -- creating -------------------------------------------------------------------------
     def create(
@@ -237,7 +251,7 @@ class Hub:
                 "host (the server's log has the details)"
             ) from exc
         now = self.clock()
-        last_ts = game_log.events[-1].ts if game_log.events else 0
+        last_ts = max((e.ts for e in game_log.events), default=0)  # (not the last's: a log whose times went back)
         title = title or header_title(f"{session.game.spec.title} (imported): {', '.join(session.players)}")
         record = self.store.create_game(
             game_log.header.game,
@@ -259,7 +273,11 @@ class Hub:
 
     # -- writing --------------------------------------------------------------------------
     def game_time(self, live: LiveGame) -> int:
-        return max(0, self.clock() - live.record.epoch_ms)
+        return self.game_time_at(live, self.clock())
+
+    def game_time_at(self, live: LiveGame, clock_ms: int) -> int:
+        """The game's time when :attr:`clock` said ``clock_ms`` (the camera's frames are stamped by that clock)."""
+        return max(0, clock_ms - live.record.epoch_ms + live.shift)
 
     def append(
         self,

@@ -302,3 +302,24 @@ def test_the_camera_s_view_of_the_game_is_never_one_an_entry_was_rewound_from(
     assert link.view() == live.session.view()
     assert [p["top"] for p in link.view()["piles"]] == ["5S", None]
     the_hub.store.close()
+
+
+def test_hub_link_times_a_frame_on_the_game_s_clock_after_a_start_on_a_clock_set_back(tmp_path: Path) -> None:
+    """Started again on a clock set back (NTP after a sleep), a game's clock goes on from its latest event
+    (web.hub.Hub._resume): the camera's frame times go by it too, not 20 s back (the clock audit, session 43)."""
+    db = str(tmp_path / "t.sqlite3")
+    app = create_app({"TESTING": True, "DATABASE": db})
+    hub(app).clock = lambda: 1_765_000_600_000
+    live = hub(app).create("snap", ["Alex", "Beth"], {})
+    hub(app).clock = lambda: 1_765_000_600_000 + 600_000
+    hub(app).append(live.record.id, {"type": "deal", "dealer": "Beth"}, author="host")
+    store(app).close()
+    app = create_app({"TESTING": True, "DATABASE": db})
+    now = 1_765_000_600_000 + 600_000 - 60_000  # a minute set back
+    hub(app).clock = lambda: now
+    link = HubLink(hub(app), live.record.id)
+    link.append(flip("5S", wall_ms=now - 150))
+    [deal, seen] = store(app).events(live.record.id)
+    resumed = hub(app).live(live.record.id)
+    assert resumed is not None and seen.ts == hub(app).game_time(resumed) - 150 > deal.ts
+    store(app).close()

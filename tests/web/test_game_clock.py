@@ -1,0 +1,99 @@
+"""The game's clock at a real game night: the laptop's wall clock stepped by NTP or by hand (after a sleep, at
+boot) moves neither a running game's clock nor, across a restart, a game's clock back before its own events. A
+step back stamped a later Snap call before an earlier one (the later press won), and a step back further than the
+game's age held its clock at 0 (every phone's press refused, every race a tie); the clock audit, session 43."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from tests.web.test_games_web import Clock, codes, ok, player_of, snap_match
+from web.app import create_app, hub, store
+from web.hub import RESUME_GAP_MS
+
+
+def test_a_step_back_of_the_wall_clock_does_not_move_a_running_game_s_clock(
+    app: Flask, host: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server's own clock (no clock put in by the test): Alex presses, NTP sets the laptop's clock back a minute,
+    Beth presses after him. Her call was stamped a minute before his and won the Snap."""
+    gid, player = snap_match(app, host)
+    alex = ok(player, gid, type="call", player="Alex", kind="snap")["event"]["ts"]
+    real = time.time
+    monkeypatch.setattr(time, "time", lambda: real() - 60)
+    time.sleep(0.3)  # (after the tie window of 150 ms)
+    beth = ok(player, gid, type="call", player="Beth", kind="snap")["event"]["ts"]
+    assert alex + 300 <= beth < alex + 5_000
+    settled = ok(player, gid, type="resolve")
+    assert codes(settled)[0] == "snap_won" and settled["rulings"][0]["player"] == "Alex"
+
+
+def _started(db: Path, now: int) -> tuple[Flask, FlaskClient, Clock]:
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    clock = Clock(now)
+    hub(app).clock = clock
+    return app, app.test_client(), clock
+
+
+@pytest.mark.parametrize("step", [-60_000, -3_600_000], ids=["a_minute", "an_hour_more_than_the_game"])
+def test_a_game_started_again_on_a_clock_set_back_goes_on_from_its_latest_event(tmp_path: Path, step: int) -> None:
+    """Alex's call is pending when the server stops; it starts again 20 s later on a clock set back (by a minute, or
+    by an hour, more than the game's ten minutes: its clock was 0). Beth's call, pressed after the start, is later
+    than Alex's (it was stamped a minute before it and won); and the game's clock runs on, not held."""
+    db = tmp_path / "t.sqlite3"
+    app, host, clock = _started(db, 1_765_000_000_000)
+    gid, player = snap_match(app, host)
+    clock.now += 600_000
+    alex = ok(player, gid, type="call", player="Alex", kind="snap")["event"]["ts"]
+    stopped = clock.now
+    store(app).close()
+
+    app, host, clock = _started(db, stopped + 20_000 + step)
+    player = player_of(app, gid)
+    now: Any = player.get(f"/api/games/{gid}/clock").get_json()["now"]
+    assert now == alex + RESUME_GAP_MS
+    clock.now += 500
+    assert player.get(f"/api/games/{gid}/clock").get_json()["now"] == now + 500
+    beth = ok(player, gid, type="call", player="Beth", kind="snap")["event"]["ts"]
+    assert beth == alex + RESUME_GAP_MS + 500
+    settled = ok(player, gid, type="resolve")
+    assert codes(settled)[0] == "snap_won" and settled["rulings"][0]["player"] == "Alex"
+    assert codes(settled)[-1] == "late_call"
+    store(app).close()
+
+
+def test_a_game_started_again_on_a_clock_that_went_on_keeps_its_time(tmp_path: Path) -> None:
+    """No step: the time the server was stopped counts, as before."""
+    db = tmp_path / "t.sqlite3"
+    app, host, clock = _started(db, 1_765_000_000_000)
+    gid, player = snap_match(app, host)
+    clock.now += 600_000
+    alex = ok(player, gid, type="call", player="Alex", kind="snap")["event"]["ts"]
+    stopped = clock.now
+    store(app).close()
+    app, host, clock = _started(db, stopped + 20_000)
+    assert player_of(app, gid).get(f"/api/games/{gid}/clock").get_json()["now"] == alex + 20_000
+    store(app).close()
+
+
+def test_an_imported_log_whose_times_went_back_is_followed_by_later_times(app: Flask, host: FlaskClient) -> None:
+    """A log whose last event is stamped before an earlier one (a clock set back while it was played): the game it
+    is imported into went on from the last event's time, before the other one's."""
+    clock = Clock()
+    hub(app).clock = clock
+    gid, player = snap_match(app, host)
+    clock.now += 60_000
+    latest = ok(player, gid, type="call", player="Alex", kind="snap")["event"]["ts"]
+    clock.now -= 30_000  # (this test's clock can go back)
+    ok(player, gid, type="call", player="Beth", kind="snap")
+    text = host.get(f"/api/games/{gid}/export.jsonl").get_data(as_text=True)
+    response = host.post("/api/import", json={"log": text})
+    assert response.status_code == 201, response.get_json()
+    imported = response.get_json()["id"]
+    assert player_of(app, imported).get(f"/api/games/{imported}/clock").get_json()["now"] >= latest + 1000
