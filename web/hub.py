@@ -429,10 +429,16 @@ class Hub:
     def _check_ts(client_ts: int, now: int) -> int:
         if isinstance(client_ts, bool) or not isinstance(client_ts, int):
             raise EventError(f"'ts' must be a whole number of milliseconds, not {client_ts!r}")
-        if not now - TS_PAST_MS <= client_ts <= now + TS_FUTURE_MS:
+        if client_ts < now - TS_PAST_MS:  # a press held on its way (the laptop asleep, a Wi-Fi dropping out) was
+            raise EventError(  # told to reload the page, as though its clock were wrong (the clock audit, s43)
+                f"'ts' {client_ts} is more than {TS_PAST_MS // 1000} s behind the game's clock ({now} ms): it reached "
+                "tablecall late (the host's computer paused, or the Wi-Fi held it), or this phone's clock is off; "
+                "nothing was recorded"
+            )
+        if client_ts > now + TS_FUTURE_MS:
             raise EventError(
-                f"'ts' {client_ts} is too far from the game's clock ({now} ms): "
-                "reload the page so that the phone's clock is synchronised again"
+                f"'ts' {client_ts} is ahead of the game's clock ({now} ms): reload the page so that the phone's clock "
+                "is synchronised again"
             )
         return max(0, client_ts)
 

@@ -226,7 +226,7 @@ BAD_EVENTS = [
     ),
     pytest.param({"type": "add", "player": "Ann", "points": 1, "ts": "soon"}, "'ts' must be", id="ts_not_number"),
     pytest.param(
-        {"type": "add", "player": "Ann", "points": 1, "ts": 10**9}, "too far from the game's clock", id="ts_future"
+        {"type": "add", "player": "Ann", "points": 1, "ts": 10**9}, "ahead of the game's clock", id="ts_future"
     ),
     pytest.param({"type": "undo", "target": 5}, "no earlier event 5", id="undo_missing_target"),
     pytest.param({"type": "undo"}, "'target' is missing", id="undo_without_target"),
