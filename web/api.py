@@ -30,7 +30,7 @@ from scorer.registry import GAME_MODULES, UnknownGame, get_game
 from scorer.session import faults_before
 from scorer.shown import cut
 from web.access import AccessDenied, check_write, is_host, require, role_for
-from web.app import hub, store
+from web.app import hub, public_urls, store
 from web.hub import LiveGame, RefereeFault, StaleEntry
 from web.store import ConflictError, GameRecord
 
@@ -183,12 +183,13 @@ def share(game_id: str) -> Any:
 
 
 def share_links(record: GameRecord) -> dict[str, Any]:
-    bases = list(current_app.config["PUBLIC_URLS"]) or [request.host_url.rstrip("/")]
+    lan = public_urls(current_app)
+    bases = lan or [request.host_url.rstrip("/")]
     path = url_for("pages.join", game_id=record.id)
     return {
         "player": [f"{b}{path}?t={record.player_token}" for b in bases],
         "viewer": [f"{b}{path}?t={record.viewer_token}" for b in bases],
-        "lan": bool(current_app.config["PUBLIC_URLS"]),
+        "lan": bool(lan),
     }
 
 

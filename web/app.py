@@ -23,7 +23,7 @@ from web.store import Store, StoreError, StoreUnavailable
 if TYPE_CHECKING:
     from web.camera import CameraDesk
 
-__all__ = ["camera", "create_app", "default_db_path", "hub", "install_camera", "store"]
+__all__ = ["camera", "create_app", "default_db_path", "hub", "install_camera", "public_urls", "store"]
 
 DEFAULTS: dict[str, Any] = {
     "DATABASE": None,  # None: $TABLECALL_DB, else the user's data directory
@@ -32,7 +32,7 @@ DEFAULTS: dict[str, Any] = {
     "HEARTBEAT_S": 15.0,  # a ping on every live stream this often
     "STREAM_MAX_S": 900.0,  # a stream then ends; the browser reconnects and resumes
     "MAX_STREAMS": 24,  # live streams at once (each holds a server thread)
-    "PUBLIC_URLS": [],  # base URLs phones can reach (``serve --lan``); the QR code uses the first
+    "PUBLIC_URLS": [],  # base URLs phones can reach (``serve --lan``: read again each time), the QR code's first
     "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,  # the largest request (a log import)
     "DEMO": False,
     "CAMERA_STREAMS": 3,  # camera views (MJPEG) at once; each holds a server thread, the rest poll snapshots
@@ -131,6 +131,15 @@ def _errors(app: Flask) -> None:
     def _crash(exc: Exception) -> Any:  # pragma: no cover - a bug; the message says so
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
         return page(500, f"tablecall hit a bug ({exc.__class__.__name__}); the server log has the details")
+
+
+def public_urls(app: Flask) -> list[str]:
+    """The base URLs phones can reach this server at (none: only this computer can). ``PUBLIC_URLS`` is a list, or
+    with ``serve --lan`` a function that finds this computer's addresses now: one taken at the start was shown
+    for good, so a laptop given another address by the Wi-Fi (after a sleep, on another network) went on showing
+    phones a QR code that led nowhere (the clock audit's follow-up, session 43)."""
+    urls = app.config["PUBLIC_URLS"]
+    return list(urls() if callable(urls) else urls)
 
 
 def store(app: Flask) -> Store:

@@ -23,13 +23,14 @@ import socket
 import struct
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from web.cli import command, fail, out_of_range
 
-__all__ = ["lan_addresses", "run_serve"]
+__all__ = ["LanBases", "lan_addresses", "run_serve"]
 
 DEFAULT_PORT = 8000
 PROBE_AGAIN_S = 3.0  # a webcam or stream that did not answer at start is tried again this often (web.camera)
@@ -106,6 +107,37 @@ def lan_addresses() -> list[str]:
         found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     unique = list(dict.fromkeys(a for a in found if _is_lan(a)))
     return sorted(unique, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
+
+
+class LanBases:
+    """This computer's addresses on the network as phones' base URLs, found again at each call (the Share tab's QR
+    code, the home page): a laptop given another address by the Wi-Fi (after a sleep, on another network) showed
+    the one it had at the start for good. While none is found (the Wi-Fi down for a moment) the last ones found;
+    looked for at most every ``every`` seconds (finding them may ask the name service)."""
+
+    def __init__(
+        self,
+        port: int,
+        find: Callable[[], list[str]] | None = None,
+        every: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.port = port
+        self.find = find or lan_addresses
+        self.every = every
+        self.clock = clock
+        self.last: list[str] = []
+        self._found_at: float | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> list[str]:
+        with self._lock:
+            if self._found_at is None or self.clock() - self._found_at >= self.every:
+                self._found_at = self.clock()
+                found = [f"http://{a}:{self.port}" for a in self.find()]
+                if found:
+                    self.last = found
+            return list(self.last)
 
 
 def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> None:
@@ -187,8 +219,9 @@ def run_serve(args: argparse.Namespace) -> int:
     port = int(server.effective_port)
     local = f"http://127.0.0.1:{port}"
     _say_who(claim, f"pid {os.getpid()}, {local}/")
-    bases = [f"http://{a}:{port}" for a in lan_addresses()] if args.lan else []
-    app.config["PUBLIC_URLS"] = bases
+    lan = LanBases(port) if args.lan else None
+    bases = lan() if lan is not None else []
+    app.config["PUBLIC_URLS"] = lan or []
 
     if args.game and store(app).game(args.game) is None:
         server.close()

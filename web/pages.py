@@ -17,7 +17,7 @@ from scorer.game import GameSpec, OptionError
 from scorer.registry import UnknownGame, get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
 from web.api import _record, installed_games, open_game, share_links
-from web.app import camera, hub, store
+from web.app import camera, hub, public_urls, store
 from web.camera_api import camera_status
 from web.qr import qr_svg
 from web.store import GameRecord
@@ -42,7 +42,7 @@ def home() -> str:
         host=host,
         games=games,
         old_demos=old_demos,
-        public_urls=current_app.config["PUBLIC_URLS"],
+        public_urls=public_urls(current_app),
         demo=current_app.config["DEMO"],
         camera=_camera_line() if host else None,
         when=_when,

@@ -15,6 +15,7 @@ from scorer.events import parse_log
 from scorer.session import replay
 from tests.web.conftest import new_game, phone, post_event
 from web.app import store
+from web.commands import LanBases
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -181,6 +182,38 @@ def test_share_gives_the_join_links_to_the_host_only(app: Flask, host: FlaskClie
         host.get(f"/api/games/{tally['id']}/share").get_json()["player"][0].startswith("http://192.168.1.10:8000/join/")
     )
     assert phone(app, tally["player_token"]).get(f"/api/games/{tally['id']}/share").status_code == 403
+
+
+def test_share_links_follow_the_laptop_s_address_when_the_wi_fi_gives_it_another(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """`serve --lan` found the addresses once, at the start: a laptop given another address by the Wi-Fi (after a
+    sleep, on another network) showed phones a QR code that led nowhere until tablecall started again. While the
+    Wi-Fi is down for a moment (no address), the last ones found."""
+    addresses = [["192.168.1.10"]]
+    app.config["PUBLIC_URLS"] = LanBases(8000, find=lambda: addresses[0], every=0.0)
+
+    def bases() -> list[str]:
+        links = host.get(f"/api/games/{tally['id']}/share").get_json()
+        assert links["lan"] is True
+        return [link.split("/join/")[0] for link in links["player"]]
+
+    assert bases() == ["http://192.168.1.10:8000"]
+    addresses[0] = ["10.0.0.7"]
+    assert bases() == ["http://10.0.0.7:8000"]
+    assert "http://10.0.0.7:8000" in host.get("/").get_data(as_text=True)
+    addresses[0] = []
+    assert bases() == ["http://10.0.0.7:8000"]
+
+
+def test_the_laptop_s_addresses_are_looked_for_at_most_every_ten_seconds() -> None:
+    """Finding them may ask the name service (a slow one held every page)."""
+    calls: list[int] = []
+    now = [100.0]
+    lan = LanBases(8000, find=lambda: calls.append(1) or ["192.168.1.10"], clock=lambda: now[0])
+    assert lan() == lan() == ["http://192.168.1.10:8000"] and len(calls) == 1
+    now[0] += 10
+    assert lan() == ["http://192.168.1.10:8000"] and len(calls) == 2
 
 
 # -- events ------------------------------------------------------------------------------------
