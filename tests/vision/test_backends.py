@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -32,3 +35,19 @@ def test_the_backends_read_the_same_uint8_images_alike(backend: str) -> None:
     assert ov_out.shape == other.shape
     assert np.abs(ov_out - other).max() < 0.05  # OpenVINO computes in bf16 here
     assert (ov_out.argmax(axis=1) == other.argmax(axis=1)).all()
+
+
+def test_openvino_sends_nothing_when_tablecall_loads_it() -> None:
+    """`import openvino` sent a usage event to Google Analytics (openvino.tools.ovc, by way of openvino_telemetry:
+    a thread, and a process forked from it) from the server and every command that reads cards (the suite audit,
+    session 43). In a process of its own: the stand-in that sends nothing is what OpenVINO takes."""
+    code = (
+        "import threading, vision.backends\n"
+        "from vision.detect import MODELS\n"
+        "b = vision.backends.load_backend(MODELS, 'index-detector', 'openvino')\n"
+        "import openvino.tools.ovc.telemetry_utils as t\n"
+        "print(t.tm.__name__, sorted(x.name for x in threading.enumerate()))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["openvino.tools.ovc.telemetry_stub", "['MainThread']"], done.stdout
