@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The training tests load polars (through Ultralytics) into pytest's own process, and its allocator (jemalloc) then
+# keeps background threads that block SIGSEGV: a fault in one of them ends the whole run with no faulthandler dump
+# (a CI run ended so, "Segmentation fault" and nothing else; the suite audit, session 43). Without background
+# threads jemalloc frees as it goes.
+os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:false")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
