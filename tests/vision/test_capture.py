@@ -118,7 +118,11 @@ def test_a_paced_file_with_a_quick_consumer_plays_in_real_time(tmp_path: Path) -
     frames = list(capture.frames(timeout=2))
     walls = [f.wall_ms for f in frames]
     assert [f.index for f in frames] == list(range(6))
-    assert [b - a for a, b in itertools.pairwise(walls)] == [50] * 5
+    gaps = [b - a for a, b in itertools.pairwise(walls)]
+    # each frame at its time; one the capture's thread was late for (a busy machine: it was not run for 100 ms) and
+    # the rest after it play on from then, as when the consumer is slow (the suite audit, session 43: [50, 50, 50,
+    # 104, 50] on a loaded 2-core machine)
+    assert min(gaps) >= 50 and sorted(gaps)[2] == 50, gaps
     assert time.time() * 1000 - start >= 240  # not sooner than in real time
 
 
