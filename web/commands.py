@@ -164,7 +164,6 @@ def run_serve(args: argparse.Namespace) -> int:
     from web.app import camera, create_app, hub, store
     from web.store import StoreError
 
-    _few_memory_pools()
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
     if args.threads < 4:
         return fail("--threads must be at least 4")
@@ -196,6 +195,11 @@ def run_serve(args: argparse.Namespace) -> int:
             f"the database {store(app).path} is in use by another tablecall server ({holder}): open that one, or "
             "stop it first (Ctrl-C in its terminal); --db FILE starts a server with games of its own"
         )
+    if args.game and store(app).game(args.game) is None:
+        store(app).close()
+        _release(claim)
+        return fail(f"--game: there is no game {args.game!r} in {store(app).path}")
+    _few_memory_pools()  # (for the server's threads: set once nothing is refused, not in a process that goes on)
     _room_for_connections(CONNECTIONS + 100)
     try:
         server = waitress.create_server(
@@ -222,12 +226,6 @@ def run_serve(args: argparse.Namespace) -> int:
     lan = LanBases(port) if args.lan else None
     bases = lan() if lan is not None else []
     app.config["PUBLIC_URLS"] = lan or []
-
-    if args.game and store(app).game(args.game) is None:
-        server.close()
-        store(app).close()
-        _release(claim)
-        return fail(f"--game: there is no game {args.game!r} in {store(app).path}")
     demos: list[Any] = []
     if source is not None or args.demo:
         _log_to_stderr()
@@ -238,6 +236,7 @@ def run_serve(args: argparse.Namespace) -> int:
             demos = _start_demo(app, args, camera=source is None)
         except KeyboardInterrupt:  # Ctrl-C while the demo video was rendered: the port, database and claim freed
             server.close()
+            server.task_dispatcher.shutdown()  # (its threads: only a KeyboardInterrupt inside run() ends them)
             store(app).close()
             _release(claim)
             raise

@@ -43,6 +43,7 @@ def serve(database: Path) -> Iterator[dict[str, Any]]:
     hub(app).close_streams()
     time.sleep(0.2)
     wsgi.close()
+    wsgi.task_dispatcher.shutdown()  # (its 16 threads: only a KeyboardInterrupt inside run() ends them)
     thread.join(5)
     store(app).close()
 

@@ -235,8 +235,11 @@ def test_serve_demo_with_a_camera_of_its_own_keeps_the_scripted_demo(tmp_path: P
 def test_serve_refuses_camera_options_that_do_not_fit(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
+    before = {t for t in threading.enumerate() if t.name.startswith("waitress")}
     assert main(["serve", "--db", str(tmp_path / "x.db"), "--port", "0", *argv]) == 2
     assert message in capsys.readouterr().err
+    # refused before the server's threads start: they were left waiting in this process (8 a refusal; suite audit)
+    assert {t for t in threading.enumerate() if t.name.startswith("waitress")} <= before
 
 
 @pytest.mark.timeout(120)
