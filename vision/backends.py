@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import threading
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -47,7 +48,10 @@ def to_input(images: np.ndarray) -> np.ndarray:
 
 
 class OpenVinoBackend:
-    """OpenVINO: the model is reshaped to each new input shape once (a webcam keeps one shape)."""
+    """OpenVINO: the model is reshaped to each new input shape once (a webcam keeps one shape). One call at a time:
+    a compiled model has one request, so two threads reading at once (a camera's table still reading while the next
+    starts with the same reader) had "Infer Request is busy" and readings of the other thread's picture (the suite
+    audit, session 43)."""
 
     name = "openvino"
 
@@ -59,21 +63,23 @@ class OpenVinoBackend:
         self.model = self.core.read_model(str(xml))
         self.dynamic_batch = dynamic_batch
         self.compiled: dict[tuple[int, ...], Any] = {}
+        self._lock = threading.Lock()
         if dynamic_batch:
             self.any = self.core.compile_model(self.model, "CPU")
 
     def __call__(self, images: np.ndarray) -> np.ndarray:
         batch = to_input(images)
-        if self.dynamic_batch:
-            return np.asarray(self.any(batch)[0])
-        shape = tuple(batch.shape)
-        if shape not in self.compiled:
-            if len(self.compiled) > 4:
-                self.compiled.clear()
-            model = self.model.clone()
-            model.reshape({model.inputs[0].any_name: list(shape)})
-            self.compiled[shape] = self.core.compile_model(model, "CPU")
-        return np.asarray(self.compiled[shape](batch)[0])
+        with self._lock:
+            if self.dynamic_batch:
+                return np.asarray(self.any(batch)[0])
+            shape = tuple(batch.shape)
+            if shape not in self.compiled:
+                if len(self.compiled) > 4:
+                    self.compiled.clear()
+                model = self.model.clone()
+                model.reshape({model.inputs[0].any_name: list(shape)})
+                self.compiled[shape] = self.core.compile_model(model, "CPU")
+            return np.asarray(self.compiled[shape](batch)[0])
 
 
 class OnnxRuntimeBackend:
@@ -98,10 +104,13 @@ class OpenCvBackend:
     def __init__(self, onnx: Path) -> None:
         cv2.setNumThreads(_threads())
         self.net = cv2.dnn.readNetFromONNX(str(onnx))
+        self._lock = threading.Lock()  # (setInput, then forward: another thread's picture could come between)
 
     def __call__(self, images: np.ndarray) -> np.ndarray:
-        self.net.setInput(to_input(images))
-        return np.asarray(self.net.forward())
+        batch = to_input(images)
+        with self._lock:
+            self.net.setInput(batch)
+            return np.asarray(self.net.forward())
 
 
 def load_backend(models: Path, stem: str, prefer: str = "auto", dynamic_batch: bool = False) -> Backend:

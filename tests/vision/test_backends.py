@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -51,3 +52,31 @@ def test_openvino_sends_nothing_when_tablecall_loads_it() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["openvino.tools.ovc.telemetry_stub", "['MainThread']"], done.stdout
+
+
+@pytest.mark.parametrize("backend", ["openvino", "opencv"])
+def test_two_threads_reading_with_one_model_each_get_their_own_reading(backend: str) -> None:
+    """A camera's table still reading when the next one starts with the same reader: OpenVINO's one request per
+    compiled model said "Infer Request is busy" and gave readings of the other thread's picture, and OpenCV's
+    setInput of one thread could come before the other's forward (the suite audit, session 43)."""
+    model = load_backend(MODELS, "index-detector", backend)
+    rng = np.random.default_rng(7)
+    pictures = [rng.integers(0, 256, (1, 160 + 32 * i, 192, 3), dtype=np.uint8) for i in range(3)]
+    alone = [model(p) for p in pictures]
+    wrong: list[tuple[int, str]] = []
+
+    def read(n: int) -> None:
+        for k in range(40):
+            i = (n + k) % len(pictures)
+            try:
+                if not np.array_equal(model(pictures[i]), alone[i]):
+                    wrong.append((i, "another reading"))
+            except Exception as exc:  # (what a thread met is the finding)
+                wrong.append((i, repr(exc)))
+
+    threads = [threading.Thread(target=read, args=(n,)) for n in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert wrong == [], wrong[:3]
