@@ -45,17 +45,19 @@ def stream(game_id: str) -> Any:
     the_hub = hub(current_app)
     live = the_hub.live(game_id)
     assert live is not None
+    # waitress (with channel_request_lookahead, as `tablecall serve` runs it) tells when the phone has closed the
+    # connection: a page reloaded or closed, a phone gone to the next game. Otherwise that is found only when a
+    # write fails, at the second ping after it: the stream's slot and thread were held 15-60 s, and a reloading
+    # room of phones was refused live updates (a long-night audit, session 36).
+    gone: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
+    if gone is not None and gone():  # gone before its turn: a server paused (asleep) with phones reconnecting served
+        return Response(status=204)  # their abandoned streams first, and those took the slots (the clock audit, s43)
     try:
         subscriber, backlog = the_hub.subscribe(live, last_id)
     except OverflowError as exc:
         raise AccessDenied(503, str(exc)) from None
     heartbeat = float(current_app.config["HEARTBEAT_S"])
     lifetime = float(current_app.config["STREAM_MAX_S"])
-    # waitress (with channel_request_lookahead, as `tablecall serve` runs it) tells when the phone has closed the
-    # connection: a page reloaded or closed, a phone gone to the next game. Otherwise that is found only when a
-    # write fails, at the second ping after it: the stream's slot and thread were held 15-60 s, and a reloading
-    # room of phones was refused live updates (a long-night audit, session 36).
-    gone: Callable[[], bool] | None = request.environ.get("waitress.client_disconnected")
 
     def messages() -> Generator[bytes, None, None]:
         yield f"retry: {int(min(heartbeat, 3) * 1000)}\n\n".encode()

@@ -157,6 +157,20 @@ def test_too_many_streams_is_a_503_and_closing_frees_the_slot(
     third.close()
 
 
+def test_a_stream_whose_phone_left_before_its_turn_takes_no_slot(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """The laptop paused (asleep) while phones reconnected: on waking, their abandoned requests were served first and
+    each held a slot for a second, and the phones' current streams were refused, "too many live screens" (the
+    clock audit, session 43). One whose connection waitress already knows is closed is answered at once."""
+    hub(app).max_streams = 1
+    response = host.get(stream_url(tally["id"]), environ_overrides={"waitress.client_disconnected": lambda: True})
+    assert (response.status_code, hub(app).streams) == (204, 0)
+    live = Stream(host, stream_url(tally["id"]))
+    assert live.status == 200
+    live.close()
+
+
 def test_a_stream_that_fails_to_start_gives_its_place_back(
     app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
 ) -> None:
