@@ -16,7 +16,7 @@ import re
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
@@ -101,7 +101,6 @@ class LiveGame:
     lock: threading.Lock = field(default_factory=threading.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
     rows: _Rows | None = None  # how far the Log's history rows were counted (:meth:`Hub._completions`)
-    shift: int = 0  # ms added to the time since the epoch: the game's clock never goes back (:meth:`Hub._resume`)
 
 
 @dataclass(frozen=True)
@@ -157,7 +156,7 @@ class Hub:
                 if record is None:
                     return None
                 live = LiveGame(record, self._replay(record))
-                self._resume(live)
+                self._resume(live, start=True)
                 with self._lock:
                     return self._games.setdefault(game_id, live)
             finally:
@@ -177,18 +176,33 @@ class Hub:
     def _refresh(self, live: LiveGame) -> None:
         """Catch up with events another process wrote to the same database (``tablecall`` tools)."""
         if self.store.last_seq(live.record.id) != (live.session.events[-1].seq if live.session.events else 0):
-            live.session = self._replay(live.record)
-            self._resume(live)
+            self._catch_up(live)
 
-    def _resume(self, live: LiveGame) -> None:
-        """The game's clock goes on from its latest event where the clock is behind it now: started again on a
-        computer whose clock was set back since (by NTP, by hand), the game's time was earlier than its events' (a
-        call pressed later was taken as pressed first), or 0 for as long as the step was longer than the game
-        (the clock audit, session 43)."""
+    def _catch_up(self, live: LiveGame) -> None:
+        """The game as another process left it: its events, and this process's clock on from them (:meth:`_resume`)."""
+        live.session = self._replay(live.record)
+        self._resume(live, start=False)
+
+    def _resume(self, live: LiveGame, start: bool) -> None:
+        """The game's clock goes on from its latest event where the clock is behind it (by more than a phone's press
+        may be stamped ahead, TS_FUTURE_MS). Started again on a computer whose clock was set back since (by NTP, by
+        hand), the game's time was earlier than its events' (a call pressed later was taken as pressed first), or 0
+        for as long as the step was longer than the game (the clock audit, session 43). At a ``start`` the clock goes
+        on RESUME_GAP_MS after the latest event, and the game's new epoch is stored, so that a later start goes on
+        from where this one's clock was, not back to the latest event; after another process's entries (another
+        clock) it goes on from them in this process only (stored, and with the gap, two processes pushed each
+        other's clocks on without end: the review of that change)."""
         latest = max((e.ts for e in live.session.events), default=0)
         behind = latest - (self.clock() - live.record.epoch_ms)
-        if behind > 0:  # (a start takes longer than RESUME_GAP_MS: a call pressed after it is later than one before)
-            live.shift = max(live.shift, behind + RESUME_GAP_MS)
+        if behind <= TS_FUTURE_MS:
+            return
+        epoch = live.record.epoch_ms - behind - (RESUME_GAP_MS if start else 0)
+        if start:
+            try:
+                self.store.move_epoch(live.record.id, epoch)
+            except StoreError:  # (a database that cannot be written now: this run goes on from its latest event)
+                log.warning("could not store the new epoch of game %s", live.record.id)
+        live.record = replace(live.record, epoch_ms=epoch)
 
     # -- creating -------------------------------------------------------------------------
     def create(
@@ -277,7 +291,7 @@ class Hub:
 
     def game_time_at(self, live: LiveGame, clock_ms: int) -> int:
         """The game's time when :attr:`clock` said ``clock_ms`` (the camera's frames are stamped by that clock)."""
-        return max(0, clock_ms - live.record.epoch_ms + live.shift)
+        return max(0, clock_ms - live.record.epoch_ms)
 
     def append(
         self,
@@ -339,7 +353,7 @@ class Hub:
             except BaseException:
                 live.session.rewind(mark)
                 with suppress(Exception):  # the store is the truth (another writer's events): catch up if it reads
-                    live.session = self._replay(live.record)
+                    self._catch_up(live)
                 raise
             message = sse(
                 {"event": event.to_json(), "rulings": [r.to_json() for r in rulings], "state": state},

@@ -464,6 +464,11 @@ class Store:
             last_ms=created_ms,
         )
 
+    def move_epoch(self, game_id: str, epoch_ms: int) -> None:
+        """A game's clock goes on from ``epoch_ms`` (web.hub.Hub._resume: a computer whose clock was set back)."""
+        with self._transaction() as db:
+            db.execute("UPDATE games SET epoch_ms = ? WHERE id = ?", (epoch_ms, game_id))
+
     def append(self, game_id: str, event: GameEvent, received_ms: int, author: str) -> None:
         """Store one event durably; returns only once it is committed."""
         try:

@@ -13,9 +13,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+import tests.scorer.toygame  # noqa: F401 (the toy game 'tally')
 from tests.web.test_games_web import Clock, codes, ok, player_of, snap_match
 from web.app import create_app, hub, store
-from web.hub import RESUME_GAP_MS
+from web.hub import RESUME_GAP_MS, Hub
+from web.store import Store
 
 
 def test_a_step_back_of_the_wall_clock_does_not_move_a_running_game_s_clock(
@@ -97,3 +99,65 @@ def test_an_imported_log_whose_times_went_back_is_followed_by_later_times(app: F
     assert response.status_code == 201, response.get_json()
     imported = response.get_json()["id"]
     assert player_of(app, imported).get(f"/api/games/{imported}/clock").get_json()["now"] >= latest + 1000
+
+
+ADD = {"type": "add", "player": "Ann", "points": 1}
+
+
+def test_a_game_started_again_twice_goes_on_from_where_its_clock_was_not_back_to_its_latest_event(
+    tmp_path: Path,
+) -> None:
+    """The clock set back before the first start; the players pause 40 s; the second start (no step) took the game's
+    clock back 40 s, to its latest event (the review of the clock change, session 43): the moved epoch is stored."""
+    db = tmp_path / "t.sqlite3"
+    clock = Clock(1_000_000_000)
+    store = Store(db)
+    gid = Hub(store, clock).create("tally", ["Ann", "Bo"], {}).record.id
+    clock.now += 600_000
+    Hub(store, clock).append(gid, ADD, "host")
+    store.close()
+    clock.now += 20_000 - 60_000  # started again 20 s later, the clock set back a minute meanwhile
+    store = Store(db)
+    hub = Hub(store, clock)
+    clock.now += 5_000
+    hub.append(gid, ADD, "host")
+    clock.now += 40_000
+    live = hub.live(gid)
+    assert live is not None
+    before = hub.game_time(live)
+    store.close()
+    clock.now += 1_000  # started again a second later, no step
+    store = Store(db)
+    hub = Hub(store, clock)
+    live = hub.live(gid)
+    assert live is not None and hub.game_time(live) == before + 1_000
+    store.close()
+
+
+def test_two_processes_writing_one_game_keep_its_clock_with_the_time(tmp_path: Path) -> None:
+    """Another process's entries (a tool on the same database): each time one came ahead of this process's clock
+    (a phone's press is taken up to 2 s ahead), the clock was moved a second more, and two writers pushed each
+    other's clocks on without end; and an entry after another process's whose clock was a minute ahead was
+    stamped before it (the review of the clock change, session 43)."""
+    db = tmp_path / "t.sqlite3"
+    clock = Clock(2_000_000_000)
+    first, second = Store(db), Store(db)
+    a, b = Hub(first, clock), Hub(second, clock)
+    gid = a.create("tally", ["Ann", "Bo"], {}).record.id
+    clock.now += 10_000
+    live = a.live(gid)
+    assert live is not None
+    a.append(gid, ADD, "player", client_ts=a.game_time(live) + 1_500)
+    for _ in range(10):
+        clock.now += 100
+        for writer in (b, a):
+            writer.append(gid, ADD, "host")
+    for writer in (a, b):
+        live = writer.live(gid)
+        assert live is not None and writer.game_time(live) == 11_000
+    ahead = Hub(Store(db), Clock(clock.now + 60_000))  # a process whose clock is a minute ahead
+    late = ahead.append(gid, ADD, "host").event.ts
+    assert a.append(gid, ADD, "host").event.ts >= late
+    first.close()
+    second.close()
+    ahead.store.close()
