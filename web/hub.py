@@ -630,6 +630,6 @@ def _camera_saw(
     for event in reversed(seen[-CAMERA_SAW:]):
         shown = now.get(event.seq, event)
         rejected = None if event.seq in now else undone.get(event.seq)
-        read = event.to_json() if shown.to_line() != event.to_line() else None
+        read = event.to_json() if (shown.type, shown.data) != (event.type, event.data) else None  # (not its source)
         out.append({"event": shown.to_json(), "rejected": rejected, "read": read})
     return out

@@ -549,6 +549,9 @@ def test_a_camera_event_corrected_from_the_log_is_listed_as_it_counts_with_what_
         return {"card": card["event"]["card"], "read": card["read"] and card["read"]["card"]}
 
     assert listed() == {"card": "9S", "read": None}
+    same = {"type": "flip", "player": "Ann", "card": "9S"}  # a correction that keeps the card (only its source)
+    assert post_event(player, game_id, type="correct", target=seen, event=same).status_code == 201
+    assert listed() == {"card": "9S", "read": None}
     fixed = {"type": "flip", "player": "Ann", "card": "9H"}
     assert post_event(player, game_id, type="correct", target=seen, event=fixed).status_code == 201
     assert listed() == {"card": "9H", "read": "9S"}
