@@ -12,6 +12,10 @@ import pytest
 # threads jemalloc frees as it goes.
 os.environ.setdefault("_RJEM_MALLOC_CONF", "background_thread:false")
 
+# OpenVINO's telemetry is kept from loading by `vision` (vision/__init__.py); a test file that imports openvino
+# before it (importorskip) and runs alone loaded it into pytest's process, a thread sending a usage event (review)
+import vision  # noqa: F401
+
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
