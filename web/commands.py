@@ -160,6 +160,8 @@ IDLE_CONNECTION_S = 30  # an idle kept-alive connection is closed after this (wa
 
 def run_serve(args: argparse.Namespace) -> int:
     import waitress  # type: ignore[import-untyped]
+    from waitress.task import ThreadedTaskDispatcher  # type: ignore[import-untyped]
+    from waitress.wasyncore import close_all  # type: ignore[import-untyped]
 
     from web.app import camera, create_app, hub, store
     from web.store import StoreError
@@ -199,11 +201,15 @@ def run_serve(args: argparse.Namespace) -> int:
         store(app).close()
         _release(claim)
         return fail(f"--game: there is no game {args.game!r} in {store(app).path}")
-    _few_memory_pools()  # (for the server's threads: set once nothing is refused, not in a process that goes on)
     _room_for_connections(CONNECTIONS + 100)
+    # The request threads are started once the port is taken: waitress starts its own before binding, and a port in
+    # use left them waiting in the calling process (a test's: the suite audit and its review, session 43).
+    dispatcher, opened = ThreadedTaskDispatcher(), {}  # (opened: its sockets, closed again on a refusal)
     try:
         server = waitress.create_server(
             app,
+            opened,
+            _dispatcher=dispatcher,
             host=host,
             port=args.port,
             threads=args.threads,
@@ -215,11 +221,14 @@ def run_serve(args: argparse.Namespace) -> int:
             channel_request_lookahead=1,  # a live stream hears that its phone closed the connection (web/live.py)
         )
     except (OSError, ValueError) as exc:  # ValueError: a --host waitress cannot resolve
+        close_all(opened)
         store(app).close()
         _release(claim)
         if isinstance(exc, ValueError):
             return fail(f"--host {host}: not an address of this computer ({exc}); leave it out, or use --lan")
         return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}); try another --port")
+    _few_memory_pools()  # (for the server's threads, before they start; not in a process a refusal goes on in)
+    dispatcher.set_thread_count(args.threads)
     port = int(server.effective_port)
     local = f"http://127.0.0.1:{port}"
     _say_who(claim, f"pid {os.getpid()}, {local}/")

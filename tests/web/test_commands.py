@@ -5,8 +5,10 @@ from __future__ import annotations
 import ipaddress
 import os
 import platform
+import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -52,6 +54,31 @@ def test_serve_refuses_bad_options(
 ) -> None:
     assert main(["serve", "--db", str(tmp_path / "x.db"), *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("refusal", ["port_in_use", "host_not_there", "unknown_game"])
+def test_a_refused_serve_leaves_nothing_running_or_set_in_the_calling_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: str
+) -> None:
+    """A port in use was refused after waitress had started its 32 request threads, which stayed waiting in the
+    calling process; and the memory-pool setting (process-wide) was made before any refusal (the suite audit and its
+    review, session 43: in pytest's own process)."""
+    import web.commands
+
+    pools: list[int] = []
+    monkeypatch.setattr(web.commands, "_few_memory_pools", lambda: pools.append(1))
+    before = {t for t in threading.enumerate() if t.name.startswith("waitress")}
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        argv = {
+            "port_in_use": ["--port", str(held.getsockname()[1])],
+            "host_not_there": ["--host", "no-such-host.invalid", "--port", "0"],
+            "unknown_game": ["--port", "0", "--video", "x.mp4", "--game", "nope"],
+        }[refusal]
+        assert main(["serve", "--db", str(tmp_path / "x.db"), "--threads", "32", *argv]) == 2
+    assert {t for t in threading.enumerate() if t.name.startswith("waitress")} <= before
+    assert pools == []
 
 
 @pytest.mark.timeout(60)  # a server that did not refuse would run until stopped
