@@ -110,10 +110,11 @@ def lan_addresses() -> list[str]:
 
 
 class LanBases:
-    """This computer's addresses on the network as phones' base URLs, found again at each call (the Share tab's QR
+    """This computer's addresses on the network as phones' base URLs, found again while serving (the Share tab's QR
     code, the home page): a laptop given another address by the Wi-Fi (after a sleep, on another network) showed
-    the one it had at the start for good. While none is found (the Wi-Fi down for a moment) the last ones found;
-    looked for at most every ``every`` seconds (finding them may ask the name service)."""
+    the one it had at the start for good. While none is found (the Wi-Fi down for a moment) the last ones found.
+    Looked for at most every ``every`` seconds, and after the first time on a thread of their own: finding them may
+    ask the name service, and a slow one held every page asking meanwhile (the review of this change, session 43)."""
 
     def __init__(
         self,
@@ -128,16 +129,31 @@ class LanBases:
         self.clock = clock
         self.last: list[str] = []
         self._found_at: float | None = None
+        self._looking = False
         self._lock = threading.Lock()
 
     def __call__(self) -> list[str]:
         with self._lock:
-            if self._found_at is None or self.clock() - self._found_at >= self.every:
+            first = self._found_at is None
+            due = not self._looking and (self._found_at is None or self.clock() - self._found_at >= self.every)
+            if due:
+                self._looking = True
                 self._found_at = self.clock()
-                found = [f"http://{a}:{self.port}" for a in self.find()]
-                if found:
-                    self.last = found
+        if due and first:  # (at the start: the welcome prints them)
+            self._look()
+        elif due:
+            threading.Thread(target=self._look, name="tablecall addresses", daemon=True).start()
+        with self._lock:
             return list(self.last)
+
+    def _look(self) -> None:
+        found: list[str] = []
+        try:
+            found = [f"http://{a}:{self.port}" for a in self.find()]
+        finally:
+            with self._lock:
+                self.last = found or self.last
+                self._looking = False
 
 
 def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> None:
