@@ -13,6 +13,7 @@ corrections are events too (see :mod:`scorer.events`).
 
 from __future__ import annotations
 
+import errno
 import json
 import logging
 import os
@@ -99,6 +100,16 @@ def _why(text: str) -> str:
     if "malformed" in text or "not a database" in text:
         return f"{text}: it is damaged or not a tablecall database; keep a copy of it, and give another --db"
     return text
+
+
+def _unreachable(exc: OSError) -> str:
+    """Why a path cannot be looked at (EACCES, ENAMETOOLONG: Path.exists raises them)."""
+    if exc.errno == errno.EACCES:
+        return (
+            f"{exc.strerror}: this user may not enter a folder on its way (see its permissions: ls -ld each folder; "
+            "chmod u+rwx gives them back), or give another --db"
+        )
+    return f"{exc.strerror or exc}"
 
 
 def _unwritable(exc: sqlite3.OperationalError) -> str:
@@ -191,10 +202,14 @@ class Store:
     def __init__(self, path: str | Path, synchronous: str = "FULL") -> None:
         self.path = Path(path)
         self._closed = False  # (close: what comes after is refused as "stopping")
-        self.created = not self.path.exists()  # a new file (a mistyped --db starts an empty dashboard: say so)
+        try:  # a folder on the way this user may not enter, a name too long: a traceback (the environment audit, s43)
+            self.created = not self.path.exists()  # a new file (a mistyped --db starts an empty dashboard: say so)
+            folder = self.path.is_dir()
+        except OSError as exc:
+            raise StoreError(f"cannot open the database {self.path}: {_unreachable(exc)}") from None
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise StoreError(f"synchronous must be FULL, NORMAL or EXTRA, not {synchronous!r}")
-        if self.path.is_dir():
+        if folder:
             raise StoreError(
                 f"cannot open the database {self.path}: it is a folder; give a file, like {self.path}/games.sqlite3"
             )
@@ -481,12 +496,7 @@ class Store:
             raise ConflictError(f"event {event.seq} of game {game_id} is already stored ({exc})") from None
 
 
-def backup(source: Path, target: Path) -> tuple[int, int]:
-    """Copy the database ``source`` to the new file ``target`` as it stands now, also while a server writes to it;
-    returns (games, events) in the copy. Copying the file by hand while a server runs gives a copy without the
-    recent games (they are still in its ``-wal`` file: a copy after 30 events had no tables at all). The copy is
-    written beside ``target`` and renamed into place once complete and checked, so a failed backup leaves
-    nothing that looks like one. Raises StoreError with a message for the person."""
+def _backup_checks(source: Path, target: Path) -> None:
     if not source.is_file():
         raise StoreError(f"there is no database at {source}")
     if target.is_symlink():  # one pointing nowhere (a USB stick not mounted) was replaced by a local file and reported
@@ -498,6 +508,18 @@ def backup(source: Path, target: Path) -> tuple[int, int]:
         raise StoreError(f"there is no folder {target.parent}: make it first, or name a file in a folder that exists")
     if not target.parent.is_dir():
         raise StoreError(f"{target.parent} is not a folder")
+
+
+def backup(source: Path, target: Path) -> tuple[int, int]:
+    """Copy the database ``source`` to the new file ``target`` as it stands now, also while a server writes to it;
+    returns (games, events) in the copy. Copying the file by hand while a server runs gives a copy without the
+    recent games (they are still in its ``-wal`` file: a copy after 30 events had no tables at all). The copy is
+    written beside ``target`` and renamed into place once complete and checked, so a failed backup leaves
+    nothing that looks like one. Raises StoreError with a message for the person."""
+    try:
+        _backup_checks(source, target)
+    except OSError as exc:  # a folder this user may not enter, a name too long: it was a traceback (environment audit)
+        raise StoreError(f"cannot copy {source} to {target}: {_unreachable(exc)}") from None
     # its own name: two backups to one new name at once shared it, and the one emptied it under the other ("database
     # disk image is malformed", the source blamed; the backup audit, session 42)
     partial = target.with_name(f"{target.name}.{os.getpid()}.partial")

@@ -258,10 +258,13 @@ def test_a_busy_database_names_its_file_to_the_host_only(tmp_path: Path) -> None
     store_of(app).close()
 
 
-def test_a_database_file_gone_while_serving_refuses_entries(tmp_path: Path) -> None:
-    """Its folder deleted while the server ran: entries were answered 201 and went into a file that was gone."""
+@pytest.mark.parametrize("folder", ["games", os.fsdecode(b"Caf\xe9")], ids=["utf8", "not_utf8"])
+def test_a_database_file_gone_while_serving_refuses_entries(tmp_path: Path, folder: str) -> None:
+    """Its folder deleted while the server ran: entries were answered 201 and went into a file that was gone. A
+    folder whose name is not UTF-8 (an old USB stick's): the 503 naming it could not be written, a bare 500 (the
+    environment audit, session 43)."""
 
-    db = tmp_path / "games" / "t.sqlite3"
+    db = tmp_path / folder / "t.sqlite3"
     app = create_app({"TESTING": True, "DATABASE": str(db)})
     client, game_id = _tally(app)
     assert _add(client, game_id).status_code == 201

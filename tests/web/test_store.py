@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 import threading
 from pathlib import Path
@@ -10,7 +11,7 @@ import pytest
 
 from scorer.events import GameEvent, Source
 from web.app import default_db_path
-from web.store import ConflictError, Store, StoreError
+from web.store import ConflictError, Store, StoreError, backup
 
 
 def event(seq: int, points: int = 1) -> GameEvent:
@@ -101,6 +102,24 @@ def test_a_database_that_cannot_be_opened_is_a_clear_error(tmp_path: Path) -> No
         Store(tmp_path / "dir.sqlite3")
     with pytest.raises(StoreError, match="synchronous"):
         Store(tmp_path / "x.sqlite3", synchronous="OFF")
+
+
+def test_a_path_that_cannot_be_looked_at_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A name too long, a folder on the way this user may not enter: Path.exists raises, and serve and backup ended
+    in a traceback (the environment audit, session 43)."""
+    long = tmp_path / ("a" * 256 + ".sqlite3")
+    with pytest.raises(StoreError, match=r"cannot open the database .*: File name too long"):
+        Store(long)
+    Store(tmp_path / "t.sqlite3").close()
+    with pytest.raises(StoreError, match=r"cannot copy .*: File name too long"):
+        backup(tmp_path / "t.sqlite3", long)
+
+    def closed(self: Path, *args: object, **kwargs: object) -> bool:
+        raise PermissionError(errno.EACCES, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "exists", closed)
+    with pytest.raises(StoreError, match="Permission denied: this user may not enter a folder on its way"):
+        Store(tmp_path / "closed" / "t.sqlite3")
 
 
 def test_a_newer_database_is_refused(tmp_path: Path) -> None:
