@@ -109,6 +109,16 @@ def lan_addresses() -> list[str]:
     return sorted(unique, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
 
 
+def _local_url(host: str, port: int) -> str:
+    """This computer's address of a server listening on ``host``: 127.0.0.1 was printed for any --host, and with
+    --host ::1 it led nowhere, or to another user's tablecall on that port (the environment audit, session 43)."""
+    if host in ("0.0.0.0", "127.0.0.1", "localhost", ""):
+        return f"http://127.0.0.1:{port}"
+    if host == "::":
+        return f"http://[::1]:{port}"
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 class LanBases:
     """This computer's addresses on the network as phones' base URLs, found again while serving (the Share tab's QR
     code, the home page): a laptop given another address by the Wi-Fi (after a sleep, on another network) showed
@@ -246,7 +256,7 @@ def run_serve(args: argparse.Namespace) -> int:
     _few_memory_pools()  # (for the server's threads, before they start; not in a process a refusal goes on in)
     dispatcher.set_thread_count(args.threads)
     port = int(server.effective_port)
-    local = f"http://127.0.0.1:{port}"
+    local = _local_url(host, port)
     _say_who(claim, f"pid {os.getpid()}, {local}/")
     lan = LanBases(port) if args.lan else None
     bases = lan() if lan is not None else []

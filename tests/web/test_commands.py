@@ -92,6 +92,18 @@ def test_serve_refuses_an_unreadable_table_config_at_start(tmp_path: Path, capsy
     assert not (tmp_path / "x.db").exists()  # refused before anything was opened
 
 
+def test_serve_on_another_host_says_the_address_it_listens_on(tmp_path: Path) -> None:
+    """--host 127.0.0.2 (or ::1): the welcome said http://127.0.0.1:PORT/, where nothing listened, or another
+    user's tablecall did (the environment audit, session 43)."""
+    process, base = start_server(tmp_path / "t.sqlite3", "--host", "127.0.0.2")
+    try:
+        assert base.startswith("http://127.0.0.2:")
+        assert call(base, "GET", "/api/games")[0] == 200
+    finally:
+        process.kill()
+        process.wait(10)
+
+
 def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     first, base = start_server(db)
