@@ -193,7 +193,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_BAD_INPUT
-        return int(args.run(args))
+        code = int(args.run(args))
+        sys.stdout.flush()  # (what is left in the buffer was written at exit, outside this: "Exception ignored ...
+        return code  # BrokenPipeError" and status 120 for `tablecall replay LOG | head -1`; environment audit)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `tablecall replay --explain x | head`: the reader had enough; no traceback

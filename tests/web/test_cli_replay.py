@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -166,6 +168,31 @@ def test_explain_into_a_reader_that_stops_early_ends_quietly(tmp_path: Path) -> 
         replaying.stdout.close()  # as `head -1` does
         said = replaying.stderr.read().decode()
         assert (replaying.wait(30), said) == (0, "")
+
+
+def test_a_command_s_output_is_all_written_before_it_ends(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The summary of `tablecall replay LOG` (13.7 kB for the Spades example) is more than the output's buffer: the
+    pipe took it whole, but its last line's end was written at the exit, after the command's handler of a reader
+    that stopped (`| head -1`): a shell without PYTHONUNBUFFERED saw "Exception ignored ... BrokenPipeError" and
+    status 120 (environment audit, s43)."""
+
+    class Raw(io.RawIOBase):
+        def __init__(self) -> None:
+            self.got = bytearray()
+
+        def writable(self) -> bool:
+            return True
+
+        def write(self, data: Any) -> int:  # type: ignore[override]
+            self.got += bytes(data)
+            return len(data)
+
+    raw = Raw()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(raw, 8192), encoding="utf-8"))
+    root = Path(__file__).resolve().parents[2]
+    assert main(["replay", str(root / "docs" / "examples" / "spades.jsonl")]) == 0
+    assert bytes(raw.got).endswith(b"}\n")  # all of it, its last line too: nothing left for the exit to write
+    assert json.loads(bytes(raw.got).decode())["game"] == "spades"
 
 
 def test_a_refusal_after_earlier_fouls_names_the_first_of_them(
