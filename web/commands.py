@@ -276,7 +276,10 @@ def run_serve(args: argparse.Namespace) -> int:
             _release(claim)
             raise
 
-    _print_welcome(app, args, local, bases, demos)
+    try:
+        _print_welcome(app, args, local, bases, demos)
+    except BrokenPipeError:  # its reader stopped (`serve | head -1`): the server stopped at once, quietly, status 0
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (environment audit): it serves all the same
 
     def wind_down() -> None:  # the demos, the camera and every live stream end (each can run more than once)
         for demo in demos:

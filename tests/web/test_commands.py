@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,30 @@ def test_serve_on_another_host_says_the_address_it_listens_on(tmp_path: Path) ->
     finally:
         process.kill()
         process.wait(10)
+
+
+def test_serve_whose_output_is_closed_serves_all_the_same(tmp_path: Path) -> None:
+    """`tablecall serve | head -1`: the rest of the welcome met a closed pipe, and the server stopped at once, status 0
+    and not a word (the environment audit, session 43). Here the reader is gone before the first line."""
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    reader, writer = os.pipe()
+    os.close(reader)
+    command = [sys.executable, "-c", SERVE, "serve", "--db", str(tmp_path / "t.sqlite3"), "--port", str(port)]
+    serving = subprocess.Popen(command, cwd=ROOT, stdout=writer, stderr=subprocess.DEVNULL)
+    os.close(writer)
+    try:
+        ends, status = time.monotonic() + 30, None
+        while status is None and time.monotonic() < ends and serving.poll() is None:
+            try:
+                status = call(f"http://127.0.0.1:{port}", "GET", "/api/games")[0]
+            except OSError:
+                time.sleep(0.1)
+        assert (serving.poll(), status) == (None, 200)
+    finally:
+        serving.kill()
+        serving.wait(10)
 
 
 def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
