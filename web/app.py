@@ -43,8 +43,10 @@ def default_db_path() -> Path:
     """``$TABLECALL_DB``, else ``$XDG_DATA_HOME/tablecall/tablecall.sqlite3`` (``~/.local/share``)."""
     if os.environ.get("TABLECALL_DB"):
         return Path(os.environ["TABLECALL_DB"]).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base).expanduser() / "tablecall" / "tablecall.sqlite3"
+    base = Path(os.environ.get("XDG_DATA_HOME") or "").expanduser()
+    if not base.is_absolute():  # unset, or relative: ignored, as the XDG specification says (a relative one gave each
+        base = Path.home() / ".local" / "share"  # working folder a database of its own; the environment audit, s43)
+    return base / "tablecall" / "tablecall.sqlite3"
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

@@ -45,7 +45,7 @@ def _serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1; --lan: 0.0.0.0)")
     parser.add_argument("--lan", action="store_true", help="let phones on the local network join (prints a QR code)")
     parser.add_argument(
-        "--db", type=Path, default=None, help="the SQLite file (default: $TABLECALL_DB or the data dir)"
+        "--db", type=_user_path, default=None, help="the SQLite file (default: $TABLECALL_DB or the data dir)"
     )
     parser.add_argument(
         "--threads", type=int, default=32, help="server threads; each live phone holds one (default 32)"
@@ -86,6 +86,12 @@ def _is_lan(address: str) -> bool:
     except ValueError:
         return False
     return not (ip.is_loopback or ip.is_link_local or ip.is_unspecified or ip.is_multicast)
+
+
+def _user_path(text: str) -> Path:
+    """A path as given, ``~`` expanded: `--db=~/games.sqlite3` (no shell expands it after `=` or in quotes) made a
+    folder named `~` in the working folder (the environment audit, session 43)."""
+    return Path(text).expanduser()
 
 
 def lan_addresses() -> list[str]:
@@ -607,7 +613,7 @@ command("serve", "start the dashboard (phones join with --lan)")(run_serve)
 def _backup_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("copy", type=Path, help="the new file to write the copy to")
     parser.add_argument(
-        "--db", type=Path, default=None, help="the SQLite file to copy (default: $TABLECALL_DB or the data dir)"
+        "--db", type=_user_path, default=None, help="the SQLite file to copy (default: $TABLECALL_DB or the data dir)"
     )
 
 

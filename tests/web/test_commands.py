@@ -17,6 +17,7 @@ import pytest
 from tests.web.server import ROOT, SERVE, call, output, start_server
 from web.cli import build_parser, main
 from web.commands import MEMORY_POOLS, _claim, _is_lan, _release, _say_who, lan_addresses
+from web.store import Store
 
 
 def test_serve_is_a_subcommand_with_its_options() -> None:
@@ -29,6 +30,19 @@ def test_serve_is_a_subcommand_with_its_options() -> None:
         32,
         None,
     )
+
+
+def test_a_database_given_with_a_tilde_is_in_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--db=~/games.sqlite3` (no shell expands ~ after `=` or in quotes) made a folder named `~` in the working
+    folder, and `tablecall backup --db=~/...` then found no database (the environment audit, session 43)."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "home").mkdir()
+    Store(tmp_path / "home" / "games.sqlite3").close()
+    assert main(["backup", str(tmp_path / "copy.sqlite3"), "--db=~/games.sqlite3"]) == 0, capsys.readouterr().err
+    assert not (tmp_path / "~").exists()
 
 
 @pytest.mark.parametrize(

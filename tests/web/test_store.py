@@ -142,6 +142,9 @@ def test_default_database_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) 
     assert default_db_path() == tmp_path / "home" / ".local" / "share" / "tablecall" / "tablecall.sqlite3"
     monkeypatch.setenv("TABLECALL_DB", str(tmp_path / "mine.db"))
     assert default_db_path() == tmp_path / "mine.db"
+    monkeypatch.delenv("TABLECALL_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", "data")  # relative: ignored, as the XDG specification says (each working
+    assert default_db_path() == tmp_path / "home" / ".local" / "share" / "tablecall" / "tablecall.sqlite3"  # folder)
 
 
 def test_play_again_twice_links_the_latest_game(db: Store) -> None:
