@@ -425,14 +425,25 @@ def _claim(db: Path) -> tuple[Any, str | None]:
         import fcntl
     except ImportError:
         return None, None
-    try:  # beside the file itself: a second server reaching it through a symlink ran beside the first (kill audit)
-        real = db.resolve()
-        handle = real.with_name(real.name + ".server").open("a+", encoding="utf-8")
-    except OSError:
+    real = db.resolve()  # beside the file itself: a second server reaching it through a symlink ran beside the first
+    lock = real.with_name(real.name + ".server")
+    try:
+        handle = lock.open("a+", encoding="utf-8")
+    except OSError as exc:  # (one left by `sudo tablecall serve`: two servers then ran on one database, unsaid)
+        print(
+            f"tablecall: cannot lock {lock} ({exc.strerror or exc}): a second server on this database would not be "
+            "stopped; fix that file's owner (it is tablecall's own)",
+            file=sys.stderr,
+        )
         return None, None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
+    except OSError as exc:
+        if not isinstance(exc, BlockingIOError):  # a file system without locks (some network shares): not a holder
+            handle.close()  # (it refused to start: "in use by another tablecall server"; the environment audit, s43)
+            print(f"tablecall: cannot lock {lock} ({exc.strerror or exc}): a second server on this database would "
+                  "not be stopped", file=sys.stderr)  # fmt: skip
+            return None, None
         handle.seek(0)
         holder = handle.read().strip() or "starting"
         handle.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import ipaddress
 import os
 import platform
@@ -178,6 +179,28 @@ def test_a_second_server_reaching_the_database_through_a_symlink_is_refused_too(
     again, holder = _claim(link)  # the lock went with the first
     _release(again)
     assert again is not None and holder is None
+
+
+def test_a_lock_that_cannot_be_taken_is_said_and_is_no_holder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lock file left by `sudo tablecall serve` (not this user's): nothing was said, and two servers ran on one
+    database; a file system without locks (some network shares): every start was refused as "in use by another
+    tablecall server" (the environment audit, session 43)."""
+    import fcntl
+
+    db = tmp_path / "games.sqlite3"
+    (tmp_path / "games.sqlite3.server").mkdir()  # (a file this user cannot open: root runs the tests)
+    assert _claim(db) == (None, None)
+    assert "cannot lock" in capsys.readouterr().err
+    (tmp_path / "games.sqlite3.server").rmdir()
+
+    def no_locks(*args: object) -> None:
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    assert _claim(db) == (None, None)
+    assert "cannot lock" in capsys.readouterr().err
 
 
 def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tmp_path: Path) -> None:
