@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import ipaddress
 import logging
 import os
@@ -258,7 +259,12 @@ def run_serve(args: argparse.Namespace) -> int:
         _release(claim)
         if isinstance(exc, ValueError):
             return fail(f"--host {host}: not an address of this computer ({exc}); leave it out, or use --lan")
-        return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}); try another --port")
+        taken = (  # (on a shared computer, a user who then opened it out of habit was the host of another's games)
+            " (another program has it: another tablecall, perhaps another user's, whose games are not yours)"
+            if getattr(exc, "errno", None) == errno.EADDRINUSE
+            else ""
+        )
+        return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}){taken}; try another --port")
     _few_memory_pools()  # (for the server's threads, before they start; not in a process a refusal goes on in)
     dispatcher.set_thread_count(args.threads)
     port = int(server.effective_port)

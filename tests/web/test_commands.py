@@ -74,7 +74,7 @@ def test_serve_refuses_bad_options(
 
 @pytest.mark.parametrize("refusal", ["port_in_use", "host_not_there", "unknown_game"])
 def test_a_refused_serve_leaves_nothing_running_or_set_in_the_calling_process(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], refusal: str
 ) -> None:
     """A port in use was refused after waitress had started its 32 request threads, which stayed waiting in the
     calling process; and the memory-pool setting (process-wide) was made before any refusal (the suite audit and its
@@ -95,6 +95,8 @@ def test_a_refused_serve_leaves_nothing_running_or_set_in_the_calling_process(
         assert main(["serve", "--db", str(tmp_path / "x.db"), "--threads", "32", *argv]) == 2
     assert {t for t in threading.enumerate() if t.name.startswith("waitress")} <= before
     assert pools == []
+    if refusal == "port_in_use":  # (a user who then opened it out of habit was the host of another user's games)
+        assert "another tablecall, perhaps another user's" in capsys.readouterr().err
 
 
 @pytest.mark.timeout(60)  # a server that did not refuse would run until stopped
