@@ -183,8 +183,15 @@ def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> No
     record = store(app).game(game_id)
     assert record is not None
     url = f"{bases[0]}/join/{record.id}?t={record.player_token}"
+    code = qr_text(url)
+    try:
+        code.encode(getattr(out, "encoding", None) or "utf-8")
+    except UnicodeEncodeError:  # (it printed rows of "?" that no phone can scan; the environment audit, session 43)
+        print(f"Phones join {record.title!s} by opening {url}; this terminal cannot show the QR code (its characters "
+              "are not in its encoding): the game's Share tab on this computer shows it", file=out)  # fmt: skip
+        return
     print(f"Phones join {record.title!s} by scanning this code (or opening {url}):", file=out)
-    print(qr_text(url), file=out)
+    print(code, file=out)
 
 
 CONNECTIONS = 500  # open connections waitress takes at once (its default: 100)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import io
 import ipaddress
 import os
 import platform
@@ -17,7 +18,7 @@ import pytest
 
 from tests.web.server import ROOT, SERVE, call, output, start_server
 from web.cli import build_parser, main
-from web.commands import MEMORY_POOLS, _claim, _is_lan, _release, _say_who, lan_addresses
+from web.commands import MEMORY_POOLS, _claim, _is_lan, _print_join, _release, _say_who, lan_addresses
 from web.store import Store
 
 
@@ -267,6 +268,27 @@ def test_serve_lan_prints_addresses_host_link_and_a_qr_code(tmp_path: Path) -> N
     assert f"/join/{created['id']}?t=" in text
     assert "▀" in text or "▄" in text  # the QR code, drawn in half blocks
     assert "Phones on the same Wi-Fi can open:" in text or "No network address found" in text
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1"])
+def test_a_terminal_that_cannot_show_the_qr_code_is_told_where_to_find_it(tmp_path: Path, encoding: str) -> None:
+    """A terminal whose encoding has no block characters (PYTHONIOENCODING=latin-1, an old Windows console) printed the
+    QR code as rows of "?" that no phone can scan (the environment audit, session 43)."""
+    from web.app import create_app, hub, store
+
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "t.sqlite3")})
+    game_id = hub(app).create("tally", ["Ann", "Bo"], {}).record.id
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding=encoding, errors="replace")
+    _print_join(app, ["http://192.168.1.10:8000"], game_id, out)
+    out.flush()
+    text = raw.getvalue().decode(encoding)
+    assert f"http://192.168.1.10:8000/join/{game_id}?t=" in text
+    if encoding == "utf-8":
+        assert "\u2580" in text or "\u2584" in text
+    else:
+        assert "this terminal cannot show the QR code" in text and "Share tab" in text and "????" not in text
+    store(app).close()
 
 
 def test_serve_demo_without_an_example_still_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
