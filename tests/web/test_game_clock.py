@@ -43,11 +43,14 @@ def _started(db: Path, now: int) -> tuple[Flask, FlaskClient, Clock]:
     return app, app.test_client(), clock
 
 
-@pytest.mark.parametrize("step", [-60_000, -3_600_000], ids=["a_minute", "an_hour_more_than_the_game"])
+@pytest.mark.parametrize(
+    "step", [0, -60_000, -3_600_000], ids=["no_step", "a_minute_back", "an_hour_back_more_than_the_game"]
+)
 def test_a_game_started_again_on_a_clock_set_back_goes_on_from_its_latest_event(tmp_path: Path, step: int) -> None:
     """Alex's call is pending when the server stops; it starts again 20 s later on a clock set back (by a minute, or
     by an hour, more than the game's ten minutes: its clock was 0). Beth's call, pressed after the start, is later
-    than Alex's (it was stamped a minute before it and won); and the game's clock runs on, not held."""
+    than Alex's (it was stamped a minute before it and won); and the game's clock runs on, not held. With no step,
+    the time the server was stopped counts, as before."""
     db = tmp_path / "t.sqlite3"
     app, host, clock = _started(db, 1_765_000_000_000)
     gid, player = snap_match(app, host)
@@ -59,28 +62,15 @@ def test_a_game_started_again_on_a_clock_set_back_goes_on_from_its_latest_event(
     app, host, clock = _started(db, stopped + 20_000 + step)
     player = player_of(app, gid)
     now: Any = player.get(f"/api/games/{gid}/clock").get_json()["now"]
-    assert now == alex + RESUME_GAP_MS
+    assert now == alex + (20_000 if step == 0 else RESUME_GAP_MS)
     clock.now += 500
     assert player.get(f"/api/games/{gid}/clock").get_json()["now"] == now + 500
-    beth = ok(player, gid, type="call", player="Beth", kind="snap")["event"]["ts"]
-    assert beth == alex + RESUME_GAP_MS + 500
-    settled = ok(player, gid, type="resolve")
-    assert codes(settled)[0] == "snap_won" and settled["rulings"][0]["player"] == "Alex"
-    assert codes(settled)[-1] == "late_call"
-    store(app).close()
-
-
-def test_a_game_started_again_on_a_clock_that_went_on_keeps_its_time(tmp_path: Path) -> None:
-    """No step: the time the server was stopped counts, as before."""
-    db = tmp_path / "t.sqlite3"
-    app, host, clock = _started(db, 1_765_000_000_000)
-    gid, player = snap_match(app, host)
-    clock.now += 600_000
-    alex = ok(player, gid, type="call", player="Alex", kind="snap")["event"]["ts"]
-    stopped = clock.now
-    store(app).close()
-    app, host, clock = _started(db, stopped + 20_000)
-    assert player_of(app, gid).get(f"/api/games/{gid}/clock").get_json()["now"] == alex + 20_000
+    if step:  # (with none, Beth's call 20 s on settles Alex's first)
+        beth = ok(player, gid, type="call", player="Beth", kind="snap")["event"]["ts"]
+        assert beth == now + 500
+        settled = ok(player, gid, type="resolve")
+        assert codes(settled)[0] == "snap_won" and settled["rulings"][0]["player"] == "Alex"
+        assert codes(settled)[-1] == "late_call"
     store(app).close()
 
 
