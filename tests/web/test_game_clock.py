@@ -17,7 +17,7 @@ import tests.scorer.toygame  # noqa: F401 (the toy game 'tally')
 from tests.web.test_games_web import Clock, codes, ok, player_of, snap_match
 from web.app import create_app, hub, store
 from web.hub import RESUME_GAP_MS, Hub
-from web.store import Store
+from web.store import ConflictError, Store, StoreUnavailable
 
 
 def test_a_step_back_of_the_wall_clock_does_not_move_a_running_game_s_clock(
@@ -147,7 +147,63 @@ def test_two_processes_writing_one_game_keep_its_clock_with_the_time(tmp_path: P
         assert live is not None and writer.game_time(live) == 11_000
     ahead = Hub(Store(db), Clock(clock.now + 60_000))  # a process whose clock is a minute ahead
     late = ahead.append(gid, ADD, "host").event.ts
+    record = first.game(gid)
+    assert record is not None
+    stored = record.epoch_ms
     assert a.append(gid, ADD, "host").event.ts >= late
+    record = first.game(gid)
+    assert record is not None and record.epoch_ms == stored  # (this process's clock only: stored, the other's went on)
     first.close()
     second.close()
     ahead.store.close()
+
+
+def test_an_entry_that_meets_another_process_s_first_goes_on_after_it(tmp_path: Path) -> None:
+    """Another process (its clock a minute ahead) stored its entry between this one's check and write: the entry was
+    refused as already stored, and this process's next entry was stamped a minute before the other's."""
+    db = tmp_path / "t.sqlite3"
+    clock = Clock(3_000_000_000)
+    first = Store(db)
+    a = Hub(first, clock)
+    gid = a.create("tally", ["Ann", "Bo"], {}).record.id
+    ahead = Hub(Store(db), Clock(clock.now + 60_000))
+    clock.now += 10_000
+    ahead.live(gid)
+    real_refresh = a._refresh
+
+    def meanwhile(live: Any) -> None:  # the other's entry comes just after this process looked
+        a._refresh = real_refresh  # type: ignore[method-assign]
+        ahead.append(gid, ADD, "host")
+
+    a._refresh = meanwhile  # type: ignore[method-assign]
+    with pytest.raises(ConflictError):
+        a.append(gid, ADD, "host")
+    latest = max(e.ts for e in first.events(gid))
+    assert a.append(gid, ADD, "host").event.ts >= latest
+    first.close()
+    ahead.store.close()
+
+
+def test_a_game_opens_on_a_database_that_cannot_store_its_moved_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another program holding the database (or a read-only one) when a game must go on from its latest event: it
+    opens all the same, its clock moved in this run only."""
+    db = tmp_path / "t.sqlite3"
+    clock = Clock(1_000_000_000)
+    store = Store(db)
+    hub = Hub(store, clock)
+    gid = hub.create("tally", ["Ann", "Bo"], {}).record.id
+    clock.now += 600_000
+    latest = hub.append(gid, ADD, "host").event.ts
+    store.close()
+    store = Store(db)
+    hub = Hub(store, Clock(clock.now - 60_000))
+
+    def busy(game_id: str, epoch_ms: int) -> None:
+        raise StoreUnavailable("the database is busy: another program is writing it")
+
+    monkeypatch.setattr(store, "move_epoch", busy)
+    live = hub.live(gid)
+    assert live is not None and hub.game_time(live) == latest + RESUME_GAP_MS
+    store.close()
