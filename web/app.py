@@ -98,7 +98,7 @@ def _errors(app: Flask) -> None:
     def page(status: int, message: str) -> Any:
         # a path that is not UTF-8 (a folder named on an old USB stick, a C locale) keeps its bytes as surrogates, which
         # no page can be written with: every 503 naming the database became a bare 500 (the environment audit, s43)
-        message = os.fsencode(message).decode("utf-8", "replace") if _surrogates(message) else message
+        message = message.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         if _wants_json():
             return jsonify(error=message, status=status), status
         return render_template("error.html", status=status, message=message), status
@@ -136,14 +136,6 @@ def _errors(app: Flask) -> None:
     def _crash(exc: Exception) -> Any:  # pragma: no cover - a bug; the message says so
         app.logger.exception("unexpected error on %s %s", request.method, request.path)
         return page(500, f"tablecall hit a bug ({exc.__class__.__name__}); the server log has the details")
-
-
-def _surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def public_urls(app: Flask) -> list[str]:

@@ -200,9 +200,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # `tablecall replay --explain x | head`: the reader had enough; no traceback
-        with suppress(AttributeError, OSError, ValueError):  # (an output that is no file: nothing to point elsewhere)
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        output_gone()
         return 0
+
+
+def output_gone() -> None:
+    """Standard output's reader has stopped (`| head`): what is still written goes nowhere, not into a
+    BrokenPipeError at the exit."""
+    with suppress(AttributeError, OSError, ValueError):  # (an output that is no file: nothing to point elsewhere)
+        nowhere = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(nowhere, sys.stdout.fileno())
+        os.close(nowhere)
 
 
 if __name__ == "__main__":

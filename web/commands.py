@@ -29,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from web.cli import command, fail, out_of_range
+from web.cli import command, fail, out_of_range, output_gone
 
 __all__ = ["LanBases", "lan_addresses", "run_serve"]
 
@@ -298,7 +298,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         _print_welcome(app, args, local, bases, demos)
     except BrokenPipeError:  # its reader stopped (`serve | head -1`): the server stopped at once, quietly, status 0
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (environment audit): it serves all the same
+        output_gone()  # (environment audit): it serves all the same
 
     def wind_down() -> None:  # the demos, the camera and every live stream end (each can run more than once)
         for demo in demos:
