@@ -33,6 +33,7 @@ import cv2
 import numpy as np
 
 from vision.clock import wall
+from vision.urls import shown_url
 
 __all__ = [
     "Capture",
@@ -141,7 +142,8 @@ class Source:
         return self.kind in ("camera", "stream")
 
     def describe(self) -> str:
-        return {"camera": f"camera {self.target}", "stream": f"stream {self.target}"}.get(
+        """The source's name in every message, status and log line (a stream's password hidden: :mod:`vision.urls`)."""
+        return {"camera": f"camera {self.target}", "stream": f"stream {shown_url(self.target)}"}.get(
             self.kind, f"{self.kind} {self.target}"
         )
 
@@ -228,7 +230,7 @@ def _cannot_open(source: Source) -> str:
         return f"camera {source.target} cannot be opened: is it plugged in, and not in use by another program?"
     if source.kind == "stream":
         return (
-            f"stream {source.target} cannot be opened: is the phone's camera app running, on the same Wi-Fi, "
+            f"{source.describe()} cannot be opened: is the phone's camera app running, on the same Wi-Fi, "
             "and is the address right?"
         )
     return f"video file {source.target} cannot be read: not a video OpenCV can decode"

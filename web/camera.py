@@ -63,7 +63,9 @@ def describe_source(source: str | None) -> str:
     if text.isdecimal():
         return f"camera {text}"
     if "://" in text:
-        return f"stream {text}"
+        from vision.urls import shown_url  # standard library only: no OpenCV for a server without a camera
+
+        return f"stream {shown_url(text)}"
     return f"video {text}"
 
 

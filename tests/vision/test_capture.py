@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.capture import Capture, Reader, Source, SourceError, open_reader, probe, read_image
+from vision.capture import Capture, Reader, Source, SourceError, _cannot_open, open_reader, probe, read_image
 
 
 def write_video(path: Path, frames: int, fps: float = 10.0, size: tuple[int, int] = (160, 120)) -> Path:
@@ -232,6 +232,42 @@ def test_probe_opens_a_source_once_and_a_file_must_give_a_picture(tmp_path: Path
     assert "not a video OpenCV can decode" in (probe(str(notes)) or "")
     assert probe(str(write_video(tmp_path / "ok.mp4", 3))) is None
     assert probe(" ") == "no video source given: a camera number (0), a video file, a folder or a URL"
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("rtsp://admin:S3cret-pw@192.168.1.20:554/stream1", "rtsp://admin:***@192.168.1.20:554/stream1"),
+        ("http://S3cret-pw@phone:8080/video", "http://***@phone:8080/video"),  # a user name alone may be the key
+        ("http://phone:8080/video?token=S3cret-pw&fps=15", "http://phone:8080/video?token=***&fps=***"),
+        ("http://phone:8080/video?S3cret-pw", "http://phone:8080/video?***"),
+        ("http://phone:8080/video#S3cret-pw", "http://phone:8080/video#***"),
+        ("rtsp://admin:S3cret-pw@[::1", "rtsp://***"),  # not a URL urllib can split
+        ("http://phone:8080/video", "http://phone:8080/video"),
+    ],
+)
+def test_a_streams_password_and_tokens_are_never_shown(url: str, shown: str) -> None:
+    """The source's name is on every player's screen and drawn into the camera picture; its messages and the log
+    name it too (the phone-camera audit, session 44: a stream's password was shown to every player)."""
+    source = Source.parse(url)
+    assert source.target == url  # OpenCV gets the address as given
+    assert source.describe() == f"stream {shown}"
+    capture = Capture(source)  # not started: its first status names the source
+    assert "S3cret-pw" not in capture.status.source + capture.status.message
+    assert "S3cret-pw" not in _cannot_open(source) and shown in _cannot_open(source)
+
+
+def test_a_stream_that_cannot_be_opened_hides_its_password_in_every_message(caplog: pytest.LogCaptureFixture) -> None:
+    url = "http://alice:S3cret-pw@127.0.0.1:9/video?token=S3cret-pw"
+    assert "S3cret-pw" not in (probe(url) or "S3cret-pw")
+    capture = Capture(url, backoff=(0.05, 0.1)).start()
+    try:
+        wait_for(capture, "lost")
+        status = capture.status
+    finally:
+        capture.stop()
+    assert "stream http://alice:***@127.0.0.1:9/video?token=*** cannot be opened" in status.message
+    assert "S3cret-pw" not in f"{status} {capture.last_error} {caplog.text}" and "127.0.0.1:9" in caplog.text
 
 
 class FlakyCamera(Reader):

@@ -177,6 +177,43 @@ def test_serve_tries_a_stream_that_was_not_there_again_and_clears_the_message_wh
     assert f"Camera: stream {url} is ready: open a game" in text
 
 
+def test_a_streams_password_is_shown_to_no_player_page_status_or_log(tmp_path: Path) -> None:
+    """A phone camera app with its login on: the camera line every player sees, the game's page, the home page,
+    the terminal and the log name the stream without its password or token (the phone-camera audit, session 44:
+    every phone showed them, and the camera picture had them drawn in)."""
+    served = tmp_path / "served"
+    served.mkdir()
+    write_video(served / "clip.mp4", seconds=20)
+    phone = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(served))
+    )
+    threading.Thread(target=phone.serve_forever, daemon=True).start()
+    url = f"http://alice:S3cret-pw@127.0.0.1:{phone.server_address[1]}/clip.mp4?token=Tok3n-xyz"
+    db = tmp_path / "t.sqlite3"
+    process, base = start_server(db)
+    try:
+        game_id = call(base, "POST", "/api/games", {"game": "snap", "players": ["Ann", "Bo"]})[1]["id"]
+    finally:
+        stop(process)
+    process, base = start_server(db, "--camera", url, "--game", game_id)
+    try:
+        status = wait_for(
+            lambda: (s := status_of(base, game_id)).get("live") and s["live"]["frame"] is not None and s,
+            what="the stream's first picture",
+        )
+        pages = fetch(base, "/")[2].decode() + fetch(base, f"/g/{game_id}")[2].decode()
+    finally:
+        stop(process)
+        phone.shutdown()
+        phone.server_close()
+    shown = f"http://alice:***@127.0.0.1:{phone.server_address[1]}/clip.mp4?token=***"
+    assert status["source"] == f"stream {shown}" and status["live"]["camera"]["source"] == f"stream {shown}"
+    text = output(db)
+    assert f"Camera: stream {shown} follows game {game_id}" in text
+    for seen in (str(status), pages, text):
+        assert "S3cret-pw" not in seen and "Tok3n-xyz" not in seen
+
+
 def test_serve_demo_plays_the_demo_video_through_the_pipeline(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     process, base = start_server(db, "--demo", timeout=DEMO_READY_S + 30)

@@ -1,0 +1,36 @@
+"""A stream's address as people may see it: without its password or tokens.
+
+A phone camera app or an IP camera often wants a user name and password (``rtsp://user:pass@192.168.1.20/stream1``,
+``http://user:pass@phone:8080/video``) or a token in the query (``?token=...``). The source's name is shown on every
+player's screen (the camera line of the Table tab, drawn into the camera picture a screenshot carries), in error
+messages and in the server's log: every one of them shows it as :func:`shown_url` writes it. OpenCV still gets the
+address as given (the phone-camera audit, session 44).
+
+Standard library only: ``web`` names the camera source with it without importing OpenCV.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+__all__ = ["shown_url"]
+
+HIDDEN = "***"
+
+
+def shown_url(text: str) -> str:
+    """``text`` with a URL's password (or a user name alone), its query's values (a key alone too) and its fragment
+    hidden; text that is not a URL comes back as it is."""
+    if "://" not in text:
+        return text
+    try:
+        parts = urlsplit(text)
+        netloc = parts.netloc
+    except ValueError:  # not a URL urllib can split (a bracket left open): hide everything after the scheme
+        return text.split("://", 1)[0] + "://" + HIDDEN
+    if "@" in netloc:
+        user, host = netloc.rsplit("@", 1)
+        netloc = f"{user.split(':', 1)[0]}:{HIDDEN}@{host}" if ":" in user else f"{HIDDEN}@{host}"
+    pairs = parse_qsl(parts.query, keep_blank_values=True)  # a key alone (?SECRET) may be the secret itself
+    query = "&".join(f"{key}={HIDDEN}" if value else HIDDEN for key, value in pairs) or (HIDDEN if parts.query else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, query, HIDDEN if parts.fragment else ""))
