@@ -6,8 +6,10 @@ for the consumer, so every frame of a file is processed: as fast as the consumer
 with ``realtime=True`` as well, **paced**: never sooner than its time in real time, and when the consumer falls
 behind the video waits for it (a recorded game on a busy laptop is read card by card, only more slowly, where
 skipping frames would miss cards). Each :class:`Frame` has its number, ``pos_ms`` (time in the video, or since the
-stream started) and ``wall_ms`` (the wall clock when it was captured; for files: when it is shown in real time,
-later by as long as a paced video has waited for its consumer).
+camera or stream was first opened: it goes on across reopens), ``wall_ms`` (the wall clock when it was captured; for
+files: when it is shown in real time, later by as long as a paced video has waited for its consumer) and, for a
+camera or stream, ``away_ms``: the longest time the source gave no picture since the frame taken before it (a
+phone's stream that stalled or reconnected), which a slow consumer skipping frames does not add to.
 
 A camera or stream that fails is reported (:attr:`Capture.status`: ``lost`` with a message a person can act
 on) and reopened with exponential backoff until it comes back; a video file or folder that cannot be read is
@@ -107,8 +109,9 @@ class SourceError(ValueError):
 class Frame:
     image: np.ndarray  # BGR, uint8
     index: int  # 0, 1, 2, ... in the order read (frames skipped by a slow consumer still count)
-    pos_ms: int  # time in the video, or since the stream was opened
+    pos_ms: int  # time in the video, or since the camera or stream was first opened
     wall_ms: int  # wall-clock time of capture (files: when the frame is due in real time)
+    away_ms: int = 0  # a camera or stream: the longest wait for a picture since the frame taken before this one
 
     @property
     def size(self) -> tuple[int, int]:
@@ -305,6 +308,9 @@ class Capture:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._index = 0  # the next frame's number
+        self._origin: float | None = None  # when a camera or stream was first opened (its frames' pos_ms count from it)
+        self._last_picture: float | None = None  # when a camera or stream last gave a picture (across reopens)
+        self._away_ms = 0.0  # the longest wait for a picture since the consumer last took a frame
         self._status = CaptureStatus("starting", f"opening {self.source.describe()}", self.source.describe())
         self.attempts = 0
         self.last_error: str | None = None  # why the source last failed to open or read (without the retry note)
@@ -341,8 +347,18 @@ class Capture:
                 self._cond.wait(left)
             frame = self._latest
             self._taken = frame.index
+            self._away_ms = 0.0
             self._cond.notify_all()
             return frame
+
+    def silent_s(self) -> float:
+        """How long a camera or stream that is running has given no picture (0 for a file or folder): a phone's
+        stream that stalls stays ``running`` until its read times out (4 s), its last picture standing."""
+        with self._cond:
+            last, state = self._last_picture, self._status.state
+        if not self.source.live or last is None or state != "running":
+            return 0.0
+        return max(0.0, self.clock() - last)
 
     def frames(self, timeout: float = 5.0) -> Iterator[Frame]:
         """Every frame :meth:`next` gives, until the source ends, fails, stops, or is silent for ``timeout`` s."""
@@ -410,6 +426,8 @@ class Capture:
     def _pump(self, reader: Reader) -> bool:
         """Read until the end (True), a stop (False) or a failure (raises). Frame numbers go on across reopens."""
         opened = self.clock()
+        if self._origin is None:
+            self._origin = opened
         first = True
         period = 1.0 / reader.fps if reader.fps else 0.0
         count = 0
@@ -420,7 +438,10 @@ class Capture:
             if first:
                 self._set("running", f"receiving {image.shape[1]}x{image.shape[0]} pictures")
                 first = False
-            if self.source.live or not period:
+            if self.source.live:  # its time goes on across reopens: a game's events were stamped back to 0
+                wall = self.clock()
+                pos = (wall - self._origin) * 1000
+            elif not period:
                 wall = self.clock()
                 pos = (wall - opened) * 1000
             else:
@@ -448,6 +469,12 @@ class Capture:
         if self.lossless:
             self._wait_for_consumer()
         with self._cond:
+            if self.source.live:
+                wall = frame.wall_ms / 1000
+                if self._last_picture is not None:
+                    self._away_ms = max(self._away_ms, (wall - self._last_picture) * 1000)
+                self._last_picture = wall
+                frame = Frame(frame.image, frame.index, frame.pos_ms, frame.wall_ms, round(self._away_ms))
             self._latest = frame
             s = self._status
             self._status = CaptureStatus(s.state, s.message, s.source, s.frames + 1, s.retries, s.since)

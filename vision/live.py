@@ -77,6 +77,13 @@ MIN_INDEX_PX = 6
 #: frames in a row that go wrong (a bug, a detector failing at run time) before the dashboard says so (one alone, say
 #: a hand's odd shape, is only logged)
 FAULT_FRAMES = 3
+# A camera or stream that gave no picture for this long was away (a phone's stream stalled or reconnected): what
+# changed meanwhile was laid then, not read anew. A camera sending a picture every 0.5-1 s (a phone on weak Wi-Fi) is
+# slow, not away: the motion meter compares its pictures as they come (the phone-camera audit, session 44: every card
+# laid on a pile in a gap, or under such a camera, was taken for its top read anew, and a right Snap call ruled false).
+AWAY_MS = 1500
+SAY_AWAY_MS = 3000  # away this long: the camera view asks the players to check the cards played meanwhile
+SLOW_CAMERA_FPS = 4.0  # a camera or stream sending fewer pictures a second than this is said to (cards can be missed)
 #: a camera event the referee failed on (a bug, scorer.session.RefereeFault) is tried again this long after, ms
 REFEREE_RETRY_MS = 2000.0
 
@@ -307,8 +314,6 @@ class LiveTable:
             if frame is None:
                 if self.capture.status.state in ("failed", "ended", "stopped"):
                     break
-                if self.motion is not None:
-                    self.motion.reset()  # a gap: the next frame is no evidence of motion
                 self.view.wake()
                 continue
             started = time.perf_counter()
@@ -322,6 +327,14 @@ class LiveTable:
                 self._keep_pace(previous, frame)
             previous = frame
         self.view.wake()
+
+    def _said_away(self, away_ms: int) -> None:
+        """A camera or stream back after a gap: logged; a long one is said on the camera view, since cards played
+        meanwhile on different piles show up together, in an order one picture cannot tell."""
+        log.info("%s: no picture for %.1f s", self.capture.source.describe(), away_ms / 1000)
+        if away_ms >= SAY_AWAY_MS:
+            said = f"the camera sent no picture for {away_ms / 1000:.0f} s: check the cards played meanwhile"
+            self._alerts.append(said)
 
     def _failed(self, what: str, exc: Exception) -> None:
         """Something went wrong in this frame (a bug, a detector failing at run time): logged with its traceback once,
@@ -384,9 +397,14 @@ class LiveTable:
         self._measure_index(calibration, frame.size)
         detections = self._detect(frame, self._region(config, frame.size))
         motion_before = motion.saved()
+        away = frame.away_ms >= AWAY_MS
+        if away:  # the picture before is seconds old: no evidence of motion (and the light may have changed)
+            motion.reset()
+            self._said_away(frame.away_ms)
         frozen = motion.update(frame.image)
         if self._recalibrated:  # what changed while the camera was off was laid down then, not read anew
             frozen, self._recalibrated = tuple(z.name for z in config.layout.zones), False
+        moved = tuple(z.name for z in config.layout.zones) if away else ()  # laid while it was away
         view, possible, likely = self._view(observer) if detections else (None, None, None)
         seen = (
             sightings(
@@ -396,7 +414,7 @@ class LiveTable:
             else []
         )
         try:
-            update = tracker.update(seen, frozen, frame.wall_ms)
+            update = tracker.update(seen, frozen, frame.wall_ms, moved)
         except Exception:  # a frame the tracker did not take: the motion meter forgets it too
             motion.restore(motion_before)
             raise
@@ -583,6 +601,10 @@ class LiveTable:
     def _status_lines(self) -> list[str]:
         camera = self.capture.status
         lines = [f"camera: {camera.message}" if not camera.ok else f"{camera.source}: {self._fps:.1f} fps"]
+        if (silent := self.capture.silent_s()) * 1000 >= AWAY_MS:  # a stalled stream: not a live picture any more
+            lines[0] = f"{camera.source}: no new picture for {silent:.0f} s"
+        elif self._slow_camera():
+            lines.append(f"the camera sends {self._fps:.1f} pictures a second: cards turned quickly can be missed")
         if camera.ok and self._read_share < SKIP_WARNING:
             lines.append(f"too slow for every picture: reads {self._read_share:.0%} of them")
         if camera.ok and self._speed < SKIP_WARNING:
@@ -597,6 +619,12 @@ class LiveTable:
             lines.append(self.detector_message)
         lines += [said for said in (self.fault_now(), self.unsaved) if said is not None]
         return lines
+
+    def _slow_camera(self) -> bool:
+        """A camera or stream giving fewer than ``SLOW_CAMERA_FPS`` pictures a second, all of them read (a phone on
+        weak Wi-Fi; where the pipeline is what is slow, "too slow for every picture" says so)."""
+        live = self.capture.source.live and self.capture.status.ok
+        return live and 0 < self._fps < SLOW_CAMERA_FPS and self._read_share >= SKIP_WARNING
 
     def _show(self, frame: Frame, detections: Detections | None, update: Update | None) -> None:
         if detections is not None:  # the view shows what the tracker could use, not every faint guess
@@ -645,6 +673,8 @@ class LiveTable:
             "read_share": round(self._read_share, 2),
             "speed": round(self._speed, 2),
             "busy_ms": round(self._busy_ms, 1),
+            "silent_s": round(self.capture.silent_s(), 1),
+            "slow_camera": self._slow_camera(),
             "frame": last[0].index if last else None,
             "frozen": list(update.frozen) if update else [],
             "flags": [f.to_json() for f in update.flags] if update else [],

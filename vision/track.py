@@ -251,9 +251,14 @@ class Tracker:
     _moved: dict[str, int] = field(default_factory=dict)  # zone -> the last frame something moved over it
     _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
 
-    def update(self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0) -> Update:
+    def update(
+        self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0, moved: Collection[str] = ()
+    ) -> Update:
+        """One frame: ``seen`` in it, ``frozen`` the zones a hand covers now; ``moved`` the zones something may have
+        moved over unseen (the camera was away): a card that appears there was laid, not the pile's top read anew,
+        and unlike ``frozen`` nothing in them waits for it."""
         frozen = frozenset(frozen)
-        self._moved.update(dict.fromkeys(frozen, ts))
+        self._moved.update(dict.fromkeys([*frozen, *moved], ts))
         self._unknown_now, self._unknown_sure_now = {}, set()
         usable = [s for s in seen if self._usable(s) and s.zone is not None]
         matched = self._associate(usable, frozen, ts)

@@ -305,14 +305,19 @@ def test_a_camera_that_comes_back_is_reopened_and_frames_go_on() -> None:
     FlakyCamera.shot = 0
     capture = Capture(Source("camera", "0"), lossless=True, backoff=(0.02, 0.05), opener=opener).start()
     try:
-        indices, shots = [], []
+        indices, shots, frames = [], [], []
         while len(indices) < 10:
             frame = capture.next(timeout=2)
             assert frame is not None, capture.status
             indices.append(frame.index)
             shots.append(int(frame.image[0, 0, 0]))
+            frames.append(frame)
         assert indices == shots == list(range(10))  # the 3 frames before the failure, then the new ones: none lost
         assert capture.attempts == 3 and capture.status.state == "running" and capture.status.retries == 2
+        # its time goes on across the reopen (it went back to 0: `tablecall live` stamped a game's events back in
+        # time, the phone-camera audit), and the frame after it says how long the camera was away (0.02 + 0.04 s)
+        assert frames[3].pos_ms - frames[2].pos_ms >= 55 and frames[3].away_ms >= 55
+        assert [f.pos_ms for f in frames] == sorted(f.pos_ms for f in frames)
     finally:
         capture.stop()
 

@@ -5,6 +5,7 @@ the cards, the observer, the referee; and bad input: no calibration, no detector
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -16,7 +17,7 @@ import pytest
 
 from scorer.events import GameEvent, Source, format_log, parse_log
 from scorer.session import Session, replay
-from tests.vision.tablesim import Card, Hand, Script, camera, project
+from tests.vision.tablesim import FPS, Card, Hand, Script, camera, project
 from vision.calibrate import from_markers
 from vision.capture import Capture, Frame, Reader
 from vision.capture import Source as VideoSource
@@ -437,6 +438,122 @@ def test_a_video_too_fast_for_the_pipeline_plays_slower_and_says_so(tmp_path: Pa
     assert status["read_share"] == 1.0  # every picture is read ...
     assert status["speed"] < 0.6  # ... at under half of real time
     assert any("too slow for real time" in line for line in lines)
+
+
+class PhoneCamera(Reader):
+    """A phone's stream of ``script``'s table on a clock of its own (the capture's): a picture every ``period_ms``
+    of table time, and, at ``stall`` (a frame number), none for ``stall_ms`` (its screen locked) while the game goes
+    on. From frame ``lag[0]`` on, each picture also takes ``lag[1]`` real seconds to come, more than the live
+    table waits for one (0.5 s), as a slow or stalled phone's do."""
+
+    fps = 0.0
+
+    def __init__(
+        self,
+        script: Script,
+        frames: int,
+        period_ms: float,
+        stall: tuple[int, float] = (-1, 0.0),
+        lag: tuple[int, float] = (0, 0.0),
+    ) -> None:
+        self.script, self.frames, self.step, self.stall = script, frames, round(period_ms * FPS / 1000), stall
+        self.lag, self.index, self.now = lag, 0, 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def read(self) -> np.ndarray | None:
+        if self.index >= self.frames:
+            return None
+        if self.index >= self.stall[0] >= 0:  # the picture after the stall shows the table as it is by then
+            self.index, self.stall = self.index + round(self.stall[1] * FPS / 1000), (-1, 0.0)
+            time.sleep(0.6)
+        elif self.index >= self.lag[0]:
+            time.sleep(self.lag[1])
+        self.now = self.index / FPS
+        image = self.script.frame(self.index)
+        self.index += self.step
+        return image
+
+
+def run_phone(camera: PhoneCamera, lines: list[str] | None = None) -> tuple[LiveTable, Session]:
+    """The live table on ``camera``; ``lines`` gets the camera view's status lines as each picture comes in."""
+    session = snap_session()
+    capture = Capture(VideoSource("stream", "http://phone:8080/video"), lossless=True, opener=lambda _: camera)
+    capture.clock = camera.clock
+    table = LiveTable(
+        capture,
+        SessionLink(session),
+        default_config("snap", 2),
+        detector=camera.script.oracle(),
+        on_frame=lambda frame: (lines if lines is not None else []).extend(table._status_lines()),
+    )
+    table.start()
+    assert table.wait(30)
+    return table, session
+
+
+def test_a_card_laid_on_a_pile_while_the_phones_stream_stalled_is_a_flip_not_its_top_read_anew() -> None:
+    """The phone-camera audit (session 44): Alex's 7H, laid on his 5S while the stream stalled (no hand seen), was
+    taken for the 5S read anew, and a right Snap call on it was ruled false."""
+    camera = PhoneCamera(snap_script(), 70, 100, stall=(40, 2500))  # no picture from 4.0 s to 6.5 s: the 7H lands
+    table, session = run_phone(camera)
+    flips = [(e.data["player"], e.data["card"]) for e in session.events if e.source is Source.VISION]
+    assert flips == [("Alex", "5S"), ("Beth", "7D"), ("Alex", "7H")]
+    assert not any("no picture" in alert for alert in table.status()["alerts"])  # 2.6 s: said only from 3 s
+    camera = PhoneCamera(snap_script(), 90, 100, stall=(40, 4000))
+    table, session = run_phone(camera)
+    assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]
+    assert "the camera sent no picture for 4 s: check the cards played meanwhile" in table.status()["alerts"]
+
+
+def test_a_phone_sending_a_picture_every_700_ms_sees_a_card_laid_on_a_pile_and_says_it_is_slow() -> None:
+    """A phone on weak Wi-Fi: 1.4 pictures a second. The motion meter was reset before each of them (no picture
+    within 0.5 s counted as a gap), so no card laid on a pile was ever seen arriving (phone-camera audit)."""
+    lines: list[str] = []
+    table, session = run_phone(PhoneCamera(snap_script(), 75, 700, lag=(35, 0.55)), lines)  # the 7H's pictures
+    flips = [(e.data["player"], e.data["card"]) for e in session.events if e.source is Source.VISION]
+    assert flips == [("Alex", "5S"), ("Beth", "7D"), ("Alex", "7H")]
+    assert not any("no picture" in alert for alert in table.status()["alerts"])
+    assert "the camera sends 1.4 pictures a second: cards turned quickly can be missed" in lines
+    fast: list[str] = []
+    run_phone(PhoneCamera(snap_script(), 40, 100), fast)
+    assert fast and not any("pictures a second" in line for line in fast)
+
+
+class StallingPhone(PhoneCamera):
+    """A phone whose stream stalls after ``frames`` pictures without closing (its screen locked)."""
+
+    def __init__(self, script: Script, frames: int) -> None:
+        super().__init__(script, 10_000, 100)
+        self.limit, self.stalled, self.release = frames, threading.Event(), threading.Event()
+
+    def read(self) -> np.ndarray | None:
+        if self.index >= self.limit:
+            self.stalled.set()
+            self.release.wait(10)
+            return None
+        return super().read()
+
+
+def test_a_stalled_phone_stream_is_not_shown_as_live() -> None:
+    camera = StallingPhone(snap_script(), 5)
+    capture = Capture(VideoSource("stream", "http://phone:8080/video"), opener=lambda _: camera)
+    capture.clock = camera.clock
+    table = LiveTable(capture, SessionLink(snap_session()), default_config("snap", 2), detector=camera.script.oracle())
+    table.start()
+    try:
+        assert camera.stalled.wait(10)
+        time.sleep(0.2)
+        assert table.status()["silent_s"] == 0 and table._status_lines()[0].endswith(" fps")
+        camera.now += 1.2
+        assert table._status_lines()[0].endswith(" fps")  # a picture may take a moment
+        camera.now += 2.0
+        assert capture.status.state == "running" and table.status()["silent_s"] == 3.2
+        assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 3 s"
+    finally:
+        camera.release.set()
+        table.stop()
 
 
 CTRL_C_CHILD = """

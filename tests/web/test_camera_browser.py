@@ -248,6 +248,31 @@ def test_corners_placed_before_the_camera_picture_has_loaded_are_not_sent(
     assert script_errors(laptop) == []
 
 
+def test_the_camera_line_says_a_stalled_or_slow_phone_stream(server: dict[str, Any], laptop: WebDriver) -> None:
+    """A stalled stream stays "running" until its read times out (4 s), its last picture and frame rate standing;
+    a phone sending a picture or two a second misses cards turned quickly (the phone-camera audit, session 44)."""
+    laptop.get(f"{server['laptop']}/")
+    live_status = {
+        "camera": {"state": "running"},
+        "fps": 12.5,
+        "read_share": 1.0,
+        "speed": 1.0,
+        "calibration": {"state": "ok", "method": "aruco"},
+        "detector": {"ready": True},
+    }
+    line = "const [live, done] = arguments; import('/static/js/camera.js').then((m) => done(m.statusLine({live})));"
+    said = [
+        laptop.execute_async_script(line, {**live_status, **changed})
+        for changed in ({}, {"silent_s": 4.2}, {"fps": 1.4, "slow_camera": True}, {"silent_s": 1.2})
+    ]
+    assert said[0] == said[3] == "camera ok · 12.5 fps · calibrated (markers) · card detector ready"
+    assert said[1] == "camera ok · no new picture for 4 s · calibrated (markers) · card detector ready"
+    assert (
+        said[2]
+        == "camera ok · only 1.4 pictures a second: cards can be missed · calibrated (markers) · card detector ready"
+    )
+
+
 def test_the_camera_demo_shows_the_view_the_zones_and_the_referees_alert(
     server: dict[str, Any], laptop: WebDriver, tmp_path: Path
 ) -> None:

@@ -29,8 +29,13 @@ export function statusLine(status) {
   const live = status && status.live;
   if (!live) return '';
   const parts = [STATES[live.camera.state] || live.camera.state];
-  if (live.camera.state === 'running') {
-    parts.push(`${Number(live.fps || 0).toFixed(1)} fps`);
+  if (live.camera.state === 'running' && live.silent_s >= 1.5) {
+    // a phone's stream that stalled stays "running" until its read times out (4 s): its last picture is not live
+    parts.push(`no new picture for ${Math.round(live.silent_s)} s`);
+  } else if (live.camera.state === 'running') {
+    const fps = Number(live.fps || 0).toFixed(1);
+    // a phone on weak Wi-Fi: cards turned between two of its pictures can be missed (phone-camera audit, s44)
+    parts.push(live.slow_camera ? `only ${fps} pictures a second: cards can be missed` : `${fps} fps`);
     // a camera's pictures this computer is too slow to read are skipped: cards shown only briefly can be missed
     if (live.read_share !== undefined && live.read_share < 0.9) {
       parts.push(`too slow for every picture: reads ${Math.round(live.read_share * 100)}%`);
