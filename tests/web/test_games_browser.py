@@ -983,7 +983,8 @@ def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card
                          '{"player": "Alex", "card": "5S"}')  # fmt: skip
     assert Select(css(phone, "#pick-flip-player")).first_selected_option.text == "Alex"
     assert Select(css(phone, "#pick-flip-card")).first_selected_option.text == "5♠"
-    Select(css(phone, "#pick-flip-player")).select_by_visible_text("Beth")
+    # Beth picked again, as Safari's engine does it after a script moved the list: no 'change' (Save sent Alex)
+    phone.execute_script(SAFARI_REPICK, css(phone, "#pick-flip-player"), "Beth")
     tap(phone, "#edit-save")
     wait(phone, lambda d: events(server, gid)[-1]["type"] == "insert", 3)
     assert events(server, gid)[-1]["event"] == {"type": "flip", "player": "Beth", "card": "5S"}
@@ -1087,6 +1088,39 @@ def test_two_phones_entering_the_same_hand_score_it_once(
     tap(beth, button)
     wait(beth, lambda d: len(events(server, gid)) == 2, 3)
     clean(beth, charlie)
+
+
+SAFARI_REPICK = "arguments[0].value = arguments[1]"  # a choice made again in Safari's engine: shown, no 'change'
+
+
+def test_spades_a_bid_picked_again_after_blind_nil_was_ticked_and_unticked_is_scored_as_shown(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """WebKit fires no 'change' when a list's choice is picked again after a script moved it (the Blind Nil box sets
+    the bid to Nil): on an iPhone the form showed Beth's bid 3 and the hand was scored as her failed Nil, -76
+    instead of 51 (the WebKit audit, session 44). Here the pick again is made as WebKit makes it: no event."""
+    phone = browsers["phone"]
+    players = ["Alex", "Beth", "Charlie", "David"]
+    gid = new_game(server, "spades", players)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    for name, bid, took in zip(players, [4, 3, 2, 2], [4, 3, 3, 3], strict=True):
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="bid"]', str(bid))
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="tricks"]', str(took))
+    blind = '#hand-form input[data-player="Beth"][data-field="blind"]'
+    tap(phone, blind)
+    bid = css(phone, '#hand-form select[data-player="Beth"][data-field="bid"]')
+    assert Select(bid).first_selected_option.text == "Nil"
+    tap(phone, blind)
+    phone.execute_script(SAFARI_REPICK, bid, "3")
+    phone.execute_script(SAFARI_REPICK, css(phone, '#hand-form select[data-player="Alex"][data-field="tricks"]'), "3")
+    phone.execute_script(SAFARI_REPICK, css(phone, '#hand-form select[data-player="Beth"][data-field="tricks"]'), "4")
+    tap(phone, "#score-hand")
+    wait(phone, lambda d: len(events(server, gid)) == 1, 3)
+    hand = events(server, gid)[0]
+    assert hand["bids"] == {"Alex": 4, "Beth": 3, "Charlie": 2, "David": 2} and not hand.get("blind")
+    assert hand["tricks"] == {"Alex": 3, "Beth": 4, "Charlie": 3, "David": 3}
+    clean(phone)
 
 
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(

@@ -560,7 +560,8 @@ function openEditor(kind, seq, event) {
   document.getElementById('edit-fields').value = JSON.stringify(event ? payload(event) : {}, null, 1);
   showProblem(document.getElementById('edit-problem'), '');
   const special = clear(document.getElementById('edit-special'));
-  if (screen && screen.editor) screen.editor(special, ctx, { kind, seq, event, done: closeEditor });
+  // the editor hook may return {sync}: called before a save, it brings the fields up to what its lists show
+  if (screen && screen.editor) editing.hook = screen.editor(special, ctx, { kind, seq, event, done: closeEditor }) || null;
   form.hidden = false;
   form.scrollIntoView({ block: 'nearest' });
 }
@@ -604,6 +605,7 @@ function wireWriting() {
     e.preventDefault();
     if (!editing) return;
     const problem = document.getElementById('edit-problem');
+    if (editing.hook && editing.hook.sync) editing.hook.sync();
     const fields = readFields(document.getElementById('edit-fields'), problem);
     if (!fields) return;
     let inner = { ...fields, type: document.getElementById('edit-type').value };

@@ -41,7 +41,7 @@ export function pickers(byType) {
           el('option', { value: '', selected: !known, disabled: true }, known || current === undefined ? 'choose…' : String(current)),
           options.map(([value, text]) => el('option', { value: String(value), selected: value === current }, text)));
         let shownValue = select.value;
-        select.addEventListener('change', () => {   // the fields as typed, with this one changed
+        const chosen = () => {   // the fields as typed, with this one changed
           const data = typed(fields);
           if (!data) {   // not replaced by {}: that lost the player
             select.value = shownValue;   // the list keeps saying what the fields say (a review)
@@ -52,7 +52,8 @@ export function pickers(byType) {
           const [value] = options.find(([v]) => String(v) === select.value);
           shownValue = select.value;
           fields.value = JSON.stringify({ ...data, [key]: value }, null, 1);
-        });
+        };
+        select.addEventListener('change', chosen);
         // another type chosen, or the fields typed: the lists show what the fields say (they showed "choose…", or a
         // value the fields no longer had: the reviews)
         const follow = () => {
@@ -62,7 +63,11 @@ export function pickers(byType) {
           select.value = found ? String(found[0]) : '';   // '' : "choose…", or the value the list does not have
           shownValue = select.value;
         };
-        boxes.push(Object.assign(el('label', { class: 'field', dataset: { type: kind } }, label, select), { follow }));
+        // Safari's engine fires no 'change' when the choice picked is the one last picked, even where a script has
+        // moved the list since (follow, or the revert above): the list showed Beth and Save sent Alex (the WebKit
+        // audit, session 44). Before a save, a list that shows another choice than the fields say is taken.
+        const sync = () => { if (select.value && select.value !== shownValue) chosen(); };
+        boxes.push(Object.assign(el('label', { class: 'field', dataset: { type: kind } }, label, select), { follow, sync }));
       }
     }
     // for the chosen type only: another type chosen hides them (Ten's card list wrote a card into a stop)
@@ -79,5 +84,6 @@ export function pickers(byType) {
     // JSON typed by hand: the lists follow it (a list left saying pile 1 while Save sent pile 2: a second review)
     fields.addEventListener('input', () => { for (const box of boxes) if (!box.hidden) box.follow(); }, { signal: watch.signal });
     root.append(...boxes);
+    return { sync: () => { for (const box of boxes) if (!box.hidden) box.sync(); } };   // table.js, before a save
   };
 }

@@ -124,6 +124,13 @@ function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     showProblem(problem, '');
+    // the lists as shown: Safari's engine fires no 'change' when the bid picked is the one last picked, even where the
+    // Blind Nil box has set the list to Nil since; the form showed 3 and the hand was scored as a failed Nil (the
+    // WebKit audit, session 44)
+    for (const select of form.querySelectorAll('select[data-player][data-field]')) {
+      (select.dataset.field === 'bid' ? values.bids : values.tricks)[select.dataset.player] = select.value;
+    }
+    showSum();
     const missing = players.filter((p) => values.bids[p] === '');
     if (missing.length) { showProblem(problem, `Choose a bid for ${missing.join(', ')}.`); return; }
     if (!bidsOnly && total() !== 13) { showProblem(problem, `The tricks add up to ${total()}, not 13.`); return; }
