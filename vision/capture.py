@@ -23,13 +23,18 @@ reported once (``failed``); the end of a file is ``ended``. The :class:`Source` 
 
 from __future__ import annotations
 
+import base64
+import http.client
 import logging
 import threading
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 import cv2
 import numpy as np
@@ -44,6 +49,7 @@ __all__ = [
     "Source",
     "SourceError",
     "blank",
+    "http_trouble",
     "image_files",
     "open_reader",
     "read_image",
@@ -196,7 +202,9 @@ class _VideoReader(Reader):
             self.cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         elif source.kind == "stream":
             params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, timeout_ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, timeout_ms]
+            began = time.monotonic()
             self.cap = cv2.VideoCapture(source.target, cv2.CAP_FFMPEG, params)
+            answered = (time.monotonic() - began) * 1000 < timeout_ms / 2  # it said no: ask it why (not a silent one)
         else:
             path = Path(source.target)
             if not path.exists():
@@ -206,7 +214,9 @@ class _VideoReader(Reader):
             self.cap = cv2.VideoCapture(str(path))
         if not self.cap.isOpened():
             self.cap.release()
-            raise SourceError(_cannot_open(source))
+            trouble = http_trouble(source.target, timeout_ms) if source.kind == "stream" and answered else None
+            raise SourceError(trouble or _cannot_open(source))
+        self.timeout_ms, self.pictures = timeout_ms, 0
         rate = float(self.cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = source.fps or (rate if 1 <= rate <= 240 else 0.0)
         self.first = True
@@ -220,8 +230,11 @@ class _VideoReader(Reader):
                 if self.first:
                     raise SourceError(f"video file {self.source.target}: OpenCV opened it but cannot decode a frame")
                 return None
+            if self.pictures <= 1 and (trouble := http_trouble(self.source.target, self.timeout_ms)):  # /shot.jpg
+                raise SourceError(trouble)
             raise SourceError(f"{self.source.describe()} stopped sending pictures")
         self.first = False
+        self.pictures += 1
         return np.asarray(image)
 
     def close(self) -> None:
@@ -237,6 +250,48 @@ def _cannot_open(source: Source) -> str:
             "and is the address right?"
         )
     return f"video file {source.target} cannot be read: not a video OpenCV can decode"
+
+
+def http_trouble(url: str, timeout_ms: int) -> str | None:
+    """What an http(s) address answers instead of a video, said so that a person can put it right (OpenCV only says it
+    cannot open it, and opens one picture as a video that stops): a login asked for or refused, the camera app's web
+    page, one picture, nothing there. None where it answers anything else, or nothing in time (the phone-camera audit,
+    session 44: each of these was told to check the phone's Wi-Fi)."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    shown = Source("stream", url).describe()
+    host = parts.netloc.rsplit("@", 1)[-1]
+    request = urllib.request.Request(urlunsplit(parts._replace(netloc=host)), headers={"User-Agent": "tablecall"})
+    login = parts.username is not None
+    if login:
+        pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
+        request.add_header("Authorization", "Basic " + base64.b64encode(pair.encode()).decode())
+    try:
+        with urllib.request.urlopen(request, timeout=timeout_ms / 1000) as response:
+            kind = response.headers.get_content_type()
+    except urllib.error.HTTPError as exc:
+        if exc.code in (401, 403) and login:
+            return f"{shown}: the camera refused its user name or password: check them in the camera app's settings"
+        if exc.code in (401, 403):
+            return (
+                f"{shown} asks for a user name and password: put them in the address, "
+                f"{parts.scheme}://USER:PASSWORD@{host}{parts.path}"
+            )
+        if exc.code == 404:
+            where = parts.path or "/"
+            return f"{shown}: the camera has nothing at {where} (404): IP Webcam's and DroidCam's video is at /video"
+        return None
+    except (OSError, ValueError, http.client.HTTPException):  # not there, too slow, not HTTP: OpenCV's message says
+        return None
+    if kind == "text/html":
+        return (
+            f"{shown} is a web page, not a video: a phone camera app's video is at another address "
+            "(IP Webcam: http://PHONE:8080/video, DroidCam: http://PHONE:4747/video)"
+        )
+    if kind.startswith("image/"):
+        return f"{shown} gives one picture, not a video: use the camera app's video address (IP Webcam: /video)"
+    return None
 
 
 class _FolderReader(Reader):
@@ -278,6 +333,8 @@ def probe(spec: str | int, timeout_ms: int = 4000) -> str | None:
                 return f"{source.describe()}: no picture in it"
         finally:
             reader.close()
+        if source.kind == "stream" and (trouble := http_trouble(source.target, timeout_ms)):  # one picture opens
+            return trouble
     except SourceError as exc:
         return str(exc)
     return None

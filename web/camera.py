@@ -214,7 +214,10 @@ class CameraDesk:
             with self._lock:
                 if not still_absent():
                     return
-            if probe(source, timeout_ms=2000) is None:
+            # the capture waits 4 s for a source to open: a phone slow to answer (3 s) was said absent for good,
+            # while a game using it had its pictures (the phone-camera audit, session 44); the start's 2 s holds the
+            # server's start, this thread holds nothing
+            if probe(source, timeout_ms=4000) is None:
                 with self._lock:
                     if not still_absent():
                         return

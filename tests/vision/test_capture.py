@@ -3,8 +3,12 @@ that comes back, unreadable files; always the newest frame."""
 
 from __future__ import annotations
 
+import base64
+import http.server
 import itertools
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -268,6 +272,78 @@ def test_a_stream_that_cannot_be_opened_hides_its_password_in_every_message(capl
         capture.stop()
     assert "stream http://alice:***@127.0.0.1:9/video?token=*** cannot be opened" in status.message
     assert "S3cret-pw" not in f"{status} {capture.last_error} {caplog.text}" and "127.0.0.1:9" in caplog.text
+
+
+class PhoneApp(http.server.BaseHTTPRequestHandler):
+    """A phone camera app's addresses as people paste them: its web page, one picture, its video behind a login (as
+    IP Webcam's with its login on), and nothing else."""
+
+    video = b""
+
+    def do_GET(self) -> None:
+        path = self.path.split("?")[0]
+        if (
+            path == "/login/video"
+            and self.headers.get("Authorization") != "Basic " + base64.b64encode(b"al:pw").decode()
+        ):
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Basic realm="IP Webcam"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        kinds = {"/": "text/html", "/shot.jpg": "image/jpeg", "/login/video": "video/mp4", "/video": "video/mp4"}
+        if path not in kinds:
+            self.send_error(404)
+            return
+        body = {
+            "text/html": b"<html>IP Webcam</html>",
+            "image/jpeg": cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))[1].tobytes(),
+        }.get(kinds[path], self.video)
+        self.send_response(200)
+        self.send_header("Content-Type", kinds[path])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def phone_app(tmp_path: Path) -> Iterator[str]:
+    PhoneApp.video = write_video(tmp_path / "clip.mp4", 20).read_bytes()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), PhoneApp)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_phone_cameras_wrong_address_is_said_for_what_it_is(phone_app: str) -> None:
+    """A login, the app's web page, one picture and nothing there were each told to check the phone's Wi-Fi, and one
+    picture was even "ready" (the phone-camera audit, session 44)."""
+    said = {path: probe(f"http://{phone_app}{path}") or "" for path in ("/", "/shot.jpg", "/nothing")}
+    assert "is a web page, not a video: a phone camera app's video is at another address" in said["/"]
+    assert "gives one picture, not a video: use the camera app's video address (IP Webcam: /video)" in said["/shot.jpg"]
+    assert "the camera has nothing at /nothing (404)" in said["/nothing"]
+    login = probe(f"http://{phone_app}/login/video") or ""
+    assert (
+        f"asks for a user name and password: put them in the address, http://USER:PASSWORD@{phone_app}/login/video"
+        in login
+    )
+    wrong = probe(f"http://al:nope@{phone_app}/login/video") or ""
+    assert "the camera refused its user name or password" in wrong and "nope" not in wrong
+    assert probe(f"http://al:pw@{phone_app}/login/video") is None and probe(f"http://{phone_app}/video") is None
+    assert "is the phone's camera app running" in (probe("http://127.0.0.1:9/video") or "")  # nothing there: as before
+
+
+def test_a_capture_of_one_picture_says_so(phone_app: str) -> None:
+    capture = Capture(f"http://{phone_app}/shot.jpg", backoff=(0.05, 0.1)).start()
+    try:
+        wait_for(capture, "lost")
+    finally:
+        capture.stop()
+    assert "gives one picture, not a video" in (capture.last_error or "")
 
 
 class FlakyCamera(Reader):

@@ -611,3 +611,43 @@ def test_corners_saved_after_a_failed_save_take_the_warning_back(
     blocker.unlink()  # the folder can be written again
     again = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": CORNERS})
     assert again.status_code == 200 and again.get_json()["live"]["unsaved"] is None
+
+
+def test_a_phone_slow_to_answer_is_found_by_the_retry_and_its_message_cleared(app: Flask, tmp_path: Path) -> None:
+    """A phone far from the router answers after 2.5 s: the start's 2 s check says it cannot be opened, and the
+    retry waited no longer, so the message stayed for good while a game using it had its pictures (the capture waits
+    4 s; the phone-camera audit, session 44)."""
+    import http.server
+    import threading
+    import time
+
+    body = write_video(tmp_path / "clip.mp4").read_bytes()
+
+    class SlowPhone(http.server.BaseHTTPRequestHandler):
+        asked = 0
+
+        def do_GET(self) -> None:
+            SlowPhone.asked += 1
+            if SlowPhone.asked <= 2:  # the start's check and the retry's first; the video's further reads at once
+                time.sleep(2.5)
+            self.send_response(200)
+            self.send_header("Content-Type", "video/mp4")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    phone_app = http.server.ThreadingHTTPServer(("127.0.0.1", 0), SlowPhone)
+    threading.Thread(target=phone_app.serve_forever, daemon=True).start()
+    answered = threading.Event()
+    desk = install_camera(app, f"http://127.0.0.1:{phone_app.server_address[1]}/clip.mp4", detector=None)
+    try:
+        reason = desk.probe(again_s=0.1, on_answer=answered.set)
+        assert reason is not None and "cannot be opened" in reason and desk.problem == reason
+        assert answered.wait(15) and desk.problem is None
+    finally:
+        desk.stop()
+        phone_app.shutdown()
+        phone_app.server_close()
