@@ -49,7 +49,6 @@ __all__ = [
     "Source",
     "SourceError",
     "blank",
-    "http_trouble",
     "image_files",
     "open_reader",
     "read_image",
@@ -202,9 +201,7 @@ class _VideoReader(Reader):
             self.cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)
         elif source.kind == "stream":
             params = [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, timeout_ms, cv2.CAP_PROP_READ_TIMEOUT_MSEC, timeout_ms]
-            began = time.monotonic()
             self.cap = cv2.VideoCapture(source.target, cv2.CAP_FFMPEG, params)
-            answered = (time.monotonic() - began) * 1000 < timeout_ms / 2  # it said no: ask it why (not a silent one)
         else:
             path = Path(source.target)
             if not path.exists():
@@ -214,9 +211,7 @@ class _VideoReader(Reader):
             self.cap = cv2.VideoCapture(str(path))
         if not self.cap.isOpened():
             self.cap.release()
-            trouble = http_trouble(source.target, timeout_ms) if source.kind == "stream" and answered else None
-            raise SourceError(trouble or _cannot_open(source))
-        self.timeout_ms, self.pictures = timeout_ms, 0
+            raise SourceError(_cannot_open(source))
         rate = float(self.cap.get(cv2.CAP_PROP_FPS) or 0.0)
         self.fps = source.fps or (rate if 1 <= rate <= 240 else 0.0)
         self.first = True
@@ -230,11 +225,8 @@ class _VideoReader(Reader):
                 if self.first:
                     raise SourceError(f"video file {self.source.target}: OpenCV opened it but cannot decode a frame")
                 return None
-            if self.pictures <= 1 and (trouble := http_trouble(self.source.target, self.timeout_ms)):  # /shot.jpg
-                raise SourceError(trouble)
             raise SourceError(f"{self.source.describe()} stopped sending pictures")
         self.first = False
-        self.pictures += 1
         return np.asarray(image)
 
     def close(self) -> None:
@@ -252,46 +244,121 @@ def _cannot_open(source: Source) -> str:
     return f"video file {source.target} cannot be read: not a video OpenCV can decode"
 
 
-def http_trouble(url: str, timeout_ms: int) -> str | None:
-    """What an http(s) address answers instead of a video, said so that a person can put it right (OpenCV only says it
-    cannot open it, and opens one picture as a video that stops): a login asked for or refused, the camera app's web
-    page, one picture, nothing there. None where it answers anything else, or nothing in time (the phone-camera audit,
-    session 44: each of these was told to check the phone's Wi-Fi)."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        return None
-    shown = Source("stream", url).describe()
+MJPEG = "multipart/x-mixed-replace"
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # a camera on the table's Wi-Fi: no proxy
+BAD_PARTS = 30  # parts in a row that are no picture before an MJPEG stream counts as broken
+
+
+def _ask_http(source: Source, timeout_ms: int) -> tuple[Any, str | None]:
+    """Ask an http(s) stream's address for its video: (the open response, None) where it answers with one, else
+    (None, what a person can put right): nothing there or too slow, a login asked for or refused, the camera app's
+    web page, one picture, nothing at that path. (None, None) where urllib cannot ask (OpenCV then tries).
+    OpenCV only said that it could not open it, and opened one picture as a video that stopped at once (the phone-
+    camera audit, session 44: each of these was told to check the phone's Wi-Fi, and /shot.jpg was "ready")."""
+    parts = urlsplit(source.target)
+    shown = source.describe()
     host = parts.netloc.rsplit("@", 1)[-1]
-    request = urllib.request.Request(urlunsplit(parts._replace(netloc=host)), headers={"User-Agent": "tablecall"})
+    try:
+        request = urllib.request.Request(urlunsplit(parts._replace(netloc=host)), headers={"User-Agent": "tablecall"})
+    except ValueError:
+        return None, None
     login = parts.username is not None
     if login:
         pair = f"{unquote(parts.username or '')}:{unquote(parts.password or '')}"
         request.add_header("Authorization", "Basic " + base64.b64encode(pair.encode()).decode())
     try:
-        with urllib.request.urlopen(request, timeout=timeout_ms / 1000) as response:
-            kind = response.headers.get_content_type()
+        response = NO_PROXY.open(request, timeout=timeout_ms / 1000)
     except urllib.error.HTTPError as exc:
+        exc.close()
         if exc.code in (401, 403) and login:
-            return f"{shown}: the camera refused its user name or password: check them in the camera app's settings"
-        if exc.code in (401, 403):
             return (
+                None,
+                f"{shown}: the camera refused its user name or password: check them in the camera app's settings",
+            )
+        if exc.code in (401, 403):
+            return None, (
                 f"{shown} asks for a user name and password: put them in the address, "
                 f"{parts.scheme}://USER:PASSWORD@{host}{parts.path}"
             )
         if exc.code == 404:
             where = parts.path or "/"
-            return f"{shown}: the camera has nothing at {where} (404): IP Webcam's and DroidCam's video is at /video"
-        return None
-    except (OSError, ValueError, http.client.HTTPException):  # not there, too slow, not HTTP: OpenCV's message says
-        return None
-    if kind == "text/html":
-        return (
+            return (
+                None,
+                f"{shown}: the camera has nothing at {where} (404): IP Webcam's and DroidCam's video is at /video",
+            )
+        return None, f"{shown} answered {exc.code} {exc.reason}: is the address right?"
+    except (OSError, http.client.HTTPException):  # refused, silent, too slow, not HTTP
+        return None, _cannot_open(source)
+    except ValueError:
+        return None, None
+    kind = response.headers.get_content_type()
+    if kind in ("text/html", "text/plain") or kind.startswith("image/"):
+        response.close()
+        if kind.startswith("image/"):
+            return (
+                None,
+                f"{shown} gives one picture, not a video: use the camera app's video address (IP Webcam: /video)",
+            )
+        return None, (
             f"{shown} is a web page, not a video: a phone camera app's video is at another address "
             "(IP Webcam: http://PHONE:8080/video, DroidCam: http://PHONE:4747/video)"
         )
-    if kind.startswith("image/"):
-        return f"{shown} gives one picture, not a video: use the camera app's video address (IP Webcam: /video)"
-    return None
+    return response, None
+
+
+class _MjpegReader(Reader):
+    """An HTTP MJPEG stream (``multipart/x-mixed-replace`` of JPEG pictures: IP Webcam, DroidCam and most phone camera
+    apps), read here rather than by OpenCV, whose FFmpeg reader keeps the first picture's size for the whole connection:
+    a phone turned to portrait gave the table squashed 3:1, read as no card at all while the status said "receiving
+    1280x720 pictures" (the phone-camera audit, session 44). Each picture comes at its own size; one that cannot be
+    decoded is skipped (``BAD_PARTS`` in a row: the stream is broken)."""
+
+    def __init__(self, source: Source, response: Any) -> None:
+        self.source, self.response = source, response
+        # the parts' lines are "--" and the boundary; some apps name it with those dashes already
+        self.boundary = str(response.headers.get_param("boundary")).strip('"').lstrip("-").encode("latin-1", "replace")
+        self._pending = b""  # a boundary line read already (a part without a length ends at it)
+
+    def read(self) -> np.ndarray | None:
+        for _ in range(BAD_PARTS):
+            try:
+                data = self._part()
+            except (OSError, http.client.HTTPException, ValueError):  # silent past the timeout, or cut off
+                raise SourceError(f"{self.source.describe()} stopped sending pictures") from None
+            if data is None:
+                raise SourceError(f"{self.source.describe()} stopped sending pictures")
+            image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
+            if image is not None:
+                return np.asarray(image)
+        raise SourceError(f"{self.source.describe()} sends no picture that can be decoded")
+
+    def _part(self) -> bytes | None:
+        """The next part's body (b"" for a part without one); None at the end of the stream."""
+        line, self._pending = self._pending or self.response.readline(4096), b""
+        while line and not self._at_boundary(line):  # the boundary, after the last part's trailing line
+            line = self.response.readline(4096)
+        if not line:
+            return None
+        length = None
+        while (line := self.response.readline(4096)) not in (b"\r\n", b"\n", b""):
+            name, _, value = line.decode("latin-1").partition(":")
+            if name.strip().lower() == "content-length" and value.strip().isdecimal():
+                length = int(value)
+        if not line:
+            return None
+        if length is not None:
+            return bytes(self.response.read(length))
+        body = bytearray()  # no length given: up to the next boundary, which is then read again by the next call
+        while (line := self.response.readline(1 << 16)) and not self._at_boundary(line):
+            body += line
+        self._pending = line
+        return bytes(body)
+
+    def _at_boundary(self, line: bytes) -> bool:
+        return line.startswith(b"--") and line.lstrip(b"-").startswith(self.boundary)
+
+    def close(self) -> None:
+        self.response.close()
 
 
 class _FolderReader(Reader):
@@ -315,9 +382,19 @@ class _FolderReader(Reader):
 
 
 def open_reader(source: Source, timeout_ms: int = 4000) -> Reader:
-    """Open ``source``; raises SourceError with a message a person can act on."""
+    """Open ``source``; raises SourceError with a message a person can act on. An http(s) stream is asked first what
+    it sends: MJPEG is read by :class:`_MjpegReader`, other video (an MP4, HLS) by OpenCV."""
     if source.kind == "folder":
         return _FolderReader(source)
+    if source.kind == "stream" and urlsplit(source.target).scheme.lower() in ("http", "https"):
+        response, trouble = _ask_http(source, timeout_ms)
+        if trouble is not None:
+            raise SourceError(trouble)
+        mjpeg = response is not None and response.headers.get_content_type() == MJPEG
+        if mjpeg and str(response.headers.get_param("boundary") or "").strip('"-'):  # without one: OpenCV's reader
+            return _MjpegReader(source, response)
+        if response is not None:
+            response.close()
     return _VideoReader(source, timeout_ms)
 
 
@@ -333,8 +410,6 @@ def probe(spec: str | int, timeout_ms: int = 4000) -> str | None:
                 return f"{source.describe()}: no picture in it"
         finally:
             reader.close()
-        if source.kind == "stream" and (trouble := http_trouble(source.target, timeout_ms)):  # one picture opens
-            return trouble
     except SourceError as exc:
         return str(exc)
     return None

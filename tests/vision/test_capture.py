@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import ClassVar
 
 import cv2
 import numpy as np
@@ -344,6 +345,62 @@ def test_a_capture_of_one_picture_says_so(phone_app: str) -> None:
     finally:
         capture.stop()
     assert "gives one picture, not a video" in (capture.last_error or "")
+
+
+def jpeg(width: int, height: int, level: int) -> bytes:
+    return cv2.imencode(".jpg", np.full((height, width, 3), level, np.uint8))[1].tobytes()
+
+
+class MjpegApp(http.server.BaseHTTPRequestHandler):
+    """A phone camera app's MJPEG stream (as IP Webcam's): its parts, then silence (the phone's screen locked)."""
+
+    parts: ClassVar[list[bytes | None]] = []  # None: a part without its Content-Length
+    boundary = "Ba4oTvQMY8ew04N8dcnM"
+    hold = threading.Event()
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", f"multipart/x-mixed-replace;boundary={self.boundary}")
+        self.end_headers()
+        bare = self.boundary.lstrip("-")
+        for i, part in enumerate(self.parts):
+            body = part if part is not None else jpeg(32, 24, 250)
+            length = b"" if part is None else b"Content-Length: %d\r\n" % len(body)
+            self.wfile.write(b"--%s\r\nContent-Type: image/jpeg\r\n%s\r\n%s\r\n" % (bare.encode(), length, body))
+            self.wfile.flush()
+            if i == 0:
+                time.sleep(0.05)
+        MjpegApp.hold.wait(10)  # stalled, the connection kept open
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.mark.parametrize("boundary", ["Ba4oTvQMY8ew04N8dcnM", "--myboundary"])  # some apps name it with its dashes
+def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(boundary: str) -> None:
+    """OpenCV's FFmpeg reader kept the first picture's size for the whole connection: a phone turned to portrait gave
+    the table squashed 3:1, and no card was read while the status said "receiving 1280x720 pictures" (the phone-camera
+    audit, session 44). A damaged picture is skipped; a part without its length is read up to the next boundary."""
+    MjpegApp.parts = [jpeg(64, 36, 10), jpeg(36, 64, 20), b"\xff\xd8 not a picture", None, jpeg(64, 36, 30)]
+    MjpegApp.boundary, MjpegApp.hold = boundary, threading.Event()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=500)
+        try:
+            shapes = [(image.shape, int(image[0, 0, 0])) for image in (reader.read() for _ in range(4))]
+            started = time.monotonic()
+            with pytest.raises(SourceError, match=r"stream http://127.0.0.1:\d+/video stopped sending pictures$"):
+                reader.read()  # the phone's screen locked: said after the timeout, as OpenCV's reader says it
+            assert time.monotonic() - started < 2
+        finally:
+            reader.close()
+    finally:
+        MjpegApp.hold.set()
+        server.shutdown()
+        server.server_close()
+    assert [shape for shape, _ in shapes] == [(36, 64, 3), (64, 36, 3), (24, 32, 3), (36, 64, 3)]
+    assert [abs(level - want) <= 3 for (_, level), want in zip(shapes, (10, 20, 250, 30), strict=True)] == [True] * 4
 
 
 class FlakyCamera(Reader):
