@@ -81,7 +81,9 @@ def test_two_copies_near_each_other_at_another_angle_are_two_cards() -> None:
     readings = reader.readings(scene.image[:, :, ::-1].copy())
     fives = [r for r in readings if r.name == "5D"]
     assert len(fives) == 2
-    assert fives[0].apart == (fives[1].box,) and fives[1].apart == (fives[0].box,)
+    # each is kept apart from the other (a reading may be kept apart from other boxes too: on an AMX CPU the INT8
+    # detector's boxes differ a little, and the lower 5D is also kept from three more near it)
+    assert fives[1].box in fives[0].apart and fives[0].box in fives[1].apart
     assert [c.card for c in reader.cards(readings)].count("5D") == 2
 
 
