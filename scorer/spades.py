@@ -297,9 +297,11 @@ def _hand(ctx: Context) -> SpadesState:
         raise EventError(f"{event.where()}: hand {state.hand.number} is being played card by card; finish it first")
     bids, tricks = ctx.per_player("bids", 0, 13), ctx.per_player("tricks", 0, 13)
     blind_names = event.items("blind") if event.has("blind") else []
-    for name in blind_names:
+    for index, name in enumerate(blind_names):
         if name not in state.players:
             raise EventError(f"{event.where()}: 'blind': {name!r} is not one of the players")
+        if name in blind_names[:index]:
+            raise EventError(f"{event.where()}: 'blind' names {name} twice")
         if bids[state.players.index(name)] != 0:
             raise EventError(f"{event.where()}: {name} is listed as Blind Nil but bid more than 0")
     blind = tuple(p in blind_names for p in state.players)

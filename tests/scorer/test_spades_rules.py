@@ -448,6 +448,7 @@ def test_mercy_ends_the_game() -> None:
 SHORT = (DEAL[0][:12], DEAL[1], DEAL[2], [*DEAL[3], DEAL[0][12]])
 TWICE = (DEAL[0], DEAL[1], DEAL[2], [*DEAL[3][:12], "AS"])
 HAND = {"bids": dict.fromkeys(PLAYERS, 3), "tricks": dict.fromkeys(PLAYERS, 3) | {"Alex": 4}}
+NIL_HAND = {**HAND, "bids": HAND["bids"] | {"Alex": 0}}  # Alex may be a Blind Nil bidder
 
 
 @pytest.mark.parametrize(
@@ -473,6 +474,8 @@ HAND = {"bids": dict.fromkeys(PLAYERS, 3), "tricks": dict.fromkeys(PLAYERS, 3) |
         pytest.param(None, "hand", {**HAND, "bids": HAND["bids"] | {"Zoe": 1}}, "'Zoe' is not one", id="hand_names"),
         pytest.param(None, "hand", {**HAND, "blind": ["Alex"]}, "Blind Nil but bid", id="hand_blind_is_nil"),
         pytest.param(None, "hand", {**HAND, "blind": ["Zoe"]}, "'Zoe' is not one", id="hand_blind_names"),
+        pytest.param(None, "hand", {**NIL_HAND, "blind": ["Alex", "Alex"]}, "'blind' names Alex twice",
+                     id="hand_blind_names_once"),
         pytest.param(dealt(), "hand", HAND, "card by card", id="hand_during_a_card_hand"),
         pytest.param(None, "claim", {"player": "Alex"}, "nothing to claim", id="claim_without_a_hand"),
     ],
