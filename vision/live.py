@@ -37,7 +37,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,19 @@ SAY_AWAY_MS = 3000  # away this long: the camera view asks the players to check 
 SLOW_CAMERA_FPS = 4.0  # a camera or stream sending fewer pictures a second than this is said to (cards can be missed)
 #: a camera event the referee failed on (a bug, scorer.session.RefereeFault) is tried again this long after, ms
 REFEREE_RETRY_MS = 2000.0
+#: a step that keeps failing (a hook on every camera event, the store) is logged with its traceback once; how often it
+#: failed again since is logged at most this often, s, and its recovery once (visfault F7, session 41: a traceback per
+#: event for the whole evening)
+TROUBLE_REPORT_S = 60.0
+
+
+@dataclass
+class _Trouble:
+    """A failing step logged with its traceback: when its count was last said, and the failures since."""
+
+    said: float
+    since: int = 0
+    total: int = 1
 
 
 def read_region(calibration: Calibration, layout: Layout, margin_mm: float) -> tuple[float, float, float, float] | None:
@@ -170,7 +183,8 @@ class LiveTable:
         self._flagged: set[str] = set()
         self._trouble: str | None = None  # what went wrong in this frame (a bug: :meth:`_failed`)
         self._troubled = 0  # frames in a row that went wrong
-        self._logged_trouble: set[str] = set()  # troubles logged with their traceback since the last good frame
+        # the failing steps logged with their traceback, by (step, kind of error), until the step goes right again
+        self._logged_trouble: dict[tuple[str, str], _Trouble] = {}
         self.fault: str | None = None  # what the dashboard says once frames keep going wrong
         self.unsaved: str | None = None  # why the calibration and zones could not be saved in config_path
         # a proposal the referee failed on (a bug) -> when to try it again, and what the dashboard says meanwhile
@@ -319,6 +333,7 @@ class LiveTable:
             started = time.perf_counter()
             try:
                 self._process(frame)
+                self._fine("read the table")
             except Exception as exc:  # a bug must not kill the camera for the rest of the evening
                 self._failed("read the table", exc)
             self._account()
@@ -339,12 +354,37 @@ class LiveTable:
     def _failed(self, what: str, exc: Exception) -> None:
         """Something went wrong in this frame (a bug, a detector failing at run time): logged with its traceback once,
         not every frame (15 tracebacks in 3 s), and said on the dashboard once it keeps happening (the status said
-        "running" with a frozen picture and no event sent: error-handling audit, session 41)."""
+        "running" with a frozen picture and no event sent: error-handling audit, session 41). The same step failing
+        the same way again, until it goes right (:meth:`_fine`), is counted, the count logged every TROUBLE_REPORT_S:
+        a good frame between is no mending (an ``on_event`` hook failing on every event, the frames between good,
+        logged a traceback per event: visfault F7, session 41)."""
         said = f"the camera cannot {what} ({type(exc).__name__}: {cut(str(exc), 80)})"
-        if said not in self._logged_trouble:
-            log.exception("%s", said)
-            self._logged_trouble.add(said)
         self._trouble = self._trouble or said
+        key, now = (what, type(exc).__name__), time.monotonic()
+        trouble = self._logged_trouble.get(key)
+        if trouble is None:
+            log.exception("%s", said)
+            self._logged_trouble[key] = _Trouble(now)
+            return
+        trouble.since, trouble.total = trouble.since + 1, trouble.total + 1
+        if now - trouble.said >= TROUBLE_REPORT_S:
+            times = "once" if trouble.since == 1 else f"{trouble.since} times"
+            log.warning(
+                "%s: again, %s in the last %.0f s (its traceback was logged the first time)",
+                said,
+                times,
+                now - trouble.said,
+            )
+            trouble.said, trouble.since = now, 0
+
+    def _fine(self, what: str) -> None:
+        """Step ``what`` went right: a failure of it logged before is over, and the log says so once."""
+        if not self._logged_trouble:
+            return
+        for key in [key for key in self._logged_trouble if key[0] == what]:
+            total = self._logged_trouble.pop(key).total
+            times = "once" if total == 1 else f"{total} times"
+            log.info("the camera can %s again (it failed %s with %s)", what, times, key[1])
 
     def fault_now(self) -> str | None:
         """What keeps going wrong: frames failing (:attr:`fault`), or a camera event the referee fails on (a bug),
@@ -355,7 +395,6 @@ class LiveTable:
         """After each frame: a fault said once ``FAULT_FRAMES`` frames in a row went wrong, taken back at a good one."""
         if self._trouble is None:
             self._troubled, self.fault = 0, None
-            self._logged_trouble.clear()
             return
         self._troubled += 1
         if self._troubled >= FAULT_FRAMES:
@@ -431,10 +470,12 @@ class LiveTable:
         when it cannot be had)."""
         try:
             view = self.link.view()
-            return view, observer.possible(view), observer.likely(view)
+            seen = view, observer.possible(view), observer.likely(view)
         except Exception as exc:  # (a traceback every frame: fault fuzz, session 41)
             self._failed("read the referee's view", exc)
             return None, None, None
+        self._fine("read the referee's view")
+        return seen
 
     def _region(self, config: TableConfig, size: tuple[int, int]) -> tuple[float, float, float, float] | None:
         """The part of a frame of ``size`` the detector reads (:func:`read_region`); None: all of it (no
@@ -511,6 +552,7 @@ class LiveTable:
             observer.done.intersection_update(done)
             self._failed("turn the table into events", exc)
             return
+        self._fine("turn the table into events")
         for key, (until, _) in list(self._referee_waits.items()):  # no longer proposed (entered by hand, taken back)
             if frame.wall_ms > until + REFEREE_RETRY_MS:
                 del self._referee_waits[key]
@@ -549,6 +591,7 @@ class LiveTable:
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": said})
                 continue
             self._referee_waits.pop(key, None)
+            self._fine(f"enter its {proposal.type}")
             self.sent.append(event)
             try:  # the event is in the game: what follows must not lose this frame's other events (they were marked
                 # sent, and a failure here, such as `tablecall live`'s print into a closed pipe, dropped them for good)
@@ -565,6 +608,8 @@ class LiveTable:
             except Exception as exc:
                 self._failed("follow the events it sent", exc)
                 before = self._view_now()
+                continue
+            self._fine("follow the events it sent")
 
     def _measure_index(self, calibration: Calibration, size: tuple[int, int]) -> None:
         """How many pixels tall a card's corner index is at the middle of the table in frames of ``size``; said
@@ -592,10 +637,12 @@ class LiveTable:
     def _view_now(self) -> Mapping[str, Json] | None:
         """The referee's view after an event the camera sent (None if it cannot be read)."""
         try:
-            return self.link.view()
+            view = self.link.view()
         except Exception as exc:
             self._failed("read the referee's view", exc)
             return None
+        self._fine("read the referee's view")
+        return view
 
     # -- the camera view -----------------------------------------------------------------------------------
     def _status_lines(self) -> list[str]:

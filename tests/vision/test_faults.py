@@ -41,8 +41,36 @@ def test_a_fault_is_said_from_the_third_bad_frame_in_a_row_naming_its_first_trou
     assert table.fault is None
     caplog.clear()
     with caplog.at_level(logging.ERROR, logger="vision.live"):
-        table._failed("read the table", KeyError("a1"))  # the same trouble after a good frame: logged again
+        table._failed("read the table", KeyError("a5"))  # after a good frame only: counted, not logged again
+        table._fine("read the table")
+        table._failed("read the table", KeyError("a1"))  # the same trouble after the step went right: logged again
     assert [r.getMessage() for r in caplog.records] == ["the camera cannot read the table (KeyError: 'a1')"]
+
+
+def test_a_step_failing_again_and_again_is_counted_then_its_mending_said_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One traceback, then a line with the count each TROUBLE_REPORT_S (here every failure), whatever the message
+    says (a hook failing with the event's number), and one line when the step goes right (visfault F7, session 41)."""
+    import vision.live
+
+    monkeypatch.setattr(vision.live, "TROUBLE_REPORT_S", 0.0)
+    video = snap_script().write(tmp_path / "t.mp4", 5)
+    table = LiveTable(str(video), SessionLink(snap_session()), default_config("snap", 2), detector=None)
+    with caplog.at_level(logging.INFO, logger="vision.live"):
+        for seq in (2, 3, 4):
+            table._failed("follow the events it sent", KeyError(seq))
+            table._account()
+            table._fine("read the table")  # another step going right mends nothing
+        table._fine("follow the events it sent")
+        table._fine("follow the events it sent")
+    said = "the camera cannot follow the events it sent (KeyError: "
+    assert [(r.getMessage(), bool(r.exc_info)) for r in caplog.records] == [
+        (said + "2)", True),
+        (said + "3): again, once in the last 0 s (its traceback was logged the first time)", False),
+        (said + "4): again, once in the last 0 s (its traceback was logged the first time)", False),
+        ("the camera can follow the events it sent again (it failed 3 times with KeyError)", False),
+    ]
 
 
 def test_a_referee_view_unreadable_right_after_a_camera_event_is_said_as_such(

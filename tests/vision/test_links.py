@@ -226,7 +226,7 @@ def test_an_observer_failing_at_the_start_does_not_send_the_old_trick_lying_ther
     d.restart()
     live = LiveTable.__new__(LiveTable)  # the parts of a live table that _observe uses, on the driver's link
     live.link, live._referee_waits, live._events, live.sent, live._alerts = d.link, {}, deque(maxlen=50), [], deque()
-    live.on_event, live._trouble, live._logged_trouble = None, None, set()
+    live.on_event, live._trouble, live._logged_trouble = None, None, {}
     real = type(d.observer).observe
     failed: list[int] = []
 

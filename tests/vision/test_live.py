@@ -778,6 +778,33 @@ def test_a_failure_after_a_camera_event_loses_none_of_the_frame_s_other_events(t
 
 
 @pytest.mark.parametrize("mended", [False, True], ids=["keeps_failing", "mended"])
+def test_an_on_event_hook_failing_on_every_event_logs_one_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, mended: bool
+) -> None:
+    """An `on_event` hook failing on every camera event, the frames between going right: a traceback per event, all
+    evening (visfault F7, session 41). Now one, the rest counted (TROUBLE_REPORT_S), and its mending said once."""
+    failures: list[int] = []
+
+    def on_event(event, seq, rulings):  # type: ignore[no-untyped-def]
+        if not (mended and len(failures) == 2):
+            failures.append(seq)
+            raise BrokenPipeError(32, "Broken pipe")
+
+    with caplog.at_level(logging.INFO, logger="vision.live"):
+        _, session = run(tmp_path, snap_script(), 70, on_event=on_event)
+    said = "the camera cannot follow the events it sent (BrokenPipeError: [Errno 32] Broken pipe)"
+    logged = [
+        (r.levelno, r.getMessage()) for r in caplog.records if r.name == "vision.live" and r.levelno > logging.INFO
+    ]
+    assert logged == [(logging.ERROR, said)]
+    assert len(failures) == (2 if mended else 3) and _flips(session) == ["5S", "7D", "7H"]
+    again = [r.getMessage() for r in caplog.records if "again" in r.getMessage()]
+    assert again == (
+        ["the camera can follow the events it sent again (it failed 2 times with BrokenPipeError)"] if mended else []
+    )
+
+
+@pytest.mark.parametrize("mended", [False, True], ids=["keeps_failing", "mended"])
 def test_a_pipeline_failing_frame_after_frame_says_so_once(
     tmp_path: Path, caplog: pytest.LogCaptureFixture, mended: bool
 ) -> None:
