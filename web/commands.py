@@ -25,7 +25,7 @@ import struct
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +196,7 @@ def _print_join(app: Any, bases: list[str], game_id: str | None, out: Any) -> No
 
 CONNECTIONS = 500  # open connections waitress takes at once (its default: 100)
 IDLE_CONNECTION_S = 30  # an idle kept-alive connection is closed after this (waitress's default: 120)
+OUT_OF_FILES_REST_S = 0.5  # no new connection is taken this long after one could not be, for want of open files
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -272,6 +273,7 @@ def run_serve(args: argparse.Namespace) -> int:
             else ""
         )
         return fail(f"cannot listen on {host}:{args.port} ({exc.strerror or exc}){taken}; try another --port")
+    _rest_when_out_of_files(opened.values())
     _few_memory_pools()  # (for the server's threads, before they start; not in a process a refusal goes on in)
     dispatcher.set_thread_count(args.threads)
     port = int(server.effective_port)
@@ -355,6 +357,56 @@ def _room_for_connections(files: int) -> None:
     if want > soft:
         with contextlib.suppress(OSError, ValueError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+
+
+def _rest_when_out_of_files(sockets: Iterable[Any]) -> None:
+    """A connection that cannot be taken for want of open files (EMFILE, ENFILE: ``ulimit -n`` too low for the
+    phones' connections) is said once, plainly, with what to do, and none is taken for OUT_OF_FILES_REST_S: it waits
+    in the queue. The listening socket stays readable, so waitress tried again at once, a traceback each time (26,653
+    in 4 s with ``ulimit -n 64`` and 80 connections: except F10, session 41). ``sockets``: waitress's (its servers'
+    accept and readable are wrapped; the others are left alone)."""
+    from waitress.server import BaseWSGIServer
+
+    said = threading.Event()
+    for listening in sockets:
+        if isinstance(listening, BaseWSGIServer):
+            _rest(listening, said)
+
+
+def _rest(listening: Any, said: threading.Event) -> None:
+    accept, readable, resting = listening.accept, listening.readable, [0.0]
+
+    def accept_unless_out_of_files() -> Any:
+        try:
+            return accept()
+        except OSError as exc:
+            if exc.errno not in (errno.EMFILE, errno.ENFILE):
+                raise
+            if not said.is_set():
+                said.set()
+                _say_out_of_files(exc)
+        resting[0] = time.monotonic() + OUT_OF_FILES_REST_S
+        return None  # (waitress's accept says None for "nothing to take now")
+
+    listening.accept = accept_unless_out_of_files
+    listening.readable = lambda: readable() and time.monotonic() >= resting[0]  # (readable() first: its upkeep)
+
+
+def _say_out_of_files(exc: OSError) -> None:
+    try:
+        import resource
+
+        allowed = f"; it may have {resource.getrlimit(resource.RLIMIT_NOFILE)[0]} open at once (ulimit -n)"
+    except ImportError:  # Windows: no such limit
+        allowed = ""
+    with contextlib.suppress(OSError, ValueError):  # (no output: it serves all the same)
+        print(
+            f"tablecall: out of open files ({exc.strerror}{allowed}): phones' new connections wait until others "
+            "close, and pages may not load. Stop it (Ctrl-C), run `ulimit -n 1024` in this terminal and start it "
+            "again",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 def _take_signals(handler: Callable[[int, Any], None], *signals: signal.Signals) -> dict[signal.Signals, Any]:

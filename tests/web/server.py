@@ -15,13 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 SERVE = "import sys, tests.scorer.toygame; from web.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
-def start_server(db: Path, *args: str, timeout: float = 30.0) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db: Path, *args: str, timeout: float = 30.0, before: str = "") -> tuple[subprocess.Popen[bytes], str]:
     """``tablecall serve`` on a free loopback port; its output goes to a file beside the database.  ``timeout``:
-    how long it may take to say it is serving (``--demo`` renders its video first on a new checkout)."""
+    how long it may take to say it is serving (``--demo`` renders its video first on a new checkout); ``before``:
+    Python run in the server's process first (a lower limit)."""
     out = db.with_suffix(f".{time.monotonic_ns()}.out")
     with out.open("wb") as sink:
         process = subprocess.Popen(
-            [sys.executable, "-c", SERVE, "serve", "--db", str(db), "--port", "0", "--threads", "8", *args],
+            [sys.executable, "-c", before + SERVE, "serve", "--db", str(db), "--port", "0", "--threads", "8", *args],
             cwd=ROOT,
             stdout=sink,
             stderr=subprocess.STDOUT,
