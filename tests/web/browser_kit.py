@@ -107,11 +107,15 @@ def totals(driver: WebDriver) -> dict[str, str]:
 
 def tap(driver: WebDriver, selector: str) -> None:
     """Scroll the element to the middle of the screen (clear of the sticky bar), then tap it: at a person's
-    pace, not within the moment after an entry in which the table screen takes a tap for a double tap."""
+    pace, not within the moment after an entry in which the table screen takes a tap for a double tap, nor while
+    its row is held for having just changed under the finger (data-held-until)."""
     wait(driver, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 10)
     left = driver.execute_script(
-        "const d = document.documentElement.dataset;"
-        "return d.settled ? Number(d.settleMs) - (Date.now() - Number(d.settled)) : 0;"
+        "const d = document.documentElement.dataset, target = document.querySelector(arguments[0]);"
+        "const row = target && target.closest('[data-held-until]');"
+        "return Math.max(d.settled ? Number(d.settleMs) - (Date.now() - Number(d.settled)) : 0,"
+        " row ? Number(row.dataset.heldUntil) - Date.now() : 0);",
+        selector,
     )
     if left > 0:
         time.sleep(left / 1000 + 0.02)

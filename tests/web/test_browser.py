@@ -612,6 +612,85 @@ def test_a_log_reject_tapped_just_after_a_new_camera_row_moved_the_rows_is_held(
     assert totals(phone) == {"Ann": "2", "Bo": "5"}
 
 
+LATER = """
+const [target, ms, when] = arguments;
+window.__later = null;
+const start = () => {
+  const t0 = Date.now();
+  setTimeout(() => {
+    const b = typeof target === 'string' ? document.querySelector(target) : document.elementFromPoint(...target);
+    window.__later = { after: Date.now() - t0, text: b ? b.textContent : null };
+    if (b) b.click();
+  }, ms);
+};
+if (!when) start();
+else { const poll = setInterval(() => { if (document.querySelector(when)) { clearInterval(poll); start(); } }, 2); }
+"""
+
+
+def tap_later(driver: WebDriver, target: str | list[float], ms: int, when: str | None = None) -> None:
+    """A tap on ``target`` (a selector, or a point [x, y] on the screen) ``ms`` after now, or after ``when`` (a
+    selector) first matches, timed in the page: a person's second tap, or a tap already on its way."""
+    driver.execute_script(LATER, target, ms, when)
+
+
+def test_a_double_tap_on_a_log_reject_does_not_tap_what_came_under_the_finger(server: dict[str, Any]) -> None:
+    """A Reject on the Log, and the second tap of a double tap 450 ms later on the same spot: the Log's reload had
+    put the undo's row on top and the next row's Reject where the finger was, and the hold after it was 300 ms
+    (a person's double tap is up to about 600 ms apart)."""
+    wide, the_hub = chromium(1280, 800), hub(server["app"])
+    try:
+        game_id = the_hub.create("tally", ["Ann", "Bo"], {}, title="Double tap").record.id
+        for points in (1, 2, 3):
+            event = {"type": "add", "player": "Ann", "points": points}
+            the_hub.append(game_id, event, author="camera", source=Source.VISION)
+        wide.get(server["laptop"] + f"/g/{game_id}")
+        live(wide)
+        tab(wide, "log")
+        wait(wide, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="3"] button.reject'))
+        wide.execute_script("window.scrollTo(0, 0)")
+        time.sleep(1.6)  # past the Log's own reload
+        spot = wide.execute_script(
+            "const r = document.querySelector('#log li[data-seq=\"2\"] button.reject').getBoundingClientRect();"
+            "return [r.left + r.width / 2, r.top + r.height / 2];"
+        )
+        assert spot[1] < 800, "the Log's rows are in view at the top of the page"
+        tap_later(wide, spot, 450)  # the second tap
+        wide.execute_script("document.elementFromPoint(...arguments[0]).click()", spot)  # the first: event 2's Reject
+        time.sleep(1.5)
+        later = wide.execute_script("return window.__later")
+        assert later["text"] and 400 <= later["after"] < 600, later
+        assert [(e.type, e.data.get("target")) for e in store(server["app"]).events(game_id)][3:] == [("undo", 2)]
+        assert "The screen changed just as you tapped" in css(wide, "#log-problem").text
+    finally:
+        wide.quit()
+
+
+def test_a_log_tap_400_ms_after_another_phone_s_undo_put_restore_under_it_is_held(
+    server: dict[str, Any],
+) -> None:
+    """Another phone undoes the row whose Edit the finger is going for: Restore comes where Edit was, and a tap 400 ms
+    later put the event back (the hold was 300 ms: session 38's notes). A deliberate tap after it still restores."""
+    wide = chromium(1280, 800)
+    try:
+        game_id = tally_log(server, wide, 40)
+        row = '#log li[data-seq="20"]'
+        wide.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
+        time.sleep(1.6)  # past the Log's own reload
+        tap_later(wide, row + " button.redo", 400, when=row + " button.redo")
+        hub(server["app"]).append(game_id, {"type": "undo", "target": 20}, author="host")  # another phone's Undo
+        time.sleep(1.5)
+        later = wide.execute_script("return window.__later")
+        assert later["text"] == "Restore" and 400 <= later["after"] < 600, later
+        assert len(store(server["app"]).events(game_id)) == 41  # nothing restored
+        assert "The screen changed just as you tapped" in css(wide, "#log-problem").text
+        tap(wide, row + " button.redo")  # a deliberate tap, at a person's pace
+        wait(wide, lambda d: len(store(server["app"]).events(game_id)) == 42, 5)
+        assert store(server["app"]).events(game_id)[-1].data == {"target": 41}
+    finally:
+        wide.quit()
+
+
 def slow_log(driver: WebDriver, *delays_ms: int) -> None:
     """The Log's fetches from now on answer late: the first by ``delays_ms[0]``, the next by the next (the last
     repeats); window.__loads counts them."""

@@ -3,7 +3,7 @@
 // corners, and dragging the zones' corners (or, from the keyboard, a cross moved with the arrow keys and placed
 // with Enter, and each zone corner focused with Tab and moved with the arrow keys). Writers get a Reject button
 // on the camera's recent events.
-import { api, clear, el, showProblem } from './common.js';
+import { api, clear, el, heldRows, holdChangedRows, isHeld, showProblem } from './common.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CORNERS = ['far-left', 'far-right', 'near-right', 'near-left'];
@@ -188,6 +188,8 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     const key = JSON.stringify(saw.map((s) => [s.event, s.rejected])) + status.attached;
     if (key === lastState) return;
     lastState = key;
+    const before = new Map([...list.querySelectorAll('li[data-seq]')].map((r) => [r.dataset.seq, rowNow(r)]));
+    const kept = heldRows(list);
     clear(list);
     if (!status.attached || !saw.length) return;
     list.append(el('li', { class: 'muted' }, 'The camera saw:'));
@@ -199,14 +201,26 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       list.append(el('li', { class: rejected ? 'rejected' : '', dataset: { seq: event.seq } },
         el('span', { class: 'what', title: rejected ? 'rejected: it does not count' : null }, what),
         rejected
-          ? el('button', { type: 'button', class: 'restore', onclick: () => undo(rejected) }, 'Restore')
-          : el('button', { type: 'button', class: 'reject', onclick: () => undo(event.seq) }, 'Reject')));
+          ? el('button', { type: 'button', class: 'restore', onclick: (e) => undo(rejected, e.currentTarget) }, 'Restore')
+          : el('button', { type: 'button', class: 'reject', onclick: (e) => undo(event.seq, e.currentTarget) }, 'Reject')));
     }
+    // Reject became Restore (or back) under the finger, or the row moved: a second tap there is not taken for a while
+    const changed = (row) => before.has(row.dataset.seq) && before.get(row.dataset.seq) !== rowNow(row);
+    holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, kept);
   }
 
-  async function undo(seq) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
+  function rowNow(row) {   // what a finger finds at a row: its place and its button
+    const button = row.querySelector('button');
+    return `${Math.round(row.getBoundingClientRect().top)}|${button ? button.className : ''}`;
+  }
+
+  async function undo(seq, button) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
     // its own line: the camera's status, checked every 1.5 s, rewrites camera-problem (a refused Reject showed for a
     // second and the card still counted)
+    if (isHeld(button)) {
+      showProblem(node('camera-refused'), 'That row had just changed under your finger, so the tap was not sent: tap again if you meant it.');
+      return;
+    }
     try { await send({ type: 'undo', target: seq }, node('camera-refused')); } catch (err) { /* shown */ }
   }
 

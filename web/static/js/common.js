@@ -77,6 +77,33 @@ export async function api(method, url, body, waitMs) {
   return data;
 }
 
+// A row whose buttons came or changed under the finger takes no tap for a person's double-tap time: the second tap
+// of a double tap on the camera's Reject landed on the Restore that took its place, and a Log tap 400 ms after another
+// phone's undo put Restore where Edit was restored the event (SETTLE_MS's 300 ms let them through: sessions 32 and 38).
+// Such a row carries data-held-until (which the tests' taps wait out: browser_kit.tap).
+export const DOUBLE_TAP_MS = 600;
+
+// rows: the list's rows now; changed(row): whether it came or changed under the finger; kept: `heldRows` of the rows it
+// replaced (a rebuild does not end a hold)
+export function holdChangedRows(rows, changed, kept = new Map()) {
+  const now = Date.now();
+  for (const row of rows) {
+    const until = changed(row) ? now + DOUBLE_TAP_MS : Number(kept.get(row.dataset.seq) || 0);
+    if (until > now) row.dataset.heldUntil = String(until);
+  }
+}
+
+export function heldRows(list) {   // a list's rows still held: their event's number -> until when
+  const held = new Map();
+  for (const row of list.querySelectorAll('[data-held-until]')) held.set(row.dataset.seq, row.dataset.heldUntil);
+  return held;
+}
+
+export function isHeld(button) {   // the button's row came or changed under the finger just now
+  const row = button && button.closest('[data-held-until]');
+  return Boolean(row) && Date.now() < Number(row.dataset.heldUntil);
+}
+
 export function showProblem(node, message) {
   if (!node) return;
   node.textContent = message || '';

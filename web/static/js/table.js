@@ -1,6 +1,6 @@
 // The live table: draws the game from its state, keeps a live stream open (resuming where it
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
-import { api, bootData, clear, describeEvent, el, payload, plain, showProblem, started } from './common.js';
+import { api, bootData, clear, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
 import { announce, join, setMe } from './alerts.js';
 import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
@@ -45,7 +45,7 @@ let logMovedAt = 0;   // (the Log's rows: see undoEvent)
 const MOVED = 'The screen changed just as you tapped (an entry came in), so the tap was not sent: look again, and tap again if you meant it.';
 
 function settling() {   // for the tests' taps (browser_kit.tap): until when this screen takes a tap for a slip
-  const until = Math.max(settledAt, redrawnAt, logMovedAt);
+  const until = Math.max(settledAt, redrawnAt, logMovedAt);   // (and a row's data-held-until: holdChangedRows)
   Object.assign(document.documentElement.dataset, { settled: String(until), settleMs: String(SETTLE_MS) });
 }
 
@@ -443,21 +443,28 @@ async function fetchLog() {
   // screen under the typing, Save's place taken by a row's Edit (a fourth review)
   const form = document.getElementById('edit-form');
   const scrolled = window.scrollY > 0 && (!form || form.hidden);
+  const kept = heldRows(list);
   clear(list);
   logSeen = entries.reduce((most, e) => Math.max(most, e.event.seq), 0);   // what the rows show: their `seen`
   if (!entries.length) list.append(el('li', { class: 'muted' }, 'No events yet.'));
   for (const entry of [...entries].reverse()) list.append(logItem(entry));
-  if (!shown.size) return;
+  if (!shown.size) { holdChangedRows(list.children, () => false, kept); return; }
   // Scrolled into the rows, they stay where they were on the screen (new ones come in above, out of view), as a
   // browser keeps them when rows are added, not all rebuilt; only if a row in view moved is a tap held (undoEvent).
   const [anchor, first] = shown.entries().next().value;
   const again = list.querySelector(`li[data-seq="${anchor}"]`);
   if (scrolled && again) window.scrollBy(0, again.getBoundingClientRect().top - first.top);
   // a row in view that moved, or whose buttons changed (another phone undid it: Restore came where Edit was, and a
-  // tap on Edit put the event back: a fourth review), holds a tap
+  // tap on Edit put the event back: a fourth review), holds a tap on any row for SETTLE_MS, and on a row now in view
+  // that moved, came into view or changed for DOUBLE_TAP_MS (a tap 400 ms after another phone's undo: session 38)
   const now = rowsInView(list);
-  const changed = ([seq, was]) => !now.has(seq) || Math.abs(now.get(seq).top - was.top) > 2 || now.get(seq).what !== was.what;
-  if ([...shown].some(changed)) { logMovedAt = Date.now(); settling(); }
+  const moved = (is, was) => !is || Math.abs(is.top - was.top) > 2 || is.what !== was.what;
+  if ([...shown].some(([seq, was]) => moved(now.get(seq), was))) { logMovedAt = Date.now(); settling(); }
+  const changed = (row) => {
+    const [is, was] = [now.get(row.dataset.seq), shown.get(row.dataset.seq)];
+    return Boolean(is) && (!was || moved(is, was));
+  };
+  holdChangedRows(list.children, changed, kept);
 }
 
 function rowsInView(list) {   // the Log's rows on the screen: their event's number -> their top, status and buttons
@@ -486,15 +493,15 @@ function logItem(entry) {
     acts.append(
       el('button', { type: 'button', class: 'edit', onclick: () => openEditor('correct', event.seq, base) }, 'Edit'),
       fromCamera   // a camera event the players say is wrong: rejected by an undo of it
-        ? el('button', { type: 'button', class: 'reject', onclick: () => undoEvent(event.seq, true) }, 'Reject')
-        : el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq, true) }, 'Undo'),
+        ? el('button', { type: 'button', class: 'reject', onclick: (e) => undoEvent(event.seq, e.currentTarget) }, 'Reject')
+        : el('button', { type: 'button', class: 'undo-this', onclick: (e) => undoEvent(event.seq, e.currentTarget) }, 'Undo'),
       el('button', { type: 'button', class: 'insert', onclick: () => openEditor('insert', event.seq, null) }, 'Insert after'));
   }
   if (canWrite && entry.status === 'undone') {
-    acts.append(el('button', { type: 'button', class: 'redo', onclick: () => restore(event.seq) }, 'Restore'));
+    acts.append(el('button', { type: 'button', class: 'redo', onclick: (e) => restore(event.seq, e.currentTarget) }, 'Restore'));
   }
   if (canWrite && entry.status === 'meta' && entry.in_effect) {
-    acts.append(el('button', { type: 'button', class: 'undo-this', onclick: () => undoEvent(event.seq, true) },
+    acts.append(el('button', { type: 'button', class: 'undo-this', onclick: (e) => undoEvent(event.seq, e.currentTarget) },
       event.type === 'undo' ? `Restore #${event.target}` : 'Undo this edit'));
   }
   const rulings = (entry.rulings || []).filter((r) => r.severity !== 'info');
@@ -509,28 +516,30 @@ function logItem(entry) {
 // An undo from the Log tab (Undo, Reject, Restore) is made on the rows as last loaded, and a refusal is shown there
 // (it went to the Enter tab's problem line, hidden while the Log is open: a refused Reject looked done).
 // The newest row is on top: a reload with new rows moved every row's buttons down one, and a tap just after it
-// undid the row below the one meant (a second review, s38): held, if a row in view moved (fetchLog); the edit form
-// is above the rows, and stays put.
+// undid the row below the one meant (a second review, s38): held, if a row in view moved (fetchLog), for longer if
+// it was the button's row; the edit form is above the rows, and stays put.
 let logSeen = 0;
-function logMoved(problem) {   // the rows moved under the finger just now: the tap is not sent
-  if (Date.now() - logMovedAt >= SETTLE_MS) return false;
+function logMoved(button, problem) {   // the rows, or the button's row, moved under the finger just now: not sent
+  if (Date.now() - logMovedAt >= SETTLE_MS && !isHeld(button)) return false;
   showProblem(problem, MOVED);
   return true;
 }
 
-// tapped: a Restore's, checked and its rows' `seen` taken when the finger landed (it fetches the Log first)
-async function undoEvent(seq, fromLog = false, tapped = null) {
+// button: a Log row's (the Enter tab's Undo has none); tapped: a Restore's, checked and its rows' `seen` taken when
+// the finger landed (it fetches the Log first)
+async function undoEvent(seq, button = null, tapped = null) {
+  const fromLog = Boolean(button || tapped);
   const problem = document.getElementById(fromLog ? 'log-problem' : 'entry-problem');
-  if (fromLog && !tapped && logMoved(problem)) return;
+  if (button && logMoved(button, problem)) return;
   const where = fromLog ? { seen: tapped ? tapped.seen : logSeen } : {};
   try { await send({ type: 'undo', target: seq }, problem, where); } catch (err) { /* shown */ }
 }
 
 // Undo the undo that took this event out. The hold is checked as the finger lands: after the fetch, a slow one let a
 // tap on a row that had just moved restore the event of the row above (a third review, s38).
-async function restore(seq) {
+async function restore(seq, button) {
   const problem = document.getElementById('log-problem');
-  if (logMoved(problem)) return;
+  if (logMoved(button, problem)) return;
   const seen = logSeen;
   let entries;
   try {
@@ -540,7 +549,7 @@ async function restore(seq) {
     return;
   }
   const undo = entries.filter((e) => e.event.type === 'undo' && e.event.target === seq && e.in_effect).pop();
-  if (undo) await undoEvent(undo.event.seq, true, { seen });
+  if (undo) await undoEvent(undo.event.seq, null, { seen });
 }
 
 function eventTypes() { return [...(B.spec.event_types || [])]; }
