@@ -1498,6 +1498,50 @@ def test_spades_history_shows_how_each_team_s_hand_scored(
     clean(phone)
 
 
+HISTORY_AT_360 = """
+const lines = [...document.querySelectorAll('#history tbody tr[data-hand] td:nth-child(2) > div:not(.muted)')];
+const box = document.querySelector('#tab-history .scroll');
+const one = parseFloat(getComputedStyle(lines[0]).lineHeight);
+return {tall: lines.filter((l) => l.getBoundingClientRect().height > one * 1.5).map((l) => l.textContent),
+        split: lines.filter((l) => [...l.querySelectorAll('span')].some((n) => n.getClientRects().length > 1))
+          .map((l) => l.textContent),
+        sideways: box.scrollWidth - box.clientWidth, lines: lines.length};
+"""
+
+
+@pytest.mark.parametrize(
+    ("players", "one_line"),
+    [
+        (["Alex", "Beth", "Charlie", "David"], True),
+        (["Alexandra", "Bartholomew", "Charlotte", "Maximilian"], False),
+        (["A" + "a" * 31, "B" + "b" * 31, "Cy", "Di"], False),  # MAX_NAME, 32
+    ],
+    ids=["short_names", "long_names", "longest_names"],
+)
+def test_spades_history_fits_a_360_px_phone(
+    server: dict[str, Any], browsers: dict[str, WebDriver], players: list[str], one_line: bool
+) -> None:
+    """At 360 px the Edit column and the team columns left the bids column a few letters wide: every player's line
+    wrapped ("Beth 3 ·" over "3"), and with long names the second team's totals and Edit were out of sight, the
+    history scrolling sideways (notes of sessions 32 and 38)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", players)
+    for bids, tricks, blind in (([0, 3, 4, 5], [1, 3, 5, 4], 0), ([13, 0, 2, 10], [6, 0, 3, 4], 1)):
+        hand = {"bids": dict(zip(players, bids, strict=True)), "tricks": dict(zip(players, tricks, strict=True))}
+        event = {"type": "hand", **hand, "blind": [players[blind]]}
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", event)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "history")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#history tr[data-hand="2"]'))
+    measured = phone.execute_script(HISTORY_AT_360)
+    assert measured["lines"] == 8 and measured["sideways"] <= 0, measured  # every column in sight
+    assert measured["split"] == [], measured  # "3 · 3" is never cut in two
+    assert measured["tall"] == ([] if one_line else measured["tall"]), measured  # short names: one line a player
+    assert css(phone, 'button.edit-hand[data-hand="2"]').is_displayed()
+    shot(phone, f"spades-08-history-360-{players[0][:8].lower()}")
+    clean(phone)
+
+
 # -- a double tap enters one event -----------------------------------------------------------------
 def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str:
     """A Spades game on the phone's card entry: Beth bids 0, and the tap's second touch lands on Charlie's 0 at

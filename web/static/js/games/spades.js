@@ -309,26 +309,31 @@ function history(table, ctx) {
   const teams = Object.keys(state.totals);
   const rows = state.history || [];
   if (!rows.length) { table.append(el('caption', { class: 'muted' }, 'No hand finished yet.')); }
-  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'bids · tricks'),
-    teams.map((t) => el('th', {}, t)), ctx.canWrite ? el('th', {}, el('span', { class: 'sr-only' }, 'edit')) : null)));
+  // At 360 px a column of Edit buttons and the team columns' share of the width left the bids column a few letters
+  // wide, each player's line wrapped ("Beth 3 ·" over "3"), and long names pushed the second team and Edit out of
+  // sight (notes of sessions 32 and 38): the team columns take what their numbers and words need, the bids column the
+  // rest, a line's numbers never split, and Edit sits in the breakdown row under the hand's.
+  table.append(el('thead', {}, el('tr', {}, el('th', { class: 'hand' }, '#'), el('th', {}, 'bids · tricks'),
+    teams.map((t) => el('th', { class: 'team' }, t)))));
   const body = el('tbody');
   rows.forEach((row, i) => {
     const lines = state.players.map((p) => {
       const bid = row.blind_nil.includes(p) ? 'BN' : row.bids[p] === 0 ? 'Nil' : row.bids[p];
-      return el('div', {}, `${p} ${bid} · ${row.tricks[p]}`);
+      return el('div', { class: 'bid-line' }, `${p} `, el('span', {}, `${bid} · ${row.tricks[p]}`));
     });
     body.append(el('tr', { dataset: { hand: row.hand } },
-      el('td', { class: 'num' }, String(row.hand)),
-      el('td', {}, lines, el('div', { class: 'muted' }, `dealer ${row.dealer}${row.entry === 'cards' ? ' · played' : ''}`)),
-      teams.map((t) => el('td', { class: 'num' }, el('strong', {}, String(row.teams[t].total)),
-        el('div', { class: 'muted' }, signed(row.teams[t].points)))),
-      ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-hand', dataset: { hand: i + 1 },
-        onclick: () => editHand(table, ctx, i + 1) }, 'Edit')) : null));
+      el('td', { class: 'num hand' }, String(row.hand)),
+      el('td', { class: 'bids' }, lines, el('div', { class: 'muted' }, `dealer ${row.dealer}${row.entry === 'cards' ? ' · played' : ''}`)),
+      teams.map((t) => el('td', { class: 'num team' }, el('strong', {}, String(row.teams[t].total)),
+        el('div', { class: 'muted' }, signed(row.teams[t].points))))));
     body.append(el('tr', { class: 'breakdown', dataset: { hand: row.hand } },
-      el('td', { colspan: 3 + teams.length - (ctx.canWrite ? 0 : 1) }, teams.map((t) => breakdown(t, row.teams[t], row, state.players)))));
+      el('td', { colspan: 2 + teams.length },
+        ctx.canWrite ? el('button', { type: 'button', class: 'edit-hand', dataset: { hand: i + 1 },
+          'aria-label': `Edit hand ${row.hand}`, onclick: () => editHand(table, ctx, i + 1) }, 'Edit') : null,
+        teams.map((t) => breakdown(t, row.teams[t], row, state.players)))));
   });
   table.append(body);
-  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, editorFor(table, ctx)))));
+  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 2 + teams.length }, editorFor(table, ctx)))));
 }
 
 // How each team's hand scored, in a row under the hand's: only the total and "+points · bags N" were shown, so a
