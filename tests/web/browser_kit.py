@@ -1,13 +1,20 @@
 """What the real-browser tests share: a waitress server on loopback, headless Debian Chromium at a
-phone's size (Selenium), screenshots into ``artifacts/screens/``, and small helpers to tap and wait.
+phone's size (Selenium), screenshots into ``artifacts/screens/``, and small helpers to tap and wait; and Safari's
+engine, WebKitGTK, on a virtual X display (:func:`webkit`).
 
 Import this only after checking :data:`HAVE_CHROMIUM` (the test modules skip themselves without it).
 """
 
 from __future__ import annotations
 
+import contextlib
+import glob
+import os
+import subprocess
+import tempfile
 import threading
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,11 +26,20 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
+from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "artifacts" / "screens"
 PHONE = {"width": 360, "height": 780}
+# Safari's engine (every iPhone browser is WebKit): Debian's WebKitGTK and its WebDriver, shown on Xvfb (its
+# MiniBrowser has no headless mode); ./dev test installs webkit2gtk-driver and xvfb
+WEBKIT_DRIVER, XVFB = Path("/usr/bin/WebKitWebDriver"), Path("/usr/bin/Xvfb")
+MINIBROWSER = next(iter(sorted(glob.glob("/usr/lib/*/webkit2gtk-4.*/MiniBrowser"))), "")
+HAVE_WEBKIT = WEBKIT_DRIVER.exists() and XVFB.exists() and bool(MINIBROWSER)
+# MiniBrowser's toolbar holds its window at 447 px or more: shrunk, the page can be a phone's width
+SMALL_TOOLBAR = "headerbar, headerbar *, toolbar, toolbar *, entry, button { min-width: 0; min-height: 0; padding: 0;"
+SMALL_TOOLBAR += " margin: 0; font-size: 1px; border-width: 0; -gtk-icon-transform: scale(0.1); }"
 
 
 def serve(database: Path) -> Iterator[dict[str, Any]]:
@@ -67,6 +83,52 @@ def chromium(width: int = PHONE["width"], height: int = PHONE["height"]) -> WebD
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
     driver.set_page_load_timeout(20)
     return driver
+
+
+@contextlib.contextmanager
+def webkit(width: int = 390, height: int = 844) -> Iterator[WebDriver]:
+    """WebKitGTK's MiniBrowser driven by WebKitWebDriver on a display of its own, its page ``width`` x ``height`` CSS
+    px (an iPhone's by default). WebKit differs from Chromium where a person's choice of a list's option is concerned:
+    picked again after a script moved the list, it fires no 'change' (the WebKit audit, session 44)."""
+    with tempfile.TemporaryDirectory(prefix="tablecall-webkit-") as home:
+        (Path(home) / "gtk-3.0").mkdir()
+        (Path(home) / "gtk-3.0" / "gtk.css").write_text(SMALL_TOOLBAR)
+        read, write = os.pipe()
+        xvfb = subprocess.Popen(
+            [str(XVFB), "-displayfd", str(write), "-nolisten", "tcp", "-screen", "0", "1280x1024x24"],
+            pass_fds=(write,),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        os.close(write)
+        with os.fdopen(read) as shown:
+            display = shown.readline().strip()  # the display it took, once it is ready
+        env = {**os.environ, "DISPLAY": f":{display}", "XDG_CONFIG_HOME": home, "NO_AT_BRIDGE": "1"}
+        driver = None
+        try:
+            options = webdriver.WebKitGTKOptions()
+            options.binary_location = MINIBROWSER
+            options.add_argument("--automation")
+            service = WebKitService(str(WEBKIT_DRIVER), log_output=subprocess.DEVNULL, env=env)
+            with warnings.catch_warnings():  # (Selenium 4.51's own WebKitGTK driver sets an address it deprecates)
+                warnings.filterwarnings("ignore", "setting remote_server_addr", DeprecationWarning)
+                driver = webdriver.WebKitGTK(options=options, service=service)
+            driver.set_window_size(width, height)
+            inner = driver.execute_script("return [innerWidth, innerHeight]")
+            outer = driver.get_window_size()
+            driver.set_window_size(outer["width"] + width - inner[0], outer["height"] + height - inner[1])
+            driver.set_page_load_timeout(20)
+            yield driver
+        finally:
+            if driver is not None:
+                with contextlib.suppress(Exception):
+                    driver.quit()  # (the browser, then the WebDriver process)
+            xvfb.terminate()
+            try:
+                xvfb.wait(5)
+            except subprocess.TimeoutExpired:
+                xvfb.kill()
+                xvfb.wait(5)
 
 
 def shot(driver: WebDriver, name: str) -> None:
