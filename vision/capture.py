@@ -26,6 +26,7 @@ from __future__ import annotations
 import base64
 import http.client
 import logging
+import ssl
 import threading
 import time
 import urllib.error
@@ -247,6 +248,7 @@ def _cannot_open(source: Source) -> str:
 MJPEG = "multipart/x-mixed-replace"
 NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # a camera on the table's Wi-Fi: no proxy
 BAD_PARTS = 30  # parts in a row that are no picture before an MJPEG stream counts as broken
+PART_BYTES = 16 << 20  # an MJPEG part, or what comes before its boundary, longer than this: no picture is there
 
 
 def _ask_http(source: Source, timeout_ms: int) -> tuple[Any, str | None]:
@@ -270,6 +272,9 @@ def _ask_http(source: Source, timeout_ms: int) -> tuple[Any, str | None]:
         response = NO_PROXY.open(request, timeout=timeout_ms / 1000)
     except urllib.error.HTTPError as exc:
         exc.close()
+        challenge = str(exc.headers.get("WWW-Authenticate") or "").strip().lower()
+        if exc.code == 401 and challenge and not challenge.startswith("basic"):
+            return None, None  # Digest (many IP cameras): OpenCV's FFmpeg logs in so (the review of session 44)
         if exc.code in (401, 403) and login:
             return (
                 None,
@@ -287,6 +292,10 @@ def _ask_http(source: Source, timeout_ms: int) -> tuple[Any, str | None]:
                 f"{shown}: the camera has nothing at {where} (404): IP Webcam's and DroidCam's video is at /video",
             )
         return None, f"{shown} answered {exc.code} {exc.reason}: is the address right?"
+    except urllib.error.URLError as exc:
+        if isinstance(exc.reason, ssl.SSLError):  # a phone app's own certificate
+            return None, f"{shown} uses https with a certificate that cannot be checked: use the app's http:// address"
+        return None, _cannot_open(source)
     except (OSError, http.client.HTTPException):  # refused, silent, too slow, not HTTP
         return None, _cannot_open(source)
     except ValueError:
@@ -318,24 +327,37 @@ class _MjpegReader(Reader):
         # the parts' lines are "--" and the boundary; some apps name it with those dashes already
         self.boundary = str(response.headers.get_param("boundary")).strip('"').lstrip("-").encode("latin-1", "replace")
         self._pending = b""  # a boundary line read already (a part without a length ends at it)
+        self._pictures = 0
 
     def read(self) -> np.ndarray | None:
         for _ in range(BAD_PARTS):
             try:
                 data = self._part()
+            except SourceError:
+                raise
             except (OSError, http.client.HTTPException, ValueError):  # silent past the timeout, or cut off
                 raise SourceError(f"{self.source.describe()} stopped sending pictures") from None
             if data is None:
                 raise SourceError(f"{self.source.describe()} stopped sending pictures")
             image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR) if data else None
             if image is not None:
+                self._pictures += 1
                 return np.asarray(image)
         raise SourceError(f"{self.source.describe()} sends no picture that can be decoded")
 
     def _part(self) -> bytes | None:
         """The next part's body (b"" for a part without one); None at the end of the stream."""
-        line, self._pending = self._pending or self.response.readline(4096), b""
+        line, self._pending, skipped = self._pending or self.response.readline(4096), b"", 0
         while line and not self._at_boundary(line):  # the boundary, after the last part's trailing line
+            if not self._pictures and line.startswith(b"--") and line.strip(b"-\r\n"):
+                # before any picture, a boundary other than the one its header names: some apps' boundaries differ
+                # from their header's, and OpenCV's FFmpeg took theirs (it waited for the header's for ever: the
+                # review of session 44)
+                self.boundary = line.strip().lstrip(b"-")
+                break
+            skipped += len(line)
+            if skipped > PART_BYTES:
+                raise SourceError(f"{self.source.describe()} sends no picture tablecall can find in what it sends")
             line = self.response.readline(4096)
         if not line:
             return None
@@ -346,11 +368,15 @@ class _MjpegReader(Reader):
                 length = int(value)
         if not line:
             return None
+        if length is not None and length > PART_BYTES:
+            raise SourceError(f"{self.source.describe()} sends a picture of {length} bytes: not a camera's")
         if length is not None:
             return bytes(self.response.read(length))
         body = bytearray()  # no length given: up to the next boundary, which is then read again by the next call
         while (line := self.response.readline(1 << 16)) and not self._at_boundary(line):
             body += line
+            if len(body) > PART_BYTES:  # no boundary after it: it grew for ever (the review of session 44)
+                raise SourceError(f"{self.source.describe()} sends no picture tablecall can find in what it sends")
         self._pending = line
         return bytes(body)
 
@@ -605,7 +631,9 @@ class Capture:
                 wall = frame.wall_ms / 1000
                 if self._last_picture is not None:
                     self._away_ms = max(self._away_ms, (wall - self._last_picture) * 1000)
-                self._last_picture = wall
+                # from when it reads again: a lossless capture's wait for its consumer is not the camera away (a
+                # slow detector under `tablecall live --every-frame` was: the review of session 44)
+                self._last_picture = max(wall, self.clock())
                 frame = Frame(frame.image, frame.index, frame.pos_ms, frame.wall_ms, round(self._away_ms))
             self._latest = frame
             s = self._status

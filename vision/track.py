@@ -108,6 +108,9 @@ class TrackSettings:
 
 
 #: zone kinds whose cards lie side by side, each in view (the others are piles: the top hides the cards below)
+# a card first seen this soon after the camera came back (``Tracker.update``'s ``moved``) was laid while it was away
+AWAY_SEEN_MS = 1000
+
 SPREAD_KINDS = frozenset({"melds", "tableau", "market", "area"})
 
 
@@ -249,16 +252,20 @@ class Tracker:
     _unknown_now: dict[str, str | None] = field(default_factory=dict)
     _unknown_sure_now: set[str] = field(default_factory=set)
     _moved: dict[str, int] = field(default_factory=dict)  # zone -> the last frame something moved over it
+    _away: dict[str, int] = field(default_factory=dict)  # zone -> the frame the camera came back in (``update``)
     _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
 
     def update(
         self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0, moved: Collection[str] = ()
     ) -> Update:
         """One frame: ``seen`` in it, ``frozen`` the zones a hand covers now; ``moved`` the zones something may have
-        moved over unseen (the camera was away): a card that appears there was laid, not the pile's top read anew,
-        and unlike ``frozen`` nothing in them waits for it."""
+        moved over unseen (the camera was away until this frame): a card first seen there now (within
+        ``AWAY_SEEN_MS``) was laid meanwhile, not the pile's top read anew; unlike ``frozen`` nothing in them waits
+        for it, and a card first seen there later is judged as ever (the mark held for good, so a faint misreading
+        minutes after one stall was sent as a card laid: the review of session 44)."""
         frozen = frozenset(frozen)
-        self._moved.update(dict.fromkeys([*frozen, *moved], ts))
+        self._moved.update(dict.fromkeys(frozen, ts))
+        self._away.update(dict.fromkeys(moved, ts))
         self._unknown_now, self._unknown_sure_now = {}, set()
         usable = [s for s in seen if self._usable(s) and s.zone is not None]
         matched = self._associate(usable, frozen, ts)
@@ -399,6 +406,9 @@ class Tracker:
         differently), or have left already (a card taken away leaves with a hand over the zone; one that left
         without any is a reading that faded): it is the same card."""
         if track.zone in self.spread:  # melds: different cards lie side by side
+            return None
+        away = self._away.get(track.zone)
+        if away is not None and away <= track.first_ts <= away + AWAY_SEEN_MS:  # laid while the camera was away
             return None
         moved = self._moved.get(track.zone)
         gone = self._gone.get(track.zone)

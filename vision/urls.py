@@ -11,11 +11,15 @@ Standard library only: ``web`` names the camera source with it without importing
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 __all__ = ["shown_url"]
 
 HIDDEN = "***"
+# a secret in the path, as some IP cameras take their login (XMEye's /user=admin_password=x_channel=1, Dahua's
+# ;user=admin;password=x): its value, to the next / ; & ? or #
+PATH_SECRET = re.compile(r"(?i)((?:password|passwd|pass|pwd|token|secret|key|auth)=)[^/;&?#]*")
 
 
 def shown_url(text: str) -> str:
@@ -23,14 +27,22 @@ def shown_url(text: str) -> str:
     hidden; text that is not a URL comes back as it is."""
     if "://" not in text:
         return text
+    scheme, _, rest = text.partition("://")
+    at = rest.rfind("@", 0, min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest)))
+    if at >= 0 and (":" in rest[:at] or "/" not in rest[:at]):  # a login, a '/' in its password too
+        user = rest[:at]
+        login = f"{user.split(':', 1)[0]}:{HIDDEN}" if ":" in user else HIDDEN
+        text, rest = f"{scheme}://host{rest[at:]}", login  # (split below without it)
+    else:
+        rest = ""
     try:
         parts = urlsplit(text)
         netloc = parts.netloc
     except ValueError:  # not a URL urllib can split (a bracket left open): hide everything after the scheme
         return text.split("://", 1)[0] + "://" + HIDDEN
-    if "@" in netloc:
-        user, host = netloc.rsplit("@", 1)
-        netloc = f"{user.split(':', 1)[0]}:{HIDDEN}@{host}" if ":" in user else f"{HIDDEN}@{host}"
+    if rest:
+        netloc = rest + netloc.removeprefix("host")
     pairs = parse_qsl(parts.query, keep_blank_values=True)  # a key alone (?SECRET) may be the secret itself
     query = "&".join(f"{key}={HIDDEN}" if value else HIDDEN for key, value in pairs) or (HIDDEN if parts.query else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, query, HIDDEN if parts.fragment else ""))
+    path = PATH_SECRET.sub(lambda m: m.group(1) + HIDDEN, parts.path)
+    return urlunsplit((parts.scheme, netloc, path, query, HIDDEN if parts.fragment else ""))

@@ -248,6 +248,12 @@ def test_probe_opens_a_source_once_and_a_file_must_give_a_picture(tmp_path: Path
         ("http://phone:8080/video?S3cret-pw", "http://phone:8080/video?***"),
         ("http://phone:8080/video#S3cret-pw", "http://phone:8080/video#***"),
         ("rtsp://admin:S3cret-pw@[::1", "rtsp://***"),  # not a URL urllib can split
+        ("rtsp://admin:S3c/ret-pw@cam:554/s", "rtsp://admin:***@cam:554/s"),  # a '/' in the password, not encoded
+        ("rtsp://cam:554/user=admin_password=S3cret-pw_channel=1", "rtsp://cam:554/user=admin_password=***"),
+        (
+            "rtsp://cam/realmonitor;user=admin;password=S3cret-pw;x=1",
+            "rtsp://cam/realmonitor;user=admin;password=***;x=1",
+        ),
         ("http://phone:8080/video", "http://phone:8080/video"),
     ],
 )
@@ -283,6 +289,12 @@ class PhoneApp(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?")[0]
+        if path == "/digest/video":  # an IP camera's Digest login: OpenCV's FFmpeg can answer it, urllib cannot
+            self.send_response(401)
+            self.send_header("WWW-Authenticate", 'Digest realm="cam", nonce="abc", qop="auth"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if (
             path == "/login/video"
             and self.headers.get("Authorization") != "Basic " + base64.b64encode(b"al:pw").decode()
@@ -335,6 +347,8 @@ def test_a_phone_cameras_wrong_address_is_said_for_what_it_is(phone_app: str) ->
     wrong = probe(f"http://al:nope@{phone_app}/login/video") or ""
     assert "the camera refused its user name or password" in wrong and "nope" not in wrong
     assert probe(f"http://al:pw@{phone_app}/login/video") is None and probe(f"http://{phone_app}/video") is None
+    digest = probe(f"http://al:pw@{phone_app}/digest/video") or ""  # left to OpenCV, whose message it is
+    assert "cannot be opened: is the phone's camera app running" in digest and "refused" not in digest
     assert "is the phone's camera app running" in (probe("http://127.0.0.1:9/video") or "")  # nothing there: as before
 
 
@@ -355,14 +369,18 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
     """A phone camera app's MJPEG stream (as IP Webcam's): its parts, then silence (the phone's screen locked)."""
 
     parts: ClassVar[list[bytes | None]] = []  # None: a part without its Content-Length
-    boundary = "Ba4oTvQMY8ew04N8dcnM"
+    boundary = "Ba4oTvQMY8ew04N8dcnM"  # as its header names it
+    written = ""  # as its parts' lines have it, where another (some apps')
+    junk = 0  # lines of bytes with no boundary in them, sent first (a stream tablecall cannot cut)
     hold = threading.Event()
 
     def do_GET(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", f"multipart/x-mixed-replace;boundary={self.boundary}")
         self.end_headers()
-        bare = self.boundary.lstrip("-")
+        bare = (self.written or self.boundary).lstrip("-")
+        for _ in range(self.junk):
+            self.wfile.write(b"x" * 1000 + b"\r\n")
         for i, part in enumerate(self.parts):
             body = part if part is not None else jpeg(32, 24, 250)
             length = b"" if part is None else b"Content-Length: %d\r\n" % len(body)
@@ -376,13 +394,20 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
         pass
 
 
-@pytest.mark.parametrize("boundary", ["Ba4oTvQMY8ew04N8dcnM", "--myboundary"])  # some apps name it with its dashes
-def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(boundary: str) -> None:
+@pytest.mark.parametrize(
+    ("boundary", "written"),
+    [
+        ("Ba4oTvQMY8ew04N8dcnM", ""),
+        ("--myboundary", ""),  # some apps name it with its dashes
+        ("myboundary", "boundarydonotcross"),  # some write another than their header names (FFmpeg takes theirs)
+    ],
+)
+def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(boundary: str, written: str) -> None:
     """OpenCV's FFmpeg reader kept the first picture's size for the whole connection: a phone turned to portrait gave
     the table squashed 3:1, and no card was read while the status said "receiving 1280x720 pictures" (the phone-camera
     audit, session 44). A damaged picture is skipped; a part without its length is read up to the next boundary."""
     MjpegApp.parts = [jpeg(64, 36, 10), jpeg(36, 64, 20), b"\xff\xd8 not a picture", None, jpeg(64, 36, 30)]
-    MjpegApp.boundary, MjpegApp.hold = boundary, threading.Event()
+    MjpegApp.boundary, MjpegApp.written, MjpegApp.junk, MjpegApp.hold = boundary, written, 0, threading.Event()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
@@ -401,6 +426,77 @@ def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(boundary: str)
         server.server_close()
     assert [shape for shape, _ in shapes] == [(36, 64, 3), (64, 36, 3), (24, 32, 3), (36, 64, 3)]
     assert [abs(level - want) <= 3 for (_, level), want in zip(shapes, (10, 20, 250, 30), strict=True)] == [True] * 4
+
+
+class ClockedCamera(Reader):
+    """A camera whose pictures come at ``times`` (s) on a clock of its own, the capture's."""
+
+    def __init__(self, times: list[float]) -> None:
+        self.times, self.now = list(times), 0.0
+
+    def clock(self) -> float:
+        return self.now
+
+    def read(self) -> np.ndarray | None:
+        if not self.times:
+            return None
+        self.now = self.times.pop(0)
+        return np.zeros((8, 8, 3), np.uint8)
+
+
+@pytest.mark.parametrize("lossless", [True, False])
+def test_a_frame_says_the_longest_time_the_camera_gave_no_picture_since_the_frame_taken_before(lossless: bool) -> None:
+    """A stall of 2.9 s between two pictures is said by the frame after it, once; a consumer that skips pictures gets
+    the longest wait among those it skipped (the review of session 44: neither was tested)."""
+    camera = ClockedCamera([0.0, 0.1, 3.0, 3.1, 3.2, 3.3])
+    capture = Capture(Source("camera", "0"), lossless=lossless, opener=lambda _: camera, clock=camera.clock).start()
+    if lossless:  # every picture taken
+        assert [frame.away_ms for frame in capture.frames(timeout=2)] == [0, 100, 2900, 100, 100, 100]
+        return
+    wait_for(capture, "ended")  # every picture read before the consumer takes one: it gets the newest, and the stall
+    frame = capture.next(timeout=1)
+    assert frame is not None and frame.index == 5 and frame.away_ms == 2900
+
+
+def test_a_slow_consumer_of_every_frame_is_not_the_camera_away() -> None:
+    """`tablecall live --every-frame` on a camera: the capture waits for a slow detector before it reads on, and that
+    wait was counted as the camera giving no picture (the review of session 44)."""
+    capture = Capture(Source("camera", "0"), lossless=True, opener=lambda _: QuickPictures()).start()
+    try:
+        aways = []
+        for _ in range(5):
+            frame = capture.next(timeout=2)
+            assert frame is not None
+            aways.append(frame.away_ms)
+            time.sleep(0.4)  # the detector
+    finally:
+        capture.stop()
+    assert max(aways) < 300, aways
+
+
+class QuickPictures(Reader):
+    def read(self) -> np.ndarray | None:
+        time.sleep(0.01)
+        return np.zeros((8, 8, 3), np.uint8)
+
+
+def test_an_mjpeg_stream_with_no_boundary_in_it_is_said_not_waited_for_for_ever() -> None:
+    """No part boundary in 16 MB: tablecall said nothing and waited for ever, a part without its length growing in
+    memory (the review of session 44)."""
+    MjpegApp.parts, MjpegApp.junk, MjpegApp.written, MjpegApp.hold = [jpeg(64, 36, 10)], 17_000, "", threading.Event()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=2000)
+        try:
+            with pytest.raises(SourceError, match="sends no picture tablecall can find in what it sends"):
+                reader.read()
+        finally:
+            reader.close()
+    finally:
+        MjpegApp.hold.set()
+        server.shutdown()
+        server.server_close()
 
 
 class FlakyCamera(Reader):

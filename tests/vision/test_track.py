@@ -182,6 +182,25 @@ def test_a_card_read_anew_in_place_takes_the_old_readings_place() -> None:
     assert appear.reread_of == "5S"
 
 
+@pytest.mark.parametrize(("later_s", "reread"), [(0.0, False), (0.5, False), (60.0, True)])
+def test_a_card_first_seen_just_after_the_camera_was_away_was_laid_one_seen_later_is_judged_as_ever(
+    later_s: float, reread: bool
+) -> None:
+    """The camera away (a phone's stream stalled): a card first seen on a pile as it comes back was laid meanwhile,
+    with no hand seen. One first seen a minute later, nothing having moved, is the pile's top read anew (the light
+    changed): the mark of the gap held for good, and such a misreading was sent as a card laid (session 44's
+    review)."""
+    t = tracker()
+    run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, frozen=[{"face_up/0"}, set(), set(), set()])
+    back = 10_000  # the first picture after the stall
+    zones = tuple(z.name for z in LAYOUT.zones)
+    t.update([seen("5S", PILE0, "face_up/0")] if later_s else [seen("5C", PILE0, "face_up/0")], ts=back, moved=zones)
+    first = back + round(later_s * 1000)
+    ups = [t.update([seen("5C", PILE0, "face_up/0")], ts=first + i * 100) for i in range(4)]
+    appear = next(c for u in ups for c in u.changes if c.kind == "appear")
+    assert appear.card.card == "5C" and appear.reread_of == ("5S" if reread else None)
+
+
 def test_a_card_laid_on_a_pile_with_motion_is_a_new_card() -> None:
     t = tracker()
     run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, frozen=[{"face_up/0"}, set(), set(), set()])

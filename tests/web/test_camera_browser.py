@@ -209,6 +209,40 @@ def snap_under_the_camera(server: dict[str, Any], laptop: WebDriver, title: str)
     return desk
 
 
+def test_a_new_camera_row_under_the_finger_takes_no_tap_at_once(server: dict[str, Any], laptop: WebDriver) -> None:
+    """The finger is on its way to the camera's misread 7H's Reject; Bo's 9C comes and takes the top row: a tap
+    400 ms later rejected the right 9C, and the 7H still counted (only rows already listed were held; the review of
+    session 44)."""
+    app, desk = server["app"], server["desk"]
+    game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap, a new row").record.id
+    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
+    desk.attach(game_id)
+    laptop.get(f"{server['laptop']}/g/{game_id}")
+    live(laptop)
+    first = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
+    row = f'#camera-events li[data-seq="{first.event.seq}"]'
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
+    laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
+    time.sleep(1.0)
+    laptop.execute_script(  # 400 ms after the list is redrawn with the new row, a tap where the 7H's Reject was
+        "const b = arguments[0].getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;"
+        "const list = document.getElementById('camera-events'); window.__hit = null;"
+        "const seen = new MutationObserver(() => { if (list.querySelectorAll('li[data-seq]').length < 2) return;"
+        " seen.disconnect(); setTimeout(() => { const t = document.elementFromPoint(x, y);"
+        " window.__hit = t.closest('li').dataset.seq; t.click(); }, 400); });"
+        "seen.observe(list, {childList: true});",
+        css(laptop, row + " button.reject"),
+    )
+    hub(app).append(game_id, {"type": "flip", "player": "Bo", "card": "9C"}, "camera", Source.VISION)
+    wait(laptop, lambda d: d.execute_script("return window.__hit"), 10)
+    time.sleep(1.0)
+    live_game = hub(app).live(game_id)
+    assert live_game is not None
+    assert [e.type for e in live_game.session.events] == ["deal", "flip", "flip"]  # nothing rejected
+    assert "tap again if you meant it" in css(laptop, "#camera-refused").text
+    assert script_errors(laptop) == []
+
+
 def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:
     """A host without a pointer: Enter on Calibrate focuses the view with a cross in its middle; the arrow keys
     move it and Enter places each corner; Escape cancels and gives the focus back; each zone corner is focused

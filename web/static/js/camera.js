@@ -204,8 +204,10 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
           ? el('button', { type: 'button', class: 'restore', onclick: (e) => undo(rejected, e.currentTarget) }, 'Restore')
           : el('button', { type: 'button', class: 'reject', onclick: (e) => undo(event.seq, e.currentTarget) }, 'Reject')));
     }
-    // Reject became Restore (or back) under the finger, or the row moved: a second tap there is not taken for a while
-    const changed = (row) => before.has(row.dataset.seq) && before.get(row.dataset.seq) !== rowNow(row);
+    // Reject became Restore (or back) under the finger, the row moved, or a new row came where rows were: a second
+    // tap there is not taken for a while (a new event taking the top row got the tap meant for the misread card
+    // below it: the review of session 44)
+    const changed = (row) => (before.has(row.dataset.seq) ? before.get(row.dataset.seq) !== rowNow(row) : before.size > 0);
     holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, kept);
   }
 
