@@ -390,7 +390,10 @@ def test_serve_out_of_open_files_says_so_once_and_serves_again_after(tmp_path: P
     host, port = base.removeprefix("http://").rsplit(":", 1)
     try:
         hogs = [socket.create_connection((host, int(port)), timeout=5) for _ in range(80)]
+        time.sleep(0.5)
+        busy = cpu_seconds(process.pid)
         time.sleep(1.5)
+        busy = cpu_seconds(process.pid) - busy  # the waiting connections are not tried again and again meanwhile
         for hog in hogs:
             hog.close()
         assert call(base, "GET", "/api/games")[0] == 200
@@ -401,6 +404,13 @@ def test_serve_out_of_open_files_says_so_once_and_serves_again_after(tmp_path: P
     assert text.count("tablecall: out of open files (") == 1, text[-2000:]
     assert "it may have 64 open at once (ulimit -n)" in text and "run `ulimit -n 1024`" in text
     assert "Traceback" not in text and "accept()" not in text, text[-2000:]
+    assert busy < 0.5, f"the server spent {busy:.2f} s of CPU in 1.5 s out of open files"  # (a core: 1.5)
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time a process has used (Linux: /proc/PID/stat's utime and stime)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 ARENAS = """
