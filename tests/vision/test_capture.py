@@ -402,12 +402,15 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
         ("myboundary", "boundarydonotcross"),  # some write another than their header names (FFmpeg takes theirs)
     ],
 )
-def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(boundary: str, written: str) -> None:
+def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(
+    boundary: str, written: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """OpenCV's FFmpeg reader kept the first picture's size for the whole connection: a phone turned to portrait gave
     the table squashed 3:1, and no card was read while the status said "receiving 1280x720 pictures" (the phone-camera
     audit, session 44). A damaged picture is skipped; a part without its length is read up to the next boundary."""
     MjpegApp.parts = [jpeg(64, 36, 10), jpeg(36, 64, 20), b"\xff\xd8 not a picture", None, jpeg(64, 36, 30)]
     MjpegApp.boundary, MjpegApp.written, MjpegApp.junk, MjpegApp.hold = boundary, written, 0, threading.Event()
+    monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")  # a laptop set up for a proxy: the phone is on the Wi-Fi
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
