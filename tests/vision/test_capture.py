@@ -4,6 +4,7 @@ that comes back, unreadable files; always the newest frame."""
 from __future__ import annotations
 
 import base64
+import contextlib
 import http.server
 import itertools
 import threading
@@ -394,6 +395,24 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
         pass
 
 
+@contextlib.contextmanager
+def mjpeg_reader(timeout_ms: int) -> Iterator[Reader]:
+    """tablecall's reader of :class:`MjpegApp`'s stream, as set up by the test."""
+    MjpegApp.hold = threading.Event()
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=timeout_ms)
+        try:
+            yield reader
+        finally:
+            reader.close()
+    finally:
+        MjpegApp.hold.set()
+        server.shutdown()
+        server.server_close()
+
+
 @pytest.mark.parametrize(
     ("boundary", "written"),
     [
@@ -409,24 +428,14 @@ def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(
     the table squashed 3:1, and no card was read while the status said "receiving 1280x720 pictures" (the phone-camera
     audit, session 44). A damaged picture is skipped; a part without its length is read up to the next boundary."""
     MjpegApp.parts = [jpeg(64, 36, 10), jpeg(36, 64, 20), b"\xff\xd8 not a picture", None, jpeg(64, 36, 30)]
-    MjpegApp.boundary, MjpegApp.written, MjpegApp.junk, MjpegApp.hold = boundary, written, 0, threading.Event()
+    MjpegApp.boundary, MjpegApp.written, MjpegApp.junk = boundary, written, 0
     monkeypatch.setenv("http_proxy", "http://127.0.0.1:9")  # a laptop set up for a proxy: the phone is on the Wi-Fi
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=500)
-        try:
-            shapes = [(image.shape, int(image[0, 0, 0])) for image in (reader.read() for _ in range(4))]
-            started = time.monotonic()
-            with pytest.raises(SourceError, match=r"stream http://127.0.0.1:\d+/video stopped sending pictures$"):
-                reader.read()  # the phone's screen locked: said after the timeout, as OpenCV's reader says it
-            assert time.monotonic() - started < 2
-        finally:
-            reader.close()
-    finally:
-        MjpegApp.hold.set()
-        server.shutdown()
-        server.server_close()
+    with mjpeg_reader(timeout_ms=500) as reader:
+        shapes = [(image.shape, int(image[0, 0, 0])) for image in (reader.read() for _ in range(4))]
+        started = time.monotonic()
+        with pytest.raises(SourceError, match=r"stream http://127.0.0.1:\d+/video stopped sending pictures$"):
+            reader.read()  # the phone's screen locked: said after the timeout, as OpenCV's reader says it
+        assert time.monotonic() - started < 2
     assert [shape for shape, _ in shapes] == [(36, 64, 3), (64, 36, 3), (24, 32, 3), (36, 64, 3)]
     assert [abs(level - want) <= 3 for (_, level), want in zip(shapes, (10, 20, 250, 30), strict=True)] == [True] * 4
 
@@ -486,20 +495,12 @@ class QuickPictures(Reader):
 def test_an_mjpeg_stream_with_no_boundary_in_it_is_said_not_waited_for_for_ever() -> None:
     """No part boundary in 16 MB: tablecall said nothing and waited for ever, a part without its length growing in
     memory (the review of session 44)."""
-    MjpegApp.parts, MjpegApp.junk, MjpegApp.written, MjpegApp.hold = [jpeg(64, 36, 10)], 17_000, "", threading.Event()
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=2000)
-        try:
-            with pytest.raises(SourceError, match="sends no picture tablecall can find in what it sends"):
-                reader.read()
-        finally:
-            reader.close()
-    finally:
-        MjpegApp.hold.set()
-        server.shutdown()
-        server.server_close()
+    MjpegApp.parts, MjpegApp.junk, MjpegApp.written = [jpeg(64, 36, 10)], 17_000, ""
+    with (
+        mjpeg_reader(timeout_ms=2000) as reader,
+        pytest.raises(SourceError, match="sends no picture tablecall can find"),
+    ):
+        reader.read()
 
 
 class FlakyCamera(Reader):

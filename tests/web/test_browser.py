@@ -559,10 +559,7 @@ def test_a_log_tap_on_edit_that_would_land_on_restore_after_another_phone_s_undo
     session 39; the fourth review's fix, s38)."""
     wide = chromium(1280, 800)
     try:
-        game_id = tally_log(server, wide, 40)
-        row = '#log li[data-seq="20"]'
-        wide.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
-        time.sleep(1.6)  # past the Log's own reload
+        game_id, row = tally_row_in_view(server, wide)
         hub(server["app"]).append(game_id, {"type": "undo", "target": 20}, author="host")  # another phone's Undo
         wait(wide, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.redo"), 5, poll=0.005)
         wide.execute_script("document.querySelector(arguments[0] + ' button.redo').click()", row)  # at once
@@ -571,6 +568,16 @@ def test_a_log_tap_on_edit_that_would_land_on_restore_after_another_phone_s_undo
         assert "The screen changed just as you tapped" in css(wide, "#log-problem").text
     finally:
         wide.quit()
+
+
+def tally_row_in_view(server: dict[str, Any], driver: WebDriver) -> tuple[str, str]:
+    """A tally game of 40 entries on ``driver``'s Log, event 20's row in the middle of the screen, past the Log's own
+    reload: the game's id and the row."""
+    game_id = tally_log(server, driver, 40)
+    row = '#log li[data-seq="20"]'
+    driver.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
+    time.sleep(1.6)
+    return game_id, row
 
 
 def join_phone(server: dict[str, Any], phone: WebDriver, game_id: str) -> None:
@@ -673,10 +680,7 @@ def test_a_log_tap_400_ms_after_another_phone_s_undo_put_restore_under_it_is_hel
     later put the event back (the hold was 300 ms: session 38's notes). A deliberate tap after it still restores."""
     wide = chromium(1280, 800)
     try:
-        game_id = tally_log(server, wide, 40)
-        row = '#log li[data-seq="20"]'
-        wide.execute_script("document.querySelector(arguments[0]).scrollIntoView({block: 'center'})", row)
-        time.sleep(1.6)  # past the Log's own reload
+        game_id, row = tally_row_in_view(server, wide)
         tap_later(wide, row + " button.redo", 400, when=row + " button.redo")
         hub(server["app"]).append(game_id, {"type": "undo", "target": 20}, author="host")  # another phone's Undo
         time.sleep(1.5)

@@ -141,20 +141,28 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") != "unknown", 10)
 
 
-def test_a_double_tap_on_a_camera_event_s_reject_does_not_restore_it(server: dict[str, Any], laptop: WebDriver) -> None:
-    """A camera event rejected from the panel keeps its row, Restore where Reject was: the second tap of a double
-    tap 450 ms after the first landed on it and put the event back (the hold after an entry was 300 ms: session 32's
-    notes). Restore tapped at a person's pace still puts it back."""
-    app, desk = server["app"], server["desk"]
-    game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap double tap").record.id
+def camera_flip_shown(server: dict[str, Any], laptop: WebDriver, title: str) -> tuple[str, str]:
+    """A Snap game the camera follows, open on the laptop, with the camera's flip of Ann's 7H in its list (in the
+    middle of the screen): the game's id and the flip's row."""
+    app = server["app"]
+    game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title=title).record.id
     hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
-    desk.attach(game_id)
+    server["desk"].attach(game_id)
     laptop.get(f"{server['laptop']}/g/{game_id}")
     live(laptop)
     seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
     row = f'#camera-events li[data-seq="{seen.event.seq}"]'
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
     laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
+    return game_id, row
+
+
+def test_a_double_tap_on_a_camera_event_s_reject_does_not_restore_it(server: dict[str, Any], laptop: WebDriver) -> None:
+    """A camera event rejected from the panel keeps its row, Restore where Reject was: the second tap of a double
+    tap 450 ms after the first landed on it and put the event back (the hold after an entry was 300 ms: session 32's
+    notes). Restore tapped at a person's pace still puts it back."""
+    app = server["app"]
+    game_id, row = camera_flip_shown(server, laptop, "Snap double tap")
     time.sleep(0.6)  # past the hold after the camera's event redrew the screen
     laptop.execute_script(  # two taps 450 ms apart where the Reject is, timed in the page
         "const b = arguments[0].getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;"
@@ -213,16 +221,8 @@ def test_a_new_camera_row_under_the_finger_takes_no_tap_at_once(server: dict[str
     """The finger is on its way to the camera's misread 7H's Reject; Bo's 9C comes and takes the top row: a tap
     400 ms later rejected the right 9C, and the 7H still counted (only rows already listed were held; the review of
     session 44)."""
-    app, desk = server["app"], server["desk"]
-    game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title="Snap, a new row").record.id
-    hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
-    desk.attach(game_id)
-    laptop.get(f"{server['laptop']}/g/{game_id}")
-    live(laptop)
-    first = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
-    row = f'#camera-events li[data-seq="{first.event.seq}"]'
-    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
-    laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
+    app = server["app"]
+    game_id, row = camera_flip_shown(server, laptop, "Snap, a new row")
     time.sleep(1.0)
     laptop.execute_script(  # 400 ms after the list is redrawn with the new row, a tap where the 7H's Reject was
         "const b = arguments[0].getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;"
