@@ -28,20 +28,17 @@ def shown_url(text: str) -> str:
     if "://" not in text:
         return text
     scheme, _, rest = text.partition("://")
-    at = rest.rfind("@", 0, min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest)))
-    if at >= 0 and (":" in rest[:at] or "/" not in rest[:at]):  # a login, a '/' in its password too
+    end = min((i for i in (rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    at, login = rest.rfind("@", 0, end), ""
+    if at >= 0 and (":" in rest[:at] or "/" not in rest[:at]):  # a login (a '/' in its password too, not encoded)
         user = rest[:at]
-        login = f"{user.split(':', 1)[0]}:{HIDDEN}" if ":" in user else HIDDEN
-        text, rest = f"{scheme}://host{rest[at:]}", login  # (split below without it)
-    else:
-        rest = ""
+        login = (f"{user.split(':', 1)[0]}:{HIDDEN}" if ":" in user else HIDDEN) + "@"
+        rest = rest[at + 1 :]
     try:
-        parts = urlsplit(text)
-        netloc = parts.netloc
+        parts = urlsplit(f"{scheme}://{rest}")
+        netloc = login + parts.netloc
     except ValueError:  # not a URL urllib can split (a bracket left open): hide everything after the scheme
-        return text.split("://", 1)[0] + "://" + HIDDEN
-    if rest:
-        netloc = rest + netloc.removeprefix("host")
+        return f"{scheme}://{HIDDEN}"
     pairs = parse_qsl(parts.query, keep_blank_values=True)  # a key alone (?SECRET) may be the secret itself
     query = "&".join(f"{key}={HIDDEN}" if value else HIDDEN for key, value in pairs) or (HIDDEN if parts.query else "")
     path = PATH_SECRET.sub(lambda m: m.group(1) + HIDDEN, parts.path)
