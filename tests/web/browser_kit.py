@@ -175,7 +175,7 @@ def tap(driver: WebDriver, selector: str) -> None:
     left = driver.execute_script(
         "const d = document.documentElement.dataset, target = document.querySelector(arguments[0]);"
         "const row = target && target.closest('[data-held-until]');"
-        "return Math.max(d.settled ? Number(d.settleMs) - (Date.now() - Number(d.settled)) : 0,"
+        "return Math.max(d.tapsHeldUntil ? Number(d.tapsHeldUntil) - Date.now() : 0,"
         " row ? Number(row.dataset.heldUntil) - Date.now() : 0);",
         selector,
     )

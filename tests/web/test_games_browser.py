@@ -1912,6 +1912,33 @@ def test_spades_the_blind_nil_bid_button_bids_blind_nil(server: dict[str, Any], 
     clean(phone)
 
 
+def test_spades_a_double_tap_on_a_bid_enters_one_bid(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """Two taps on Beth's "3" 580 ms apart, a slow double tap: the redraw for Charlie had put "13" where the "3" was,
+    and the second tap bid 13 for Charlie (the hold was 300 ms after the answer, at 450 ms apart here: session 44).
+    A tap at a person's pace after it bids."""
+    phone = browsers["phone"]
+    gid = spades_deal_form(server, phone)
+    step(phone, server, gid, "#send-deal")  # Alex deals: Beth bids first
+    three = '#bid-buttons button[data-bid="3"]'
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
+    time.sleep(0.7)  # past the hold after the deal
+    phone.execute_script(  # two taps where Beth's "3" is, 580 ms apart, timed in the page
+        "const r = document.querySelector(arguments[0]).getBoundingClientRect(), x = r.left + r.width / 2,"
+        " y = r.top + r.height / 2; window.__second = null; document.elementFromPoint(x, y).click();"
+        "setTimeout(() => { const t = document.elementFromPoint(x, y); window.__second = t.textContent; t.click(); },"
+        " 580);",
+        three,
+    )
+    wait(phone, lambda d: d.execute_script("return window.__second"), 5)
+    time.sleep(1.0)
+    assert [(e["type"], e.get("player"), e.get("bid")) for e in events(server, gid)][1:] == [("bid", "Beth", 3)]
+    assert "That tap came with the one before it" in text(phone, "#spades-problem")
+    tap(phone, three)  # Charlie's 3, at a person's pace
+    wait(phone, lambda d: len(events(server, gid)) == 3, 3)
+    assert (events(server, gid)[-1]["player"], events(server, gid)[-1]["bid"]) == ("Charlie", 3)
+    clean(phone)
+
+
 def test_spades_correcting_two_bids_of_a_hand_saves_both(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

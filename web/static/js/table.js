@@ -1,6 +1,6 @@
 // The live table: draws the game from its state, keeps a live stream open (resuming where it
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
-import { api, bootData, clear, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
+import { DOUBLE_TAP_MS, api, bootData, clear, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
 import { announce, join, setMe } from './alerts.js';
 import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
@@ -35,18 +35,21 @@ startClock(gameId, state.now);
 // Likewise a tap within SETTLE_MS after another screen's entry redrew this one: the buttons had moved on to the next
 // player under the finger, and the tap went in for him, or on the "claims the rest" that came up under it, with
 // nothing said (spades phones audit, s38).
+// This screen's own entry holds a tap until a double tap's time from the tap that sent it (DOUBLE_TAP_MS), and
+// SETTLE_MS after its answer: two taps on a Spades bid 450 ms apart entered Alex's 3, then Beth's 13, which the redraw
+// had put where the 3 was (session 44; the hold was SETTLE_MS after the answer).
 const SETTLE_MS = 300;
 const UNHELD = new Set(['call', 'resolve']);
 let sending = false;
-let settledAt = 0;
+let settledAt = 0;   // until when this screen's own last entry holds a tap
 let redrawnAt = 0;
 
 let logMovedAt = 0;   // (the Log's rows: see undoEvent)
 const MOVED = 'The screen changed just as you tapped (an entry came in), so the tap was not sent: look again, and tap again if you meant it.';
 
 function settling() {   // for the tests' taps (browser_kit.tap): until when this screen takes a tap for a slip
-  const until = Math.max(settledAt, redrawnAt, logMovedAt);   // (and a row's data-held-until: holdChangedRows)
-  Object.assign(document.documentElement.dataset, { settled: String(until), settleMs: String(SETTLE_MS) });
+  const until = Math.max(settledAt, redrawnAt + SETTLE_MS, logMovedAt + SETTLE_MS);   // (and rows' data-held-until)
+  document.documentElement.dataset.tapsHeldUntil = String(until);
 }
 
 // `seen`: the last event the screen had when the entry was made (an editor: when it opened). The server refuses an
@@ -64,7 +67,7 @@ function answerMs() { return Number(document.documentElement.dataset.answerMs) |
 
 async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
   const held = !follow && !UNHELD.has(body.type);
-  if (held && (sending || Date.now() - settledAt < SETTLE_MS)) {
+  if (held && (sending || Date.now() < settledAt)) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
@@ -74,6 +77,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
+  const tapped = Date.now();
   if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
@@ -94,7 +98,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   } finally {
     if (held) {
       sending = false;
-      settledAt = Date.now();
+      settledAt = Math.max(tapped + DOUBLE_TAP_MS, Date.now() + SETTLE_MS);
       document.documentElement.dataset.sending = '';
       settling();
     }
