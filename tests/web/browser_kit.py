@@ -103,6 +103,10 @@ def webkit(width: int = 390, height: int = 844) -> Iterator[WebDriver]:
         os.close(write)
         with os.fdopen(read) as shown:
             display = shown.readline().strip()  # the display it took, once it is ready
+        if not display.isdecimal():
+            xvfb.kill()
+            xvfb.wait(5)
+            raise RuntimeError(f"Xvfb did not start (it said {display!r})")
         env = {**os.environ, "DISPLAY": f":{display}", "XDG_CONFIG_HOME": home, "NO_AT_BRIDGE": "1"}
         driver = None
         try:
