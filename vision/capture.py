@@ -32,7 +32,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit, urlunsplit
@@ -634,7 +634,7 @@ class Capture:
                 # from when it reads again: a lossless capture's wait for its consumer is not the camera away (a
                 # slow detector under `tablecall live --every-frame` was: the review of session 44)
                 self._last_picture = max(wall, self.clock())
-                frame = Frame(frame.image, frame.index, frame.pos_ms, frame.wall_ms, round(self._away_ms))
+                frame = replace(frame, away_ms=round(self._away_ms))
             self._latest = frame
             s = self._status
             self._status = CaptureStatus(s.state, s.message, s.source, s.frames + 1, s.retries, s.since)
