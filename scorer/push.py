@@ -72,6 +72,7 @@ from scorer.push_table import (
     read_face,
     read_wilds,
     reveal,
+    ruling,
     sort_faces,
     take,
     unseen,
@@ -87,7 +88,7 @@ Rulings = list[Ruling]
 def _ruling(state: PushState, event: GameEvent, code: str, severity: Severity, message: str, seat: int | None,
             **data: Json) -> Ruling:  # fmt: skip
     player = None if seat is None else state.players[seat]
-    return Ruling(code, severity, message, player, event.seq, data)
+    return ruling(code, severity, message, player, event.seq, **data)
 
 
 def _foul(state: PushState, event: GameEvent, code: str, message: str, seat: int | None, **data: Json) -> Ruling:
@@ -172,7 +173,7 @@ def _deal(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     if expected is not None and dealer != expected:
         who = state.players[expected]
         rulings.append(
-            _ruling(state, event, "wrong_dealer", Severity.ALERT, f"the deal passes left: {who} deals", dealer)
+            _ruling(state, event, "wrong_dealer", Severity.ALERT, f"The deal passes left: {who} deals", dealer)
         )
     upcard = read_face(event, "upcard")
     hands = [Hand(size)] * 4
@@ -206,7 +207,7 @@ def _deal(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
 
 
 def _wild_upcard(state: PushState, event: GameEvent, wild: Face) -> Ruling:
-    message = f"the upcard {wild} is wild: bury it in the stock and turn the next card (enter the card turned)"
+    message = f"The upcard {wild} is wild: bury it in the stock and turn the next card (enter the card turned)"
     return _ruling(state, event, "wild_upcard", Severity.ALERT, message, state.dealer)
 
 
@@ -463,7 +464,7 @@ def _discard(state: PushState, event: GameEvent) -> tuple[PushState, Rulings]:
     state = replace(state, discard=(*state.discard, card), turn=state.left_of(seat), step="draw")
     state, out = _went_out(state, event, seat)
     if state.phase == "play" and state.stock == 0:
-        message = f"the stock is empty: deal {state.deal} is over; report the cards left in each hand"
+        message = f"The stock is empty: deal {state.deal} is over; report the cards left in each hand"
         state = replace(state, phase="counting")
         out = [_ruling(state, event, "stock_empty", Severity.INFO, message, None)]
     return state, rulings + out

@@ -19,7 +19,7 @@ from scorer.cards import Face
 from scorer.events import EventError, GameEvent
 from scorer.game import Ruling, ScoreSheet, Severity, team_name
 from scorer.push_melds import DEAL_SIZES, REQUIREMENTS, card_value, describe_requirement
-from scorer.push_table import DECK, DealResult, Hand, PushState, parse_entry, show, sort_faces, unseen
+from scorer.push_table import DECK, DealResult, Hand, PushState, parse_entry, ruling, show, sort_faces, unseen
 
 __all__ = ["DEALS", "end_deal", "hand_points", "score_sheet", "table_view", "team_names"]
 
@@ -83,8 +83,8 @@ def _live_hands(state: PushState, event: GameEvent, reported: Hands) -> tuple[Ha
             hands[seat] = reported[seat]
             problems = _account(state, seat, reported[seat], pool)
             if problems:
-                message = "cards unaccounted for: " + "; ".join(problems)
-                rulings.append(Ruling("cards_unaccounted", Severity.ERROR, message, state.players[seat], event.seq))
+                message = "Cards unaccounted for: " + "; ".join(problems)
+                rulings.append(ruling("cards_unaccounted", Severity.ERROR, message, state.players[seat], event.seq))
         elif hand.hidden == 0:
             hands[seat] = list(hand.known)
     return hands, rulings
@@ -102,14 +102,14 @@ def end_deal(state: PushState, event: GameEvent) -> tuple[PushState, list[Ruling
     hands = reported
     if live:
         if state.phase == "play":
-            message = f"deal {number} was ended while still in play ({state.stock} cards in the stock)"
-            rulings.append(Ruling("deal_end_early", Severity.ALERT, message, None, event.seq))
+            message = f"Deal {number} was ended while still in play ({state.stock} cards in the stock)"
+            rulings.append(ruling("deal_end_early", Severity.ALERT, message, None, event.seq))
         if out is None:
             out = state.out
         elif out != state.out and (state.out is not None or state.phase == "counting"):
             who = "nobody" if state.out is None else state.players[state.out]
-            message = f"the report says {state.players[out]} went out; the referee saw {who} go out"
-            rulings.append(Ruling("out_mismatch", Severity.ERROR, message, state.players[out], event.seq))
+            message = f"The report says {state.players[out]} went out; the referee saw {who} go out"
+            rulings.append(ruling("out_mismatch", Severity.ERROR, message, state.players[out], event.seq))
         hands, found = _live_hands(state, event, reported)
         rulings += found
     if out is not None and hands.get(out):
@@ -139,11 +139,11 @@ def _announce(state: PushState, event: GameEvent) -> list[Ruling]:
     sheet = score_sheet(state)
     row = sheet.history[-1]
     scores = ", ".join(f"{team} {points}" for team, points in row["points"].items())
-    rulings = [Ruling("deal_scored", Severity.INFO, f"deal {row['deal']}: {scores}", None, event.seq)]
+    rulings = [ruling("deal_scored", Severity.INFO, f"Deal {row['deal']}: {scores}", None, event.seq)]
     if sheet.finished and sheet.winner is not None:
         totals = ", ".join(f"{team} {points}" for team, points in sheet.totals.items())
         verdict = " and ".join(sheet.winner) + (" win" if len(sheet.winner) == 1 else " tie")
-        rulings.append(Ruling("game_over", Severity.INFO, f"{verdict} (lowest total wins): {totals}", None, event.seq))
+        rulings.append(ruling("game_over", Severity.INFO, f"{verdict} (lowest total wins): {totals}", None, event.seq))
     return rulings
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from scorer.cards import CardError, Face, Joker, Rank, copy_number, copy_slip, parse_face, push_deck, quoted
 from scorer.events import EventError, GameEvent
+from scorer.game import Ruling, Severity
 from scorer.push_melds import Meld, Stand, face_key
 from scorer.shown import cut
 
@@ -35,6 +36,7 @@ __all__ = [
     "read_face",
     "read_wilds",
     "reveal",
+    "ruling",
     "seen",
     "show",
     "sort_faces",
@@ -45,6 +47,14 @@ __all__ = [
 Json = Any
 #: How many of each face the 108 cards hold: 2 of each card, 4 jokers.
 DECK: Counter[Face] = Counter(card.face for card in push_deck())
+
+
+def ruling(code: str, severity: Severity, message: str, player: str | None, seq: int, **data: Json) -> Ruling:
+    """A Push ruling, said as a sentence like the other games' (a full stop at the end; they had none: wording
+    audit, session 40)."""
+    if not message.endswith((".", "!", "?")):
+        message += "."
+    return Ruling(code, severity, message, player, seq, data)
 
 
 def show(faces: Iterable[Face]) -> list[str]:

@@ -9,7 +9,7 @@ import pytest
 
 from scorer.cards import CardError, parse_face
 from scorer.events import EventError, LogError, parse_log
-from scorer.game import OptionError
+from scorer.game import OptionError, Ruling
 from scorer.session import Session, replay
 from tests.scorer.push_play import discard, draw
 from tests.scorer.snap_support import run
@@ -114,3 +114,29 @@ def test_a_false_spit_by_both_names_both() -> None:
 
     rulings = add(started(), "spit", cards={"Alex": "QD", "Beth": "KC"})
     assert rulings[0].message.startswith("False Spit! (Alex and Beth): ")
+
+
+# -- rulings are sentences -----------------------------------------------------------------------------------------
+def _push_rulings() -> list[Ruling]:
+    """The rulings of the Push rule tables' situations, random whole games and the deal-end reports."""
+    from tests.scorer.push_play import deal_end, random_game
+    from tests.scorer.test_push import OUT_BY_DISCARD, PLAY, TURN
+
+    tables = [table(*before, event) for _, before, event, _ in TURN + PLAY]
+    tables += [table(*random_game(seed)) for seed in range(3)]
+    out = deal_end({"Beth": "KS KH KD 4S 5S 6S", "David": "AS AH AD 5D 6D 7D"})
+    tables.append(table(*OUT_BY_DISCARD, out, ("deal", {"dealer": "Charlie", "upcard": "2H"})))
+    tables.append(table(*OUT_BY_DISCARD, deal_end({"Alex": "3H", "Beth": "", "David": "KS"}, out="Beth")))
+    tables.append(table(DEAL, draw("Alex"), discard("Alex", "3H"), deal_end({})))
+    return [r for t in tables for r in t.session.rulings]
+
+
+def test_push_rulings_are_sentences_like_the_other_games() -> None:
+    """Push said its rulings in lower case without a full stop ("the deal passes left: Alex deals"), the other games
+    as sentences (the wording audit, session 40; in banners, spoken, and read out by screen readers)."""
+    rulings = _push_rulings()
+    wanted = {"out_of_turn", "wrong_dealer", "wild_upcard", "out_mismatch", "cards_unaccounted", "deal_end_early",
+              "deal_scored", "game_over", "went_out", "stock_empty", "requirement_not_met", "invalid_meld"}  # fmt: skip
+    assert wanted <= {r.code for r in rulings}, wanted - {r.code for r in rulings}
+    for ruling in rulings:
+        assert ruling.message[:1].isupper() and ruling.message.endswith((".", "!", "?")), (ruling.code, ruling.message)

@@ -497,7 +497,7 @@ def test_drawing_an_unburied_wild_upcard_is_flagged() -> None:
     # the foul said only "should have been buried", and the burial then entered was refused with no way on (the
     # wording audit, session 40): both say to undo the draw first, and after that undo the burial is taken
     assert foul.code == "wild_upcard" and foul.message.endswith(
-        "should have been buried (to bury it now, undo this draw first)"
+        "should have been buried (to bury it now, undo this draw first)."
     )
     with pytest.raises(EventError, match=r"no wild upcard to bury: .* \(if a draw or push was entered before the"):
         t.send(("upcard", {"card": "9C"}))
@@ -506,7 +506,7 @@ def test_drawing_an_unburied_wild_upcard_is_flagged() -> None:
     # a push before the burial: "undo this draw first" named a draw nobody made (a review)
     t = table(("deal", {"dealer": "David", "upcard": "2S"}))
     (foul,) = t.send(push("Alex"))
-    assert foul.message.endswith("(to bury it now, undo this push first)")
+    assert foul.message.endswith("(to bury it now, undo this push first).")
 
 
 @pytest.mark.parametrize("distinct", [False, True], ids=["set_suits_distinct_off", "set_suits_distinct_on"])
