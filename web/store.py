@@ -221,6 +221,8 @@ class Store:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA foreign_keys=ON")
+            if not self.created:
+                self._check()
             self._db.executescript(SCHEMA)
             self._lock = threading.RLock()
             self._file = _identity(self.path)  # the file opened: one put in its place is another file
@@ -230,6 +232,20 @@ class Store:
         except (OSError, sqlite3.Error, StoreUnavailable) as exc:  # _init_meta writes: a read-only file fails there
             reason = exc.reason if isinstance(exc, StoreUnavailable) else str(exc)
             raise StoreError(f"cannot open the database {self.path}: {_why(reason)}") from None
+
+    def _check(self) -> None:
+        """A file damaged inside (a bad sector, a copy cut short) is refused at the start, with what to do. Only its
+        first pages were read at the start, so it was served, and every screen said it was damaged (a 503, on the
+        home page too). SQLite's quick check reads the whole file (docs/web.md: under a second for 3,000 games)."""
+        found = [str(row[0]) for row in self._db.execute("PRAGMA quick_check(3)")]
+        if found != ["ok"]:
+            self._db.close()
+            said = "; ".join(line for text in found for line in text.splitlines() if not line.startswith("***"))
+            raise StoreError(
+                f"cannot open the database {self.path}: it is damaged (SQLite's check: {cut(said, 160)}); keep a "
+                "copy of it with its -wal file, and start tablecall on a backup (docs/web.md, Restoring a backup), "
+                "or give another --db"
+            )
 
     # -- plumbing -------------------------------------------------------------------------
     @contextmanager

@@ -323,6 +323,38 @@ def test_a_damaged_database_file_says_what_to_do(tmp_path: Path) -> None:
         Store(db)
 
 
+def _swap_two_rows(db: Path, table: str) -> None:
+    """A bad sector: two rows of ``table``'s page swapped in its list of cells (SQLite's check finds them out of
+    order), the rest of the file readable."""
+    raw = sqlite3.connect(db)
+    page_size = raw.execute("PRAGMA page_size").fetchone()[0]
+    (root,) = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (table,)).fetchone()
+    raw.close()
+    data = bytearray(db.read_bytes())
+    start = (root - 1) * page_size
+    assert data[start] == 0x0D and int.from_bytes(data[start + 3 : start + 5], "big") >= 2  # a leaf of 2 rows or more
+    cells = start + 8
+    data[cells : cells + 4] = data[cells + 2 : cells + 4] + data[cells : cells + 2]
+    db.write_bytes(bytes(data))
+
+
+def test_a_database_damaged_inside_is_refused_at_the_start(tmp_path: Path) -> None:
+    """The file opened, and was served: every screen, the home page too, then said it was damaged (a 503)."""
+    db = tmp_path / "t.sqlite3"
+    store = Store(db)
+    for n in range(3):
+        store.create_game("tally", ["Ann", "Bo"], {}, title=f"g{n}", origin="new", epoch_ms=0, created_ms=0)
+    store.close()
+    _swap_two_rows(db, "games")
+    with pytest.raises(StoreError) as info:
+        Store(db)
+    said = str(info.value)
+    assert said.startswith(f"cannot open the database {db}: it is damaged (SQLite's check: ")
+    assert "out of order" in said and said.endswith("start tablecall on a backup (docs/web.md, Restoring a backup), "
+                                                     "or give another --db")  # fmt: skip
+    assert "\n" not in said and "***" not in said
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGXFSZ"), reason="no file-size limit to stand in for a full disk")
 def test_a_full_disk_is_said_and_nothing_half_written(tmp_path: Path) -> None:
     """A file-size limit stands in for a full disk: the write fails as SQLite's "disk I/O error"; that is said (it was
@@ -505,16 +537,7 @@ def test_backup_of_a_database_with_a_damaged_page_keeps_no_copy(
     store.create_game("tally", ["Ann", "Bo"], {}, title="g", origin="new", epoch_ms=0, created_ms=0)
     store.close()
     assert not db.with_name(db.name + "-wal").exists()
-    raw = sqlite3.connect(db)
-    page_size = raw.execute("PRAGMA page_size").fetchone()[0]
-    (root,) = raw.execute("SELECT rootpage FROM sqlite_master WHERE name = 'meta'").fetchone()
-    raw.close()
-    data = bytearray(db.read_bytes())
-    start = (root - 1) * page_size
-    assert data[start] == 0x0D and int.from_bytes(data[start + 3 : start + 5], "big") == 2  # a leaf of 2 rows
-    cells = start + 8
-    data[cells : cells + 4] = data[cells + 2 : cells + 4] + data[cells : cells + 2]
-    db.write_bytes(bytes(data))
+    _swap_two_rows(db, "meta")
     assert main(["backup", str(copy), "--db", str(db)]) == 2
     said = capsys.readouterr()
     assert said.out == "" and f"tablecall: {db} is damaged (" in said.err and "the copy was not kept" in said.err
