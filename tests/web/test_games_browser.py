@@ -482,9 +482,9 @@ def test_snap_the_quiet_banner_of_a_won_call_pushes_out_no_foul_banner(
     clean(phone)
 
 
-def spit_example_up_to(server: dict[str, Any], seq: int) -> str:
-    """docs/examples/spit.jsonl's events up to ``seq``, imported as a new game; its id."""
-    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spit.jsonl").read_text(encoding="utf-8")
+def example_up_to(server: dict[str, Any], game: str, seq: int) -> str:
+    """docs/examples/GAME.jsonl's events up to ``seq``, imported as a new game; its id."""
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / f"{game}.jsonl").read_text(encoding="utf-8")
     upto = [line for line in lines.splitlines() if json.loads(line).get("seq", 0) <= seq]
     status, body = call(server["laptop"], "POST", "/api/import", {"log": "\n".join(upto) + "\n"})
     assert status == 201, body
@@ -495,7 +495,7 @@ def test_spit_the_slap_shows_who_took_which_pile_and_ends_the_round_s_banner(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     laptop = browsers["laptop"]
-    gid = spit_example_up_to(server, 32)  # Alex's last card next
+    gid = example_up_to(server, "spit", 32)  # Alex's last card next
     open_as_host(server, laptop, gid)
     play = {"type": "play", "player": "Alex", "card": "4H", "pile": 0, "from": 4}
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", play)[0] == 201
@@ -945,7 +945,7 @@ def test_spit_a_slap_is_corrected_from_the_log_by_choosing_the_pile(
     """The camera read Alex's slap on spit pile 2; he slapped pile 1. The Edit offered only JSON, with the piles
     counted from 0 where the Log counts from 1 (spit/snap phones audit, s38)."""
     phone = browsers["phone"]
-    gid = spit_example_up_to(server, 35)  # the round's two slaps
+    gid = example_up_to(server, "spit", 35)  # the round's two slaps
     join(server, phone, gid)
     tab(phone, "log")
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="34"] button.edit'))
@@ -1674,6 +1674,41 @@ def test_push_deal_end_asks_no_cards_of_the_player_who_went_out(
     clean(phone)
 
 
+DEAL_EDITOR_AT_360 = """
+const box = document.querySelector('#tab-history .scroll');
+const form = document.querySelector('#deal-editor #hands-form');
+return {sideways: box.scrollWidth - box.clientWidth, right: form.getBoundingClientRect().right,
+        width: document.documentElement.clientWidth};
+"""
+
+
+def test_push_deal_editor_shows_who_went_out_and_fits_a_360_px_phone(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Deal 1 played on the phones, Alex going out (its deal_end names no one: the referee saw it). The History's Edit
+    showed "Went out: nobody (the stock ran out)" beside a row saying "Alex 0 (out)", Alex's field open, and reached
+    14 px past a 360 px phone's edge; the history itself was 11 px wider than its box (the mend audit, session 45)."""
+    phone = browsers["phone"]
+    gid = example_up_to(server, "push", 13)
+    join(server, phone, gid)
+    tab(phone, "history")
+    assert "Alex 0 (out)" in text(phone, '#history tr[data-deal="1"]')
+    box = "const b = document.querySelector('#tab-history .scroll'); return b.scrollWidth - b.clientWidth"
+    assert phone.execute_script(box) <= 0  # an Edit column had made it 11 px wider than its box
+    tap(phone, 'button.edit-deal[data-deal="1"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-editor #hands-form"))
+    assert Select(css(phone, "#deal-editor #push-out")).first_selected_option.text == "Alex"
+    assert not css(phone, '#deal-editor input[data-player="Alex"]').is_displayed()
+    measured = phone.execute_script(DEAL_EDITOR_AT_360)
+    assert measured["sideways"] <= 0 and measured["right"] <= measured["width"], measured
+    shot(phone, "push-05-edit-live-deal-360")
+    tap(phone, "#deal-editor #send-hands")  # saved as shown: the same score, and no ruling that Alex did not go out
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    assert events(server, gid)[-1]["event"]["out"] == "Alex"
+    assert "out_mismatch" not in [code for code, _ in rulings(server, gid)]
+    clean(phone)
+
+
 def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -2086,7 +2121,7 @@ def test_spit_a_slap_on_pile_two_entered_on_the_screen_slaps_pile_two(
     """The slap tests entered their slaps through the API: every slap button could slap pile 1, and Alex, who slapped
     the smaller pile 2 (4 cards), took pile 1's 16 (a JS mutation audit, session 39)."""
     phone = browsers["phone"]
-    gid = spit_example_up_to(server, 33)  # Alex's last card played
+    gid = example_up_to(server, "spit", 33)  # Alex's last card played
     join(server, phone, gid)
     tab(phone, "enter")
     step(phone, server, gid, '#slap-buttons button[data-player="Alex"][data-pile="1"]')

@@ -378,18 +378,20 @@ function history(table, ctx) {
   const teams = Object.keys(state.totals);
   const rows = state.history || [];
   if (!rows.length) table.append(el('caption', { class: 'muted' }, 'No deal scored yet.'));
-  table.append(el('thead', {}, el('tr', {}, el('th', {}, '#'), el('th', {}, 'hands'), teams.map((t) => el('th', {}, t)),
-    ctx.canWrite ? el('th', {}, el('span', { class: 'sr-only' }, 'edit')) : null)));
+  // Edit sits under the hands, not in a column of its own: that column (84 px) made the table 11 px wider than a
+  // 360 px phone's history, "Alex 0 (out)" wrapping; the number and team columns are as narrow as Spades' (style.css)
+  table.append(el('thead', {}, el('tr', {}, el('th', { class: 'hand' }, '#'), el('th', {}, 'hands'), teams.map((t) => el('th', { class: 'team' }, t)))));
   const body = el('tbody');
   rows.forEach((row, i) => {
-    body.append(el('tr', { dataset: { deal: row.deal } }, el('td', { class: 'num' }, String(row.deal)),
-      el('td', {}, state.players.map((p) => el('div', {}, `${p} ${row.hands[p] === null ? '—' : row.hands[p]}${row.out === p ? ' (out)' : ''}`))),
-      teams.map((t) => el('td', { class: 'num' }, el('strong', {}, String(row.totals[t])), el('div', { class: 'muted' }, `+${row.points[t]}`))),
-      ctx.canWrite ? el('td', {}, el('button', { type: 'button', class: 'edit-deal', dataset: { deal: i + 1 },
-        onclick: () => editDeal(table, ctx, i + 1) }, 'Edit')) : null));
+    body.append(el('tr', { dataset: { deal: row.deal } }, el('td', { class: 'num hand' }, String(row.deal)),
+      el('td', { class: 'bids' }, state.players.map((p) => el('div', { class: 'bid-line' }, `${p} `,
+        el('span', {}, `${row.hands[p] === null ? '—' : row.hands[p]}${row.out === p ? ' (out)' : ''}`))),
+        ctx.canWrite ? el('button', { type: 'button', class: 'edit-deal', dataset: { deal: i + 1 }, 'aria-label': `Edit deal ${row.deal}`,
+          onclick: () => editDeal(table, ctx, i + 1) }, 'Edit') : null),
+      teams.map((t) => el('td', { class: 'num team' }, el('strong', {}, String(row.totals[t])), el('div', { class: 'muted' }, `+${row.points[t]}`)))));
   });
   table.append(body);
-  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 3 + teams.length }, dealEditor(table, ctx)))));
+  if (editing) table.append(el('tfoot', {}, el('tr', {}, el('td', { colspan: 2 + teams.length }, dealEditor(table, ctx)))));
 }
 
 async function editDeal(table, ctx, number) {
@@ -398,7 +400,10 @@ async function editDeal(table, ctx, number) {
   try { ({ entries } = await api('GET', `/api/games/${ctx.state.id}/log`)); } catch (err) { return; }
   const end = entries.find((e) => e.row === number && e.status !== 'undone' && (e.now || e.event).type === 'deal_end');
   const event = end ? end.now || end.event : null;
-  editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out: (event && event.out) || '', seen };
+  // a deal played on the screens ends with no 'out' (the referee saw who went out): the row says (it showed "nobody")
+  const row = (ctx.state.history || [])[number - 1];
+  const out = (event && event.out) || (row && row.out) || '';
+  editing = { number, seq: end ? end.event.seq : null, event, values: { ...((event && event.hands) || {}) }, out, seen };
   clear(table);
   history(table, ctx);
   const foot = table.querySelector('tfoot');
