@@ -213,8 +213,11 @@ def post_event(game_id: str) -> Any:
     seen = body.pop("seen", None)
     if seen is not None and (isinstance(seen, bool) or not isinstance(seen, int) or seen < 0):
         raise AccessDenied(400, f"'seen' must be the number of the last event the screen had, not {seen!r}")
+    made = body.pop("made", None)  # when the entry was made, on the game's clock: entries held on their way go in order
+    if made is not None and (isinstance(made, bool) or not isinstance(made, int)):
+        raise AccessDenied(400, f"'made' must be a time on the game's clock in milliseconds, not {cut(repr(made), 24)}")
     try:
-        result = hub(current_app).append(game_id, body, author=role, client_ts=client_ts, seen=seen)
+        result = hub(current_app).append(game_id, body, author=role, client_ts=client_ts, seen=seen, made=made)
     except StaleEntry as exc:
         raise AccessDenied(409, str(exc)) from None
     except EventError as exc:

@@ -14,8 +14,9 @@ import logging
 import queue
 import re
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -37,6 +38,14 @@ TS_FUTURE_MS = 2_000
 RECENT = 12
 CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
+# Entries held on their way (the host's computer paused or hung, a Wi-Fi stall) reached the hub together and were
+# judged in whatever order its threads took them: cards entered in turn, 0.4 s apart, were ruled out of turn, and a Push
+# discard taken before its draw changed the score (sleep audit, session 45). A screen says when each entry was made
+# ('made', on the game's clock); one made LATE_MS or more before it arrives waits GATHER_S for the others held with it,
+# and an entry waits (at most ORDER_WAIT_S) for any made before it that is on its way through the hub.
+LATE_MS = 1_000
+GATHER_S = 0.3
+ORDER_WAIT_S = 2.0
 RESUME_GAP_MS = 1000  # the least time a game's clock counts across a start on a clock set back (Hub._resume)
 #: entries that end a deal, hand or game at once: one logged since the entering screen looked is that entry, made on
 #: an old view (the camera's deal end and a phone's, with the hands listed another way, scored a Push deal twice)
@@ -100,6 +109,9 @@ class LiveGame:
     session: Session
     lock: threading.Lock = field(default_factory=threading.Lock)
     subscribers: set[Subscriber] = field(default_factory=set)
+    arriving: set[tuple[int, int]] = field(default_factory=set)  # (made, order) of the entries on their way in
+    turns: threading.Condition = field(default_factory=threading.Condition)  # guards arriving, and tells when one is in
+    tickets: int = 0
     rows: _Rows | None = None  # how far the Log's history rows were counted (:meth:`Hub._completions`)
 
 
@@ -301,9 +313,11 @@ class Hub:
         source: Source = Source.MANUAL,
         client_ts: int | None = None,
         seen: int | None = None,
+        made: int | None = None,
     ) -> AppendResult:
         """Check, store and broadcast one event given as ``{"type": ..., payload...}``. ``seen``: the last event
-        the entering screen had when the entry was made (:meth:`_fresh`).
+        the entering screen had when the entry was made (:meth:`_fresh`); ``made``: when, on the game's clock
+        (:meth:`_in_order`).
 
         Raises EventError for a malformed event (nothing is written), StaleEntry for an entry made on an old view,
         KeyError for an unknown game, ConflictError if another writer got there first, RefereeFault for a
@@ -312,7 +326,7 @@ class Hub:
         live = self.live(game_id)
         if live is None:
             raise KeyError(game_id)
-        with live.lock:
+        with self._in_order(live, made), live.lock:
             self._refresh(live)
             now = self.game_time(live)
             ts = now if client_ts is None else self._check_ts(client_ts, now)
@@ -438,6 +452,32 @@ class Hub:
                     "camera: look at it, and edit it if it is wrong"
                 )
         return None
+
+    @contextmanager
+    def _in_order(self, live: LiveGame, made: int | None) -> Iterator[None]:
+        """Entries taken in the order they were made when they arrive together (see LATE_MS). An entry without
+        ``made`` (the camera's, an older screen's), or with one the game's clock cannot have said (a phone's clock
+        off), goes in as it comes."""
+        now = self.game_time(live)
+        if made is None or not now - TS_PAST_MS <= made <= now + TS_FUTURE_MS:
+            yield
+            return
+        with live.turns:
+            live.tickets += 1
+            key = (made, live.tickets)
+            live.arriving.add(key)
+        try:
+            if now - made >= LATE_MS:  # held on its way: others held with it are arriving now
+                time.sleep(GATHER_S)
+            deadline = time.monotonic() + ORDER_WAIT_S
+            with live.turns:
+                while any(other < key for other in live.arriving) and (left := deadline - time.monotonic()) > 0:
+                    live.turns.wait(left)
+            yield
+        finally:
+            with live.turns:
+                live.arriving.discard(key)
+                live.turns.notify_all()
 
     @staticmethod
     def _check_ts(client_ts: int, now: int) -> int:

@@ -508,6 +508,10 @@ def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(
     assert len(events_of(app, gid)) == 3
     bad = post_event(host, gid, type="add", player="Ann", points=3, seen="2")
     assert bad.status_code == 400 and "'seen' must be" in bad.get_json()["error"]
+    for made in ("12", True, 1.5):  # when it was made (web/hub.py, LATE_MS): a whole number of ms, or refused
+        bad = post_event(host, gid, type="add", player="Ann", points=3, seen=3, made=made)
+        assert bad.status_code == 400 and "'made' must be a time on the game's clock" in bad.get_json()["error"]
+    assert len(events_of(app, gid)) == 3
     # an edit and an undo too: they were told another screen had changed the event (their own first copy did)
     edit = {"type": "correct", "target": 1, "event": {"type": "add", "player": "Ann", "points": 6}, "seen": 3}
     undo = {"type": "undo", "target": 2, "seen": 4}

@@ -916,6 +916,27 @@ def test_an_entry_whose_answer_was_lost_says_it_may_have_been_recorded(
     ]
 
 
+def test_an_entry_says_when_it_was_made_on_the_game_clock(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Entries held on their way (the host's computer paused) are taken in the order they were made (web/hub.py,
+    LATE_MS; sleep audit, session 45): every entry carries 'made', its tap on the game's clock."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(
+        "window.__sent = []; const real = window.fetch; window.fetch = (url, init) => {"
+        " if (String(url).endsWith('/events')) window.__sent.push(JSON.parse(init.body)); return real(url, init); };"
+    )
+    phone.execute_script("document.querySelector('#flip-cards button[data-card=\"7H\"]').click()")
+    wait(phone, lambda d: len(store(server["app"]).events(game_id)) == 2, 5)
+    (sent,) = phone.execute_script("return window.__sent")
+    stored = store(server["app"]).events(game_id)[-1]  # stamped on arrival, on the game's clock
+    assert isinstance(sent["made"], int) and 0 <= stored.ts - sent["made"] < 1000, (sent, stored.ts)
+
+
 # what a joined phone says and vibrates, kept (the page's speech and vibration replaced by a record of them)
 LISTEN = """window.__said = []; window.__buzz = [];
   if (window.speechSynthesis) window.speechSynthesis.speak = (u) => { if (u.text) window.__said.push(u.text); };

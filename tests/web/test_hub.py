@@ -3,6 +3,7 @@ one database, the annotated log, and the demo table."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -12,7 +13,7 @@ import pytest
 
 from scorer.events import EventError, Source
 from web.demo import DemoTable, find_example
-from web.hub import TS_FUTURE_MS, TS_PAST_MS, Hub
+from web.hub import GATHER_S, LATE_MS, TS_FUTURE_MS, TS_PAST_MS, Hub
 from web.store import Store
 
 
@@ -109,6 +110,70 @@ def test_six_phones_at_one_table_entering_at_once_are_all_stored(db: Store) -> N
     live, replayed = hub.live(gid), Hub(db).live(gid)  # the live game, and the stored one read afresh
     assert live is not None and replayed is not None
     assert live.session.score().totals == replayed.session.score().totals == {"Ann": 90, "Bo": 90}
+
+
+SEATS = ["Alex", "Beth", "Charlie", "David"]
+TRICK = [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "4C"), ("David", "2C")]  # docs/examples/spades.jsonl's first
+
+
+def spades_bid(hub: Hub) -> str:
+    """docs/examples/spades.jsonl's deal and bids entered; the game's id."""
+    gid = hub.create("spades", SEATS, {}).record.id
+    lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spades.jsonl").read_text().splitlines()
+    for line in lines[1:6]:
+        body = {k: v for k, v in json.loads(line).items() if k not in ("seq", "ts", "source")}
+        hub.append(gid, body, "player")
+    return gid
+
+
+def enter_at_once(hub: Hub, gid: str, entries: list[tuple[dict[str, Any], int | None]]) -> None:
+    """Each entry from its own thread, in the reverse of the order given, 30 ms apart: as waitress's threads may take
+    requests that reached the server together."""
+
+    def enter(body: dict[str, Any], made: int | None) -> None:
+        hub.append(gid, body, "player", seen=5, made=made)
+
+    threads = [threading.Thread(target=enter, args=entry) for entry in reversed(entries)]
+    for thread in threads:
+        thread.start()
+        time.sleep(0.03)
+    for thread in threads:
+        thread.join(10)
+
+
+def test_entries_held_on_their_way_go_in_in_the_order_they_were_made(db: Store) -> None:
+    """The host's computer paused for 4 s while four phones entered a trick in turn, 0.4 s apart: the entries reached
+    the hub together and were judged in whatever order its threads took them, cards played in turn ruled out of turn
+    in 6 rounds of 6 (sleep audit, session 45, data/s45/sleep/t6_keepalive.py)."""
+    clock = Clock()
+    hub = Hub(db, clock)
+    gid = spades_bid(hub)
+    live = hub.live(gid)
+    assert live is not None
+    clock.now += 60_000
+    paused = hub.game_time(live) - 4_000  # the phones' taps, during the pause
+    bodies = [{"type": "play", "player": name, "card": card} for name, card in TRICK]
+    enter_at_once(hub, gid, [(body, paused + 400 * n) for n, body in enumerate(bodies)])
+    played = live.session.events[5:]
+    assert [(e.data["player"], e.data["card"]) for e in played] == TRICK
+    assert [r.code for r in live.session.rulings if r.seq > 5 and r.severity.value != "info"] == []
+
+
+def test_entries_without_a_time_made_or_made_just_now_go_in_as_they_come(db: Store) -> None:
+    """Only entries held on their way wait for others (GATHER_S): an entry made now goes in at once, and the
+    camera's or an older screen's (no 'made') as they come (here, in the reverse order: out of turn)."""
+    clock = Clock()
+    hub = Hub(db, clock)
+    gid = spades_bid(hub)
+    live = hub.live(gid)
+    assert live is not None
+    clock.now += 60_000
+    started = time.monotonic()
+    hub.append(gid, {"type": "play", "player": "Alex", "card": "AC"}, "player", made=hub.game_time(live) - LATE_MS + 1)
+    assert time.monotonic() - started < GATHER_S
+    bodies = [{"type": "play", "player": name, "card": card} for name, card in TRICK[1:]]
+    enter_at_once(hub, gid, [(body, None) for body in bodies])
+    assert [e.data["player"] for e in live.session.events[6:]] == ["David", "Charlie", "Beth"]
 
 
 def test_first_loads_of_a_game_at_once_make_one_live_game_from_one_replay(db: Store) -> None:

@@ -81,7 +81,9 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
-    const result = await api('POST', `/api/games/${gameId}/events`, { ...body, seen }, answerMs());
+    // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
+    const made = gameNow();
+    const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
