@@ -79,6 +79,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     @app.after_request
     def _headers(response: Response) -> Response:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        if response.mimetype == "text/html":  # a page holds the game as it was: Back or a restored tab showed that
+            response.headers.setdefault("Cache-Control", "no-store")  # from the cache, old totals (sleep audit, s45)
         response.headers.setdefault("Referrer-Policy", "no-referrer")  # join tokens stay out of Referer
         response.headers.setdefault(
             "Content-Security-Policy",

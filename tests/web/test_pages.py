@@ -200,6 +200,17 @@ def test_security_headers(host: FlaskClient) -> None:
     assert headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_pages_are_not_kept_by_the_browser_and_static_files_are(host: FlaskClient, tally: dict[str, Any]) -> None:
+    """A page holds the game as it was when it was sent: a game page brought back by Back or a restored tab came from
+    the browser's cache and showed its old totals, looking live while the host's computer slept (sleep audit, s45)."""
+    for path in ("/", f"/g/{tally['id']}", "/new", "/import", "/nowhere"):
+        response = host.get(path)
+        assert response.mimetype == "text/html" and response.headers["Cache-Control"] == "no-store", path
+    response = host.get("/static/js/table.js")
+    assert "no-store" not in response.headers.get("Cache-Control", "")
+    response.close()
+
+
 def test_static_files_are_served_locally(host: FlaskClient) -> None:
     for path in (
         "style.css",
