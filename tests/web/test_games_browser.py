@@ -964,6 +964,29 @@ def test_spit_a_slap_is_corrected_from_the_log_by_choosing_the_pile(
     clean(phone)
 
 
+@pytest.mark.parametrize(
+    ("game", "deal_seq", "was", "dealer"), [("spades", 1, "David", "Beth"), ("push", 14, "Beth", "Alex")]
+)
+def test_a_wrong_dealer_is_corrected_from_the_log_by_choosing_the_dealer(
+    server: dict[str, Any], browsers: dict[str, WebDriver], game: str, deal_seq: int, was: str, dealer: str
+) -> None:
+    """Spades and Push had no lists in the Log's Edit: a wrong dealer meant typing "dealer" into the deal's JSON on a
+    phone, among a Spades deal's 52 cards (mend audit, session 45)."""
+    phone = browsers["phone"]
+    gid = example_up_to(server, game, deal_seq + 1)
+    join(server, phone, gid)
+    from_log(phone, deal_seq, "edit")
+    dealers = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-deal-dealer"))[0])
+    assert dealers.first_selected_option.text == was
+    dealers.select_by_visible_text(dealer)
+    assert json.loads(css(phone, "#edit-fields").get_attribute("value"))["dealer"] == dealer
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    fixed = events(server, gid)[-1]
+    assert fixed["target"] == deal_seq and fixed["event"]["type"] == "deal" and fixed["event"]["dealer"] == dealer
+    clean(phone)
+
+
 def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
