@@ -211,6 +211,29 @@ def test_pages_are_not_kept_by_the_browser_and_static_files_are(host: FlaskClien
     response.close()
 
 
+def test_large_answers_are_gzipped_for_a_browser_that_takes_it(host: FlaskClient, tally: dict[str, Any]) -> None:
+    """The Log of a long game went whole and uncompressed at every reload (293 KB every 1.5 s at 1,500 events, a
+    crowded Wi-Fi's 1 Mbit/s full: slow-phone audit, session 45)."""
+    import gzip
+
+    for n in range(60):
+        assert post_event(host, tally["id"], type="add", player=("Ann", "Bo")[n % 2], points=1).status_code == 201
+    for path in (f"/api/games/{tally['id']}/log", f"/g/{tally['id']}", "/static/js/table.js", "/static/style.css"):
+        plain = host.get(path)
+        zipped = host.get(path, headers={"Accept-Encoding": "gzip, deflate"})
+        assert "Content-Encoding" not in plain.headers, path
+        assert zipped.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in zipped.headers["Vary"], path
+        body = gzip.decompress(zipped.get_data())
+        assert len(zipped.get_data()) < len(body) / 2, path
+        if path.startswith("/static/"):
+            assert body == plain.get_data(), path
+        else:  # (a page holds the time it was sent)
+            assert len(body) == len(plain.get_data()) or path.startswith("/g/"), path
+        plain.close(), zipped.close()
+    small = host.get("/api/games", headers={"Accept-Encoding": "gzip"})  # under 2 KB: as it is
+    assert "Content-Encoding" not in small.headers
+
+
 def test_static_files_are_served_locally(host: FlaskClient) -> None:
     for path in (
         "style.css",
