@@ -452,6 +452,42 @@ def test_a_restore_tapped_just_after_new_rows_moved_the_log_is_not_sent_however_
     assert "The screen changed just as you tapped" in css(laptop, "#log-problem").text
 
 
+def test_a_log_reload_keeps_the_rows_that_did_not_change(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Every reload rebuilt all the rows and laid them all out again: on a slow phone late in a long game, 2 s of its
+    main thread every 1.5 s, a tap waiting 3.4 s to be taken (slow-phone audit, session 45). A row whose entry is as it
+    was is the same node; a row that changed (undone) is drawn anew, in its place."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = tally_log(server, laptop, 6)
+    laptop.execute_script("for (const row of document.querySelectorAll('#log li')) row.__kept = row.dataset.seq;")
+    the_hub.append(game_id, {"type": "undo", "target": 6}, author="host")  # (an earlier one re-rules the rows after it)
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 1}, author="host")
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="8"]'), 5)
+    wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, '#log li[data-seq="6"] button.redo'), 5)
+    rows = laptop.execute_script(
+        "return [...document.querySelectorAll('#log li')].map((r) => [r.dataset.seq, r.__kept || null])"
+    )
+    assert rows == [["8", None], ["7", None], ["6", None], ["5", "5"], ["4", "4"], ["3", "3"], ["2", "2"], ["1", "1"]]
+
+
+def test_the_table_page_asks_for_all_its_modules_at_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The modules came level by level, a round trip each: a slow phone on a crowded Wi-Fi drew its buttons 2-3 s
+    after a load (slow-phone audit, session 45). The page names every module it loads (modulepreload)."""
+    laptop = browsers["laptop"]
+    tally_log(server, laptop, 1)
+    preloaded = laptop.execute_script(
+        "return [...document.querySelectorAll('link[rel=modulepreload]')].map((l) => new URL(l.href).pathname)"
+    )
+    loaded = laptop.execute_script(
+        "return performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname)"
+        ".filter((p) => p.endsWith('.js') && !p.endsWith('/boot.js'))"
+    )
+    assert len(loaded) >= 10 and sorted(set(loaded)) == sorted(preloaded), (loaded, preloaded)
+
+
 def test_a_log_edit_saved_far_down_a_long_log_comes_back_to_its_row(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
