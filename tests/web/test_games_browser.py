@@ -1580,6 +1580,40 @@ def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str
     return gid
 
 
+def test_the_next_player_entering_before_the_last_one_s_entry_is_in_is_asked_first(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """At the table the next player lays a card and taps it before the last player's is in: the screen still showed
+    the last player's turn, and the card went in as theirs, nothing said (Beth's 7C as Alex's, then Alex's AC as
+    Beth's; David's bid as Charlie's: pace audit, session 45). Charlie's phone, at Beth's bid: asked; the same tap
+    again (not a double tap) enters it for Beth. Another player's entry, two seats on, goes in as before."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, phone, gid)
+    choose(phone, "#me", "Charlie")
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
+    three = "document.querySelector('#bid-buttons button[data-bid=\"3\"]').click()"
+    phone.execute_script(three)
+    said = "This screen is at Beth's turn, and this phone is Charlie's: wait for Beth's entry to come in, or tap again"
+    wait(phone, lambda d: said in text(d, "#spades-problem"), 3)
+    time.sleep(0.3)
+    phone.execute_script(three)  # a double tap is not the answer
+    time.sleep(0.5)
+    assert [e["type"] for e in events(server, gid)] == [] and said in text(phone, "#spades-problem")
+    time.sleep(0.2)
+    phone.execute_script(three)  # tapped again, 0.8 s after the first: meant for Beth
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:", 3)
+    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 3)]
+    tap(phone, '#bid-buttons button[data-bid="2"]')  # Charlie's own
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "David bids:", 3)
+    tap(phone, '#bid-buttons button[data-bid="4"]')  # David's, two seats on from Charlie: as before
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex bids:", 3)
+    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 3), ("Charlie", 2), ("David", 4)]
+    clean(phone)
+
+
 def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

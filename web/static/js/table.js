@@ -44,6 +44,28 @@ let sending = false;
 let settledAt = 0;   // until when this screen's own last entry holds a tap
 let redrawnAt = 0;
 
+// An entry for the player whose turn this screen shows, tapped on the phone of the player who comes next: at the table
+// the next player lays a card and taps it before the last player's card is in, and it went in as the last player's
+// card, nothing said (Beth's 7C entered as Alex's, then Alex's AC as Beth's: the trick's winner changed; pace audit,
+// session 45). Asked first; the same tap again, from DOUBLE_TAP_MS to ASK_AGAIN_MS later, enters it as shown.
+const ASK_AGAIN_MS = 10000;
+let askedFor = null;   // {key, at}: the entry asked about
+function forTheOneBefore(body) {
+  const me = ctx.me;
+  const turn = screen && screen.turn ? screen.turn(state) : null;
+  if (!me || !turn || body.player !== turn || me === turn) return null;
+  const players = state.players;
+  if (players[(players.indexOf(turn) + 1) % players.length] !== me) return null;
+  const key = JSON.stringify(body);
+  const now = Date.now();
+  if (askedFor && askedFor.key === key && now - askedFor.at < ASK_AGAIN_MS) {
+    if (now - askedFor.at >= DOUBLE_TAP_MS) { askedFor = null; return null; }   // tapped again: meant for them
+    return { me, turn };   // (a double tap is not the answer)
+  }
+  askedFor = { key, at: now };
+  return { me, turn };
+}
+
 let logMovedAt = 0;   // (the Log's rows: see undoEvent)
 const MOVED = 'The screen changed just as you tapped (an entry came in), so the tap was not sent: look again, and tap again if you meant it.';
 
@@ -74,6 +96,13 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   }
   if (held && Date.now() - redrawnAt < SETTLE_MS) {
     const err = new Error(MOVED);
+    showProblem(problemNode || document.getElementById('entry-problem'), err.message);
+    throw err;
+  }
+  const asked = held ? forTheOneBefore(body) : null;
+  if (asked) {
+    const err = new Error(`This screen is at ${asked.turn}'s turn, and this phone is ${asked.me}'s: wait for ${asked.turn}'s `
+      + `entry to come in, or tap again to enter this for ${asked.turn}.`);
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
