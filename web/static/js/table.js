@@ -47,13 +47,16 @@ let redrawnAt = 0;
 // An entry for the player whose turn this screen shows, tapped on the phone of the player who comes next: at the table
 // the next player lays a card and taps it before the last player's card is in, and it went in as the last player's
 // card, nothing said (Beth's 7C entered as Alex's, then Alex's AC as Beth's: the trick's winner changed; pace audit,
-// session 45). Asked first; the same tap again, from DOUBLE_TAP_MS to ASK_AGAIN_MS later, enters it as shown.
+// session 45). Asked first; the same tap again, from DOUBLE_TAP_MS to ASK_AGAIN_MS later, enters it as shown. Not on
+// the host's screen, nor once this screen has entered for another player (a scorekeeper's: in a two-player game every
+// entry for the other player would be asked).
 const ASK_AGAIN_MS = 10000;
 let askedFor = null;   // {key, at}: the entry asked about
+let forOthers = false;   // whether this screen has entered for a player other than its own
 function forTheOneBefore(body) {
   const me = ctx.me;
   const turn = screen && screen.turn ? screen.turn(state) : null;
-  if (!me || !turn || body.player !== turn || me === turn) return null;
+  if (role === 'host' || forOthers || !me || !turn || body.player !== turn || me === turn) return null;
   const players = state.players;
   if (players[(players.indexOf(turn) + 1) % players.length] !== me) return null;
   const key = JSON.stringify(body);
@@ -113,6 +116,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
     const made = gameNow();
     const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
+    if (held && body.player && ctx.me && body.player !== ctx.me) forOthers = true;
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
