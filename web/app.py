@@ -104,7 +104,7 @@ def _compressed(response: Response) -> Response:
     if (
         response.status_code != 200
         or response.mimetype not in GZIPPED
-        or "gzip" not in request.headers.get("Accept-Encoding", "")
+        or request.accept_encodings.quality("gzip") <= 0  # (not "gzip;q=0")
         or "Content-Encoding" in response.headers
         or (response.is_streamed and not request.path.startswith("/static/"))
     ):

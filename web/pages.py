@@ -142,12 +142,14 @@ def table(game_id: str) -> str:
 IMPORTED = re.compile(r"""^\s*(?:import|export)\b[^'"]*?(?:\bfrom\s*)?['"](\.{1,2}/[^'"]+)['"]""", re.M)
 
 
+STATIC = Path(__file__).resolve().parent / "static"
+
+
 @cache
-def modules(start: str) -> tuple[str, ...]:
+def modules(start: str, root: Path = STATIC) -> tuple[str, ...]:
     """``start`` (a path under static/) and every module it imports, at any depth: the table page names them all
     (modulepreload), and a phone fetches them at once; they came level by level, a round trip each, and a slow phone
     on a crowded Wi-Fi drew its buttons 2-3 s after a load (slow-phone audit, session 45)."""
-    root = Path(__file__).resolve().parent / "static"
     found: list[str] = []
     todo = [start]
     while todo:
@@ -158,7 +160,9 @@ def modules(start: str) -> tuple[str, ...]:
         text = (root / name).read_text(encoding="utf-8")
         folder = (root / name).parent
         for target in IMPORTED.findall(text):
-            todo.append((folder / target).resolve().relative_to(root).as_posix())
+            path = (folder / target).resolve()
+            if path.is_file():  # (an import-like line in a comment naming no file: not a 500 on every game page)
+                todo.append(path.relative_to(root).as_posix())
     return tuple(found)
 
 

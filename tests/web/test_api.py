@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from scorer.events import parse_log
 from scorer.session import replay
 from tests.web.conftest import new_game, phone, post_event
-from web.app import store
+from web.app import hub, store
 from web.commands import LanBases
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -488,6 +488,26 @@ def test_an_edit_made_on_an_old_view_does_not_overwrite_another_screen_s_edit(
     assert undo_edit.status_code == 409
     assert post_event(host, gid, type="undo", target=2, seen=2).status_code == 201  # looked again: fine
     assert host.get(f"/api/games/{gid}").get_json()["state"]["totals"] == {"Ann": 3, "Bo": 0}
+
+
+def test_entries_held_on_their_way_are_stored_in_the_order_they_were_made(app: Flask, tally: dict[str, Any]) -> None:
+    """The API hands each entry's 'made' to the hub (web/hub.py, LATE_MS): two entries made 4 s ago, 0.4 s apart,
+    arriving together in the reverse order, are stored as made (sleep audit, session 45; a review found that taking
+    'made' out of the API's call failed no test)."""
+    live = hub(app).live(tally["id"])
+    assert live is not None
+    made = hub(app).game_time(live) - 4_000
+
+    def enter(player: str, when: int) -> None:
+        post_event(app.test_client(), tally["id"], type="add", player=player, points=1, made=when)
+
+    later = threading.Thread(target=enter, args=("Bo", made + 400))
+    first = threading.Thread(target=enter, args=("Ann", made))
+    later.start()
+    time.sleep(0.05)
+    first.start()
+    later.join(10), first.join(10)
+    assert [e["player"] for e in events_of(app, tally["id"])] == ["Ann", "Bo"]
 
 
 def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(

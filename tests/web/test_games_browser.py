@@ -987,6 +987,28 @@ def test_a_wrong_dealer_is_corrected_from_the_log_by_choosing_the_dealer(
     clean(phone)
 
 
+def test_a_blind_nil_bid_is_shown_as_one_in_the_log_s_edit_and_corrected_from_the_lists(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The Bid list showed a Blind Nil bid as "Nil (0)", and a 3 chosen was refused ("a Blind Nil bid is 0") until
+    "blind" was found in the JSON and taken out (a review, session 45)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    for body in ({"type": "deal", "dealer": "David"}, {"type": "bid", "player": "Alex", "bid": 0, "blind": True}):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    from_log(phone, 2, "edit")
+    blind = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-bid-blind"))[0])
+    assert blind.first_selected_option.text == "yes: a Blind Nil (bid 0)"
+    blind.select_by_visible_text("no")
+    Select(css(phone, "#pick-bid-bid")).select_by_visible_text("3")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    assert events(server, gid)[-1]["event"] == {"type": "bid", "player": "Alex", "bid": 3, "blind": False}
+    assert "Alex" in text(phone, "#log") and not any(code.startswith("bid") for code, _ in rulings(server, gid))
+    clean(phone)
+
+
 def test_snap_a_missed_flip_is_inserted_from_the_log_by_choosing_player_and_card(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -62,6 +62,17 @@ def test_stream_starts_with_the_full_state(host: FlaskClient, tally: dict[str, A
     stream.close()
 
 
+def test_the_stream_is_never_gzipped_nor_held_whole(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    """Gzip reads an answer whole before it sends it: a stream taken for gzip sent a phone nothing until it ended, its
+    live updates stopped (a review's mutant, session 45: no test noticed)."""
+    app.config["STREAM_MAX_S"] = 5
+    started = time.monotonic()
+    stream = Stream(host, stream_url(tally["id"]), **{"Accept-Encoding": "gzip"})
+    assert stream.next() == {"retry": "50"} and stream.next()["event"] == "state"
+    assert time.monotonic() - started < 2.5 and "Content-Encoding" not in stream.response.headers
+    stream.close()
+
+
 def test_each_event_reaches_the_stream_with_its_id(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
     stream = Stream(phone(app, tally["viewer_token"]), stream_url(tally["id"]))
     stream.next(), stream.next()

@@ -7,6 +7,7 @@ import json
 import re
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from flask.testing import FlaskClient
 from scorer.events import parse_event
 from tests.web.conftest import new_game, phone, post_event
 from web.app import hub, store
+from web.pages import modules
 from web.qr import qr_svg, qr_text
 
 EVIL = '<script>alert("x")</script>&"B\'s'
@@ -232,6 +234,20 @@ def test_large_answers_are_gzipped_for_a_browser_that_takes_it(host: FlaskClient
         plain.close(), zipped.close()
     small = host.get("/api/games", headers={"Accept-Encoding": "gzip"})  # under 2 KB: as it is
     assert "Content-Encoding" not in small.headers
+    refused = host.get(f"/api/games/{tally['id']}/log", headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "Content-Encoding" not in refused.headers  # (it was taken as asking for gzip: a review)
+
+
+def test_the_modules_a_page_preloads_are_its_imports_at_any_depth(tmp_path: Path) -> None:
+    """Each import form the scripts use; an import-like line naming no file (in a comment) is passed over: it made
+    every game page a 500 (a review, session 45)."""
+    (tmp_path / "games").mkdir()
+    a = "import { b } from './b.js';\nimport {\n  c,\n  d,\n} from './games/c.js';\n"
+    (tmp_path / "a.js").write_text(a + "/*\nimport { x } from './gone.js';\n*/\n")
+    (tmp_path / "b.js").write_text("export const b = 1;\n")
+    (tmp_path / "games" / "c.js").write_text("export { e } from '../e.js';\nimport '../b.js';\nexport const c = 1;\n")
+    (tmp_path / "e.js").write_text("export const e = 1;\n")
+    assert modules("a.js", tmp_path) == ("a.js", "b.js", "games/c.js", "e.js")
 
 
 def test_static_files_are_served_locally(host: FlaskClient) -> None:

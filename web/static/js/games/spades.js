@@ -449,7 +449,9 @@ function describe(event) {
 const whoPick = { key: 'player', label: 'Player', choices: playerChoices };
 const editor = pickers({
   deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
-  bid: [whoPick, { key: 'bid', label: 'Bid', choices: Array.from({ length: 14 }, (_, n) => [n, n === 0 ? 'Nil (0)' : String(n)]) }],
+  bid: [whoPick, { key: 'bid', label: 'Bid', choices: Array.from({ length: 14 }, (_, n) => [n, n === 0 ? 'Nil (0)' : String(n)]) },
+    // a Blind Nil is bid 0 and blind: the bid list alone showed it as "Nil (0)", and a 3 chosen was refused (a review)
+    { key: 'blind', label: 'Blind Nil', choices: [[false, 'no'], [true, 'yes: a Blind Nil (bid 0)']] }],
   play: [whoPick, { key: 'card', label: 'Card', choices: DECK }],
   claim: [whoPick],
 });
