@@ -308,12 +308,17 @@ def test_a_database_file_replaced_while_serving_refuses_entries_and_keeps_its_ga
     kept.close()
 
 
-def test_a_damaged_database_file_says_what_to_do(tmp_path: Path) -> None:
-    db = tmp_path / "t.sqlite3"
+def _games(db: Path, count: int) -> None:
+    """A database of ``count`` tally games, closed."""
     store = Store(db)
-    for n in range(50):
+    for n in range(count):
         store.create_game("tally", ["Ann", "Bo"], {}, title=f"g{n}", origin="new", epoch_ms=0, created_ms=0)
     store.close()
+
+
+def test_a_damaged_database_file_says_what_to_do(tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite3"
+    _games(db, 50)
     data = bytearray(db.read_bytes())
     data[4096 : 4096 * 3] = bytes(4096 * 2)  # pages 2 and 3 zeroed
     db.write_bytes(bytes(data))
@@ -341,10 +346,7 @@ def _swap_two_rows(db: Path, table: str) -> None:
 def test_a_database_damaged_inside_is_refused_at_the_start(tmp_path: Path) -> None:
     """The file opened, and was served: every screen, the home page too, then said it was damaged (a 503)."""
     db = tmp_path / "t.sqlite3"
-    store = Store(db)
-    for n in range(3):
-        store.create_game("tally", ["Ann", "Bo"], {}, title=f"g{n}", origin="new", epoch_ms=0, created_ms=0)
-    store.close()
+    _games(db, 3)
     _swap_two_rows(db, "games")
     with pytest.raises(StoreError) as info:
         Store(db)

@@ -13,7 +13,7 @@ import pytest
 
 from scorer.events import EventError, Source
 from web.demo import DemoTable, find_example
-from web.hub import GATHER_S, LATE_MS, TS_FUTURE_MS, TS_PAST_MS, Hub
+from web.hub import GATHER_S, LATE_MS, TS_FUTURE_MS, TS_PAST_MS, Hub, LiveGame
 from web.store import Store
 
 
@@ -116,14 +116,20 @@ SEATS = ["Alex", "Beth", "Charlie", "David"]
 TRICK = [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "4C"), ("David", "2C")]  # docs/examples/spades.jsonl's first
 
 
-def spades_bid(hub: Hub) -> str:
-    """docs/examples/spades.jsonl's deal and bids entered; the game's id."""
+def spades_bid(db: Store) -> tuple[Hub, str, LiveGame]:
+    """docs/examples/spades.jsonl's deal and bids entered, then a minute on the game's clock: the hub, the game's id
+    and the live game."""
+    clock = Clock()
+    hub = Hub(db, clock)
     gid = hub.create("spades", SEATS, {}).record.id
     lines = (Path(__file__).resolve().parents[2] / "docs" / "examples" / "spades.jsonl").read_text().splitlines()
     for line in lines[1:6]:
         body = {k: v for k, v in json.loads(line).items() if k not in ("seq", "ts", "source")}
         hub.append(gid, body, "player")
-    return gid
+    live = hub.live(gid)
+    assert live is not None
+    clock.now += 60_000
+    return hub, gid, live
 
 
 def enter_at_once(hub: Hub, gid: str, entries: list[tuple[dict[str, Any], int | None]]) -> None:
@@ -145,12 +151,7 @@ def test_entries_held_on_their_way_go_in_in_the_order_they_were_made(db: Store) 
     """The host's computer paused for 4 s while four phones entered a trick in turn, 0.4 s apart: the entries reached
     the hub together and were judged in whatever order its threads took them, cards played in turn ruled out of turn
     in 6 rounds of 6 (sleep audit, session 45, data/s45/sleep/t6_keepalive.py)."""
-    clock = Clock()
-    hub = Hub(db, clock)
-    gid = spades_bid(hub)
-    live = hub.live(gid)
-    assert live is not None
-    clock.now += 60_000
+    hub, gid, live = spades_bid(db)
     paused = hub.game_time(live) - 4_000  # the phones' taps, during the pause
     bodies = [{"type": "play", "player": name, "card": card} for name, card in TRICK]
     enter_at_once(hub, gid, [(body, paused + 400 * n) for n, body in enumerate(bodies)])
@@ -162,12 +163,7 @@ def test_entries_held_on_their_way_go_in_in_the_order_they_were_made(db: Store) 
 def test_entries_without_a_time_made_or_made_just_now_go_in_as_they_come(db: Store) -> None:
     """Only entries held on their way wait for others (GATHER_S): an entry made now goes in at once, and the
     camera's or an older screen's (no 'made') as they come (here, in the reverse order: out of turn)."""
-    clock = Clock()
-    hub = Hub(db, clock)
-    gid = spades_bid(hub)
-    live = hub.live(gid)
-    assert live is not None
-    clock.now += 60_000
+    hub, gid, live = spades_bid(db)
     started = time.monotonic()
     hub.append(gid, {"type": "play", "player": "Alex", "card": "AC"}, "player", made=hub.game_time(live) - LATE_MS + 1)
     assert time.monotonic() - started < GATHER_S
