@@ -1602,37 +1602,41 @@ def beth_bids_then_a_double_tap(server: dict[str, Any], phone: WebDriver) -> str
     return gid
 
 
-def test_the_next_player_entering_before_the_last_one_s_entry_is_in_is_asked_first(
+def test_an_entry_for_the_player_whose_turn_it_shows_from_another_player_s_phone_is_asked_first(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """At the table the next player lays a card and taps it before the last player's is in: the screen still showed
     the last player's turn, and the card went in as theirs, nothing said (Beth's 7C as Alex's, then Alex's AC as
-    Beth's; David's bid as Charlie's: pace audit, session 45). Charlie's phone, at Beth's bid: asked; the same tap
-    again (not a double tap) enters it for Beth. Another player's entry, two seats on, goes in as before."""
+    Beth's; David's bid as Charlie's: pace audit, session 45). Beth's phone, after her own bid, at Charlie's: asked
+    (any player's phone: a trick's winner leads next, a review); another entry is asked again, a double tap is not
+    the answer, the same tap again is, and this phone enters for others from then on (a scorekeeper's)."""
     phone = browsers["phone"]
     gid = new_game(server, "spades", SEATS)
     join(server, phone, gid)
-    choose(phone, "#me", "Charlie")
+    choose(phone, "#me", "Beth")
     tab(phone, "enter")
     tap(phone, '#entry-mode button[data-mode="cards"]')
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth bids:")
-    three = "document.querySelector('#bid-buttons button[data-bid=\"3\"]').click()"
-    phone.execute_script(three)
-    said = "This screen is at Beth's turn, and this phone is Charlie's: wait for Beth's entry to come in, or tap again"
-    wait(phone, lambda d: said in text(d, "#spades-problem"), 3)
-    time.sleep(0.3)
-    phone.execute_script(three)  # a double tap is not the answer
-    time.sleep(0.5)
-    assert [e["type"] for e in events(server, gid)] == [] and said in text(phone, "#spades-problem")
-    time.sleep(0.2)
-    phone.execute_script(three)  # tapped again, 0.8 s after the first: meant for Beth
+    tap(phone, '#bid-buttons button[data-bid="3"]')  # her own: at once, and it does not make her a scorekeeper
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie bids:", 3)
-    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 3)]
-    tap(phone, '#bid-buttons button[data-bid="2"]')  # Charlie's own
+    tap(phone, '#bid-buttons button[data-bid="2"]')
+    said = (
+        "This screen is at Charlie's turn, and this phone is Beth's: wait for Charlie's entry to come in, or tap again"
+    )
+    wait(phone, lambda d: said in text(d, "#spades-problem"), 3)
+    five = "document.querySelector('#bid-buttons button[data-bid=\"5\"]').click()"
+    time.sleep(0.7)
+    phone.execute_script(five)  # another entry: asked about it in turn
+    time.sleep(0.3)
+    phone.execute_script(five)  # a double tap is not the answer
+    time.sleep(0.2)
+    assert [e["player"] for e in events(server, gid)] == ["Beth"] and said in text(phone, "#spades-problem")
+    time.sleep(0.3)
+    phone.execute_script(five)  # tapped again, 0.8 s after: meant for Charlie
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "David bids:", 3)
-    tap(phone, '#bid-buttons button[data-bid="4"]')  # David's, two seats on from Charlie: as before
+    tap(phone, '#bid-buttons button[data-bid="4"]')  # a scorekeeper's phone now: David's at once
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex bids:", 3)
-    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 3), ("Charlie", 2), ("David", 4)]
+    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 3), ("Charlie", 5), ("David", 4)]
     clean(phone)
 
 

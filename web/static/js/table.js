@@ -44,22 +44,22 @@ let sending = false;
 let settledAt = 0;   // until when this screen's own last entry holds a tap
 let redrawnAt = 0;
 
-// An entry for the player whose turn this screen shows, tapped on the phone of the player who comes next: at the table
-// the next player lays a card and taps it before the last player's card is in, and it went in as the last player's
-// card, nothing said (Beth's 7C entered as Alex's, then Alex's AC as Beth's: the trick's winner changed; pace audit,
-// session 45). Asked first; the same tap again, from DOUBLE_TAP_MS to ASK_AGAIN_MS later, enters it as shown. Not on
-// the host's screen, nor once this screen has entered for another player (a scorekeeper's: in a two-player game every
-// entry for the other player would be asked).
+// An entry for the player whose turn this screen shows, tapped on another player's phone ("I am ..."): at the table the
+// next player lays a card and taps it before the last player's card is in, and it went in as the last player's card,
+// nothing said (Beth's 7C entered as Alex's, then Alex's AC as Beth's: the trick's winner changed; pace audit, session
+// 45). Asked first; the same tap again, from DOUBLE_TAP_MS to ASK_AGAIN_MS later and with the game as it was, enters it
+// as shown. Any player's phone, not only the next seat's: a trick's winner leads next, and Snap skips a player who is
+// out (a review). Not on the host's screen, nor once this screen has entered such an entry (a scorekeeper's: in a
+// two-player game every entry for the other player would be asked), nor a claim (it asks first itself).
 const ASK_AGAIN_MS = 10000;
 let askedFor = null;   // {key, at}: the entry asked about
-let forOthers = false;   // whether this screen has entered for a player other than its own
-function forTheOneBefore(body) {
+let forOthers = false;   // whether this screen has entered for the player whose turn it showed, not its own
+function turnNow() { return screen && screen.turn ? screen.turn(state) : null; }
+function forAnother(body) {
   const me = ctx.me;
-  const turn = screen && screen.turn ? screen.turn(state) : null;
-  if (role === 'host' || forOthers || !me || !turn || body.player !== turn || me === turn) return null;
-  const players = state.players;
-  if (players[(players.indexOf(turn) + 1) % players.length] !== me) return null;
-  const key = JSON.stringify(body);
+  const turn = turnNow();
+  if (role === 'host' || forOthers || !me || !turn || body.player !== turn || me === turn || body.type === 'claim') return null;
+  const key = `${state.seq}|${JSON.stringify(body)}`;   // (the same entry once the game moved on is asked again)
   const now = Date.now();
   if (askedFor && askedFor.key === key && now - askedFor.at < ASK_AGAIN_MS) {
     if (now - askedFor.at >= DOUBLE_TAP_MS) { askedFor = null; return null; }   // tapped again: meant for them
@@ -102,7 +102,8 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
-  const asked = held ? forTheOneBefore(body) : null;
+  const forTurn = held && body.player && body.player === turnNow() && body.player !== ctx.me;
+  const asked = held ? forAnother(body) : null;
   if (asked) {
     const err = new Error(`This screen is at ${asked.turn}'s turn, and this phone is ${asked.me}'s: wait for ${asked.turn}'s `
       + `entry to come in, or tap again to enter this for ${asked.turn}.`);
@@ -116,7 +117,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
     const made = gameNow();
     const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
-    if (held && body.player && ctx.me && body.player !== ctx.me) forOthers = true;
+    if (forTurn && ctx.me && !result.duplicate) forOthers = true;
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
