@@ -107,10 +107,10 @@ class TrackSettings:
                 raise ValueError(f"{name} must be a number from {low} to {high}, not {value!r}")
 
 
-#: zone kinds whose cards lie side by side, each in view (the others are piles: the top hides the cards below)
-# a card first seen this soon after the camera came back (``Tracker.update``'s ``moved``) was laid while it was away
+#: a card first seen this soon after the camera came back (``Tracker.update``'s ``moved``) was laid while it was away
 AWAY_SEEN_MS = 1000
 
+#: zone kinds whose cards lie side by side, each in view (the others are piles: the top hides the cards below)
 SPREAD_KINDS = frozenset({"melds", "tableau", "market", "area"})
 
 

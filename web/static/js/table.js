@@ -54,11 +54,14 @@ let redrawnAt = 0;
 const ASK_AGAIN_MS = 10000;
 let askedFor = null;   // {key, at}: the entry asked about
 let forOthers = false;   // whether this screen has entered for the player whose turn it showed, not its own
-function turnNow() { return screen && screen.turn ? screen.turn(state) : null; }
+// an entry for the player whose turn this screen shows, from a phone that says it is another player's
+function forTurn(body) {
+  const turn = screen && screen.turn ? screen.turn(state) : null;
+  return Boolean(ctx.me && turn && body.player === turn && turn !== ctx.me);
+}
 function forAnother(body) {
-  const me = ctx.me;
-  const turn = turnNow();
-  if (role === 'host' || forOthers || !me || !turn || body.player !== turn || me === turn || body.type === 'claim') return null;
+  if (role === 'host' || forOthers || body.type === 'claim' || !forTurn(body)) return null;
+  const [me, turn] = [ctx.me, body.player];
   const key = `${state.seq}|${JSON.stringify(body)}`;   // (the same entry once the game moved on is asked again)
   const now = Date.now();
   if (askedFor && askedFor.key === key && now - askedFor.at < ASK_AGAIN_MS) {
@@ -102,8 +105,8 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
-  const forTurn = held && body.player && body.player === turnNow() && body.player !== ctx.me;
-  const asked = held ? forAnother(body) : null;
+  const forOther = held && forTurn(body);
+  const asked = forOther ? forAnother(body) : null;
   if (asked) {
     const err = new Error(`This screen is at ${asked.turn}'s turn, and this phone is ${asked.me}'s: wait for ${asked.turn}'s `
       + `entry to come in, or tap again to enter this for ${asked.turn}.`);
@@ -117,7 +120,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
     const made = gameNow();
     const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
-    if (forTurn && ctx.me && !result.duplicate) forOthers = true;
+    if (forOther && !result.duplicate) forOthers = true;
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);

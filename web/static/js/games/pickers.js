@@ -22,6 +22,9 @@ function typed(fields) {
 
 export function playerChoices(ctx) { return ctx.state.players.map((name) => [name, name]); }
 
+// The player list, as most events name who did it.
+export const PLAYER = { key: 'player', label: 'Player', choices: playerChoices };
+
 // byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id? }] }. Returns a screen's
 // `editor` hook (table.js openEditor).
 export function pickers(byType) {

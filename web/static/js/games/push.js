@@ -6,7 +6,7 @@
 // `correct` event of its `deal_end`).
 import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, cardSpan, pretty, readCards, typing } from './cards.js';
-import { pickers, playerChoices } from './pickers.js';
+import { PLAYER, pickers, playerChoices } from './pickers.js';
 
 const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
 
@@ -456,10 +456,9 @@ function edited(fields, was) {
 
 // The Log's Edit and Insert: the dealer and who did what from lists (a wrong dealer meant typing JSON: mend audit,
 // session 45); Push's cards carry copies and wilds, typed in the fields.
-const whoPick = { key: 'player', label: 'Player', choices: playerChoices };
 const editor = pickers({
   deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
-  draw: [whoPick], push: [whoPick], meld: [whoPick], layoff: [whoPick], swap: [whoPick], discard: [whoPick],
+  draw: [PLAYER], push: [PLAYER], meld: [PLAYER], layoff: [PLAYER], swap: [PLAYER], discard: [PLAYER],
 });
 
 export default { view, entry, history, describe, edited, editor, turn: (state) => state.view.turn, get keepEntry() { return typing(); } };

@@ -10,7 +10,7 @@
 // RESOLVE_GRACE_MS), a writing phone sends `resolve` so the table sees at once who won.
 import { el, plural } from '../common.js';
 import { cardGrid, cardSpan, pretty, typing } from './cards.js';
-import { DECK, pickers, playerChoices } from './pickers.js';
+import { DECK, PLAYER, pickers, playerChoices } from './pickers.js';
 
 export const RESOLVE_GRACE_MS = 1500;
 const KIND_TEXT = { snap: 'Snap!', snap_pot: 'Snap Pot!', slap: 'Slap!' };
@@ -258,11 +258,10 @@ function describe(event) {
 }
 
 // The Log's Edit and Insert: who and which card from lists (a camera misread put right without typing JSON).
-const who = { key: 'player', label: 'Player', choices: playerChoices };
 const editor = pickers({
-  flip: [who, { key: 'card', label: 'Card', choices: DECK }],
-  call: [who, { key: 'kind', label: 'Call', choices: Object.entries(KIND_TEXT) }],
-  turn_over: [who],
+  flip: [PLAYER, { key: 'card', label: 'Card', choices: DECK }],
+  call: [PLAYER, { key: 'kind', label: 'Call', choices: Object.entries(KIND_TEXT) }],
+  turn_over: [PLAYER],
   deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
 });
 

@@ -3,7 +3,7 @@
 // past hand (written as correction events of the events that made it).
 import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, pretty, typing } from './cards.js';
-import { DECK, pickers, playerChoices } from './pickers.js';
+import { DECK, PLAYER, pickers, playerChoices } from './pickers.js';
 
 const SUITS = [['S', '♠'], ['H', '♥'], ['D', '♦'], ['C', '♣']];
 const RANKS = ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'];
@@ -441,20 +441,19 @@ function describe(event) {
   return null;
 }
 
+// The Log's Edit and Insert: the dealer, the bidder and bid, the player and card from lists. A wrong dealer could only be
+// put right by typing "dealer" among the deal's 52 cards in its JSON (mend audit, session 45).
+const editor = pickers({
+  deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
+  bid: [PLAYER, { key: 'bid', label: 'Bid', choices: Array.from({ length: 14 }, (_, n) => [n, n === 0 ? 'Nil (0)' : String(n)]) },
+    // a Blind Nil is bid 0 and blind: the bid list alone showed it as "Nil (0)", and a 3 chosen was refused (a review)
+    { key: 'blind', label: 'Blind Nil', choices: [[false, 'no'], [true, 'yes: a Blind Nil (bid 0)']] }],
+  play: [PLAYER, { key: 'card', label: 'Card', choices: DECK }],
+  claim: [PLAYER],
+});
+
 // typing in a field (the Blind Nil exchange, the deal's hands): another phone's event redraws only the table (a review,
 // s39), unless it changed the hand, phase or dealer (a kept deal form dealt the next hand with the last hand's dealer:
 // a second review); the deal's draft keeps what was typed
-// The Log's Edit and Insert: the dealer, the bidder and bid, the player and card from lists. A wrong dealer could only be
-// put right by typing "dealer" among the deal's 52 cards in its JSON (mend audit, session 45).
-const whoPick = { key: 'player', label: 'Player', choices: playerChoices };
-const editor = pickers({
-  deal: [{ key: 'dealer', label: 'Dealer', choices: playerChoices }],
-  bid: [whoPick, { key: 'bid', label: 'Bid', choices: Array.from({ length: 14 }, (_, n) => [n, n === 0 ? 'Nil (0)' : String(n)]) },
-    // a Blind Nil is bid 0 and blind: the bid list alone showed it as "Nil (0)", and a 3 chosen was refused (a review)
-    { key: 'blind', label: 'Blind Nil', choices: [[false, 'no'], [true, 'yes: a Blind Nil (bid 0)']] }],
-  play: [whoPick, { key: 'card', label: 'Card', choices: DECK }],
-  claim: [whoPick],
-});
-
 export default { view, entry, history, describe, turn, editor,
   get keepEntry() { return typing() && entryCtx !== null && keyOf(entryCtx.state.view) === entryKey; } };

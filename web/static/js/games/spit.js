@@ -5,7 +5,7 @@
 // Indices in events count from 0; everything a person reads counts from 1 ("pile 1", "stock 3").
 import { el, plural, showProblem } from '../common.js';
 import { cardField, cardGrid, cardSpan, pretty, readCards, typing } from './cards.js';
-import { DECK, pickers, places, playerChoices } from './pickers.js';
+import { DECK, PLAYER, pickers, places } from './pickers.js';
 
 const PHASES = { layout: 'laying out', start: 'ready: say Spit!', play: 'playing', slap: 'slap!', over: 'game over' };
 
@@ -294,15 +294,14 @@ function history(table, ctx) {
 
 // The Log's Edit and Insert: who, which card, which pile or stock, from lists (stocks and piles counted from 1, as
 // the Log says them: the events count from 0).
-const who = { key: 'player', label: 'Player', choices: playerChoices };
 const card = { key: 'card', label: 'Card', choices: DECK };
 const pile = { key: 'pile', label: 'Spit pile', choices: places('pile', 2) };
 const editor = pickers({
-  play: [who, card, pile, { key: 'from', label: 'From', choices: places('stock', 5) }],
-  reveal: [who, { key: 'stock', label: 'Stock', choices: places('stock', 5) }, card],
-  move: [who, { key: 'from', label: 'From', choices: places('stock', 5) }, { key: 'to', label: 'To the empty space', choices: places('space', 5) }],
-  slap: [who, pile],
-  round_end: [who],
+  play: [PLAYER, card, pile, { key: 'from', label: 'From', choices: places('stock', 5) }],
+  reveal: [PLAYER, { key: 'stock', label: 'Stock', choices: places('stock', 5) }, card],
+  move: [PLAYER, { key: 'from', label: 'From', choices: places('stock', 5) }, { key: 'to', label: 'To the empty space', choices: places('space', 5) }],
+  slap: [PLAYER, pile],
+  round_end: [PLAYER],
 });
 
 // Who took which spit pile shows in a banner, and ends the round's "Slap the smaller spit pile!" (it stayed up after
