@@ -1665,6 +1665,37 @@ def test_a_double_tap_enters_one_event_not_two_nor_one_for_the_next_player(
     clean(phone)
 
 
+def test_ten_a_second_card_drawn_soon_after_the_first_is_sent_and_a_tap_where_the_first_was_is_not(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A tap within a double tap's time of this screen's entry is held only where the first landed: Ten's G2 tapped
+    0.59 s after G1 was refused as "came with the one before it", 2 entries in 17 at a brisk pace (pace audit,
+    session 45). A second tap on the spot of the first, 450 ms after it, is still not sent."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    card = '#ten-draw button[data-card="{}"]'.format
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, card("R3")))
+    twice = (  # a tap on the first button, then 450 ms later one on the second (at the first's spot if not given)
+        "const [first, second] = arguments, r = document.querySelector(first).getBoundingClientRect();"
+        "window.__second = null; document.querySelector(first).click();"
+        "setTimeout(() => { const t = second ? document.querySelector(second)"
+        " : document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);"
+        " window.__second = t.textContent; t.click(); }, 450);"
+    )
+    phone.execute_script(twice, card("R3"), None)
+    wait(phone, lambda d: d.execute_script("return window.__second"), 3)
+    time.sleep(0.5)
+    assert [e["card"] for e in events(server, gid)] == ["R3"]
+    assert "That tap came with the one before it" in text(phone, "#entry")
+    time.sleep(0.7)
+    phone.execute_script(twice, card("G1"), card("G2"))
+    wait(phone, lambda d: len(events(server, gid)) == 3, 3)
+    assert [(e["player"], e["card"]) for e in events(server, gid)] == [("Alex", "R3"), ("Alex", "G1"), ("Alex", "G2")]
+    clean(phone)
+
+
 def test_a_tap_just_after_another_screen_s_entry_redrew_the_buttons_is_not_sent(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1688,6 +1719,14 @@ def test_a_tap_just_after_another_screen_s_entry_redrew_the_buttons_is_not_sent(
     tap(phone, '#bid-buttons button[data-bid="2"]')  # a tap at a person's pace is taken
     wait(phone, lambda d: len(events(server, gid)) == 2, 3)
     assert events(server, gid)[-1]["player"] == "Charlie"
+    # David's bid from the laptop: the buttons stay where they were, the same words; only whose bid they are changes
+    wait(laptop, lambda d: css(d, "#cards-entry p.big").text == "David bids:", 3)
+    time.sleep(0.7)
+    tap(laptop, '#bid-buttons button[data-bid="3"]')
+    tap_when_redrawn(phone, "#cards-entry p.big", "David bids:", '#bid-buttons button[data-bid="3"]')
+    time.sleep(0.6)
+    assert [(e["player"], e["bid"]) for e in events(server, gid)] == [("Beth", 4), ("Charlie", 2), ("David", 3)]
+    assert "The screen changed just as you tapped (an entry came in)" in text(phone, "#spades-problem")
     clean(laptop, phone)
 
 
@@ -2289,6 +2328,51 @@ def test_snap_after_a_card_entered_out_of_turn_the_entry_goes_back_to_the_player
         ("Alex", "7H"), ("Alex", "9C"), ("Beth", "2C")
     ]  # fmt: skip
     assert [r for r in rulings(server, gid) if r[0] == "out_of_turn"] == [("out_of_turn", "Alex")]
+    clean(phone)
+
+
+def tap_when_redrawn(driver: WebDriver, changed: str, before: str, selector: str) -> None:
+    """Taps `selector` in the page the moment the element `changed` no longer reads `before` (another screen's entry
+    came in and redrew it), as a player already reaching for it does."""
+    driver.execute_async_script(
+        "const [changed, before, selector, done] = arguments, t0 = Date.now();"
+        "(function look() {"
+        "  const node = document.querySelector(changed);"
+        "  if (node && node.textContent !== before) { document.querySelector(selector).click(); done(); }"
+        "  else if (Date.now() - t0 > 4000) done(); else setTimeout(look, 2);"
+        "})();",
+        changed,
+        before,
+        selector,
+    )
+
+
+def test_spit_a_play_onto_the_pile_the_other_player_did_not_touch_is_sent_at_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Both players play at once: Alex's 3S goes onto pile 1 and Beth taps pile 2 for her picked 10H as his play
+    redraws her screen. Her tap was refused ("The screen changed just as you tapped"), though nothing under her finger
+    had changed: 1 entry in 8-16 at that pace (pace audit, session 45). A tap on the pile his play did change is still
+    held."""
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
+    pile = '#spit-targets button[data-pile="{}"]'.format
+    tap(phone, slot("Beth", 0))  # her 10H
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, pile(1) + ":not([disabled])"))
+    alex = {"type": "play", "player": "Alex", "card": "3S", "pile": 0, "from": 0}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", alex)[0] == 201
+    tap_when_redrawn(phone, pile(0), css(phone, pile(0)).text, pile(0))  # on the 3S that came under the finger
+    time.sleep(0.5)
+    assert len(events(server, gid)) == 4
+    assert "The screen changed just as you tapped" in text(phone, "#entry")
+    time.sleep(0.5)
+    alex = {"type": "play", "player": "Alex", "card": "4S", "pile": 0, "from": 1}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", alex)[0] == 201
+    tap_when_redrawn(phone, pile(0), css(phone, pile(0)).text, pile(1))  # on the 9D, untouched
+    wait(phone, lambda d: len(events(server, gid)) == 6, 3)
+    play = events(server, gid)[-1]
+    assert (play["player"], play["card"], play["pile"]) == ("Beth", "10H", 1)
+    assert not any(code == "illegal_play" for code, _ in rulings(server, gid))
     clean(phone)
 
 

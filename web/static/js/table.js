@@ -38,11 +38,50 @@ startClock(gameId, state.now);
 // This screen's own entry holds a tap until a double tap's time from the tap that sent it (DOUBLE_TAP_MS), and
 // SETTLE_MS after its answer: two taps on a Spades bid 450 ms apart entered Alex's 3, then Beth's 13, which the redraw
 // had put where the 3 was (session 44; the hold was SETTLE_MS after the answer).
+// Both holds are for what is under the finger. Within DOUBLE_TAP_MS a tap is a double tap only where the first landed
+// (about the same spot: whatever the redraw put there) or on a button that changed; within SETTLE_MS after a redraw
+// (another screen's entry, this screen's own answer or refusal) only a tap on a button that was not at the same place
+// with the same meaning, for the same turn, just before it. A tap on a button not known is held as any was: every tap
+// had been, and with four phones at the pace people play 1 Spit entry in 8-16 was refused when both players played at
+// once, on a pile the other's play had not touched, and in Ten a draw 0.59 s after the one before, on another card
+// (pace audit, session 45).
 const SETTLE_MS = 300;
 const UNHELD = new Set(['call', 'resolve']);
 let sending = false;
-let settledAt = 0;   // until when this screen's own last entry holds a tap
+let settledAt = 0;   // until when this screen's own last entry may hold a tap (what the tests' taps wait out)
+let doubleUntil = 0;   // until when a tap where this screen's last entry was tapped is a double tap
+let lastSpot = null;   // the centre of the button that sent it
 let redrawnAt = 0;
+let beforeRedraw = { turn: null, buttons: [] };   // the Enter and Table tabs' buttons just before the latest redraws
+let touched = null;   // {button, at}: the button (or null) the latest pointer-down or click landed on, and when
+for (const type of ['pointerdown', 'click']) {
+  document.addEventListener(type, (e) => {
+    const target = e.target && e.target.closest ? e.target.closest('button, summary, a, input, select, label') : null;
+    touched = { button: target, at: Date.now() };
+  }, true);
+}
+function turnNow() { return screen && screen.turn ? screen.turn(state) : null; }
+function spot(b) { const r = b.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+function near(a, b) { return Math.abs(a.x - b.x) < 24 && Math.abs(a.y - b.y) < 24; }
+function meaning(b) {   // its words and data, and the heading of its box ("Beth plays:")
+  const box = b.closest('.card') || document.getElementById('entry');
+  const head = box && box.querySelector('h2, .big');
+  return `${head ? head.textContent : ''}|${b.textContent}|${JSON.stringify({ ...b.dataset })}|${b.disabled}`;
+}
+// The screen is about to change under a finger: the buttons as they were before the first of changes close together.
+function redrawing(turn = turnNow()) {
+  const now = Date.now();
+  if (now - redrawnAt >= SETTLE_MS) {
+    beforeRedraw = { turn, buttons: [...document.querySelectorAll('#tab-enter button, #tab-table button')]
+      .map((b) => ({ ...spot(b), what: meaning(b) })) };
+  }
+  redrawnAt = now;
+}
+function unchanged(b) {   // at the same place, with the same meaning, for the same turn, as before the redraws
+  if (!b || !b.isConnected || beforeRedraw.turn !== turnNow()) return false;
+  const [at, what] = [spot(b), meaning(b)];
+  return beforeRedraw.buttons.some((o) => Math.abs(o.x - at.x) < 4 && Math.abs(o.y - at.y) < 4 && o.what === what);
+}
 
 // An entry for the player whose turn this screen shows, tapped on another player's phone ("I am ..."): at the table the
 // next player lays a card and taps it before the last player's card is in, and it went in as the last player's card,
@@ -95,12 +134,17 @@ function answerMs() { return Number(document.documentElement.dataset.answerMs) |
 
 async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
   const held = !follow && !UNHELD.has(body.type);
-  if (held && (sending || Date.now() < settledAt)) {
+  // the button under the finger (not known: a tap held as before, wherever it landed)
+  const under = touched && Date.now() - touched.at < 1000 && touched.button && touched.button.isConnected
+    ? touched.button : null;
+  const moved = Date.now() - redrawnAt < SETTLE_MS && !unchanged(under);
+  const again = !under || !lastSpot || near(spot(under), lastSpot) || moved;
+  if (held && (sending || (Date.now() < doubleUntil && again))) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }
-  if (held && Date.now() - redrawnAt < SETTLE_MS) {
+  if (held && moved) {
     const err = new Error(MOVED);
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
@@ -114,7 +158,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     throw err;
   }
   const tapped = Date.now();
-  if (held) { sending = true; document.documentElement.dataset.sending = '1'; }
+  if (held) { sending = true; lastSpot = under ? spot(under) : null; document.documentElement.dataset.sending = '1'; }
   showProblem(problemNode, '');
   try {
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
@@ -132,12 +176,14 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     if (activeTab() === 'log') loadLog();
     return result;
   } catch (err) {
+    if (held && MOVING_TABS.has(activeTab())) redrawing();   // the refusal's words may move the buttons down
     showProblem(lineNow(problemNode), err.message);
     throw err;
   } finally {
     if (held) {
       sending = false;
-      settledAt = Math.max(tapped + DOUBLE_TAP_MS, Date.now() + SETTLE_MS);
+      doubleUntil = tapped + DOUBLE_TAP_MS;
+      settledAt = Math.max(doubleUntil, Date.now() + SETTLE_MS);
       document.documentElement.dataset.sending = '';
       settling();
     }
@@ -357,6 +403,7 @@ function apply(next, { fresh = false, own = false } = {}) {
   const same = next.seq === state.seq && next.counting === state.counting   // (a next game started: redrawn)
     && JSON.stringify(next.next || null) === JSON.stringify(state.next || null);
   if (drawn) announceScore(state, next);
+  const turn = turnNow();   // (the turn the screen showed, for the buttons' meaning before the redraw)
   state = next;
   lastId = Math.max(lastId, next.seq);
   heardClock(next.now);
@@ -364,7 +411,7 @@ function apply(next, { fresh = false, own = false } = {}) {
   // and redrawing would replace the buttons under a finger that is about to tap the next one.
   if (same && drawn) return;
   const keep = entryFocused && screen && screen.keepEntry;   // typing: only the table is redrawn
-  if (drawn && !own && !sending && !keep && MOVING_TABS.has(activeTab())) { redrawnAt = Date.now(); settling(); }
+  if (drawn && !keep && MOVING_TABS.has(activeTab())) { redrawing(turn); settling(); }   // own answers too
   if (keep) { drawTable(); drawHistory(); return; }
   draw();
 }
