@@ -151,9 +151,7 @@ def create_game() -> Any:
     if not isinstance(options, dict):
         raise AccessDenied(400, "'options' must be an object of house rules, like {\"target\": 300}")
     title = _text(body, "title", MAX_TITLE, "")
-    again = body.get("again")  # "Play again" after this game: its phones are offered the way into the new one
-    if again is not None and (not isinstance(again, str) or store(current_app).game(again) is None):
-        raise AccessDenied(400, f"'again' must be the id of a game on this server, not {str(again)[:20]!r}")
+    again = _again(body)  # "Play again" after this game: its phones are offered the way into the new one
     try:
         live = hub(current_app).create(game, players, options, title, follows=again)
     except EventError as exc:
@@ -164,6 +162,15 @@ def create_game() -> Any:
         current_app.logger.exception("game %s is made, but its state could not be drawn", live.record.id)
         state = None
     return jsonify(id=live.record.id, url=url_for("pages.table", game_id=live.record.id), state=state), 201
+
+
+def _again(body: Mapping[str, Any]) -> str | None:
+    """``again``: the game a new or imported one is played again after, or replaces; its screens then offer theirs
+    the way into the new one."""
+    again = body.get("again")
+    if again is not None and (not isinstance(again, str) or store(current_app).game(again) is None):
+        raise AccessDenied(400, f"'again' must be the id of a game on this server, not {str(again)[:20]!r}")
+    return again
 
 
 @bp.get("/games/<game_id>")
@@ -265,14 +272,19 @@ def _download(text: str, content_type: str, name: str) -> Response:
 @bp.get("/games/<game_id>/export.jsonl")
 def export_log(game_id: str) -> Response:
     """The game's event log, exactly as ``tablecall replay`` reads it."""
+    record, _, live = open_game(game_id, "viewer")
+    text = log_text(record, live)
+    return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
+
+
+def log_text(record: GameRecord, live: LiveGame) -> str:
+    """The game's export (its log, titled as the game): also what the Import page starts from to correct it."""
     from scorer.events import format_log
 
-    record, _, live = open_game(game_id, "viewer")
     with live.lock:
         log = live.session.log()
     titled = replace(log.header, title=header_title(record.title))  # an import keeps the title
-    text = format_log(replace(log, header=titled))
-    return _download(text, "application/x-ndjson; charset=utf-8", f"tablecall-{record.game}-{record.id}.jsonl")
+    return format_log(replace(log, header=titled))
 
 
 def _cell(value: Any) -> Any:
@@ -335,13 +347,15 @@ def export_csv(game_id: str) -> Response:
 
 @bp.post("/import")
 def import_log() -> Any:
-    """A new game from a whole log: ``{"log": "<JSON Lines text>", "title": "..."}``."""
+    """A new game from a whole log: ``{"log": "<JSON Lines text>", "title": "...", "again": "<id>"}``; ``again``: the
+    game it replaces (exported, its players or seats corrected), whose screens are told as after "Play again"."""
     require(None, "host")
     body = _object(check_write(), "the import")
     text = body.get("log")
     if not isinstance(text, str) or not text.strip():
         raise AccessDenied(400, "'log' must be the text of a game log (JSON Lines: a header, then events)")
     title = _text(body, "title", MAX_TITLE, "")
+    again = _again(body)
     try:
         log = parse_log(text.split("\n"))
         try:  # the header's line, as `tablecall replay` names it (the play-on audit, session 40)
@@ -354,7 +368,7 @@ def import_log() -> Any:
     except EventError as exc:
         raise AccessDenied(400, str(exc)) from None
     try:
-        live = hub(current_app).import_log(log, title or log.header.title)
+        live = hub(current_app).import_log(log, title or log.header.title, follows=again)
     except LogError as exc:
         raise AccessDenied(400, f"line {exc.line}: {exc.reason}{faults_before(log, exc.line, exc.reason)}") from None
     except EventError as exc:

@@ -243,10 +243,16 @@ class Hub:
             follows=follows,
         )
         live = self._install(record, session)
+        self._tell_followed(follows, record.id)
+        return live
+
+    def _tell_followed(self, follows: str | None, game_id: str) -> None:
+        """The screens of ``follows``, played again or imported corrected as ``game_id``, are told (their state's
+        ``next``), and offer its phones the way in."""
         try:
             before = self.live(follows) if follows is not None else None
         except StoreError as exc:  # that game damaged in the database: the new one is made all the same
-            log.error("game %s, played again as %s, cannot be read: %s", follows, record.id, exc)
+            log.error("game %s, played again as %s, cannot be read: %s", follows, game_id, exc)
             before = None
         if before is not None:
             try:  # the new game is made: telling the old one's screens must not make it a 500 (pressed again, it made
@@ -254,8 +260,7 @@ class Hub:
                     state = self.snapshot(before)
                     self._broadcast(before, sse(state, event="state", id=state["seq"]))
             except Exception:
-                log.exception("game %s, played again as %s, could not tell its screens", follows, record.id)
-        return live
+                log.exception("game %s, played again as %s, could not tell its screens", follows, game_id)
 
     @staticmethod
     def _broadcast(live: LiveGame, message: bytes | None) -> None:
@@ -263,8 +268,10 @@ class Hub:
         for subscriber in list(live.subscribers):
             subscriber.put(message)
 
-    def import_log(self, game_log: GameLog, title: str = "") -> LiveGame:
-        """A new game holding a whole imported log (checked by replaying it first)."""
+    def import_log(self, game_log: GameLog, title: str = "", follows: str | None = None) -> LiveGame:
+        """A new game holding a whole imported log (checked by replaying it first; one refused makes nothing and
+        links nothing). ``follows``: the game it replaces (its players or seats corrected in an export of it), whose
+        screens are told as after "Play again"."""
         try:
             session = replay(game_log)  # raises LogError naming the line that does not replay
         except EventError:
@@ -288,8 +295,11 @@ class Hub:
             epoch_ms=now - last_ts - 1000,  # events entered from now on come after the imported ones
             created_ms=now,
             events=game_log.events,
+            follows=follows,
         )
-        return self._install(record, session)
+        live = self._install(record, session)
+        self._tell_followed(follows, record.id)
+        return live
 
     def _install(self, record: GameRecord, session: Session) -> LiveGame:
         live = LiveGame(record, session)
@@ -527,15 +537,19 @@ class Hub:
             "next": self._next(live.record.id),
         }
 
-    def _next(self, game_id: str) -> dict[str, str] | None:
-        """The game played again after this one ("Play again"): its id and title, for the phones to follow."""
+    def _next(self, game_id: str) -> dict[str, Any] | None:
+        """The game played again after this one ("Play again") or imported to replace it: its id and title, and
+        whether it is a correction, for the phones to follow."""
         try:
             next_id = self.store.next_game(game_id)
             record = self.store.game(next_id) if next_id is not None else None
         except StoreError as exc:  # that game damaged in the database: this one's screens and entries go on
             log.error("the game after %s cannot be read: %s", game_id, exc)
             return None
-        return None if record is None else {"id": record.id, "title": record.title}
+        if record is None:
+            return None
+        # an import that replaces this game (players or seats corrected) is said as such, not as a rematch
+        return {"id": record.id, "title": record.title, "corrected": record.origin == "import"}
 
     def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:
         """Every logged event with what it means now: counts, undone, corrected, or a meta event."""

@@ -16,10 +16,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from scorer.events import MAX_TITLE, header_title
 from scorer.game import GameSpec, OptionError
 from scorer.registry import UnknownGame, get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
-from web.api import _record, installed_games, open_game, share_links
+from web.api import _record, installed_games, log_text, open_game, share_links
 from web.app import camera, hub, public_urls, store
 from web.camera_api import camera_status
 from web.qr import qr_svg
@@ -106,10 +107,28 @@ def new_game() -> str:
     return render_template("new.html", boot=boot)
 
 
+CORRECTED = " (corrected)"  # the title a corrected game is offered: the home page listed the two games alike
+
+
 @bp.get("/import")
 def import_page() -> str:
+    """Import a log; ``?again=<id>`` (the game's "Fix players or seats…"): that game's export to correct, and the
+    game the import replaces (its screens are offered the new one, as after Play again)."""
     require(None, "host")
-    return render_template("import.html", boot={})
+    wanted = request.args.get("again", "")
+    again = store(current_app).game(wanted) if wanted and len(wanted) <= 32 else None
+    boot: dict[str, Any] = {"again": again.id} if again is not None else {}
+    if wanted and again is None:  # a bookmarked link, another --db: said, not a blank form taken for the game
+        boot["problem"] = "The game to correct is not on this server: import its exported log here."
+    text, title = "", ""
+    if again is not None:
+        live = hub(current_app).live(again.id)
+        assert live is not None
+        text = log_text(again, live)
+        title = header_title(again.title)
+        if not title.endswith(CORRECTED):  # (corrected twice: once said)
+            title = title[: MAX_TITLE - len(CORRECTED)].rstrip() + CORRECTED
+    return render_template("import.html", boot=boot, again=again, text=text, title=title)
 
 
 @bp.get("/g/<game_id>")
@@ -190,9 +209,9 @@ def _rules_in_force(spec: GameSpec, options: Mapping[str, Any]) -> dict[str, Any
 
 @bp.get("/g/<game_id>/next")
 def next_game(game_id: str) -> WerkzeugResponse:
-    """The way from a finished game into the one played again after it: a phone that had joined the first joins
-    the next with the same role (a new game has new join links, and its phones were left on the old winner with
-    nothing to say a next game had begun: lifecycle audit, session 36)."""
+    """The way from a finished game into the one played again after it (or imported to replace it): a phone that
+    had joined the first joins the next with the same role (a new game has new join links, and its phones were left
+    on the old winner with nothing to say a next game had begun: lifecycle audit, session 36)."""
     record = _record(game_id)
     role = role_for(record)
     if role == "none":

@@ -885,6 +885,44 @@ def test_an_exported_game_imported_again_keeps_its_title(app: Flask, host: Flask
     assert old is not None and old.title == "Tally (imported): Ann, Bo"
 
 
+def test_an_import_that_corrects_a_game_replaces_it_on_that_game_s_screens(app: Flask, host: FlaskClient) -> None:
+    """A group fixes a misspelt name the documented way (export, edit, Import): the import made a new game, and the
+    old game's phones were told nothing and went on entering into it (roster audit F2, session 46). An import given
+    ``again`` is that game's next, as after Play again, said as a correction; a refused one links nothing."""
+    old = new_game(host, "tally", ["Ann", "Bo"], title="Friday")["id"]
+    assert post_event(host, old, type="add", player="Bo", points=3).status_code == 201
+    text = host.get(f"/api/games/{old}/export.jsonl").get_data(as_text=True)
+    the_hub = hub(app)
+    live = the_hub.live(old)
+    assert live is not None
+    subscriber, _ = the_hub.subscribe(live, None)
+    header_only = text.replace('"Bo"', '"Bob"', 1)  # renamed in the header only: its events name 'Bo'
+    refused = host.post("/api/import", json={"log": header_only, "again": old})
+    assert (
+        refused.status_code == 400 and "must be one of the players: Ann, Bob, not 'Bo'" in refused.get_json()["error"]
+    )
+    assert host.post("/api/import", json={"log": text, "again": "nope"}).status_code == 400
+    assert host.post("/api/import", json={"log": text, "again": ["nope"]}).status_code == 400
+    assert [g.id for g in store(app).games()] == [old] and store(app).next_game(old) is None
+    assert subscriber.queue.empty()
+    fixed = host.post("/api/import", json={"log": text.replace('"Bo"', '"Bob"'), "title": "Fixed", "again": old})
+    assert fixed.status_code == 201
+    new = fixed.get_json()["id"]
+    told = json.loads(subscriber.queue.get(timeout=1).decode().split("data: ", 1)[1])
+    assert told["next"] == {"id": new, "title": "Fixed", "corrected": True}  # the old game's screens hear at once
+    state = host.get(f"/api/games/{old}").get_json()["state"]
+    assert state["next"] == told["next"] and state["totals"] == {"Ann": 0, "Bo": 3}  # the old game as it was
+    assert host.get(f"/api/games/{new}").get_json()["state"]["totals"] == {"Ann": 0, "Bob": 3}
+    record = store(app).game(old)
+    assert record is not None
+    player = phone(app)
+    assert player.get(f"/join/{old}?t={record.player_token}").status_code == 303
+    assert "This game was corrected: go to Fixed</a>" in player.get(f"/g/{old}").get_data(as_text=True)
+    followed = player.get(f"/g/{old}/next")
+    assert followed.status_code == 303 and f"/g/{new}" in followed.headers["Location"]
+    assert player.get(f"/api/games/{new}").get_json()["role"] == "player"
+
+
 def test_an_export_s_title_is_one_its_reader_takes_however_long_the_game_s_title(app: Flask, host: FlaskClient) -> None:
     """A default title names every player, and twelve Snap players made one of 88 characters: its export wrote a
     header title its own reader refused, so Import and replay refused the game's copy (a session-36 review)."""

@@ -366,6 +366,56 @@ def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str
     wait(laptop, lambda d: "/g/" in d.current_url)
 
 
+def test_seats_fixed_by_import_take_the_old_game_s_phones_to_the_corrected_one(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The host typed Alex, Charlie, Beth, David; the group sits Alex, Beth, Charlie, David. The fix is the
+    documented one (export, edit the header, Import), but the import made a game nobody's phone was told of, and
+    they went on entering into the wrong one (roster audit F2, session 46). The History tab's "Fix players or
+    seats…" opens Import with the game's log; the phone on the old game is offered the corrected one."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    wrong = ["Alex", "Charlie", "Beth", "David"]
+    status, body = call(server["laptop"], "POST", "/api/games", {"game": "spades", "players": wrong, "title": "Fri"})
+    assert status == 201, body
+    old = body["id"]
+    hand = {
+        "bids": {"Alex": 4, "Charlie": 3, "Beth": 2, "David": 2},
+        "tricks": {"Alex": 4, "Charlie": 3, "Beth": 3, "David": 3},
+    }
+    assert call(server["laptop"], "POST", f"/api/games/{old}/events", {"type": "hand", **hand})[0] == 201
+    join_phone(server, phone, old)
+    choose(phone, "#me", "Beth")
+    assert totals(phone) == {"Alex & Beth": "61", "Charlie & David": "51"}
+    laptop.get(server["laptop"] + f"/g/{old}")
+    live(laptop)
+    tab(laptop, "history")
+    tap(laptop, "#fix-players")
+    wait(laptop, lambda d: d.current_url.endswith(f"/import?again={old}"))
+    assert "This replaces Fri (Alex, Charlie, Beth, David)." in css(laptop, "#replaces").text
+    assert css(laptop, "#title").get_attribute("value") == "Fri (corrected)"
+    laptop.execute_script(  # the header's players put in their seats, as a person edits the first line
+        "const lines = arguments[0].value.split('\\n'); lines[0] = lines[0].replace(arguments[1], arguments[2]);"
+        "arguments[0].value = lines.join('\\n');",
+        css(laptop, "#log"),
+        '"Alex", "Charlie", "Beth"',
+        '"Alex", "Beth", "Charlie"',
+    )
+    assert '"players": ["Alex", "Beth", "Charlie", "David"]' in css(laptop, "#log").get_attribute("value")
+    tap(laptop, "#import")
+    wait(laptop, lambda d: "/g/" in d.current_url and old not in d.current_url)
+    new = laptop.current_url.rsplit("/", 1)[1].split("#")[0]
+    wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "70", "Beth & David": "42"})
+    wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
+    assert css(phone, "#next-game").text == "This game was corrected: go to Fri (corrected)"
+    shot(phone, "18c-corrected-game-offered")
+    tap(phone, "#next-game")
+    wait(phone, lambda d: d.current_url == server["phone"] + f"/g/{new}", 5)
+    live(phone)
+    assert css(phone, "#role").text.lower() == "player"
+    assert totals(phone) == {"Alex & Charlie": "70", "Beth & David": "42"}
+    no_alert_dialog(phone)
+
+
 def test_the_demo_table_plays_live(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     from web.demo import DemoTable, find_example
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from scorer.events import parse_event
 from tests.web.conftest import new_game, phone, post_event
@@ -313,8 +314,9 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": "nope"}).status_code == 400
     created = new_game(host, "tally", ["Ann", "Bo"], title="Rematch", again=old.id)["id"]
     told = json.loads(subscriber.queue.get(timeout=1).decode().split("data: ", 1)[1])
-    assert told["next"] == {"id": created, "title": "Rematch"}  # the old game's screens hear of it at once
-    assert host.get(f"/api/games/{old.id}").get_json()["state"]["next"] == {"id": created, "title": "Rematch"}
+    rematch = {"id": created, "title": "Rematch", "corrected": False}
+    assert told["next"] == rematch  # the old game's screens hear of it at once
+    assert host.get(f"/api/games/{old.id}").get_json()["state"]["next"] == rematch
     for client, role in ((player, "player"), (viewer, "viewer")):
         followed = client.get(f"/g/{old.id}/next")
         assert followed.status_code == 303 and followed.headers["Location"].endswith(f"/g/{created}")
@@ -322,6 +324,36 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert stranger.get(f"/g/{old.id}/next").status_code == 403
     assert stranger.get(f"/g/{created}").status_code == 403
     assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}")
+
+
+def test_a_game_s_fix_players_link_opens_import_with_its_log_and_says_which_game_it_replaces(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Correcting a game's seats meant History, export, a text editor, Home, Import, choosing the file (roster audit
+    F2, session 46): the host's History tab links to Import with the game's log in it, and the page says which game
+    the import replaces (its title offered with "(corrected)": the home page listed the two games alike)."""
+    gid = new_game(host, "tally", ["Ann", EVIL], title="Friday")["id"]
+    assert post_event(host, gid, type="add", player="Ann", points=3).status_code == 201
+    record = store(app).game(gid)
+    assert record is not None
+    assert f'id="fix-players" href="/import?again={gid}"' in host.get(f"/g/{gid}").get_data(as_text=True)
+    player = phone(app)
+    assert player.get(f"/join/{gid}?t={record.player_token}").status_code == 303
+    assert 'id="fix-players"' not in player.get(f"/g/{gid}").get_data(as_text=True)  # Import is the host's
+    assert player.get(f"/import?again={gid}").status_code == 403
+    html = host.get(f"/import?again={gid}").get_data(as_text=True)
+    assert boot_of(html) == {"again": gid}
+    assert f"This replaces Friday</strong> (Ann, {escape(EVIL)})" in html
+    exported = host.get(f"/api/games/{gid}/export.jsonl").get_data(as_text=True)
+    assert f'<textarea id="log" rows="8" spellcheck="false">{escape(exported)}</textarea>' in html
+    assert 'value="Friday (corrected)"' in html
+    fixed = new_game(host, "tally", ["Ann", "Bo"], title="x" * 60 + " (corrected)")["id"]  # corrected again: once said
+    assert f'value="{"x" * 60} (corrected)"' in host.get(f"/import?again={fixed}").get_data(as_text=True)
+    long = new_game(host, "tally", ["Ann", "Bo"], title="y" * 80)["id"]  # the title field's 80 characters
+    assert f'value="{"y" * 68} (corrected)"' in host.get(f"/import?again={long}").get_data(as_text=True)
+    unknown = host.get("/import?again=nosuchgame").get_data(as_text=True)
+    assert boot_of(unknown) == {"problem": "The game to correct is not on this server: import its exported log here."}
+    assert 'id="replaces"' not in unknown
 
 
 def test_a_next_game_damaged_in_the_database_leaves_the_old_one_playing(app: Flask, host: FlaskClient) -> None:

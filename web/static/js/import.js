@@ -1,5 +1,8 @@
 // Import a game log (a file or pasted text); it becomes a new game.
-import { api, showProblem, started } from './common.js';
+import { api, bootData, showProblem, started } from './common.js';
+
+// ?again=<id> (a game's "Fix players or seats…"): the import replaces that game, whose screens are offered the new one
+const B = bootData();
 
 const problem = document.getElementById('problem');
 const text = document.getElementById('log');
@@ -43,7 +46,9 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
   if (button.disabled) return;
   button.disabled = true;   // a second click must not import the game twice
   try {
-    const result = await api('POST', '/api/import', { log: text.value, title: document.getElementById('title').value });
+    const result = await api('POST', '/api/import', {
+      log: text.value, title: document.getElementById('title').value, ...(B.again ? { again: B.again } : {}),
+    });
     if (!result.faults) { window.location.assign(result.url); return; }
     // imported, but the referee rules some of its events fouls or errors: a header edited to play on (seats swapped,
     // a player added, a rule changed) can make another game of the same events, and nothing said so (the play-on
@@ -62,4 +67,5 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
     button.disabled = false;
   }
 });
+if (B.problem) showProblem(problem, B.problem);
 started();   // boot.js says so when a screen never gets here
