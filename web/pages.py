@@ -220,7 +220,8 @@ def next_game(game_id: str) -> WerkzeugResponse:
     following = store(current_app).game(next_id) if next_id is not None else None
     if following is None:
         raise AccessDenied(404, "no game has been started after this one yet")
-    response = redirect(url_for("pages.table", game_id=following.id), code=303)
+    # ?from: the phone's "I am" in the old game is carried over where that player is in the new one (table.js)
+    response = redirect(url_for("pages.table", game_id=following.id, **{"from": record.id}), code=303)
     token = {"player": following.player_token, "viewer": following.viewer_token}.get(role)
     if token is not None:  # the host needs no cookie
         _keep(response, game_cookie(following.id), token)

@@ -388,6 +388,7 @@ def test_seats_fixed_by_import_take_the_old_game_s_phones_to_the_corrected_one(
     assert totals(phone) == {"Alex & Beth": "61", "Charlie & David": "51"}
     laptop.get(server["laptop"] + f"/g/{old}")
     live(laptop)
+    choose(laptop, "#me", "Alex")  # the host plays too
     tab(laptop, "history")
     tap(laptop, "#fix-players")
     wait(laptop, lambda d: d.current_url.endswith(f"/import?again={old}"))
@@ -405,6 +406,7 @@ def test_seats_fixed_by_import_take_the_old_game_s_phones_to_the_corrected_one(
     wait(laptop, lambda d: "/g/" in d.current_url and old not in d.current_url)
     new = laptop.current_url.rsplit("/", 1)[1].split("#")[0]
     wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "70", "Beth & David": "42"})
+    assert css(laptop, "#me").get_attribute("value") == "Alex"
     wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
     assert css(phone, "#next-game").text == "This game was corrected: go to Fri (corrected)"
     shot(phone, "18c-corrected-game-offered")
@@ -413,6 +415,7 @@ def test_seats_fixed_by_import_take_the_old_game_s_phones_to_the_corrected_one(
     live(phone)
     assert css(phone, "#role").text.lower() == "player"
     assert totals(phone) == {"Alex & Charlie": "70", "Beth & David": "42"}
+    assert css(phone, "#me").get_attribute("value") == "Beth"  # "I am" carried (roster audit F6, session 46)
     no_alert_dialog(phone)
 
 

@@ -1307,6 +1307,9 @@ def test_a_phone_on_a_finished_game_follows_the_host_into_the_next(
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "snap", ["Alex", "Beth"])
     join(server, phone, gid)
+    choose(phone, "#me", "Beth")
+    open_as_host(server, laptop, gid)
+    choose(laptop, "#me", "Alex")  # the host's laptop at Snap, Alex's buzzer
     assert not css(phone, "#next-box").is_displayed()
     laptop.get(server["laptop"] + f"/new?again={gid}")
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, "#players input"))
@@ -1316,9 +1319,28 @@ def test_a_phone_on_a_finished_game_follows_the_host_into_the_next(
     wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
     assert text(phone, "#next-game") == "Next game: Snap: Alex, Beth"
     tap(phone, "#next-game")
-    wait(phone, lambda d: d.current_url.endswith(f"/g/{created}"), 5)
+    wait(phone, lambda d: d.current_url.endswith(f"/g/{created}"), 5)  # (its ?from gone from the address)
     live(phone)
     assert css(phone, "#role").text.lower() == "player"
+    # "I am" goes on: the phone arrived watching, no buzzer or alerts of its own (roster audit F6, session 46)
+    assert css(phone, "#me").get_attribute("value") == "Beth" and css(laptop, "#me").get_attribute("value") == "Alex"
+    phone.refresh()
+    live(phone)
+    assert css(phone, "#me").get_attribute("value") == "Beth"  # kept for the new game
+    choose(phone, "#me", "Alex")  # (a phone handed over): a choice made in the new game stays
+    phone.get(server["phone"] + f"/g/{created}?from={gid}")
+    live(phone)
+    assert css(phone, "#me").get_attribute("value") == "Alex"
+    # played again by others: the phone follows as a watcher of the game, "I am" empty
+    status, body = call(
+        server["laptop"], "POST", "/api/games", {"game": "snap", "players": ["Cara", "Dan"], "again": created}
+    )
+    assert status == 201, body
+    wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
+    tap(phone, "#next-game")
+    wait(phone, lambda d: d.current_url.endswith(f"/g/{body['id']}"), 5)
+    live(phone)
+    assert phone.execute_script("return document.getElementById('me').selectedIndex") == 0  # "watching", not blank
     clean(laptop, phone)
 
 

@@ -319,11 +319,12 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert host.get(f"/api/games/{old.id}").get_json()["state"]["next"] == rematch
     for client, role in ((player, "player"), (viewer, "viewer")):
         followed = client.get(f"/g/{old.id}/next")
-        assert followed.status_code == 303 and followed.headers["Location"].endswith(f"/g/{created}")
+        # ?from: the new game's page carries the phone's "I am" over (table.js; roster audit F6, session 46)
+        assert followed.status_code == 303 and followed.headers["Location"].endswith(f"/g/{created}?from={old.id}")
         assert boot_of(client.get(f"/g/{created}").get_data(as_text=True))["role"] == role
     assert stranger.get(f"/g/{old.id}/next").status_code == 403
     assert stranger.get(f"/g/{created}").status_code == 403
-    assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}")
+    assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}?from={old.id}")
 
 
 def test_a_game_s_fix_players_link_opens_import_with_its_log_and_says_which_game_it_replaces(

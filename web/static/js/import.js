@@ -49,6 +49,8 @@ document.getElementById('import-form').addEventListener('submit', async (e) => {
     const result = await api('POST', '/api/import', {
       log: text.value, title: document.getElementById('title').value, ...(B.again ? { again: B.again } : {}),
     });
+    // ?from: this screen's "I am" in the game replaced goes on in the new one (table.js)
+    if (B.again) result.url += `?from=${encodeURIComponent(B.again)}`;
     if (!result.faults) { window.location.assign(result.url); return; }
     // imported, but the referee rules some of its events fouls or errors: a header edited to play on (seats swapped,
     // a player added, a rule changed) can make another game of the same events, and nothing said so (the play-on

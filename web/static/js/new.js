@@ -124,7 +124,9 @@ document.getElementById('new-game-form').addEventListener('submit', async (e) =>
       // "Play again": the finished game's phones are offered the way into this one
       ...(B.again && select.value === B.chosen ? { again: B.again } : {}),
     });
-    window.location.assign(result.url);
+    // ?from: this screen's "I am" in the game played again goes on in the new one (table.js)
+    window.location.assign(B.again && select.value === B.chosen
+      ? `${result.url}?from=${encodeURIComponent(B.again)}` : result.url);
   } catch (err) {
     showProblem(problem, err.message);
     button.disabled = false;

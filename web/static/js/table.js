@@ -8,10 +8,13 @@ import { initCamera } from './camera.js';
 
 const B = bootData();
 const gameId = B.id;
-{ // ?joined=1 from /join leaves the address (only it: ?camera=snapshot and the like stay)
+// ?from=<old game>: come from the game played again or corrected (/g/<old>/next), its "I am" carried (wireJoin)
+const cameFrom = new URLSearchParams(window.location.search).get('from');
+{ // ?joined=1 from /join and ?from leave the address (only they: ?camera=snapshot and the like stay)
   const params = new URLSearchParams(window.location.search);
-  if (params.has('joined')) {
+  if (params.has('joined') || params.has('from')) {
     params.delete('joined');
+    params.delete('from');
     const rest = params.toString();
     window.history.replaceState(null, '', window.location.pathname + (rest ? `?${rest}` : '') + window.location.hash);
   }
@@ -743,6 +746,14 @@ function wireJoin() {
   const key = `tablecall:${gameId}:me`;
   const stored = (write) => { try { return write(); } catch (err) { return null; } };   // storage blocked: not kept
   me.value = stored(() => localStorage.getItem(key)) || '';
+  // a game played again or corrected: the phone is its player in the new one too, when that player is in it (every
+  // phone arrived watching, so no buzzer of its own and no alerts of its own: roster audit F6, session 46); a phone
+  // that chose in this game keeps its choice
+  const carried = cameFrom && stored(() => localStorage.getItem(`tablecall:${cameFrom}:me`));
+  if (carried && stored(() => localStorage.getItem(key)) === null && state.players.indexOf(carried) >= 0) {
+    me.value = carried;
+    stored(() => localStorage.setItem(key, carried));
+  }
   setMe(me.value);
   me.addEventListener('change', () => { stored(() => localStorage.setItem(key, me.value)); setMe(me.value); draw(); });
   document.getElementById('join-sound').addEventListener('click', () => {
