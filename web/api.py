@@ -213,6 +213,7 @@ def post_event(game_id: str) -> Any:
     if (request.content_length or 0) > MAX_EVENT_BYTES:
         raise AccessDenied(413, f"an event may hold at most {MAX_EVENT_BYTES} bytes")
     body = _object(check_write(), "an event")
+    _not_replaced(record)
     for key in ("seq", "source"):
         if key in body:
             raise AccessDenied(400, f"leave out '{key}': the server numbers the events and records their source")
@@ -240,6 +241,20 @@ def post_event(game_id: str) -> Any:
             event=result.event.to_json(), rulings=rulings, state=result.state, duplicate=True, counts=result.counts
         ), 200
     return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state), 201
+
+
+def _not_replaced(record: GameRecord) -> None:
+    """A game replaced by a corrected import of it takes no more entries: a phone on the Enter tab, which does not show
+    the Table tab's "This game was corrected", went on entering into it, and the evening's score split over the two
+    games (roster audit, session 46)."""
+    next_id = store(current_app).next_game(record.id)
+    following = store(current_app).game(next_id) if next_id is not None else None
+    if following is not None and following.origin == "import":
+        raise AccessDenied(
+            409,
+            f"this game was corrected as {following.title!r} (its players or seats fixed), and takes no more entries: "
+            'enter it there (the Table tab\'s "This game was corrected" goes to it); nothing was recorded',
+        )
 
 
 @bp.get("/games/<game_id>/clock")

@@ -921,6 +921,10 @@ def test_an_import_that_corrects_a_game_replaces_it_on_that_game_s_screens(app: 
     followed = player.get(f"/g/{old}/next")
     assert followed.status_code == 303 and f"/g/{new}" in followed.headers["Location"]
     assert player.get(f"/api/games/{new}").get_json()["role"] == "player"
+    late = post_event(player, old, type="add", player="Ann", points=5)  # a phone still on the old game's Enter tab
+    assert late.status_code == 409 and "this game was corrected as 'Fixed'" in late.get_json()["error"]
+    assert host.get(f"/api/games/{old}").get_json()["state"]["totals"] == {"Ann": 0, "Bo": 3}
+    assert post_event(player, new, type="add", player="Ann", points=5).status_code == 201
 
 
 def test_an_export_s_title_is_one_its_reader_takes_however_long_the_game_s_title(app: Flask, host: FlaskClient) -> None:
