@@ -32,7 +32,7 @@ from scorer.shown import cut
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, public_urls, store
 from web.hub import LiveGame, RefereeFault, StaleEntry
-from web.store import ConflictError, GameRecord
+from web.store import ConflictError, GameRecord, StoreError
 
 __all__ = ["bp"]
 
@@ -247,8 +247,11 @@ def _not_replaced(record: GameRecord) -> None:
     """A game replaced by a corrected import of it takes no more entries: a phone on the Enter tab, which does not show
     the Table tab's "This game was corrected", went on entering into it, and the evening's score split over the two
     games (roster audit, session 46)."""
-    next_id = store(current_app).next_game(record.id)
-    following = store(current_app).game(next_id) if next_id is not None else None
+    try:
+        next_id = store(current_app).next_game(record.id)
+        following = store(current_app).game(next_id) if next_id is not None else None
+    except StoreError:  # the game after it damaged in the database: this one's entries go on (as its state's next)
+        following = None
     if following is not None and following.origin == "import":
         raise AccessDenied(
             409,
