@@ -9,6 +9,7 @@ told "done" only after the commit, so an acknowledged event is always on disk.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import queue
@@ -28,7 +29,18 @@ from scorer.shown import cut
 from vision.clock import wall_ms
 from web.store import ConflictError, GameRecord, Store, StoreError
 
-__all__ = ["AppendResult", "ConflictError", "Hub", "LiveGame", "RefereeFault", "StaleEntry", "Subscriber", "sse"]
+__all__ = [
+    "KEPT",
+    "AppendResult",
+    "ConflictError",
+    "Hub",
+    "LiveGame",
+    "RefereeFault",
+    "StaleEntry",
+    "Subscriber",
+    "digest",
+    "sse",
+]
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +50,10 @@ TS_FUTURE_MS = 2_000
 RECENT = 12
 CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
+#: what a live message leaves out when it is as this stream last sent it (the screen keeps its own): late in a Spades
+#: game the history was 12.6 of a message's 14.7 KB and changed once a hand, Snap's alerts 1.4 of 3.6 KB, changing
+#: in 1 event of 10 (data/s46/lean/keysizes.py). ``digests`` in every state says which each is.
+KEPT = ("history", "alerts")
 # Entries held on their way (the host's computer paused or hung, a Wi-Fi stall) reached the hub together and were
 # judged in whatever order its threads took them: cards entered in turn, 0.4 s apart, were ruled out of turn, and a Push
 # discard taken before its draw changed the score (sleep audit, session 45). A screen says when each entry was made
@@ -86,13 +102,21 @@ def sse(data: Mapping[str, Any], event: str | None = None, id: int | None = None
     return ("\n".join(lines) + "\n\n").encode("utf-8")
 
 
+def digest(value: Any) -> str:
+    """A short fingerprint of a part of the state (:data:`KEPT`), by which a screen knows the one it has is the same."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
 @dataclass(eq=False)
 class Subscriber:
-    """One live stream's mailbox. A stream too slow to keep up is closed; its phone reconnects."""
+    """One live stream's mailbox. A stream too slow to keep up is closed; its phone reconnects. ``digests``: those of
+    the parts of the state (:data:`KEPT`) this stream last sent in whole."""
 
     game_id: str
     queue: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(maxsize=500))
     closed: bool = False
+    digests: dict[str, str] = field(default_factory=dict)
 
     def put(self, message: bytes | None) -> None:
         if self.closed:
@@ -258,15 +282,31 @@ class Hub:
             try:  # the new game is made: telling the old one's screens must not make it a 500 (pressed again, it made
                 with before.lock:  # another game; a review, session 41)
                     state = self.snapshot(before)
-                    self._broadcast(before, sse(state, event="state", id=state["seq"]))
+                    self._broadcast(before, sse(state, event="state", id=state["seq"]), state)
             except Exception:
                 log.exception("game %s, played again as %s, could not tell its screens", follows, game_id)
 
     @staticmethod
-    def _broadcast(live: LiveGame, message: bytes | None) -> None:
-        """``message`` to every live stream of ``live`` (None: the stream ends)."""
+    def _broadcast(live: LiveGame, message: bytes | None, state: Mapping[str, Any] | None = None) -> None:
+        """``message`` to every live stream of ``live`` (None: the stream ends); ``state``: the whole state it holds."""
         for subscriber in list(live.subscribers):
             subscriber.put(message)
+            if state is not None:
+                subscriber.digests = dict(state["digests"])
+
+    @staticmethod
+    def _send_event(live: LiveGame, body: Mapping[str, Any], state: Mapping[str, Any], seq: int) -> None:
+        """An event's message to every live stream of ``live``, its state without the parts (:data:`KEPT`) that are as
+        that stream last sent them: every stream starts with the whole state (Hub.subscribe), and its messages reach
+        the phone in the order put, or the stream ends (Subscriber.put). One rendering per set left out."""
+        rendered: dict[tuple[str, ...], bytes] = {}
+        for subscriber in list(live.subscribers):
+            kept = tuple(key for key in KEPT if subscriber.digests.get(key) == state["digests"][key])
+            if kept not in rendered:
+                shown = {key: value for key, value in state.items() if key not in kept}
+                rendered[kept] = sse({**body, "state": shown}, event="event", id=seq)
+            subscriber.put(rendered[kept])
+            subscriber.digests = dict(state["digests"])
 
     def import_log(self, game_log: GameLog, title: str = "", follows: str | None = None) -> LiveGame:
         """A new game holding a whole imported log (checked by replaying it first; one refused makes nothing and
@@ -379,13 +419,9 @@ class Hub:
                 with suppress(Exception):  # the store is the truth (another writer's events): catch up if it reads
                     self._catch_up(live)
                 raise
-            message = sse(
-                {"event": event.to_json(), "rulings": [r.to_json() for r in rulings], "state": state},
-                event="event",
-                id=event.seq,
-            )
+            body = {"event": event.to_json(), "rulings": [r.to_json() for r in rulings]}
             try:  # stored: it is answered as such whatever happens here
-                self._broadcast(live, message)
+                self._send_event(live, body, state, event.seq)
             except Exception:
                 log.exception("event %s of game %s is stored, but could not be sent to its screens", seq, game_id)
             return AppendResult(event, rulings, state)
@@ -513,6 +549,7 @@ class Hub:
         sheet = session.score().to_json()
         counting = session.counting()
         alerts = [r.to_json() for r in session.rulings if r.severity.value != "info"][-ALERTS:]
+        kept = {"history": sheet["history"], "alerts": alerts}
         return {
             "id": live.record.id,
             "game": live.record.game,
@@ -535,6 +572,7 @@ class Hub:
             "counting": len(counting),
             "camera_saw": _camera_saw(session.events, counting, session.undone()),
             "next": self._next(live.record.id),
+            "digests": {key: digest(kept[key]) for key in KEPT},
         }
 
     def _next(self, game_id: str) -> dict[str, Any] | None:
@@ -637,7 +675,9 @@ class Hub:
                             backlog.append(
                                 sse({"event": event.to_json(), "rulings": rulings}, event="missed", id=event.seq)
                             )
-                backlog.append(sse(self.snapshot(live), event="state", id=last))
+                state = self.snapshot(live)
+                backlog.append(sse(state, event="state", id=last))
+                subscriber.digests = dict(state["digests"])
             except BaseException:  # a referee bug in this game's view: its place is given back (each phone's retry
                 live.subscribers.discard(subscriber)  # took one for good, and in a minute every game's screens had
                 with self._lock:  # "too many live screens are open on this server"; error-handling audit, s41)

@@ -3,7 +3,8 @@
 On connect the stream sends the events the browser missed (``event: missed``, when it says where it
 stopped, by the ``Last-Event-ID`` header the browser sends on reconnecting or ``?last=N``), then the
 full state (``event: state``). Then one ``event: event`` message per new event, each with ``id:`` =
-the event's ``seq`` and the new state, and an ``event: ping`` with the game clock every
+the event's ``seq`` and the new state, less the parts that are as this stream last sent them (``Hub._send_event``:
+the screen keeps its own), and an ``event: ping`` with the game clock every
 ``HEARTBEAT_S`` seconds (a phone that hears nothing for 2.5 heartbeats reconnects). A stream ends
 after ``STREAM_MAX_S``; the browser reconnects and resumes where it was.
 """

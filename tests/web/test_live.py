@@ -282,3 +282,45 @@ def test_server_shutdown_ends_the_streams(app: Flask, host: FlaskClient, tally: 
 def test_sse_message_format() -> None:
     assert sse({"a": "é"}, event="state", id=4) == 'id: 4\nevent: state\ndata: {"a":"é"}\n\n'.encode()
     assert sse({"now": 1}) == b'data: {"now":1}\n\n'
+
+
+SEATS = ["A", "B", "C", "D"]
+HAND = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
+
+
+def test_a_live_message_leaves_out_the_history_its_stream_last_sent(app: Flask, host: FlaskClient) -> None:
+    """Late in a Spades game the history was 12.6 KB of every 14.7 KB message, sent again with every card though it
+    changes once a hand (slow-phone audit, session 45). A message leaves it out, and the alerts, when they are as that
+    stream last sent them; a stream's first message, a stream that joins or reconnects, and a row changed without the
+    count changing (an edit of a past hand) get them whole, and /api/games/<id> always."""
+    app.config["STREAM_MAX_S"] = 10
+    gid = new_game(host, "spades", SEATS)["id"]
+    post_event(host, gid, **HAND)
+    first = Stream(host, stream_url(gid))
+    first.next()
+    start = first.next()["data"]
+    assert len(start["history"]) == 1 and set(start["digests"]) == {"history", "alerts"}
+
+    post_event(host, gid, type="bid", player="C", bid=3)  # hand 2, card by card: the history is as it was
+    lean = first.next()["data"]["state"]
+    assert "history" not in lean and "alerts" not in lean and lean["digests"] == start["digests"]
+    second = Stream(host, stream_url(gid, 1))  # a stream that joins (or reconnects) now: whole
+    second.next()
+    assert second.next()["event"] == "missed"
+    joined = second.next()
+    assert joined["event"] == "state" and joined["data"]["history"] == start["history"]
+
+    post_event(host, gid, type="undo", target=2)
+    assert ["history" in s.next()["data"]["state"] for s in (first, second)] == [False, False]
+
+    edited = HAND | {"tricks": {"A": 6, "B": 3, "C": 2, "D": 2}}  # the same row count, another row
+    post_event(host, gid, type="correct", target=1, event=edited)
+    for stream in (first, second):
+        state = stream.next()["data"]["state"]
+        assert state["history"][0] != start["history"][0] and len(state["history"]) == 1
+        assert state["digests"]["history"] != start["digests"]["history"]
+    post_event(host, gid, type="bid", player="C", bid=2)
+    assert ["history" in s.next()["data"]["state"] for s in (first, second)] == [False, False]
+    whole = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert whole["history"] == state["history"] and "alerts" in whole
+    first.close(), second.close()

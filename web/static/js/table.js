@@ -421,6 +421,19 @@ function apply(next, { fresh = false, own = false } = {}) {
 }
 
 // -- the live stream -------------------------------------------------------------------------
+// A live message leaves out what is as the stream last sent it (the history: 12.6 KB of a late Spades game's 14.7 KB
+// message, sent again with every card; hub.KEPT): the screen keeps its own, where its digest says it is the same.
+// Where it is not (never, unless a message went astray), the screen asks for the whole state.
+function whole(next) {
+  if (!next || next.seq < state.seq) return next;   // (an older message: apply drops it)
+  for (const key of Object.keys(next.digests || {})) {
+    if (key in next) continue;
+    if (!state.digests || state.digests[key] !== next.digests[key] || !(key in state)) return null;
+    next[key] = state[key];
+  }
+  return next;
+}
+
 const LIVE_TITLES = {
   open: 'live updates',
   connecting: 'connecting for live updates…',
@@ -458,7 +471,8 @@ function connect() {
   source.addEventListener('event', (e) => {
     heard();
     const message = JSON.parse(e.data);
-    apply(message.state);
+    const next = whole(message.state);
+    if (next) apply(next); else refreshState();
     announce(message.rulings, shownBy(screen));
     sayInfo(message.rulings);
     if (activeTab() === 'log') loadLog();
