@@ -1096,6 +1096,71 @@ def test_an_entry_says_when_it_was_made_on_the_game_clock(
     assert isinstance(sent["made"], int) and 0 <= stored.ts - sent["made"] < 1000, (sent, stored.ts)
 
 
+# the phone's entries answered `window.__hold` ms late, as on a weak Wi-Fi; `window.__answer`: 'pass' (the server's
+# answer), 'refuse' (a 400) or 'fail' (no connection)
+SLOW_ENTRIES = """window.__hold = 900; window.__answer = 'pass'; const real = window.fetch;
+  window.fetch = (url, init) => !String(url).endsWith('/events') ? real(url, init)
+    : new Promise((ok) => setTimeout(ok, window.__hold)).then(() => window.__answer === 'pass' ? real(url, init)
+      : window.__answer === 'refuse' ? new Response(JSON.stringify({error: 'refused here'}), {status: 400,
+        headers: {'Content-Type': 'application/json'}}) : Promise.reject(new TypeError('Failed to fetch')));"""
+SENDING = """const b = document.querySelector(arguments[0]); const r = b.getBoundingClientRect(); window.__tapped = b;
+  b.click(); const c = getComputedStyle(b), after = b.getBoundingClientRect();
+  return {busy: b.getAttribute('aria-busy'), sending: b.dataset.sending, opacity: Number(c.opacity),
+    cursor: c.cursor, animation: c.animationName,
+    moved: [r.x - after.x, r.y - after.y, r.width - after.width, r.height - after.height]};"""
+LEFT = """const b = window.__tapped; return {busy: b.getAttribute('aria-busy'), sending: b.dataset.sending || null,
+  anywhere: document.querySelectorAll('[aria-busy], body [data-sending]').length,
+  html: document.documentElement.dataset.sending};"""
+
+
+def test_the_button_an_entry_was_tapped_on_shows_it_on_its_way_until_its_answer(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """On a weak Wi-Fi an entry's answer takes half a second and more, and nothing on the tapped card changed meanwhile:
+    the tap looked lost (slow-phone audit, session 45). The button is faded, with a wait cursor and aria-busy, neither
+    moved nor resized, breathing unless the phone asks for reduced motion; and plain again after the answer, a refusal
+    or no connection."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(SLOW_ENTRIES)
+    during = phone.execute_script(SENDING, '#flip-cards button[data-card="7H"]')
+    assert (during["busy"], during["sending"], during["cursor"], during["animation"]) == (
+        "true",
+        "1",
+        "progress",
+        "sending",
+    )
+    assert during["opacity"] <= 0.6 and during["moved"] == [0, 0, 0, 0], during
+    time.sleep(0.4)
+    assert phone.execute_script(LEFT)["busy"] == "true"  # (still on its way)
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:", 5)
+    assert phone.execute_script(LEFT) == {"busy": None, "sending": None, "anywhere": 0, "html": ""}
+    assert [e.data for e in store(server["app"]).events(game_id)][1:] == [{"player": "Alex", "card": "7H"}]
+
+    phone.execute_cdp_cmd(
+        "Emulation.setEmulatedMedia", {"features": [{"name": "prefers-reduced-motion", "value": "reduce"}]}
+    )
+    try:
+        for answer in ("refuse", "fail"):
+            phone.execute_script(f"window.__answer = '{answer}'")
+            time.sleep(0.7)  # the hold after an entry
+            during = phone.execute_script(SENDING, '#flip-cards button[data-card="2C"]')
+            assert (during["busy"], during["cursor"], during["animation"], during["opacity"]) == (
+                "true",
+                "progress",
+                "none",
+                0.6,
+            )
+            wait(phone, lambda d: d.execute_script("return document.getElementById('snap-problem').textContent"), 5)
+            assert phone.execute_script(LEFT) == {"busy": None, "sending": None, "anywhere": 0, "html": ""}, answer
+    finally:
+        phone.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    assert len(store(server["app"]).events(game_id)) == 2
+
+
 # what a joined phone says and vibrates, kept (the page's speech and vibration replaced by a record of them)
 LISTEN = """window.__said = []; window.__buzz = [];
   if (window.speechSynthesis) window.speechSynthesis.speak = (u) => { if (u.text) window.__said.push(u.text); };

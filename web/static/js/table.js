@@ -132,6 +132,17 @@ function lineNow(node) {
   return (node && node.id && document.getElementById(node.id)) || document.getElementById('entry-problem');
 }
 
+// The button an entry was tapped on says it is on its way until its answer, refusal or error (style.css: faded, a wait
+// cursor, aria-busy): on a weak Wi-Fi the answer takes half a second and more, nothing on the card changed meanwhile,
+// and the tap looked lost (slow-phone audit, session 45). The button is the one under the finger (`touched`: a tap, a
+// key on the button, or a form's Enter).
+function markSending(node, on) {
+  if (!node) return;
+  if (on) { node.dataset.sending = '1'; node.setAttribute('aria-busy', 'true'); return; }
+  delete node.dataset.sending;
+  node.removeAttribute('aria-busy');
+}
+
 // How long an entry waits for its answer (a test may shorten it with <html data-answer-ms>).
 function answerMs() { return Number(document.documentElement.dataset.answerMs) || 15000; }
 
@@ -161,7 +172,13 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     throw err;
   }
   const tapped = Date.now();
-  if (held) { sending = true; lastSpot = under ? spot(under) : null; document.documentElement.dataset.sending = '1'; }
+  const button = held && under && under.matches('button, input[type="submit"]') ? under : null;
+  if (held) {
+    sending = true;
+    lastSpot = under ? spot(under) : null;
+    document.documentElement.dataset.sending = '1';
+    markSending(button, true);
+  }
   showProblem(problemNode, '');
   try {
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
@@ -188,6 +205,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
       doubleUntil = tapped + DOUBLE_TAP_MS;
       settledAt = Math.max(doubleUntil, Date.now() + SETTLE_MS);
       document.documentElement.dataset.sending = '';
+      markSending(button, false);
       settling();
     }
   }
