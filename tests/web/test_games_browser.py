@@ -32,6 +32,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.support.select import Select  # noqa: E402
 
+from scorer.events import Source  # noqa: E402
 from scorer.registry import get_game  # noqa: E402
 from tests.web.browser_kit import (  # noqa: E402
     SCREENS,
@@ -936,6 +937,30 @@ def test_ten_a_drawn_card_is_corrected_from_the_log_by_choosing_it(
     )
     live_game = hub(server["app"]).live(gid)
     assert live_game is not None and live_game.session.view()["tableau"] == ["R2", "B6"]
+    clean(phone)
+
+
+def test_ten_a_camera_draw_s_edit_says_whose_it_is_and_saves_it_unnamed(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A camera draw names no player: its Edit said "Who drew: choose…", as if one had to be picked (a wrong one is
+    then out of turn); it says the camera saw it, the turn's player's, and a card fixed keeps it unnamed (mend audit,
+    session 45)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    hub(server["app"]).append(gid, {"type": "draw", "card": "G5"}, author="camera", source=Source.VISION)
+    join(server, phone, gid)
+    from_log(phone, 1, "edit")
+    drawer = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-draw-player"))[0])
+    assert drawer.first_selected_option.text == "the camera saw it: whose turn it was"
+    assert css(phone, "#pick-draw-player").rect["x"] + css(phone, "#pick-draw-player").rect["width"] <= 360
+    Select(css(phone, "#ten-edit")).select_by_value("G2")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "correct", 3)
+    assert events(server, gid)[-1]["event"] == {"type": "draw", "card": "G2"}
+    live_game = hub(server["app"]).live(gid)
+    assert live_game is not None and live_game.session.view()["tableau"] == ["G2"]
+    assert not [code for code, _ in rulings(server, gid) if code == "out_of_turn"]
     clean(phone)
 
 

@@ -25,8 +25,10 @@ export function playerChoices(ctx) { return ctx.state.players.map((name) => [nam
 // The player list, as most events name who did it.
 export const PLAYER = { key: 'player', label: 'Player', choices: playerChoices };
 
-// byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id? }] }. Returns a screen's
-// `editor` hook (table.js openEditor).
+// byType: { eventType: [{ key, label, choices: [[value, text]] or (ctx) => choices, id?, unnamed? }] }. Returns a
+// screen's `editor` hook (table.js openEditor). `unnamed(event)`: what the list says for an edited event without the
+// field, where that is not a choice still to make (a Ten camera draw names no player: it is the turn's player's, and
+// "choose…" suggested one must be picked; mend audit, session 45).
 export function pickers(byType) {
   let watch = null;   // the edit form's type list and fields are the page's: their listeners are the open editor's
   return function editor(root, ctx, edit) {
@@ -36,12 +38,13 @@ export function pickers(byType) {
     const start = edit.event || {};
     const boxes = [];
     for (const [kind, list] of Object.entries(byType)) {
-      for (const { key, label, choices, id } of list) {
+      for (const { key, label, choices, id, unnamed } of list) {
         const options = typeof choices === 'function' ? choices(ctx) : choices;
         const current = start.type === kind ? start[key] : undefined;
         const known = options.some(([value]) => value === current);
+        const none = edit.event && current === undefined && unnamed ? unnamed(edit.event) : null;
         const select = el('select', { id: id || `pick-${kind}-${key}` },
-          el('option', { value: '', selected: !known, disabled: true }, known || current === undefined ? 'choose…' : String(current)),
+          el('option', { value: '', selected: !known, disabled: true }, none || (known || current === undefined ? 'choose…' : String(current))),
           options.map(([value, text]) => el('option', { value: String(value), selected: value === current }, text)));
         let shownValue = select.value;
         const chosen = () => {   // the fields as typed, with this one changed

@@ -297,8 +297,10 @@ function history(table, ctx) {
 }
 
 // -- the Log's Edit (and Insert) of a draw or a stop: the player, the card or the prize chosen from lists --------
+// A draw that names no player (the camera's) is the player's whose turn it was: saved so, it stays so.
+const drawer = (event) => (event.source === 'vision' ? 'the camera saw it: whose turn it was' : 'not named: whose turn it was');
 const editor = pickers({
-  draw: [{ key: 'player', label: 'Who drew', choices: playerChoices }, { key: 'card', label: 'The card drawn', choices: ALL_CARDS.map((c) => [c, c]), id: 'ten-edit' }],
+  draw: [{ key: 'player', label: 'Who drew', choices: playerChoices, unnamed: drawer }, { key: 'card', label: 'The card drawn', choices: ALL_CARDS.map((c) => [c, c]), id: 'ten-edit' }],
   stop: [{ key: 'player', label: 'Who stopped', choices: playerChoices }, { key: 'prize', label: 'The prize taken', choices: [['numbers', 'numbers'], ['currency', 'currency']] }],
 });
 
