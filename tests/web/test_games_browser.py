@@ -1092,6 +1092,53 @@ def test_ten_score_only_final_needs_every_players_tokens(
     clean(phone)
 
 
+FINAL_FIELDS = ("cards", "tokens", "bust")
+
+
+def test_ten_a_final_count_is_corrected_from_the_log_in_the_enter_tab_s_fields(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's tokens were typed 3, he had 5, and the tie went to Beth: the Log's Edit of the score-only final count
+    was its nested JSON, every player's cards and tokens, to edit on a phone (mend audit T3, session 45). It offers
+    the Enter tab's fields, filled in with what was entered, on a 360 px phone."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    players = {
+        "Alex": {"cards": ["R1", "R2"], "tokens": 3},
+        "Beth": {"cards": ["B4", "B5"], "tokens": 4, "bust_tokens": 1},
+    }
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "final", "players": players})[0] == 201
+    join(server, phone, gid)
+    wait(phone, lambda d: "Beth" in text(d, "#winner"), 3)
+    from_log(phone, 1, "edit")
+    field = '#ten-final-edit input[data-player="{}"][data-field="{}"]'.format
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field("Alex", "tokens")))
+    shown = {(name, f): css(phone, field(name, f)).get_attribute("value") for name in players for f in FINAL_FIELDS}
+    assert shown == {("Alex", "cards"): "R1 R2", ("Alex", "tokens"): "3", ("Alex", "bust"): "0",
+                     ("Beth", "cards"): "B4 B5", ("Beth", "tokens"): "4", ("Beth", "bust"): "1"}  # fmt: skip
+    box = css(phone, "#ten-final-edit").rect
+    assert box["x"] + box["width"] <= 360 and phone.execute_script("return document.documentElement.scrollWidth") <= 360
+    shot(phone, "ten-05-final-edit")
+    type_into(phone, field("Beth", "tokens"), "")  # half typed: said at the Save, nothing saved
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: "Beth: type the tokens held" in text(d, "#edit-problem"), 3)
+    assert len(events(server, gid)) == 1
+    type_into(phone, field("Beth", "tokens"), "4")
+    typed = {"players": {**players, "Alex": {"cards": ["R1", "R2"], "tokens": 6}}}  # JSON typed: the form follows
+    phone.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                         css(phone, "#edit-fields"), json.dumps(typed))  # fmt: skip
+    assert css(phone, field("Alex", "tokens")).get_attribute("value") == "6"
+    type_into(phone, field("Alex", "tokens"), "5")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: len(events(server, gid)) == 2, 3)
+    fix = events(server, gid)[-1]
+    assert (fix["type"], fix["target"], fix["event"]["type"]) == ("correct", 1, "final")
+    assert fix["event"]["players"] == {"Alex": {"cards": ["R1", "R2"], "tokens": 5, "bust_tokens": 0},
+                                       "Beth": {"cards": ["B4", "B5"], "tokens": 4, "bust_tokens": 1}}  # fmt: skip
+    wait(phone, lambda d: "Alex" in text(d, "#winner"), 3)
+    clean(phone)
+
+
 def test_a_final_count_needs_every_players_cards_so_enter_in_the_first_field_scores_nothing(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

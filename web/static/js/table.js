@@ -709,7 +709,8 @@ function openEditor(kind, seq, event) {
   document.getElementById('edit-fields').value = JSON.stringify(event ? payload(event) : {}, null, 1);
   showProblem(document.getElementById('edit-problem'), '');
   const special = clear(document.getElementById('edit-special'));
-  // the editor hook may return {sync}: called before a save, it brings the fields up to what its lists show
+  // the editor hook may return {sync}: called before a save, it brings the fields up to what its lists show (false:
+  // what it shows is not right, said on the edit's problem line, and nothing is saved)
   if (screen && screen.editor) editing.hook = screen.editor(special, ctx, { kind, seq, event, done: closeEditor }) || null;
   form.hidden = false;
   form.scrollIntoView({ block: 'nearest' });
@@ -754,7 +755,7 @@ function wireWriting() {
     e.preventDefault();
     if (!editing) return;
     const problem = document.getElementById('edit-problem');
-    if (editing.hook && editing.hook.sync) editing.hook.sync();
+    if (editing.hook && editing.hook.sync && editing.hook.sync() === false) return;
     const fields = readFields(document.getElementById('edit-fields'), problem);
     if (!fields) return;
     let inner = { ...fields, type: document.getElementById('edit-type').value };

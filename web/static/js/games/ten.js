@@ -184,52 +184,61 @@ function buyEntry(root, ctx) {
   root.append(box);
 }
 
+// One fieldset per player (collected cards, tokens, bust tokens), filled in from `kept` ({name: {cards, tokens,
+// bust}} as typed), which follows the typing: the Enter tab's final count and the Log's Edit of one.
+function collectionFields(players, kept) {
+  const rows = {};
+  const sets = players.map((name) => {
+    const typed = kept[name] || { cards: '', tokens: '', bust: '0' };
+    kept[name] = typed;
+    const input = (field, attrs) => el('input', { ...attrs, dataset: { player: name, field }, value: typed[field] });
+    rows[name] = {
+      cards: input('cards', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 R2 R3 *# (- for none)', 'aria-label': `${name}'s cards` }),
+      tokens: input('tokens', { type: 'number', min: 0, inputmode: 'numeric', placeholder: '0', 'aria-label': `${name}'s tokens` }),
+      bust: input('bust', { type: 'number', min: 0, inputmode: 'numeric', 'aria-label': `${name}'s bust tokens` }),
+    };
+    for (const field of ['cards', 'tokens', 'bust']) rows[name][field].addEventListener('input', () => { typed[field] = rows[name][field].value; });
+    return el('fieldset', {}, el('legend', {}, name), el('label', { class: 'field' }, 'Collected cards', rows[name].cards),
+      el('div', { class: 'row' }, el('label', { class: 'field inline' }, 'Tokens', rows[name].tokens),
+        el('label', { class: 'field inline' }, 'Bust', rows[name].bust)));
+  });
+  return { rows, sets };
+}
+
+// The collections as typed, as a `final` event's players; an Error saying what to type where one is not right.
+function readCollections(rows) {
+  const players = {};
+  for (const [name, r] of Object.entries(rows)) {
+    // every field typed, none left as it was: Enter (a phone keyboard's Go) in the first field scored the game
+    // with the other players' collections empty
+    if (r.cards.value.trim() === '') throw new Error(`${name}: type the collected cards (- if none).`);
+    // not 0: tokens break a tie, so the field must be filled in
+    if (r.tokens.value.trim() === '') throw new Error(`${name}: type the tokens held (0 if none).`);
+    const tokens = Number(r.tokens.value);
+    const bust = Number(r.bust.value || 0);
+    // digits only, and a number the phone holds exactly: Number() rounds 99999999999999999999 (the server's answer
+    // echoed "Alex has 100000000000000000000 tokens": the wording audit, session 40) and reads 1e3 as 1000 and
+    // 9.0000000000000001 as 9 (a second review)
+    const digits = /^\s*\d+\s*$/.test(r.tokens.value) && /^\s*\d*\s*$/.test(r.bust.value);
+    if (!digits || !Number.isSafeInteger(tokens) || !Number.isSafeInteger(bust)) {
+      throw new Error(`${name}: tokens and bust tokens are whole numbers, 0 or more.`);
+    }
+    const cards = r.cards.value.toUpperCase().split(/[\s,;]+/).filter((c) => c && c !== '-');
+    players[name] = { cards, tokens, bust_tokens: bust };
+  }
+  return players;
+}
+
 function finalForm(ctx) {
   if (!final) final = { rows: {}, seen: null, stale: false };
   const draft = final;
   const form = el('form', { id: 'ten-final', novalidate: true });
-  const rows = {};
-  for (const name of ctx.state.players) {
-    const kept = draft.rows[name] || { cards: '', tokens: '', bust: '0' };
-    draft.rows[name] = kept;
-    rows[name] = {
-      cards: el('input', { type: 'text', autocomplete: 'off', autocapitalize: 'characters', placeholder: 'e.g. R1 R2 R3 *# (- for none)', 'aria-label': `${name}'s cards`, dataset: { player: name, field: 'cards' }, value: kept.cards }),
-      tokens: el('input', { type: 'number', min: 0, inputmode: 'numeric', placeholder: '0', 'aria-label': `${name}'s tokens`, dataset: { player: name, field: 'tokens' }, value: kept.tokens }),
-      bust: el('input', { type: 'number', min: 0, inputmode: 'numeric', 'aria-label': `${name}'s bust tokens`, dataset: { player: name, field: 'bust' }, value: kept.bust }),
-    };
-    for (const field of ['cards', 'tokens', 'bust']) rows[name][field].addEventListener('input', () => { kept[field] = rows[name][field].value; });
-    form.append(el('fieldset', {}, el('legend', {}, name), el('label', { class: 'field' }, 'Collected cards', rows[name].cards),
-      el('div', { class: 'row' }, el('label', { class: 'field inline' }, 'Tokens', rows[name].tokens),
-        el('label', { class: 'field inline' }, 'Bust', rows[name].bust))));
-  }
-  form.append(el('button', { type: 'submit', class: 'primary wide', id: 'send-final' }, 'Score the collections'));
+  const { rows, sets } = collectionFields(ctx.state.players, draft.rows);
+  form.append(...sets, el('button', { type: 'submit', class: 'primary wide', id: 'send-final' }, 'Score the collections'));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
-    const players = {};
-    for (const [name, r] of Object.entries(rows)) {
-      // every field typed, none left as it was: Enter (a phone keyboard's Go) in the first field scored the game
-      // with the other players' collections empty
-      if (r.cards.value.trim() === '') {
-        showProblem(problem(), `${name}: type the collected cards (- if none).`);
-        return;
-      }
-      if (r.tokens.value.trim() === '') {   // not 0: tokens break a tie, so the field must be filled in
-        showProblem(problem(), `${name}: type the tokens held (0 if none).`);
-        return;
-      }
-      const tokens = Number(r.tokens.value);
-      const bust = Number(r.bust.value || 0);
-      // digits only, and a number the phone holds exactly: Number() rounds 99999999999999999999 (the server's answer
-      // echoed "Alex has 100000000000000000000 tokens": the wording audit, session 40) and reads 1e3 as 1000 and
-      // 9.0000000000000001 as 9 (a second review)
-      const digits = /^\s*\d+\s*$/.test(r.tokens.value) && /^\s*\d*\s*$/.test(r.bust.value);
-      if (!digits || !Number.isSafeInteger(tokens) || !Number.isSafeInteger(bust)) {
-        showProblem(problem(), `${name}: tokens and bust tokens are whole numbers, 0 or more.`);
-        return;
-      }
-      const cards = r.cards.value.toUpperCase().split(/[\s,;]+/).filter((c) => c && c !== '-');
-      players[name] = { cards, tokens, bust_tokens: bust };
-    }
+    let players;
+    try { players = readCollections(rows); } catch (err) { showProblem(problem(), err.message); return; }
     try {
       await ctx.send({ type: 'final', players }, problem(), { seen: draftSeen(draft, ctx.state.seq) });
       final = null;
@@ -299,10 +308,66 @@ function history(table, ctx) {
 // -- the Log's Edit (and Insert) of a draw or a stop: the player, the card or the prize chosen from lists --------
 // A draw that names no player (the camera's) is the player's whose turn it was: saved so, it stays so.
 const drawer = (event) => (event.source === 'vision' ? 'the camera saw it: whose turn it was' : 'not named: whose turn it was');
-const editor = pickers({
+const lists = pickers({
   draw: [{ key: 'player', label: 'Who drew', choices: playerChoices, unnamed: drawer }, { key: 'card', label: 'The card drawn', choices: ALL_CARDS.map((c) => [c, c]), id: 'ten-edit' }],
   stop: [{ key: 'player', label: 'Who stopped', choices: playerChoices }, { key: 'prize', label: 'The prize taken', choices: [['numbers', 'numbers'], ['currency', 'currency']] }],
 });
+
+// The Log's Edit (and Insert) of a score-only final count: the Enter tab's fields, filled in with what was entered,
+// written into the JSON fields as they are typed (it was every player's cards and tokens as nested JSON to edit on a
+// phone: mend audit, session 45). JSON typed by hand fills them in again; a field not right stops the Save, saying so.
+let finalWatch = null;   // the open editor's listeners on the page's edit form
+function finalEditor(root, ctx, edit) {
+  const fields = document.getElementById('edit-fields');
+  const type = document.getElementById('edit-type');
+  const { rows, sets } = collectionFields(ctx.state.players, {});
+  const box = el('div', { id: 'ten-final-edit', class: 'field' }, el('p', { class: 'muted' }, 'Each player\'s final collection:'), ...sets);
+  const typed = () => {
+    try { const data = JSON.parse(fields.value || '{}'); return data && typeof data === 'object' && !Array.isArray(data) ? data : null; } catch (err) { return null; }
+  };
+  const fill = () => {   // the fields' players into the form
+    const data = typed();
+    if (!data) return;
+    const players = data.players && typeof data.players === 'object' ? data.players : {};
+    for (const [name, r] of Object.entries(rows)) {
+      const p = players[name] && typeof players[name] === 'object' ? players[name] : {};
+      r.cards.value = Array.isArray(p.cards) ? (p.cards.length ? p.cards.join(' ') : '-') : '';
+      r.tokens.value = p.tokens === undefined ? '' : String(p.tokens);
+      r.bust.value = p.bust_tokens === undefined ? '0' : String(p.bust_tokens);
+    }
+  };
+  const write = () => {   // the form into the fields; false (said) when a field is not right
+    const problem = document.getElementById('edit-problem');
+    const data = typed();
+    let players;
+    try { players = readCollections(rows); } catch (err) { showProblem(problem, err.message); return false; }
+    if (!data) { showProblem(problem, 'The fields are not valid JSON: put them right, then type in the form again.'); return false; }
+    showProblem(problem, '');
+    fields.value = JSON.stringify({ ...data, players }, null, 1);
+    return true;
+  };
+  const show = () => { box.hidden = !type || type.value !== 'final'; if (!box.hidden) fill(); };
+  show();
+  if (finalWatch) finalWatch.abort();
+  finalWatch = new AbortController();
+  if (type) type.addEventListener('change', show, { signal: finalWatch.signal });
+  fields.addEventListener('input', () => { if (!box.hidden) fill(); }, { signal: finalWatch.signal });
+  box.addEventListener('input', () => {   // quietly while typing: a field half typed is said at the Save
+    let players;
+    try { players = readCollections(rows); } catch (err) { return; }
+    const data = typed();
+    if (data) fields.value = JSON.stringify({ ...data, players }, null, 1);
+  });
+  root.append(box);
+  return { sync: () => (box.hidden ? true : write()) };
+}
+
+// The Log's editor: the lists of a draw or a stop, the collections of a final count.
+function editor(root, ctx, edit) {
+  const picked = lists(root, ctx, edit);
+  const counted = finalEditor(root, ctx, edit);
+  return { sync: () => { picked.sync(); return counted.sync(); } };
+}
 
 function describe(event) {
   switch (event.type) {
