@@ -1250,6 +1250,52 @@ def test_a_reconnected_phone_shows_the_foul_it_missed_without_sounding_it(
         assert heard(phone) == ([], [])
 
 
+def test_a_foul_heard_late_by_a_frozen_page_shows_as_old_and_is_not_sounded(server: dict[str, Any]) -> None:
+    """Beth's phone is locked (the page frozen, its stream kept open) while her foul is logged: on resume the stream
+    delivers it, and it showed as a fresh banner, spoken and vibrated, nothing saying it was 20 s old (sleep audit F3,
+    session 45). Old on the game's clock (here over 1.5 s), it says so and is quiet; a new foul after it is loud. A
+    phone of its own: the shared one, frozen and resumed, left the next test's commands hanging in chromedriver."""
+    game_id = snap_game(
+        server,
+        ["Alex", "Beth"],
+        {"type": "deal", "dealer": "Beth"},
+        {"type": "flip", "player": "Alex", "card": "7H"},
+        {"type": "flip", "player": "Beth", "card": "2C"},
+    )
+    phone = chromium()
+    try:
+        frozen_alert_heard_late(server, phone, game_id)
+    finally:
+        phone.quit()
+
+
+def frozen_alert_heard_late(server: dict[str, Any], phone: WebDriver, game_id: str) -> None:
+    with listening(phone):
+        join_phone(server, phone, game_id)
+        tap(phone, "#join-sound")
+        choose(phone, "#me", "Beth")
+        wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+        phone.execute_script("document.documentElement.dataset.awayMs = '1500'")
+        phone.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
+        try:
+            flip = {"type": "flip", "player": "Beth", "card": "9C"}  # Alex's turn: Beth's foul
+            assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+            time.sleep(3)
+        finally:
+            phone.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
+        wait(phone, lambda d: banners(d), 3)
+        time.sleep(0.3)
+        assert [(code, cls) for code, _, cls in banners(phone)] == [("out_of_turn", "banner foul mine away")]
+        assert css(phone, "#banners .banner").text.startswith("While this screen was away:\n")
+        assert heard(phone) == ([], [])
+        flip = {"type": "flip", "player": "Beth", "card": "3C"}  # a new foul, heard at once: sounded
+        assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+        wait(phone, lambda d: len(banners(d)) == 2, 3)
+        assert banners(phone)[-1][2] == "banner foul mine"
+        said, buzz = heard(phone)
+        assert len(said) == 1 and said[0].startswith("Beth: ") and len(buzz) == 1
+
+
 def test_snap_match_banners_one_match_over_keeps_the_other_and_a_third_alert_shows(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -61,11 +61,12 @@ function endBanners(box, end, ruling) {
   }
 }
 
-// Show (and, when allowed, sound) the rulings of one event. quiet: a re-sync after a reconnect.
+// Show (and, when allowed, sound) the rulings of one event. quiet: a re-sync after a reconnect; away: old news heard
+// late (this screen was away), said so on the banner.
 // Mere information makes no banner, except the codes a game's screen shows (shown: who won a Snap, a Spit round's
 // result), in a quiet banner that neither beeps nor speaks, hidden from screen readers (the screen's `said` says it to
 // them: table.js sayInfo); ends: { code of information: what it ends }.
-export function announce(rulings, { quiet = false, shown = null, ends = null } = {}) {
+export function announce(rulings, { quiet = false, away = false, shown = null, ends = null } = {}) {
   const box = document.getElementById('banners');
   const list = (rulings || []).filter(Boolean);
   // what the event settled goes first: a quiet banner added before it pushed out a foul's or another match's (review)
@@ -77,10 +78,10 @@ export function announce(rulings, { quiet = false, shown = null, ends = null } =
     if (seen.has(key)) continue;   // the writer hears it twice: its own answer and the live stream
     seen.add(key);
     const mine = !ruling.player || ruling.player === me;
-    const banner = el('div', { class: `banner ${ruling.severity}${!info && ruling.player && ruling.player === me ? ' mine' : ''}`,
+    const banner = el('div', { class: `banner ${ruling.severity}${!info && ruling.player && ruling.player === me ? ' mine' : ''}${away ? ' away' : ''}`,
       role: info ? null : 'alert', 'aria-hidden': info ? 'true' : null,
       dataset: { code: ruling.code, data: JSON.stringify(ruling.data === undefined ? null : ruling.data) } },
-      ruling.message,
+      away ? el('span', { class: 'was' }, 'While this screen was away: ') : null, ruling.message,
       ruling.player && !info ? el('span', { class: 'for' }, `for ${ruling.player}`) : null);
     if (box) {   // taps go through a banner (style.css); it goes by itself, and the Alerts list keeps it
       if (info) for (const old of Array.from(box.querySelectorAll('.banner.info'))) old.remove();   // one quiet one

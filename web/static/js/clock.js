@@ -22,6 +22,7 @@ let offset = null;      // game clock minus local()
 let rtt = null;         // the round trip of the sample kept
 let measuring = null;   // the measurement in progress (a promise)
 let measuredAt = 0;
+let anchor = null;      // the wall clock minus local() when the offset was last measured (null: not measured)
 
 export function startClock(id, serverNow) {
   gameId = id;
@@ -49,6 +50,7 @@ export function syncClock() {
       offset = Math.round(best.offset);
       rtt = best.rtt;
       measuredAt = local();
+      anchor = Date.now() - local();
       document.documentElement.dataset.clock = 'synced';
       document.dispatchEvent(new CustomEvent('tablecall:clock', { detail: { offset, rtt } }));
     }
@@ -74,7 +76,7 @@ document.addEventListener('visibilitychange', () => {
   if (!hiddenAt) return;
   const drift = (Date.now() - hiddenAt.wall) - (local() - hiddenAt.steady);
   hiddenAt = null;
-  if (Math.abs(drift) > SLACK_MS && offset !== null) { offset = null; measuredAt = 0; syncClock(); }
+  if (Math.abs(drift) > SLACK_MS && offset !== null) { offset = null; anchor = null; measuredAt = 0; syncClock(); }
 });
 
 // Forget the offset's freshness (the phone slept, the stream reconnected): measure again.
@@ -84,3 +86,15 @@ export function clockStale() { measuredAt = 0; syncClock(); }
 export function gameNow() { return offset === null ? null : Math.max(0, Math.round(local() + offset)); }
 
 export function clockInfo() { return { offset, rtt, synced: measuredAt > 0 }; }
+
+// How long ago on the game's clock the server made a message stamped `serverNow` (a state's `now`), or null while this
+// phone cannot say: the offset not measured yet (a first guess from a held message would make it look new), or the
+// steady clock stopped since it was (the phone slept; this may run before the page hears it is shown again), when it
+// is measured again. measured(): when a measurement in progress ends.
+export function ageOf(serverNow) {
+  if (typeof serverNow !== 'number' || offset === null || anchor === null) return null;
+  if (Math.abs(Date.now() - local() - anchor) > SLACK_MS) { syncClock(); return null; }
+  return gameNow() - serverNow;
+}
+
+export function measured() { return measuring || Promise.resolve(null); }

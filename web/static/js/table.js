@@ -2,7 +2,7 @@
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
 import { DOUBLE_TAP_MS, api, bootData, clear, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
 import { announce, join, setMe } from './alerts.js';
-import { clockInfo, clockStale, gameNow, heardClock, startClock, syncClock } from './clock.js';
+import { ageOf, clockInfo, clockStale, gameNow, heardClock, measured, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
 import { initCamera } from './camera.js';
 
@@ -491,11 +491,32 @@ function connect() {
     const message = JSON.parse(e.data);
     const next = whole(message.state);
     if (next) apply(next); else refreshState();
-    announce(message.rulings, shownBy(screen));
+    announceLive(message.rulings, message.state && message.state.now);
     sayInfo(message.rulings);
     if (activeTab() === 'log') loadLog();
   });
   source.addEventListener('ping', (e) => { heard(); heardClock(JSON.parse(e.data).now); });
+}
+
+// An event's rulings heard long after the server made them are old news: a page frozen on a locked phone or in a
+// background tab keeps its stream, and on resume it got a 20-second-old alert as a fresh banner, beeped and spoken,
+// nothing saying it was old (sleep audit F3, session 45). Old: made more than AWAY_MS ago on the game's clock, by the
+// event's state's `now` and this phone's measured clock (clock.js), not by a gap in what arrived (a paused server's
+// entries are new when it judges them); shown as the reconnect backlog is, quietly, and said to be old. While the clock
+// cannot say (being measured again after a sleep), they wait for it, in order; never dropped.
+const AWAY_MS = 10000;
+function awayMs() { return Number(document.documentElement.dataset.awayMs) || AWAY_MS; }   // (a test may shorten it)
+let heldForClock = Promise.resolve();
+let holding = 0;
+function announceLive(rulings, made) {
+  const say = (age) => {
+    if (age !== null && age > awayMs()) announce(rulings, { quiet: true, away: true, ends: shownBy(screen).ends });
+    else announce(rulings, shownBy(screen));
+  };
+  const age = holding ? null : ageOf(made);
+  if (age !== null) { say(age); return; }
+  holding += 1;
+  heldForClock = heldForClock.then(measured).then(() => say(ageOf(made))).catch(() => {}).then(() => { holding -= 1; });
 }
 
 // A phone back from sleep (or a stream that went silent) reconnects and re-syncs.
