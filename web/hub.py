@@ -16,7 +16,8 @@ import queue
 import re
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -40,6 +41,7 @@ __all__ = [
     "Subscriber",
     "digest",
     "sse",
+    "twins",
 ]
 
 log = logging.getLogger(__name__)
@@ -117,6 +119,9 @@ class Subscriber:
     queue: queue.Queue[bytes | None] = field(default_factory=lambda: queue.Queue(maxsize=500))
     closed: bool = False
     digests: dict[str, str] = field(default_factory=dict)
+    phone: str | None = None  # the random id its phone keeps, and the player it says it is ("I am"; "": watching)
+    me: str = ""
+    opened: int = 0  # the order streams were opened in: a phone counts as its newest says (:func:`twins`)
 
     def put(self, message: bytes | None) -> None:
         if self.closed:
@@ -137,6 +142,7 @@ class LiveGame:
     turns: threading.Condition = field(default_factory=threading.Condition)  # guards arriving, and tells when one is in
     tickets: int = 0
     rows: _Rows | None = None  # how far the Log's history rows were counted (:meth:`Hub._completions`)
+    twins: dict[str, int] = field(default_factory=dict)  # as its screens were last told (:meth:`Hub._tell_twins`)
 
 
 @dataclass(frozen=True)
@@ -158,6 +164,23 @@ class AppendResult:
     counts: bool = True  # (a duplicate's) whether that entry counts: not a foul that left the game as it was
 
 
+def twins(subscribers: Iterable[Subscriber]) -> dict[str, int]:
+    """The players that two phones or more say they are ("I am"), and how many, among a game's open streams. A phone
+    (its id) counts once, as its newest stream says: a page reloaded, or "I am" changed, opens a new stream before the
+    old one is found closed. A stream that names no phone (an older page, a script) is not counted."""
+    newest: dict[str, Subscriber] = {}
+    for subscriber in subscribers:
+        if subscriber.phone is not None and subscriber.opened >= newest.get(subscriber.phone, subscriber).opened:
+            newest[subscriber.phone] = subscriber
+    counts = Counter(subscriber.me for subscriber in newest.values() if subscriber.me)
+    return {name: phones for name, phones in sorted(counts.items()) if phones > 1}
+
+
+def _twins_message(found: Mapping[str, int]) -> bytes:
+    """What the screens hear of :func:`twins` (no ``id``: not an event, nor where a stream resumes)."""
+    return sse({"twins": [{"player": name, "phones": phones} for name, phones in found.items()]}, event="twins")
+
+
 def _now_ms() -> int:
     return wall_ms()  # (a clock the wall clock's steps do not move: vision/clock.py)
 
@@ -173,6 +196,7 @@ class Hub:
         self._loading: dict[str, threading.Lock] = {}  # games being read from the store (:meth:`live`)
         self._lock = threading.Lock()
         self._streams = 0
+        self._opened = 0
 
     # -- loading --------------------------------------------------------------------------
     def live(self, game_id: str) -> LiveGame | None:
@@ -655,13 +679,19 @@ class Hub:
         return out
 
     # -- live streams ---------------------------------------------------------------------
-    def subscribe(self, live: LiveGame, last_id: int | None) -> tuple[Subscriber, list[bytes]]:
-        """A new subscriber and the messages that bring it up to date (resuming after ``last_id``)."""
+    def subscribe(
+        self, live: LiveGame, last_id: int | None, phone: str | None = None, me: str = ""
+    ) -> tuple[Subscriber, list[bytes]]:
+        """A new subscriber and the messages that bring it up to date (resuming after ``last_id``). ``phone``: the
+        random id the screen keeps, ``me``: the player it says it is (:func:`twins`); such a stream also hears whether
+        other phones say they are the same player."""
         with self._lock:
             if self._streams >= self.max_streams:
                 raise OverflowError("too many live screens are open on this server; close one and retry")
             self._streams += 1
-        subscriber = Subscriber(live.record.id)
+            self._opened += 1
+            opened = self._opened
+        subscriber = Subscriber(live.record.id, phone=phone, me=me if phone is not None else "", opened=opened)
         with live.lock:
             live.subscribers.add(subscriber)
             backlog: list[bytes] = []
@@ -678,6 +708,9 @@ class Hub:
                 state = self.snapshot(live)
                 backlog.append(sse(state, event="state", id=last))
                 subscriber.digests = dict(state["digests"])
+                if phone is not None:
+                    self._tell_twins(live, but=subscriber)
+                    backlog.append(_twins_message(live.twins))
             except BaseException:  # a referee bug in this game's view: its place is given back (each phone's retry
                 live.subscribers.discard(subscriber)  # took one for good, and in a minute every game's screens had
                 with self._lock:  # "too many live screens are open on this server"; error-handling audit, s41)
@@ -691,7 +724,22 @@ class Hub:
                 live.subscribers.discard(subscriber)
                 with self._lock:
                     self._streams -= 1
+                if subscriber.phone is not None:
+                    self._tell_twins(live)
         subscriber.closed = True
+
+    @staticmethod
+    def _tell_twins(live: LiveGame, but: Subscriber | None = None) -> None:
+        """The screens that can hear it (their stream names a phone) are told when the players two phones say they
+        are change (under ``live.lock``); ``but``: a new stream, told in its backlog. Nothing is stored."""
+        found = twins(live.subscribers)
+        if found == live.twins:
+            return
+        live.twins = found
+        message = _twins_message(found)
+        for subscriber in list(live.subscribers):
+            if subscriber.phone is not None and subscriber is not but:
+                subscriber.put(message)
 
     @property
     def streams(self) -> int:

@@ -7,13 +7,18 @@ the event's ``seq`` and the new state, less the parts that are as this stream la
 the screen keeps its own), and an ``event: ping`` with the game clock every
 ``HEARTBEAT_S`` seconds (a phone that hears nothing for 2.5 heartbeats reconnects). A stream ends
 after ``STREAM_MAX_S``; the browser reconnects and resumes where it was.
+
+A screen's stream may name its phone (``?phone=``, a random id it keeps) and the player it says it is (``?me=``): such
+streams hear ``event: twins`` whenever the players that two phones or more say they are change (``Hub._tell_twins``),
+and the phone says so beside its "I am". Kept only while the stream is open; not an event, never stored.
 """
 
 from __future__ import annotations
 
 import queue
+import re
 import time
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import Any
 
 from flask import Blueprint, Response, current_app, request
@@ -25,8 +30,17 @@ from web.app import hub
 __all__ = ["bp"]
 
 GONE_CHECK_S = 1.0  # how often a quiet stream asks whether its phone is still there
+PHONE_ID = re.compile(r"[A-Za-z0-9_-]{8,64}")  # (anything else names no phone: the stream goes on uncounted)
 
 bp = Blueprint("live", __name__, url_prefix="/api")
+
+
+def _phone(players: Sequence[str]) -> tuple[str | None, str]:
+    """The phone the stream's screen names, and the player it says it is ("": watching, or not one of the game's)."""
+    phone, me = request.args.get("phone", ""), request.args.get("me", "")
+    if not PHONE_ID.fullmatch(phone):
+        return None, ""
+    return phone, me if me in players else ""
 
 
 def _last_id() -> int | None:
@@ -54,7 +68,7 @@ def stream(game_id: str) -> Any:
     if gone is not None and gone():  # gone before its turn: a server paused (asleep) with phones reconnecting served
         return Response(status=204)  # their abandoned streams first, and those took the slots (the clock audit, s43)
     try:
-        subscriber, backlog = the_hub.subscribe(live, last_id)
+        subscriber, backlog = the_hub.subscribe(live, last_id, *_phone(record.players))
     except OverflowError as exc:
         raise AccessDenied(503, str(exc)) from None
     heartbeat = float(current_app.config["HEARTBEAT_S"])

@@ -1241,6 +1241,7 @@ def test_a_reconnected_phone_shows_the_foul_it_missed_without_sounding_it(
         join_phone(server, phone, game_id)
         tap(phone, "#join-sound")
         choose(phone, "#me", "Beth")
+        live(phone)  # ("I am" opens the stream again, naming the player: web.md, Two phones that say they are ...)
         silence(server, game_id)
         flip = {"type": "flip", "player": "Beth", "card": "9C"}  # Alex's turn: Beth's foul
         assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
@@ -1448,3 +1449,51 @@ def test_a_card_another_screen_entered_first_is_said_to_count_once(
     ]  # the server took it once (its answer was `duplicate`)
     shown = phone.execute_script("return document.body.innerText.includes('Already entered')")
     assert (css(phone, "#snap-problem").text, shown) == ("Already entered as event #2: it counts once.", True)
+
+
+def twins_said(driver: WebDriver) -> str:
+    """What the notice beside "I am" says ("": hidden)."""
+    said: str = driver.execute_script(
+        "const n = document.getElementById('twins'); return n.hidden ? '' : n.textContent"
+    )
+    return said
+
+
+def test_two_phones_that_say_they_are_the_same_player_both_say_so_until_one_changes(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's phone said "I am Beth" (he picked the wrong name, or picked up Beth's phone), and so did Beth's: his Snap
+    call went in as hers and won her the piles, and neither phone said a thing (roster audit F1, session 46). Both say
+    so beside "I am", just above the buzzers; a reload is the same phone, not a third; it goes when one of them
+    changes, and when one leaves."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth", "Cara"], {"type": "deal", "dealer": "Cara"})
+    laptop.get(server["laptop"] + f"/g/{game_id}")  # the host's laptop, here the second phone that says Beth
+    live(laptop)
+    join_phone(server, phone, game_id)
+    choose(phone, "#me", "Beth")
+    time.sleep(0.5)
+    assert twins_said(phone) == twins_said(laptop) == ""  # one phone says Beth
+    choose(laptop, "#me", "Beth")
+    said = "2 phones say they are Beth: is one of them someone else's? Each phone should say its own player in “I am”."
+    for driver in (phone, laptop):
+        wait(driver, lambda d: twins_said(d) == said, 5)
+    tab(phone, "enter")
+    shot(phone, "35-two-phones-say-beth")
+    phone.refresh()  # the same phone
+    live(phone)
+    wait(phone, lambda d: twins_said(d) == said, 5)
+    time.sleep(1.5)  # (the old stream is found closed within a second)
+    assert twins_said(laptop) == said == twins_said(phone)
+
+    hidden = phone.execute_script(  # it was Cara's phone: its own notice goes as it changes, not once the server says
+        "const me = document.getElementById('me'); me.value = 'Cara'; me.dispatchEvent(new Event('change'));"
+        "return document.getElementById('twins').hidden"
+    )
+    assert hidden is True
+    wait(laptop, lambda d: twins_said(d) == "", 5)
+    choose(phone, "#me", "Beth")
+    wait(laptop, lambda d: twins_said(d) == said, 5)
+    phone.get("about:blank")  # gone (asleep, or closed): its stream closes
+    wait(laptop, lambda d: twins_said(d) == "", 5)
+    assert script_errors(laptop) == [] and script_errors(phone) == []

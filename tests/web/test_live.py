@@ -7,6 +7,7 @@ import json
 import sqlite3
 import time
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask import Flask
@@ -324,3 +325,62 @@ def test_a_live_message_leaves_out_the_history_its_stream_last_sent(app: Flask, 
     whole = host.get(f"/api/games/{gid}").get_json()["state"]
     assert whole["history"] == state["history"] and "alerts" in whole
     first.close(), second.close()
+
+
+def said(game_id: str, phone_id: str, me: str) -> str:
+    """A stream as a table page opens it: naming its phone and the player it says it is ("I am")."""
+    return f"/api/games/{game_id}/stream?phone={phone_id}&me={quote(me)}"
+
+
+def twins_heard(stream: Stream) -> list[dict[str, Any]]:
+    message = stream.next()
+    assert message["event"] == "twins" and "id" not in message, message  # (not an event: no place to resume from)
+    found: list[dict[str, Any]] = message["data"]["twins"]
+    return found
+
+
+def test_the_phones_that_say_they_are_the_same_player_are_told(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """Two phones both set to "I am Ann" (a friend picked the wrong name, or picked up her phone): his Snap call went in
+    as hers, and neither phone said a thing (roster audit F1, session 46). The streams that name a phone hear how many
+    phones say they are each such player; a phone counts once (reloaded: its newest stream), and it goes when one
+    changes or leaves. Nothing of it is an event or stored."""
+    app.config["STREAM_MAX_S"] = 10
+    gid, token = tally["id"], tally["player_token"]
+    before = host.get(f"/api/games/{gid}/export.jsonl").data
+    older = Stream(host, stream_url(gid))  # a page from before, which names no phone: never told, never counted
+    older.next(), older.next()
+    a = Stream(phone(app, token), said(gid, "phone-aaaa", "Ann"))
+    assert "retry" in a.next() and a.next()["event"] == "state" and twins_heard(a) == []
+    b = Stream(phone(app, token), said(gid, "phone-bbbb", "Ann"))
+    b.next(), b.next()
+    assert twins_heard(b) == [{"player": "Ann", "phones": 2}] == twins_heard(a)
+
+    again = Stream(phone(app, token), said(gid, "phone-aaaa", "Ann"))  # a reloaded: the same phone, not a third
+    again.next(), again.next()
+    assert twins_heard(again) == [{"player": "Ann", "phones": 2}]
+    a.close()  # (its old stream found closed a moment later)
+    odd = [Stream(host, said(gid, f"phone-eve{n}", "Eve")) for n in (1, 2)]  # not one of the players
+    odd += [Stream(host, said(gid, f"{name}", "Ann")) for name in ("x", "c" * 65)]  # not a phone id the pages make
+    post_event(host, gid, type="add", player="Ann", points=1)
+    assert [s.next()["event"] for s in (b, again, older)] == ["event"] * 3  # nothing said meanwhile
+    for stream in odd:
+        stream.close()
+
+    changed = Stream(phone(app, token), said(gid, "phone-aaaa", "Bo"))  # "I am" changed: the page reconnects
+    changed.next(), changed.next()
+    assert twins_heard(changed) == [] == twins_heard(b)
+    again.close()
+    asleep = Stream(phone(app, tally["viewer_token"]), said(gid, "phone-dddd", "Bo"))  # a watcher says it too
+    asleep.next(), asleep.next()
+    assert twins_heard(asleep) == [{"player": "Bo", "phones": 2}] == twins_heard(changed) == twins_heard(b)
+    asleep.close()  # gone to sleep: its stream closes
+    assert twins_heard(changed) == [] == twins_heard(b)
+    post_event(host, gid, type="add", player="Bo", points=2)
+    assert [s.next()["event"] for s in (b, changed, older)] == ["event"] * 3
+    for stream in (b, changed, older):
+        stream.close()
+    assert hub(app).streams == 0 and not hub(app).live(gid).twins  # type: ignore[union-attr]
+    assert [e.type for e in store(app).events(gid)] == ["add", "add"]
+    assert host.get(f"/api/games/{gid}/export.jsonl").data.startswith(before)

@@ -5,6 +5,7 @@ import { announce, join, setMe } from './alerts.js';
 import { ageOf, clockInfo, clockStale, gameNow, heardClock, measured, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
 import { initCamera } from './camera.js';
+import { drawTwins, heardTwins, phoneId } from './twins.js';
 
 const B = bootData();
 const gameId = B.id;
@@ -480,7 +481,9 @@ function heard() { lastHeard = Date.now(); }
 function connect() {
   if (source) source.close();
   setLive('connecting');
-  source = new EventSource(`/api/games/${gameId}/stream?last=${lastId}`);
+  // the phone and its "I am": the server tells the phones that say they are the same player (twins.js)
+  const who = `phone=${phoneId()}&me=${encodeURIComponent(ctx.me)}`;
+  source = new EventSource(`/api/games/${gameId}/stream?last=${lastId}&${who}`);
   source.addEventListener('open', () => { setLive('open'); heard(); });
   source.addEventListener('error', () => setLive(source.readyState === EventSource.CLOSED ? 'lost' : 'connecting'));
   source.addEventListener('state', (e) => { heard(); apply(JSON.parse(e.data), { fresh: true }); });
@@ -496,6 +499,7 @@ function connect() {
     if (activeTab() === 'log') loadLog();
   });
   source.addEventListener('ping', (e) => { heard(); heardClock(JSON.parse(e.data).now); });
+  source.addEventListener('twins', (e) => { heardTwins(JSON.parse(e.data)); drawTwins(ctx.me); });
 }
 
 // An event's rulings heard long after the server made them are old news: a page frozen on a locked phone or in a
@@ -809,7 +813,13 @@ function wireJoin() {
     stored(() => localStorage.setItem(key, carried));
   }
   setMe(me.value);
-  me.addEventListener('change', () => { stored(() => localStorage.setItem(key, me.value)); setMe(me.value); draw(); });
+  me.addEventListener('change', () => {
+    stored(() => localStorage.setItem(key, me.value));
+    setMe(me.value);
+    draw();
+    drawTwins(me.value);
+    if (source) connect();   // the server counts this phone as its new "I am" (twins.js)
+  });
   document.getElementById('join-sound').addEventListener('click', () => {
     join();
     syncClock();   // joining measures the phone's clock against the server's (press times)
