@@ -2484,3 +2484,43 @@ def test_spit_a_picked_card_tapped_again_is_put_down(server: dict[str, Any], bro
     assert phone.find_elements(By.CSS_SELECTOR, piles) == []
     assert len(events(server, gid)) == 3
     clean(phone)
+
+
+def test_spades_a_double_tap_on_the_last_bid_does_not_play_the_card_redrawn_under_the_finger(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's bid, the hand's last, redraws the box as card play (cards in a grid, another layout): a double tap's
+    second tap 450 ms after the first, at the same finger spot 15 px below the button's centre, landed on a card whose
+    centre was more than 24 px from the bid's and went in as Beth's lead (a review, session 46: the hold compared the
+    buttons' centres, not where the finger was)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", ["Alex", "Beth", "Charlie", "David"])
+    for who, n in (("Beth", 3), ("Charlie", 2), ("David", 4)):
+        assert (
+            call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "bid", "player": who, "bid": n})[0]
+            == 201
+        )
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Alex bids:")
+    time.sleep(0.7)
+    x, y = phone.execute_script(
+        "const r = document.querySelector('#bid-buttons button[data-bid=\"5\"]').getBoundingClientRect();"
+        "return [r.left + r.width / 2, r.top + r.height / 2 + 15];"
+    )
+
+    def finger() -> None:  # a tap of a finger (trusted events, with its point), not a script's click
+        for kind in ("mousePressed", "mouseReleased"):
+            phone.execute_cdp_cmd(
+                "Input.dispatchMouseEvent", {"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}
+            )
+
+    finger()
+    time.sleep(0.45)
+    assert phone.execute_script("return document.elementFromPoint(arguments[0], arguments[1]).dataset.card", x, y)
+    finger()
+    time.sleep(0.6)
+    assert [(e["type"], e["player"]) for e in events(server, gid)][3:] == [("bid", "Alex")]
+    assert "That tap came with the one before it" in text(phone, "#spades-problem")
+    clean(phone)

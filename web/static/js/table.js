@@ -55,18 +55,22 @@ let sending = false;
 let settledAt = 0;   // until when this screen's own last entry may hold a tap (what the tests' taps wait out)
 let doubleUntil = 0;   // until when a tap where this screen's last entry was tapped is a double tap
 let lastSpot = null;   // the centre of the button that sent it
+let lastRect = null;   // that button's box when it was tapped (a finger's tap on it again is a double tap)
 let redrawnAt = 0;
 let beforeRedraw = { turn: null, buttons: [] };   // the Enter and Table tabs' buttons just before the latest redraws
 let touched = null;   // {button, at}: the button (or null) the latest pointer-down or click landed on, and when
 for (const type of ['pointerdown', 'click']) {
   document.addEventListener(type, (e) => {
     const target = e.target && e.target.closest ? e.target.closest('button, summary, a, input, select, label') : null;
-    touched = { button: target, at: Date.now() };
+    // where the finger was (a tap's pointer-down and click say; a key's click, or a script's, does not)
+    const point = e.isTrusted && (e.clientX || e.clientY) ? { x: e.clientX, y: e.clientY } : null;
+    touched = { button: target, at: Date.now(), point };
   }, true);
 }
 function turnNow() { return screen && screen.turn ? screen.turn(state) : null; }
 function spot(b) { const r = b.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
 function near(a, b) { return Math.abs(a.x - b.x) < 24 && Math.abs(a.y - b.y) < 24; }
+function inside(p, r) { return p.x >= r.left - 8 && p.x <= r.right + 8 && p.y >= r.top - 8 && p.y <= r.bottom + 8; }
 function meaning(b) {   // its words and data, and the heading of its box ("Beth plays:")
   const box = b.closest('.card') || document.getElementById('entry');
   const head = box && box.querySelector('h2, .big');
@@ -153,7 +157,11 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   const under = touched && Date.now() - touched.at < 1000 && touched.button && touched.button.isConnected
     ? touched.button : null;
   const moved = Date.now() - redrawnAt < SETTLE_MS && !unchanged(under);
-  const again = !under || !lastSpot || near(spot(under), lastSpot) || moved;
+  // where the first tap's button was: by the finger's point where it is known (the button now under it may be
+  // another size, its centre far from the first's: a double tap on Spades' last bid played a card), else by centres
+  const point = under && touched.point;
+  const again = !under || !lastSpot || (point && lastRect ? inside(point, lastRect) : near(spot(under), lastSpot))
+    || moved;
   if (held && (sending || (Date.now() < doubleUntil && again))) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
@@ -177,6 +185,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   if (held) {
     sending = true;
     lastSpot = under ? spot(under) : null;
+    lastRect = under ? under.getBoundingClientRect() : null;
     document.documentElement.dataset.sending = '1';
     markSending(button, true);
   }
