@@ -32,7 +32,7 @@ from scorer.shown import cut
 from web.access import AccessDenied, check_write, is_host, require, role_for
 from web.app import hub, public_urls, store
 from web.hub import LiveGame, RefereeFault, StaleEntry
-from web.store import ConflictError, GameRecord, StoreError
+from web.store import ConflictError, GameRecord
 
 __all__ = ["bp"]
 
@@ -168,9 +168,15 @@ def _again(body: Mapping[str, Any]) -> str | None:
     """``again``: the game a new or imported one is played again after, or replaces; its screens then offer theirs
     the way into the new one."""
     again = body.get("again")
-    if again is not None and (not isinstance(again, str) or store(current_app).game(again) is None):
+    if again is None:
+        return None
+    record = store(current_app).game(again) if isinstance(again, str) else None
+    if record is None:
         raise AccessDenied(400, f"'again' must be the id of a game on this server, not {str(again)[:20]!r}")
-    return again
+    # a game already corrected: a second correction from its old log, or a Play again of it, took its link from the
+    # first correction, and that game went on taking entries, told nothing (a review, session 46)
+    _not_replaced(record, "correct or play again")
+    return record.id
 
 
 @bp.get("/games/<game_id>")
@@ -243,20 +249,16 @@ def post_event(game_id: str) -> Any:
     return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state), 201
 
 
-def _not_replaced(record: GameRecord) -> None:
+def _not_replaced(record: GameRecord, what: str = "enter") -> None:
     """A game replaced by a corrected import of it takes no more entries: a phone on the Enter tab, which does not show
     the Table tab's "This game was corrected", went on entering into it, and the evening's score split over the two
     games (roster audit, session 46)."""
-    try:
-        next_id = store(current_app).next_game(record.id)
-        following = store(current_app).game(next_id) if next_id is not None else None
-    except StoreError:  # the game after it damaged in the database: this one's entries go on (as its state's next)
-        following = None
-    if following is not None and following.origin == "import":
+    following = hub(current_app).replaced_by(record.id)
+    if following is not None:
         raise AccessDenied(
             409,
             f"this game was corrected as {following.title!r} (its players or seats fixed), and takes no more entries: "
-            'enter it there (the Table tab\'s "This game was corrected" goes to it); nothing was recorded',
+            f'{what} it there (the Table tab\'s "This game was corrected" goes to it); nothing was recorded',
         )
 
 

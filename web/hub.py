@@ -599,15 +599,26 @@ class Hub:
             "digests": {key: digest(kept[key]) for key in KEPT},
         }
 
+    def following(self, game_id: str) -> GameRecord | None:
+        """The game played again after this one ("Play again") or imported to replace it (``origin`` "import": its
+        players or seats corrected); None where there is none, or it cannot be read (damaged in the database: this
+        game's screens and entries go on)."""
+        try:
+            next_id = self.store.next_game(game_id)
+            return self.store.game(next_id) if next_id is not None else None
+        except StoreError as exc:
+            log.error("the game after %s cannot be read: %s", game_id, exc)
+            return None
+
+    def replaced_by(self, game_id: str) -> GameRecord | None:
+        """The corrected import that replaced this game, which then takes no more entries (phones' or the camera's)."""
+        record = self.following(game_id)
+        return record if record is not None and record.origin == "import" else None
+
     def _next(self, game_id: str) -> dict[str, Any] | None:
         """The game played again after this one ("Play again") or imported to replace it: its id and title, and
         whether it is a correction, for the phones to follow."""
-        try:
-            next_id = self.store.next_game(game_id)
-            record = self.store.game(next_id) if next_id is not None else None
-        except StoreError as exc:  # that game damaged in the database: this one's screens and entries go on
-            log.error("the game after %s cannot be read: %s", game_id, exc)
-            return None
+        record = self.following(game_id)
         if record is None:
             return None
         # an import that replaces this game (players or seats corrected) is said as such, not as a rematch

@@ -1029,3 +1029,46 @@ def test_a_correction_to_a_long_unknown_type_is_not_echoed_whole(host: FlaskClie
     assert post_event(host, tally["id"], type="add", player="Ann", points=2).status_code == 201
     refused = post_event(host, tally["id"], type="correct", target=1, event={"type": "x" * 3000, "player": "Ann"})
     assert refused.status_code == 400 and len(refused.get_json()["error"]) < 200, refused.get_json()["error"][:300]
+
+
+def test_a_game_already_corrected_is_not_corrected_or_played_again_from_its_old_log(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Corrected as B, the game A was corrected again from A's own History tab: C replaced A, and B, where the phones
+    had followed and went on entering, was told nothing and took entries, its score apart from C's; Play again from
+    A's screen likewise took A's link from B and made A take entries again (a review, session 46)."""
+    a = new_game(host, "tally", ["Ann", "Bo"], title="Fri")["id"]
+    assert post_event(host, a, type="add", player="Bo", points=3).status_code == 201
+    text = host.get(f"/api/games/{a}/export.jsonl").get_data(as_text=True)
+    fixed = host.post("/api/import", json={"log": text.replace('"Bo"', '"Bob"'), "title": "B", "again": a})
+    assert fixed.status_code == 201
+    b = fixed.get_json()["id"]
+    again = host.post("/api/import", json={"log": text.replace('"Ann"', '"Anne"'), "title": "C", "again": a})
+    assert again.status_code == 409 and "this game was corrected as 'B'" in again.get_json()["error"]
+    replay = host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": a})
+    assert replay.status_code == 409
+    assert store(app).next_game(a) == b and len(store(app).games()) == 2
+    assert post_event(host, a, type="add", player="Ann", points=1).status_code == 409
+
+
+def test_a_game_played_again_still_takes_entries_and_a_corrected_one_not_even_the_camera_s(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Only a correction replaces a game: one played again still takes a late entry (its last round mended). The camera
+    went on entering into a corrected game while its phones were refused (a review, session 46)."""
+    from scorer.events import EventError
+    from vision.links import HubLink, VisionEvent
+
+    a = new_game(host, "tally", ["Ann", "Bo"], title="Fri")["id"]
+    assert host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": a}).status_code == 201
+    assert post_event(host, a, type="add", player="Ann", points=1).status_code == 201
+    snap = new_game(host, "snap", ["Alex", "Beth"], title="Snap")["id"]
+    deal = {"type": "deal", "dealer": "Alex"}
+    assert post_event(host, snap, **deal).status_code == 201
+    text = host.get(f"/api/games/{snap}/export.jsonl").get_data(as_text=True)
+    fixed = host.post("/api/import", json={"log": text.replace('"Beth"', '"Bett"'), "again": snap})
+    assert fixed.status_code == 201
+    camera = HubLink(hub(app), snap)
+    with pytest.raises(EventError, match="this game was corrected as"):
+        camera.append(VisionEvent({"type": "flip", "player": "Beth", "card": "5S"}, 0, 0, 1, "5S turned"))
+    assert host.get(f"/api/games/{snap}/export.jsonl").get_data(as_text=True) == text  # nothing went in

@@ -322,6 +322,11 @@ def test_a_live_message_leaves_out_the_history_its_stream_last_sent(app: Flask, 
         assert state["digests"]["history"] != start["digests"]["history"]
     post_event(host, gid, type="bid", player="C", bid=2)
     assert ["history" in s.next()["data"]["state"] for s in (first, second)] == [False, False]
+    foul = post_event(host, gid, type="bid", player="C", bid=5)  # C again: a foul, a new alert, the history as it was
+    assert foul.status_code == 201 and foul.get_json()["rulings"][0]["severity"] != "info"
+    for stream in (first, second):  # (an alerts' digest that followed the history left the alerts out)
+        heard = stream.next()["data"]["state"]
+        assert "history" not in heard and heard["alerts"][-1]["code"] == foul.get_json()["rulings"][0]["code"]
     whole = host.get(f"/api/games/{gid}").get_json()["state"]
     assert whole["history"] == state["history"] and "alerts" in whole
     first.close(), second.close()
