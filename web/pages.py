@@ -123,7 +123,8 @@ def import_page() -> str:
     text, title = "", ""
     if again is not None:
         live = hub(current_app).live(again.id)
-        assert live is not None
+        if live is None:  # (deleted meanwhile)
+            raise AccessDenied(404, "no such game")
         text = log_text(again, live)
         title = header_title(again.title)
         if not title.endswith(CORRECTED):  # (corrected twice: once said)

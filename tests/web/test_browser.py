@@ -1223,6 +1223,17 @@ def test_the_alerts_of_a_foul_sound_once_and_only_on_the_fouling_player_s_phone(
         assert heard(phone) == (said, buzz)
 
 
+def alex_to_turn(server: dict[str, Any]) -> str:
+    """A Snap game of Alex and Beth, a card turned each: Alex's turn (a card Beth turns is her foul)."""
+    return snap_game(
+        server,
+        ["Alex", "Beth"],
+        {"type": "deal", "dealer": "Beth"},
+        {"type": "flip", "player": "Alex", "card": "7H"},
+        {"type": "flip", "player": "Beth", "card": "2C"},
+    )
+
+
 def test_a_reconnected_phone_shows_the_foul_it_missed_without_sounding_it(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1230,13 +1241,7 @@ def test_a_reconnected_phone_shows_the_foul_it_missed_without_sounding_it(
     its banner shows, but it is old news, not spoken or vibrated as if it had just happened (a JS mutation audit,
     session 39)."""
     phone = browsers["phone"]
-    game_id = snap_game(
-        server,
-        ["Alex", "Beth"],
-        {"type": "deal", "dealer": "Beth"},
-        {"type": "flip", "player": "Alex", "card": "7H"},
-        {"type": "flip", "player": "Beth", "card": "2C"},
-    )
+    game_id = alex_to_turn(server)
     with listening(phone):
         join_phone(server, phone, game_id)
         tap(phone, "#join-sound")
@@ -1256,13 +1261,7 @@ def test_a_foul_heard_late_by_a_frozen_page_shows_as_old_and_is_not_sounded(serv
     delivers it, and it showed as a fresh banner, spoken and vibrated, nothing saying it was 20 s old (sleep audit F3,
     session 45). Old on the game's clock (here over 1.5 s), it says so and is quiet; a new foul after it is loud. A
     phone of its own: the shared one, frozen and resumed, left the next test's commands hanging in chromedriver."""
-    game_id = snap_game(
-        server,
-        ["Alex", "Beth"],
-        {"type": "deal", "dealer": "Beth"},
-        {"type": "flip", "player": "Alex", "card": "7H"},
-        {"type": "flip", "player": "Beth", "card": "2C"},
-    )
+    game_id = alex_to_turn(server)
     phone = chromium()
     try:
         frozen_alert_heard_late(server, phone, game_id)

@@ -42,10 +42,10 @@ startClock(gameId, state.now);
 // This screen's own entry holds a tap until a double tap's time from the tap that sent it (DOUBLE_TAP_MS), and
 // SETTLE_MS after its answer: two taps on a Spades bid 450 ms apart entered Alex's 3, then Beth's 13, which the redraw
 // had put where the 3 was (session 44; the hold was SETTLE_MS after the answer).
-// Both holds are for what is under the finger. Within DOUBLE_TAP_MS a tap is a double tap only where the first landed
-// (about the same spot: whatever the redraw put there) or on a button that changed; within SETTLE_MS after a redraw
-// (another screen's entry, this screen's own answer or refusal) only a tap on a button that was not at the same place
-// with the same meaning, for the same turn, just before it. A tap on a button not known is held as any was: every tap
+// Both holds are for what is under the finger. Within DOUBLE_TAP_MS a tap is a double tap only on the first's button as
+// it was (the finger's point inside its box; for a key's click, the centres within 24 px), whatever the redraw put
+// there; within SETTLE_MS after a redraw (another screen's entry, this screen's own answer or refusal) only a tap on a
+// button that was not at the same place with the same meaning, for the same turn, just before it. A tap on a button not known is held as any was: every tap
 // had been, and with four phones at the pace people play 1 Spit entry in 8-16 was refused when both players played at
 // once, on a pile the other's play had not touched, and in Ten a draw 0.59 s after the one before, on another card
 // (pace audit, session 45).
@@ -58,7 +58,7 @@ let lastSpot = null;   // the centre of the button that sent it
 let lastRect = null;   // that button's box when it was tapped (a finger's tap on it again is a double tap)
 let redrawnAt = 0;
 let beforeRedraw = { turn: null, buttons: [] };   // the Enter and Table tabs' buttons just before the latest redraws
-let touched = null;   // {button, at}: the button (or null) the latest pointer-down or click landed on, and when
+let touched = null;   // {button, at, point}: the button (or null) the latest pointer-down or click landed on, when, where
 for (const type of ['pointerdown', 'click']) {
   document.addEventListener(type, (e) => {
     const target = e.target && e.target.closest ? e.target.closest('button, summary, a, input, select, label') : null;
