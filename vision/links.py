@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scorer.events import EventError, GameEvent, Source
+from scorer.events import GameEvent, Source
 from scorer.game import Ruling
 from scorer.session import Session
 from vision.observers import DECK, Proposal
@@ -151,12 +151,6 @@ class HubLink:
         return self._cache[2]
 
     def append(self, event: VisionEvent) -> tuple[int, list[Ruling]]:
-        replaced = self.hub.replaced_by(self.game_id)
-        if replaced is not None:  # its phones are refused too: the camera's plays went on into it (a review, s46)
-            raise EventError(
-                f"this game was corrected as {replaced.title!r}: the camera enters nothing more into it; use the "
-                "camera for that game"
-            )
         live = self._live()
         now = int(self.hub.game_time(live))
         ts = min(max(self.hub.game_time_at(live, event.wall_ms), now - self.MAX_AGE_MS, 0), now)

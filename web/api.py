@@ -173,9 +173,10 @@ def _again(body: Mapping[str, Any]) -> str | None:
     record = store(current_app).game(again) if isinstance(again, str) else None
     if record is None:
         raise AccessDenied(400, f"'again' must be the id of a game on this server, not {str(again)[:20]!r}")
-    # a game already corrected: a second correction from its old log, or a Play again of it, took its link from the
-    # first correction, and that game went on taking entries, told nothing (a review, session 46)
-    _not_replaced(record, "correct or play again")
+    try:  # a game already corrected: a second correction from its old log, or a Play again of it, took its link from
+        hub(current_app).not_replaced(record.id, "correct or play again")  # the first correction, and that game went
+    except StaleEntry as exc:  # on taking entries, told nothing (a review, session 46)
+        raise AccessDenied(409, str(exc)) from None
     return record.id
 
 
@@ -219,7 +220,6 @@ def post_event(game_id: str) -> Any:
     if (request.content_length or 0) > MAX_EVENT_BYTES:
         raise AccessDenied(413, f"an event may hold at most {MAX_EVENT_BYTES} bytes")
     body = _object(check_write(), "an event")
-    _not_replaced(record)
     for key in ("seq", "source"):
         if key in body:
             raise AccessDenied(400, f"leave out '{key}': the server numbers the events and records their source")
@@ -247,19 +247,6 @@ def post_event(game_id: str) -> Any:
             event=result.event.to_json(), rulings=rulings, state=result.state, duplicate=True, counts=result.counts
         ), 200
     return jsonify(event=result.event.to_json(), rulings=rulings, state=result.state), 201
-
-
-def _not_replaced(record: GameRecord, what: str = "enter") -> None:
-    """A game replaced by a corrected import of it takes no more entries: a phone on the Enter tab, which does not show
-    the Table tab's "This game was corrected", went on entering into it, and the evening's score split over the two
-    games (roster audit, session 46)."""
-    following = hub(current_app).replaced_by(record.id)
-    if following is not None:
-        raise AccessDenied(
-            409,
-            f"this game was corrected as {following.title!r} (its players or seats fixed), and takes no more entries: "
-            f'{what} it there (the Table tab\'s "This game was corrected" goes to it); nothing was recorded',
-        )
 
 
 @bp.get("/games/<game_id>/clock")

@@ -393,13 +393,15 @@ class Hub:
         the entering screen had when the entry was made (:meth:`_fresh`); ``made``: when, on the game's clock
         (:meth:`_in_order`).
 
-        Raises EventError for a malformed event (nothing is written), StaleEntry for an entry made on an old view,
+        Raises EventError for a malformed event (nothing is written), StaleEntry for an entry made on an old view or
+        into a game replaced by a corrected import (:meth:`not_replaced`),
         KeyError for an unknown game, ConflictError if another writer got there first, RefereeFault for a
         referee bug.
         """
         live = self.live(game_id)
         if live is None:
             raise KeyError(game_id)
+        self.not_replaced(game_id)  # a phone's entry or the camera's
         with self._in_order(live, made), live.lock:
             self._refresh(live)
             now = self.game_time(live)
@@ -614,6 +616,19 @@ class Hub:
         """The corrected import that replaced this game, which then takes no more entries (phones' or the camera's)."""
         record = self.following(game_id)
         return record if record is not None and record.origin == "import" else None
+
+    def not_replaced(self, game_id: str, what: str = "enter") -> None:
+        """Raises StaleEntry where a corrected import replaced the game: it takes no more entries, a phone's (one on
+        the Enter tab, which does not show the Table tab's "This game was corrected", went on entering into it, and the
+        evening's score split over the two games: roster audit, session 46) nor the camera's (a review), and is not
+        corrected or played again itself (made from its old log, that took the first correction's link)."""
+        replaced = self.replaced_by(game_id)
+        if replaced is not None:
+            raise StaleEntry(
+                f"this game was corrected as {replaced.title!r} (its players or seats fixed), and takes no more "
+                f'entries: {what} it there (the Table tab\'s "This game was corrected" goes to it); nothing was '
+                "recorded"
+            )
 
     def _next(self, game_id: str) -> dict[str, Any] | None:
         """The game played again after this one ("Play again") or imported to replace it: its id and title, and

@@ -54,8 +54,7 @@ const UNHELD = new Set(['call', 'resolve']);
 let sending = false;
 let settledAt = 0;   // until when this screen's own last entry may hold a tap (what the tests' taps wait out)
 let doubleUntil = 0;   // until when a tap where this screen's last entry was tapped is a double tap
-let lastSpot = null;   // the centre of the button that sent it
-let lastRect = null;   // that button's box when it was tapped (a finger's tap on it again is a double tap)
+let lastRect = null;   // the box of the button that sent it, when tapped (a finger's tap on it again is a double tap)
 let redrawnAt = 0;
 let beforeRedraw = { turn: null, buttons: [] };   // the Enter and Table tabs' buttons just before the latest redraws
 let touched = null;   // {button, at, point}: the button (or null) the latest pointer-down or click landed on, when, where
@@ -68,7 +67,8 @@ for (const type of ['pointerdown', 'click']) {
   }, true);
 }
 function turnNow() { return screen && screen.turn ? screen.turn(state) : null; }
-function spot(b) { const r = b.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+function centre(r) { return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; }
+function spot(b) { return centre(b.getBoundingClientRect()); }
 function near(a, b) { return Math.abs(a.x - b.x) < 24 && Math.abs(a.y - b.y) < 24; }
 function inside(p, r) { return p.x >= r.left - 8 && p.x <= r.right + 8 && p.y >= r.top - 8 && p.y <= r.bottom + 8; }
 function meaning(b) {   // its words and data, and the heading of its box ("Beth plays:")
@@ -160,7 +160,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   // where the first tap's button was: by the finger's point where it is known (the button now under it may be
   // another size, its centre far from the first's: a double tap on Spades' last bid played a card), else by centres
   const point = under && touched.point;
-  const again = !under || !lastSpot || (point && lastRect ? inside(point, lastRect) : near(spot(under), lastSpot))
+  const again = !under || !lastRect || (point ? inside(point, lastRect) : near(spot(under), centre(lastRect)))
     || moved;
   if (held && (sending || (Date.now() < doubleUntil && again))) {
     const err = new Error('That tap came with the one before it and was not sent: tap again if you meant it.');
@@ -184,7 +184,6 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
   const button = held && under && under.matches('button, input[type="submit"]') ? under : null;
   if (held) {
     sending = true;
-    lastSpot = under ? spot(under) : null;
     lastRect = under ? under.getBoundingClientRect() : null;
     document.documentElement.dataset.sending = '1';
     markSending(button, true);
