@@ -33,6 +33,8 @@ from web.cli import command, fail, out_of_range, output_gone
 
 __all__ = ["LanBases", "lan_addresses", "run_serve"]
 
+log = logging.getLogger(__name__)
+
 DEFAULT_PORT = 8000
 PROBE_AGAIN_S = 3.0  # a webcam or stream that did not answer at start is tried again this often (web.camera)
 DEMO_READY_S = 300.0  # serve waits this long for the camera demo's first game (its video is rendered first)
@@ -110,7 +112,9 @@ def lan_addresses() -> list[str]:
                 found.append(socket.inet_ntoa(packed[20:24]))
     except (ImportError, OSError):
         pass
-    with contextlib.suppress(OSError):
+    # (UnicodeError: a host name IDNA cannot encode, a label over 63 letters, which Linux allows: `serve --lan` stopped
+    # at the start with a traceback, the interfaces' addresses found above thrown away with it)
+    with contextlib.suppress(OSError, UnicodeError):
         found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     unique = list(dict.fromkeys(a for a in found if _is_lan(a)))
     return sorted(unique, key=lambda a: (not ipaddress.ip_address(a).is_private, a))
@@ -147,6 +151,7 @@ class LanBases:
         self.last: list[str] = []
         self._found_at: float | None = None
         self._looking = False
+        self._failed = False  # (a failed look is logged once)
         self._lock = threading.Lock()
 
     def __call__(self) -> list[str]:
@@ -164,9 +169,17 @@ class LanBases:
             return list(self.last)
 
     def _look(self) -> None:
+        """Any failure of a look is said once in the log and the last addresses kept: one that raised on the thread
+        printed its traceback every ``every`` seconds, and the first (the welcome's) stopped ``serve --lan`` (a review,
+        session 43)."""
         found: list[str] = []
         try:
             found = [f"http://{a}:{self.port}" for a in self.find()]
+        except Exception as exc:
+            if not self._failed:
+                self._failed = True
+                log.warning("could not look up this computer's network addresses (%s: %s); the ones found before, "
+                            "if any, are kept", type(exc).__name__, exc)  # fmt: skip
         finally:
             with self._lock:
                 self.last = found or self.last

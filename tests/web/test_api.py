@@ -241,6 +241,39 @@ def test_the_laptop_s_addresses_are_looked_for_at_most_every_ten_seconds_and_no_
     assert lan() == ["http://192.168.1.2:8000"] and len(calls) == 2
 
 
+def test_a_look_for_the_laptop_s_addresses_that_fails_is_said_once_and_the_last_ones_kept(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One raising something else than OSError (a host name IDNA cannot encode: UnicodeError) printed a thread's
+    traceback every 10 s, and the first, the welcome's, stopped `serve --lan` (a review, session 43)."""
+    raised: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: raised.append(args.exc_value))
+    answers: list[Any] = [UnicodeError("label too long"), ["192.168.1.10"], ValueError("odd"), UnicodeError("again")]
+    now = [100.0]
+
+    def find() -> list[str]:
+        answer = answers.pop(0)
+        if isinstance(answer, Exception):
+            raise answer
+        return list(answer)
+
+    lan = LanBases(8000, find=find, clock=lambda: now[0])
+    assert lan() == []  # (the welcome then says no address was found)
+    seen = []
+    for _ in range(3):
+        now[0] += 10
+        lan()
+        ends = time.monotonic() + 5
+        while lan._looking and time.monotonic() < ends:
+            time.sleep(0.01)
+        seen.append(lan())
+    assert seen == [["http://192.168.1.10:8000"]] * 3 and not answers
+    assert raised == []
+    said = [r.getMessage() for r in caplog.records if "network addresses" in r.getMessage()]
+    assert said == ["could not look up this computer's network addresses (UnicodeError: label too long); the ones "
+                    "found before, if any, are kept"]  # fmt: skip
+
+
 # -- events ------------------------------------------------------------------------------------
 def test_player_enters_an_event_and_gets_rulings_and_state(app: Flask, tally: dict[str, Any]) -> None:
     player = phone(app, tally["player_token"])

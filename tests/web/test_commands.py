@@ -248,6 +248,17 @@ def test_lan_addresses_are_never_loopback() -> None:
     assert _is_lan("192.168.1.20")
 
 
+def test_a_host_name_the_name_service_cannot_take_leaves_the_interfaces_addresses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A label over 63 letters, which Linux allows in a host name: the IDNA codec's UnicodeError stopped `serve --lan`
+    at the start, a traceback (a review, session 43)."""
+    monkeypatch.setattr(socket, "gethostname", lambda: "localhost")  # (loopback: left out)
+    interfaces = lan_addresses()
+    monkeypatch.setattr(socket, "gethostname", lambda: "a" * 64)
+    assert lan_addresses() == interfaces
+
+
 def test_serve_lan_prints_addresses_host_link_and_a_qr_code(tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite3"
     first, base = start_server(db)  # make a game, so the QR code has one to point at
