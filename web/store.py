@@ -496,9 +496,18 @@ class Store:
         )
 
     def move_epoch(self, game_id: str, epoch_ms: int) -> None:
-        """A game's clock goes on from ``epoch_ms`` (web.hub.Hub._resume: a computer whose clock was set back)."""
-        with self._transaction() as db:
-            db.execute("UPDATE games SET epoch_ms = ? WHERE id = ?", (epoch_ms, game_id))
+        """A game's clock goes on from ``epoch_ms`` (web.hub.Hub._resume: a computer whose clock was set back). It
+        waits for no other program's write, raising StoreUnavailable at once: a page opening the game asks it, and
+        waited BUSY_S (3 s) with every screen's reads of the database behind it (a review, session 43); the caller goes
+        on with the epoch moved in memory, and a later start stores it."""
+        with self._lock:
+            self._open()
+            self._db.execute("PRAGMA busy_timeout = 0")
+            try:
+                with self._transaction() as db:
+                    db.execute("UPDATE games SET epoch_ms = ? WHERE id = ?", (epoch_ms, game_id))
+            finally:
+                self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_S * 1000)}")
 
     def append(self, game_id: str, event: GameEvent, received_ms: int, author: str) -> None:
         """Store one event durably; returns only once it is committed."""

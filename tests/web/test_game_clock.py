@@ -5,6 +5,8 @@ game's age held its clock at 0 (every phone's press refused, every race a tie); 
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,7 @@ import tests.scorer.toygame  # noqa: F401 (the toy game 'tally')
 from tests.web.test_games_web import Clock, codes, ok, player_of, snap_match
 from web.app import create_app, hub, store
 from web.hub import RESUME_GAP_MS, Hub
-from web.store import ConflictError, Store, StoreUnavailable
+from web.store import BUSY_S, ConflictError, Store, StoreUnavailable
 
 
 def test_a_step_back_of_the_wall_clock_does_not_move_a_running_game_s_clock(
@@ -121,6 +123,43 @@ def test_a_game_started_again_twice_goes_on_from_where_its_clock_was_not_back_to
     hub = Hub(store, clock)
     live = hub.live(gid)
     assert live is not None and hub.game_time(live) == before + 1_000
+    store.close()
+
+
+def test_a_start_that_moves_the_clock_waits_for_no_other_program_holding_the_database(tmp_path: Path) -> None:
+    """Another program holding the write lock (a sqlite3 shell) as a start on a clock set back moves a game's
+    epoch: the page opening the game waited BUSY_S (3 s), and every screen's reads with it (a review, session 43).
+    It opens at once, its clock on from its latest event in memory, and a later start stores the move; an entry
+    still waits for the other program's short write."""
+    db = tmp_path / "t.sqlite3"
+    clock = Clock(1_000_000_000)
+    store = Store(db)
+    gid = Hub(store, clock).create("tally", ["Ann", "Bo"], {}).record.id
+    clock.now += 600_000
+    Hub(store, clock).append(gid, ADD, "host")
+    epoch = store.game(gid).epoch_ms  # type: ignore[union-attr]
+    store.close()
+    clock.now -= 60_000
+    store = Store(db)
+    hub = Hub(store, clock)
+    shell = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    shell.execute("BEGIN IMMEDIATE")
+    started = time.monotonic()
+    live = hub.live(gid)
+    waited = time.monotonic() - started
+    done = threading.Timer(0.5, shell.execute, ("COMMIT",))
+    done.start()
+    started = time.monotonic()
+    hub.append(gid, ADD, "host")
+    entry_waited = time.monotonic() - started
+    done.join()
+    shell.close()
+    assert waited < 1 and live is not None and hub.game_time(live) == 600_000 + RESUME_GAP_MS
+    assert 0.4 < entry_waited < BUSY_S
+    assert store.game(gid).epoch_ms == epoch  # type: ignore[union-attr]
+    store.close()
+    store = Store(db)
+    assert Hub(store, clock).live(gid) is not None and store.game(gid).epoch_ms != epoch  # type: ignore[union-attr]
     store.close()
 
 
