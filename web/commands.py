@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -217,7 +218,7 @@ def run_serve(args: argparse.Namespace) -> int:
     from waitress.task import ThreadedTaskDispatcher  # type: ignore[import-untyped]
     from waitress.wasyncore import close_all  # type: ignore[import-untyped]
 
-    from web.app import camera, create_app, hub, store
+    from web.app import camera, create_app, default_db_path, hub, store
     from web.store import StoreError
 
     host = args.host or ("0.0.0.0" if args.lan else "127.0.0.1")
@@ -240,16 +241,22 @@ def run_serve(args: argparse.Namespace) -> int:
     }
     if args.db:
         config["DATABASE"] = str(args.db)
-    try:
-        app = create_app(config)
-    except StoreError as exc:
-        return fail(str(exc))
-    claim, holder = _claim(Path(store(app).path))
+    db = args.db if args.db is not None else default_db_path()
+    held, holder = _hold_file(db)  # (before it is opened: see _hold_file)
+    if holder is None:
+        try:
+            app = create_app(config)
+        except StoreError as exc:
+            _release(_Claim(file=held))
+            return fail(str(exc))
+        claim, holder = _claim(Path(store(app).path), held)
+        if holder is not None:
+            store(app).close()
+            _release(_Claim(file=held))
     if holder is not None:
-        store(app).close()
         return fail(
-            f"the database {store(app).path} is in use by another tablecall server ({holder}): open that one, or "
-            "stop it first (Ctrl-C in its terminal); --db FILE starts a server with games of its own"
+            f"the database {db} is in use by another tablecall server ({holder}): open that one, or stop it first "
+            "(Ctrl-C in its terminal); --db FILE starts a server with games of its own"
         )
     if args.game and store(app).game(args.game) is None:
         store(app).close()
@@ -492,54 +499,131 @@ def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[s
     print(f"Open {local}/ in a browser on this computer. Ctrl-C stops.", flush=True)
 
 
-def _claim(db: Path) -> tuple[Any, str | None]:
-    """Hold the database's server lock (a file beside it) while this server runs, or say who holds it.
+@dataclass
+class _Claim:
+    """What a server holds while it runs: ``note``, the lock file ``<database>.server`` beside the file itself, which
+    says who holds it; ``file``, the database file itself locked (Linux), which every name of it meets."""
+
+    note: Any = None
+    file: Any = None
+
+
+def _claim(db: Path, file: Any = None) -> tuple[_Claim | None, str | None]:
+    """Hold the database's server locks while this server runs, or say who holds them.
 
     Two servers on one database would each keep their own live copy of a game: phones of one would not see the
-    events entered on the other until they enter one themselves. The lock is the operating system's, so it goes
-    with the process however it ends. Where it cannot be taken (no ``fcntl``, a folder that cannot be written),
-    nothing is checked."""
+    events entered on the other until they enter one themselves; and one that reached it by another name (a hard
+    link, a bind mount) kept a write-ahead log of its own, which SQLite finds by the name: a game and its entries
+    answered 201 there were gone once both stopped (data/s47/store/). The locks are the operating system's, so they
+    go with the process however it ends. Where the note cannot be taken (no ``fcntl``, a folder that cannot be
+    written) it is not checked; ``file``: the file's lock where :func:`_hold_file` took it already."""
     try:
         import fcntl
     except ImportError:
         return None, None
     real = db.resolve()  # beside the file itself: a second server reaching it through a symlink ran beside the first
     lock = real.with_name(real.name + ".server")
+    claim = _Claim(file=file)
     try:
-        handle = lock.open("a+", encoding="utf-8")
+        claim.note = lock.open("a+", encoding="utf-8")
     except OSError as exc:  # (one left by `sudo tablecall serve`: two servers then ran on one database, unsaid)
         print(
             f"tablecall: cannot lock {lock} ({exc.strerror or exc}): a second server on this database would not be "
             "stopped; fix that file's owner (it is tablecall's own)",
             file=sys.stderr,
         )
+    else:
+        try:
+            fcntl.flock(claim.note, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            claim.note.seek(0)
+            holder = claim.note.read().strip() or "starting"
+            claim.note.close()
+            claim.note = None
+            if isinstance(exc, BlockingIOError):
+                return None, holder
+            # a file system without locks (some network shares): not a holder (it refused to start: "in use by another
+            # tablecall server"; the environment audit, s43)
+            print(f"tablecall: cannot lock {lock} ({exc.strerror or exc}): a second server on this database would "
+                  "not be stopped", file=sys.stderr)  # fmt: skip
+    if claim.file is None:
+        claim.file, holder = _hold_file(db, noted=claim.note is not None)
+        if holder is not None:
+            _release(claim)
+            return None, holder
+    return (claim if claim.note is not None or claim.file is not None else None), None
+
+
+def _hold_file(db: Path, noted: bool = False) -> tuple[Any, str | None]:
+    """Lock the database file itself (flock; SQLite's own locks are fcntl's, which flock's do not meet on Linux),
+    or say who holds it: taken before the database is opened, where it exists, so that a second server on another
+    name of it writes nothing into it (its write-ahead log, beside that name, could be played into the file later).
+    Elsewhere than Linux, where the two kinds of lock may meet, and where it cannot be taken, nothing. ``noted``:
+    this server holds the note beside it (so the holder came by another name)."""
+    if not sys.platform.startswith("linux"):
+        return None, None
+    import fcntl
+
+    try:
+        handle = db.open("rb")
+    except OSError:  # (none yet: taken once it is made; a folder: said when it is opened)
         return None, None
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
-        if not isinstance(exc, BlockingIOError):  # a file system without locks (some network shares): not a holder
-            handle.close()  # (it refused to start: "in use by another tablecall server"; the environment audit, s43)
-            print(f"tablecall: cannot lock {lock} ({exc.strerror or exc}): a second server on this database would "
-                  "not be stopped", file=sys.stderr)  # fmt: skip
+        handle.close()  # (closing it drops SQLite's locks of this process on it, if any: only a server refused)
+        if not isinstance(exc, BlockingIOError):
             return None, None
-        handle.seek(0)
-        holder = handle.read().strip() or "starting"
-        handle.close()
-        return None, holder
+        return None, _holder_elsewhere(db, noted)
     return handle, None
 
 
-def _say_who(claim: Any, who: str) -> None:
-    if claim is not None:
-        claim.seek(0)
-        claim.truncate()
-        claim.write(who)
-        claim.flush()
+def _holder_elsewhere(db: Path, noted: bool) -> str:
+    """Who holds the database file: its note beside it where the server was started on this name, else its pid
+    (from /proc/locks) and that it opened the file by another name."""
+    import fcntl
+
+    real = db.resolve()
+    if not noted:
+        with contextlib.suppress(OSError), real.with_name(real.name + ".server").open(encoding="utf-8") as note:
+            try:
+                fcntl.flock(note, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:  # held: that server's own words
+                return note.read().strip() or "starting"
+    pid = _flock_pid(db)
+    return f"{f'pid {pid}, ' if pid else ''}which opened it by another name: a hard link or a mount of it"
 
 
-def _release(claim: Any) -> None:
+def _flock_pid(db: Path) -> int | None:
+    """The process that holds a flock on ``db`` (/proc/locks: "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF")."""
+    try:
+        found = os.stat(db)
+        lines = Path("/proc/locks").read_text().splitlines()
+    except OSError:
+        return None
+    where = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
+    for line in lines:
+        fields = line.split()
+        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[3] == "WRITE" and fields[5] == where:
+            return int(fields[4]) if fields[4].isdecimal() else None
+    return None
+
+
+def _say_who(claim: _Claim | None, who: str) -> None:
+    if claim is not None and claim.note is not None:
+        claim.note.seek(0)
+        claim.note.truncate()
+        claim.note.write(who)
+        claim.note.flush()
+
+
+def _release(claim: _Claim | None) -> None:
+    """Let the locks go (closing the files does), once the database is closed: closing another handle of the database
+    file drops every fcntl lock of this process on it, SQLite's too."""
     if claim is not None:
-        claim.close()  # closing the file lets the lock go
+        for handle in (claim.note, claim.file):
+            if handle is not None:
+                handle.close()
 
 
 def _camera_source(args: argparse.Namespace) -> tuple[str | None, str | None]:

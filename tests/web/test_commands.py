@@ -184,6 +184,64 @@ def test_a_second_server_reaching_the_database_through_a_symlink_is_refused_too(
     assert again is not None and holder is None
 
 
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the database file itself is locked on Linux only")
+def test_the_lock_is_the_database_file_s_own_whatever_its_name(tmp_path: Path) -> None:
+    """A hard link: another name, another lock file beside it; the file itself is locked, and the refusal names the
+    process that holds it."""
+    db, link = tmp_path / "games.sqlite3", tmp_path / "elsewhere" / "same.sqlite3"
+    Store(db).close()
+    link.parent.mkdir()
+    os.link(db, link)
+    first, _ = _claim(db)
+    try:
+        _say_who(first, "pid 1, http://127.0.0.1:8000/")
+        elsewhere = f"pid {os.getpid()}, which opened it by another name: a hard link or a mount of it"
+        assert _claim(link) == (None, elsewhere)
+        assert _claim(db) == (None, "pid 1, http://127.0.0.1:8000/")  # (the same name: its note)
+    finally:
+        _release(first)
+    again, holder = _claim(link)
+    _release(again)
+    assert again is not None and again.file is not None and holder is None
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the database file itself is locked on Linux only")
+def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_writes(tmp_path: Path) -> None:
+    """A hard link (or a bind mount) is the same file by another name, the lock file beside it another: a second server
+    started on one ran beside the first with a write-ahead log of its own, which SQLite finds by the name, and a game
+    and its entries answered 201 there were gone once both stopped (data/s47/store/scripts/repro_links.py). It is
+    refused, saying which process holds the file, and opens nothing (its log beside that name could be played into
+    the file later)."""
+    db, link = tmp_path / "t.sqlite3", tmp_path / "elsewhere" / "same.sqlite3"
+    first, base = start_server(db)
+    link.parent.mkdir()
+    os.link(db, link)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-c", SERVE, "serve", "--db", str(link), "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+        status = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})[0]
+    finally:
+        first.terminate()
+        first.wait(10)
+    assert second.returncode == 2 and status == 201
+    assert (
+        f"the database {link} is in use by another tablecall server (pid {first.pid}, which opened it by another "
+        "name: a hard link or a mount of it)"
+    ) in second.stderr
+    assert [p.name for p in link.parent.iterdir()] == ["same.sqlite3"]  # (no -wal, no -shm)
+    again, base = start_server(link)  # the lock went with the first
+    try:
+        assert call(base, "GET", "/api/games")[1]["games"][0]["players"] == ["Ann", "Bo"]
+    finally:
+        again.terminate()
+        again.wait(10)
+
+
 def test_a_lock_that_cannot_be_taken_is_said_and_is_no_holder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
