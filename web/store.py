@@ -226,10 +226,17 @@ class Store:
             self._db.executescript(SCHEMA)
             self._lock = threading.RLock()
             self._file = _identity(self.path)  # the file opened: one put in its place is another file
+            # and read as it is on disk, for another database copied over it (:meth:`_overwritten`); kept open until
+            # the close, after SQLite's: closing a handle of the file drops this process's locks on it, SQLite's too
+            self._raw = os.open(self.path, os.O_RDONLY)
+            self._seen = self._shape()
+            self._copied = False
             self._emptied = False  # whether its write-ahead log was emptied, once another file lay at the path
             self._kept: Path | None = None  # and where its games were then copied
             self._init_meta()
         except (OSError, sqlite3.Error, StoreUnavailable) as exc:  # _init_meta writes: a read-only file fails there
+            if hasattr(self, "_raw"):
+                os.close(self._raw)
             reason = exc.reason if isinstance(exc, StoreUnavailable) else str(exc)
             raise StoreError(f"cannot open the database {self.path}: {_why(reason)}") from None
 
@@ -260,18 +267,18 @@ class Store:
                     "recorded; put it back, or stop tablecall and start it again",
                     path=self.path,
                 )
+            if self._overwritten():
+                raise StoreUnavailable(
+                    "the database file{where} was overwritten by another database while tablecall ran (a backup "
+                    f"copied over it?): nothing was recorded; {self._kept_said()}, or copy the backup in again once it "
+                    "is stopped (docs/web.md, Restoring a backup)",
+                    path=self.path,
+                )
             if self._replaced():  # another file put in its place (an older copy moved back, a sync tool writing
                 # by rename): the writes went on into the file no longer there (answered 201)
-                kept = (
-                    f"the games it held are kept in {self._kept.name}, beside it: stop tablecall and start it with "
-                    "that file (--db) to go on with them"
-                    if self._kept is not None
-                    else "export the games you need now (History tab), before you stop tablecall: the file that "
-                    "holds them is no longer there"
-                )
                 raise StoreUnavailable(
                     f"the database file{{where}} was replaced by another file while tablecall ran: nothing was "
-                    f"recorded; {kept}",
+                    f"recorded; {self._kept_said()}",
                     path=self.path,
                 )
             try:
@@ -306,6 +313,36 @@ class Store:
             self._kept = self._keep()
         return True
 
+    def _kept_said(self) -> str:
+        if self._kept is not None:
+            return (
+                f"the games it held are kept in {self._kept.name}, beside it: stop tablecall and start it with that "
+                "file (--db) to go on with them"
+            )
+        return "export the games you need now (History tab), before you stop tablecall: the file no longer holds them"
+
+    def _shape(self) -> tuple[int, int]:
+        stat = os.fstat(self._raw)
+        return stat.st_size, stat.st_mtime_ns
+
+    def _overwritten(self) -> bool:
+        """Whether another database was copied over this file (``cp backup.sqlite3 games.sqlite3``: the same file,
+        rewritten, so not :meth:`_replaced`): its header says it is not in WAL mode, as a backup is not. The server
+        went on answering 201, and its write-ahead log was played into the copy at the stop: "database disk image is
+        malformed", 20 games gone (data/s47/store/scripts/repro_cp.py). Said once in the log, and the games as this
+        connection sees them copied beside it. Only a changed file is read (its size or time)."""
+        if self._copied:
+            return True
+        with suppress(OSError):
+            if (shape := self._shape()) != self._seen:
+                self._seen = shape
+                header = os.pread(self._raw, 100, 0)
+                self._copied = len(header) == 100 and (header[:16] != b"SQLite format 3\0" or header[18:20] != b"\2\2")
+        if self._copied:
+            log.error("the database file %s was overwritten by another database while tablecall ran", self.path)
+            self._kept = self._keep()
+        return self._copied
+
     def _keep(self) -> Path | None:
         """A copy of the file opened, beside the path (``games-kept-1.sqlite3``): the games it held would be lost
         when tablecall stops (None: it could not be written)."""
@@ -318,7 +355,7 @@ class Store:
         except (OSError, sqlite3.Error):
             log.exception("could not keep a copy of the replaced database file in %s", kept)
             return None
-        log.error("the games of the replaced database file are kept in %s", kept)
+        log.error("the games of the database file as tablecall had them are kept in %s", kept)
         return kept
 
     def _open(self) -> None:
@@ -330,7 +367,8 @@ class Store:
     def _query(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             self._open()
-            self._replaced()
+            if not self._replaced():  # (said and kept at once; reads go on)
+                self._overwritten()
             try:
                 cursor = self._db.execute(sql, tuple(args))
                 cursor.row_factory = sqlite3.Row
@@ -359,6 +397,7 @@ class Store:
                 return
             self._replaced()
             self._db.close()
+            os.close(self._raw)
             self._closed = True
 
     # -- reading ----------------------------------------------------------------------------

@@ -5,6 +5,7 @@ restarted on the same database. Every acknowledged event must be there, unchange
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -25,7 +26,7 @@ from tests.web.server import ROOT, call, start_server
 from web.app import create_app
 from web.app import store as store_of
 from web.cli import main
-from web.store import BUSY_S, Store, StoreError
+from web.store import BUSY_S, Store, StoreError, backup
 
 
 def burst(base: str, game_id: str, worker: int, acked: list[dict[str, Any]], stop: threading.Event) -> None:
@@ -305,6 +306,39 @@ def test_a_database_file_replaced_while_serving_refuses_entries_and_keeps_its_ga
         assert there.execute("SELECT count(*) FROM games").fetchone() == (0,)
     kept = Store(tmp_path / "games-kept-1.sqlite3")
     assert [e.type for e in kept.events(game_id)] == ["add"] * 3
+    kept.close()
+
+
+def test_a_backup_copied_over_the_database_while_serving_refuses_entries_and_keeps_its_games(tmp_path: Path) -> None:
+    """`cp backup.sqlite3 games.sqlite3` while the server ran (a backup restored the wrong way: the same file,
+    rewritten): entries were answered 201, and its write-ahead log was played into the copy at the stop, "database disk
+    image is malformed", 20 games gone (data/s47/store/scripts/repro_cp.py big). A checkpoint of its own changes the
+    file too, and is not taken for one."""
+    db, copy = tmp_path / "games.sqlite3", tmp_path / "backup.sqlite3"
+    _games(db, 20)
+    backup(db, copy)
+    _games(db, 20)
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    assert _add(client, game_id).status_code == 201
+    with closing(sqlite3.connect(db)) as other:  # (SQLite does it itself every 1000 pages)
+        assert other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
+    assert _add(client, game_id).status_code == 201
+    assert _add(client, game_id).status_code == 201
+    shutil.copyfile(copy, db)
+    response = _add(client, game_id)
+    assert response.status_code == 503
+    assert response.get_json()["error"] == (
+        f"the database file {db} was overwritten by another database while tablecall ran (a backup copied over it?): "
+        "nothing was recorded; the games it held are kept in games-kept-1.sqlite3, beside it: stop tablecall and "
+        "start it with that file (--db) to go on with them, or copy the backup in again once it is stopped "
+        "(docs/web.md, Restoring a backup)"
+    )
+    assert _add(client, game_id).status_code == 503  # and so on, not just once
+    assert client.get(f"/api/games/{game_id}").get_json()["state"]["seq"] == 3
+    store_of(app).close()
+    kept = Store(tmp_path / "games-kept-1.sqlite3")
+    assert len(kept.games()) == 41 and [e.type for e in kept.events(game_id)] == ["add"] * 3
     kept.close()
 
 
