@@ -218,7 +218,9 @@ class Store:
             # how long a write waits for another program's (a tool, a backup) before it is refused as busy; every
             # game's reads wait behind it meanwhile (at 10 s a held database froze every screen for 10 s)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_S)
-            self._db.execute("PRAGMA journal_mode=WAL")
+            # (a file system where SQLite cannot keep a write-ahead log leaves it in its old mode: then a file not
+            # in WAL mode is no sign of a copy, :meth:`_overwritten`)
+            self._wal = str(self._db.execute("PRAGMA journal_mode=WAL").fetchone()[0]).lower() == "wal"
             self._db.execute(f"PRAGMA synchronous={synchronous}")
             self._db.execute("PRAGMA foreign_keys=ON")
             if not self.created:
@@ -337,7 +339,9 @@ class Store:
             if (shape := self._shape()) != self._seen:
                 self._seen = shape
                 header = os.pread(self._raw, 100, 0)
-                self._copied = len(header) == 100 and (header[:16] != b"SQLite format 3\0" or header[18:20] != b"\2\2")
+                self._copied = len(header) == 100 and (
+                    header[:16] != b"SQLite format 3\0" or (self._wal and header[18:20] != b"\2\2")
+                )
         if self._copied:
             log.error("the database file %s was overwritten by another database while tablecall ran", self.path)
             self._kept = self._keep()

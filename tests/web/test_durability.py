@@ -342,6 +342,29 @@ def test_a_backup_copied_over_the_database_while_serving_refuses_entries_and_kee
     kept.close()
 
 
+class _NoWal(sqlite3.Connection):
+    """A connection on a file system where SQLite cannot keep a write-ahead log: the file stays in its old mode."""
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        return super().execute("PRAGMA journal_mode=DELETE" if sql == "PRAGMA journal_mode=WAL" else sql, *args)
+
+
+def test_a_database_that_could_not_take_a_write_ahead_log_is_not_taken_for_a_copied_backup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file not in WAL mode is a sign of a backup copied over the database only where tablecall opened it in WAL
+    mode: where the file system would not have it, every entry after the first was refused as a copy's (503)."""
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(*args, factory=_NoWal, **kwargs))
+    db = tmp_path / "games.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    assert [_add(client, game_id).status_code for _ in range(3)] == [201] * 3
+    assert client.get(f"/api/games/{game_id}").get_json()["state"]["seq"] == 3
+    store_of(app).close()
+    assert db.read_bytes()[18:20] == b"\1\1"  # (it stayed out of WAL mode: what the test is about)
+
+
 def _games(db: Path, count: int) -> None:
     """A database of ``count`` tally games, closed."""
     store = Store(db)
