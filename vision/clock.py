@@ -47,3 +47,14 @@ def wall() -> float:
 
 def wall_ms() -> int:
     return int(wall() * 1000)
+
+
+def asleep_ms() -> int:
+    """How long the machine has been asleep (suspended) since the process started, ms: the steady clock counts time
+    asleep (``CLOCK_BOOTTIME``), ``CLOCK_MONOTONIC`` does not on Linux; 0 where they cannot be told apart."""
+    if _STEADY < 0 or getattr(time, "CLOCK_MONOTONIC", _STEADY) == _STEADY:
+        return 0
+    return max(0, round((_steady() - time.monotonic() - _ASLEEP0) * 1000))
+
+
+_ASLEEP0 = _steady() - time.monotonic()

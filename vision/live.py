@@ -46,7 +46,7 @@ import numpy as np
 from scorer.events import EventError
 from scorer.session import RefereeFault
 from scorer.shown import cut
-from vision import annotate
+from vision import annotate, clock
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, from_corners, from_markers
 from vision.capture import Capture, Frame, Source, blank
 from vision.detections import DetectionError, Detections, Detector, DetectorUnavailable, adapt, load_detector
@@ -83,6 +83,9 @@ FAULT_FRAMES = 3
 # laid on a pile in a gap, or under such a camera, was taken for its top read anew, and a right Snap call ruled false).
 AWAY_MS = 1500
 SAY_AWAY_MS = 3000  # away this long: the camera view asks the players to check the cards played meanwhile
+#: a camera silent since the machine slept, for no longer than this once it woke, is said to be waiting for the
+#: machine (a webcam or a phone's stream takes seconds to come back after a suspend), not to have stopped
+WAKE_MS = 10_000
 SLOW_CAMERA_FPS = 4.0  # a camera or stream sending fewer pictures a second than this is said to (cards can be missed)
 #: a camera event the referee failed on (a bug, scorer.session.RefereeFault) is tried again this long after, ms
 REFEREE_RETRY_MS = 2000.0
@@ -189,6 +192,7 @@ class LiveTable:
         self.unsaved: str | None = None  # why the calibration and zones could not be saved in config_path
         # a proposal the referee failed on (a bug) -> when to try it again, and what the dashboard says meanwhile
         self._referee_waits: dict[str, tuple[float, str]] = {}
+        self._asleep_ms = clock.asleep_ms()  # the machine's time asleep as of the last frame (vision.clock)
         self.sent: list[VisionEvent] = []
         self._install(config)
 
@@ -343,9 +347,17 @@ class LiveTable:
             previous = frame
         self.view.wake()
 
-    def _said_away(self, away_ms: int) -> None:
+    def _said_away(self, away_ms: int, asleep_ms: int = 0) -> None:
         """A camera or stream back after a gap: logged; a long one is said on the camera view, since cards played
-        meanwhile on different piles show up together, in an order one picture cannot tell."""
+        meanwhile on different piles show up together, in an order one picture cannot tell. A gap the machine spent
+        asleep (``asleep_ms`` of it) is said as such: "the camera sent no picture" blamed the camera for a laptop's
+        suspend (a carried item, session 47)."""
+        if asleep_ms and away_ms - asleep_ms < WAKE_MS:
+            log.info("%s: no picture for %.1f s, the machine asleep", self.capture.source.describe(), away_ms / 1000)
+            if away_ms >= SAY_AWAY_MS:
+                said = f"this computer was asleep for {asleep_ms / 1000:.0f} s: check the cards played meanwhile"
+                self._alerts.append(said)
+            return
         log.info("%s: no picture for %.1f s", self.capture.source.describe(), away_ms / 1000)
         if away_ms >= SAY_AWAY_MS:
             said = f"the camera sent no picture for {away_ms / 1000:.0f} s: check the cards played meanwhile"
@@ -437,9 +449,10 @@ class LiveTable:
         detections = self._detect(frame, self._region(config, frame.size))
         motion_before = motion.saved()
         away = frame.away_ms >= AWAY_MS
+        asleep, self._asleep_ms = clock.asleep_ms() - self._asleep_ms, clock.asleep_ms()
         if away:  # the picture before is seconds old: no evidence of motion (and the light may have changed)
             motion.reset()
-            self._said_away(frame.away_ms)
+            self._said_away(frame.away_ms, asleep)
         frozen = motion.update(frame.image)
         if self._recalibrated:  # what changed while the camera was off was laid down then, not read anew
             frozen, self._recalibrated = tuple(z.name for z in config.layout.zones), False
@@ -539,6 +552,7 @@ class LiveTable:
             mine.follow(self.link, observer)
             view = self.link.view() if view is None else view
             mine.settle(update, view, observer, mine.starting and blank(frame.image))
+            observer.recall(update, view)
         except Exception as exc:
             self._failed("turn the table into events", exc)
             return
@@ -648,7 +662,12 @@ class LiveTable:
     def _status_lines(self) -> list[str]:
         camera = self.capture.status
         lines = [f"camera: {camera.message}" if not camera.ok else f"{camera.source}: {self._fps:.1f} fps"]
-        if (silent := self.capture.silent_s()) * 1000 >= AWAY_MS:  # a stalled stream: not a live picture any more
+        silent = self.capture.silent_s()
+        asleep = clock.asleep_ms() - self._asleep_ms
+        if silent * 1000 >= AWAY_MS and asleep > 0 and silent * 1000 - asleep < WAKE_MS:
+            slept = f"this computer was asleep for {asleep / 1000:.0f} s"
+            lines[0] = f"{camera.source}: waiting for its pictures ({slept})"
+        elif silent * 1000 >= AWAY_MS:  # a stalled stream: not a live picture any more
             lines[0] = f"{camera.source}: no new picture for {silent:.0f} s"
         elif self._slow_camera():
             lines.append(f"the camera sends {self._fps:.1f} pictures a second: cards turned quickly can be missed")

@@ -114,6 +114,7 @@ class Driver:
             self.mine.follow(self.link, self.observer)
             view = self.link.view()
             self.mine.settle(update, view, self.observer, self.mine.starting and blank)
+            self.observer.recall(update, view)
             before = view
             for proposal in self.observer.observe(update, view):  # handled as vision.live.LiveTable._observe does
                 event = VisionEvent(proposal.body(), proposal.ts, proposal.ts, 0, proposal.reason)

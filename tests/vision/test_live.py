@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ import pytest
 from scorer.events import GameEvent, Source, format_log, parse_log
 from scorer.session import Session, replay
 from tests.vision.tablesim import FPS, Card, Hand, Script, camera, project
+from vision import clock
 from vision.calibrate import from_markers
 from vision.capture import Capture, Frame, Reader
 from vision.capture import Source as VideoSource
@@ -476,8 +478,11 @@ class PhoneCamera(Reader):
         return image
 
 
-def run_phone(camera: PhoneCamera, lines: list[str] | None = None) -> tuple[LiveTable, Session]:
-    """The live table on ``camera``; ``lines`` gets the camera view's status lines as each picture comes in."""
+def run_phone(
+    camera: PhoneCamera, lines: list[str] | None = None, on_frame: Callable[[Frame], Any] | None = None
+) -> tuple[LiveTable, Session]:
+    """The live table on ``camera``; ``lines`` gets the camera view's status lines as each picture comes in (after
+    ``on_frame``)."""
     session = snap_session()
     capture = Capture(VideoSource("stream", "http://phone:8080/video"), lossless=True, opener=lambda _: camera)
     capture.clock = camera.clock
@@ -486,7 +491,10 @@ def run_phone(camera: PhoneCamera, lines: list[str] | None = None) -> tuple[Live
         SessionLink(session),
         default_config("snap", 2),
         detector=camera.script.oracle(),
-        on_frame=lambda frame: (lines if lines is not None else []).extend(table._status_lines()),
+        on_frame=lambda frame: (
+            on_frame and on_frame(frame),
+            (lines if lines is not None else []).extend(table._status_lines()),
+        ),
     )
     table.start()
     assert table.wait(30)
@@ -505,6 +513,21 @@ def test_a_card_laid_on_a_pile_while_the_phones_stream_stalled_is_a_flip_not_its
     table, session = run_phone(camera)
     assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]
     assert "the camera sent no picture for 4 s: check the cards played meanwhile" in table.status()["alerts"]
+
+
+def test_a_gap_the_computer_spent_asleep_is_said_as_such_not_blamed_on_the_camera(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The laptop suspended for 4 s (its steady clock counts the time asleep, CLOCK_MONOTONIC does not: vision.clock):
+    the camera view said "the camera sent no picture for 4 s" (a carried item, session 47)."""
+    camera = PhoneCamera(snap_script(), 90, 100, stall=(40, 4000))
+    slept = [0]
+    monkeypatch.setattr(clock, "asleep_ms", lambda: slept[0])
+    table, session = run_phone(camera, on_frame=lambda f: slept.__setitem__(0, 4000 if f.away_ms > 1000 else slept[0]))
+    assert [e.data["card"] for e in session.events if e.source is Source.VISION] == ["5S", "7D", "7H"]
+    alerts = table.status()["alerts"]
+    assert "this computer was asleep for 4 s: check the cards played meanwhile" in alerts
+    assert not any("camera sent no picture" in alert for alert in alerts)
 
 
 def test_a_phone_sending_a_picture_every_700_ms_sees_a_card_laid_on_a_pile_and_says_it_is_slow() -> None:
@@ -551,6 +574,28 @@ def test_a_stalled_phone_stream_is_not_shown_as_live() -> None:
         camera.now += 2.0
         assert capture.status.state == "running" and table.status()["silent_s"] == 3.2
         assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 3 s"
+    finally:
+        camera.release.set()
+        table.stop()
+
+
+def test_a_camera_silent_since_the_computer_slept_says_so_not_that_the_camera_stalled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    camera = StallingPhone(snap_script(), 5)
+    capture = Capture(VideoSource("stream", "http://phone:8080/video"), opener=lambda _: camera)
+    capture.clock = camera.clock
+    table = LiveTable(capture, SessionLink(snap_session()), default_config("snap", 2), detector=camera.script.oracle())
+    table.start()
+    try:
+        assert camera.stalled.wait(10)
+        time.sleep(0.2)
+        slept = table._asleep_ms + 30_000
+        monkeypatch.setattr(clock, "asleep_ms", lambda: slept)
+        camera.now += 32.0  # asleep for 30 s, and the camera not back 2 s after
+        assert table._status_lines()[0] == (
+            "stream http://phone:8080/video: waiting for its pictures (this computer was asleep for 30 s)"
+        )
     finally:
         camera.release.set()
         table.stop()

@@ -7,6 +7,7 @@ the log does (scores, history, rulings). Rule tables check each kind of event an
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -817,6 +818,37 @@ def test_push_melds_laid_one_by_one_go_as_one_meld_event_when_still() -> None:
     assert "requirement_not_met" not in codes(sent)
 
 
+@pytest.mark.parametrize("gap", ["hand_rests_over_the_strip", "detector_fails"])
+def test_push_a_meld_waits_for_its_last_card_however_long_since_the_first_were_laid(gap: str) -> None:
+    # 7S and 7H settle, then for 2 s the hand rests over the strip (frozen) or the detector fails (LiveTable tracks
+    # nothing in those frames), and the JK is laid meanwhile: the first two went as a meld the moment the strip was
+    # seen still again, while the JK, just seen, had not settled (the carried "Push meld sent early after a detector
+    # outage", session 47: data/s47/camleft/)
+    d = push_driver()
+    cards = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0)]
+    assert d.show({"melds/0": cards[:1]}, frames=4) + d.show({"melds/0": cards[:2]}, frames=4) == []
+    if gap == "detector_fails":
+        d.ts += 2000
+    else:
+        assert d.show({"melds/0": cards[:2]}, frames=40, frozen=["melds/0"]) == []
+    sent = d.show({"melds/0": cards}, frames=40)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["7S", "7H", "JK"]]]
+
+
+def test_push_a_card_that_never_settles_holds_the_melds_up_for_three_settling_times_only() -> None:
+    # something seen in Beth's strip that never settles (a third copy of a card, ignored): Alex's meld waits for it
+    # 3 s (3 x settle_ms) from when it was first seen, then goes
+    d = push_driver()
+    cards = {"melds/0": [("7S", -200.0), ("7H", -180.0), ("JK", -160.0)]}
+    d.show(cards, frames=4)
+    start, sent = d.ts, []
+    while not sent and d.ts < start + 5000:
+        update = replace(d.tracker.update(d.sightings(cards), (), d.ts), unsettled=("melds/1",))
+        sent = d.observer.observe(update, d.link.view())
+        d.ts += d.step
+    assert [p.data["player"] for p in sent] == ["Alex"] and d.ts - d.step == start + 3000
+
+
 def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_requirement_needs() -> None:
     """Deal 3 needs two runs of 4: 5S 2C JK 2D (one natural among wilds) is the run 5S-8S, not a set of fives."""
     d = Driver("push", PLAYERS)
@@ -1380,3 +1412,34 @@ def test_spades_a_camera_that_stays_blank_ends_its_start_after_five_seconds() ->
     seat = d.session.players.index(player)
     sent = d.show({f"trick/{seat}": ["7C"]}, frames=30)
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [(player, "7C")]
+
+
+def test_a_rejected_misreading_hidden_under_a_resting_hand_and_seen_again_is_not_entered_again() -> None:
+    """Alex's 5S read 5C, rejected on a phone; a hand rests still over the pile (the motion meter cannot tell it from
+    the table: the card leaves) and the 5C is seen again where it lay: it went in as a second flip (the carried "the
+    camera re-proposes refused events on view change", session 47). Read right, it is his flip."""
+    d = snap()
+    d.show({"face_up/0": ["5C"]}, frames=10)
+    d.manual("undo", target=d.sent[-1][0])
+    d.show({"face_up/0": ["5C"]}, frames=10)
+    d.show({}, frames=10, moved=False)  # under the resting hand
+    assert d.show({"face_up/0": ["5C"]}, frames=10, moved=False) == []
+    sent = d.show({"face_up/0": ["5S"]}, frames=10, moved=False)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")]
+
+
+def test_a_misreading_ruled_impossible_hidden_and_seen_again_is_not_ruled_again() -> None:
+    """Beth's 8C read as the 7C of trick 1 (ruled "already played"), lost under a resting hand and seen again as 7C:
+    not entered a second time; read right, it is her play."""
+    d = spades()
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AC", "7C", "4C", "2C"]):
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    d.show({}, frames=20)
+    d.show({"trick/0": ["KC"]})
+    assert codes(d.show({"trick/0": ["KC"], "trick/1": ["7C"]})) == ["card_already_played"]
+    d.show({"trick/0": ["KC"]}, frames=10, moved=False)
+    assert d.show({"trick/0": ["KC"], "trick/1": ["7C"]}, frames=10, moved=False) == []
+    sent = d.show({"trick/0": ["KC"], "trick/1": ["8C"]}, frames=20, moved=False)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "8C")]

@@ -37,6 +37,7 @@ Rules every observer keeps:
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -49,6 +50,10 @@ __all__ = ["DECK", "OBSERVERS", "Observer", "Proposal", "fingerprint", "observer
 
 Json = Any
 DECK = frozenset(str(c) for c in standard_deck())  # a standard deck's names, for what a zone can hold
+#: a card refused, ruled impossible or rejected that left its zone and is seen again this close to where it lay, read
+#: as it was, within RETURN_MS, is the same card (a hand resting still over it hid it): :meth:`Observer.recall`
+RETURN_MM = 55.0
+RETURN_MS = 30_000
 
 
 @dataclass(frozen=True)
@@ -85,6 +90,8 @@ class Observer:
     deferred: dict[int, tuple[int, str]] = field(default_factory=dict)  # a re-read card -> the card whose event
     # stood when it was read (so it made a note, not an event) and that note: news again if that event is rejected
     options: Mapping[str, Json] = field(default_factory=dict)  # the game's house rules (all of them, resolved)
+    lost: list[tuple[int, TableCard, str]] = field(default_factory=list)  # (when, a refused or voided card, the
+    # referee's view) it left
 
     game = ""
     #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
@@ -156,6 +163,43 @@ class Observer:
                 return True
             del self.held[card.id]
         return False
+
+    def recall(self, update: Update, view: Mapping[str, Json]) -> None:
+        """Before :meth:`observe`: a card whose event was refused (and is still held), ruled impossible or rejected on
+        a phone, that left its zone and lies again where it lay under the same name within ``RETURN_MS``, the
+        referee's ``view`` as it was when it left, is that card: what was decided stands (a refusal until the view
+        changes; the misreading not entered again, the card read right is news). A hand resting still over a card
+        hides it (the motion meter cannot tell the hand from the table) and it came back as a new sighting: Alex's
+        5S read 5C and rejected on a phone went in again as a second flip, a Spades misreading ruled "already played"
+        was ruled so twice (session 47). Once the game has moved on it may be a new card (Beth's illegal JH, taken
+        back, played there again later)."""
+        now = fingerprint(view)
+        for change in update.changes:
+            card = change.card
+            if change.kind == "leave" and change.to is None and (card.id in self.voided or card.id in self.held):
+                self.lost.append((update.ts, card, now))
+        self.lost = [lost for lost in self.lost if update.ts - lost[0] <= RETURN_MS and lost[2] == now][-32:]
+        for change in update.changes:
+            new = change.card
+            if change.kind != "appear" or change.moved_from is not None or new.replaces is not None:
+                continue
+            for i, (_, old, _) in enumerate(self.lost):
+                if (old.card, old.zone) == (new.card, new.zone) and math.dist(old.point, new.point) <= RETURN_MM:
+                    del self.lost[i]
+                    self._returned(old.id, new)
+                    break
+
+    def _returned(self, old: int, new: TableCard) -> None:
+        """``new`` is card ``old`` seen again (:meth:`recall`)."""
+        self.names[new.id] = new.card
+        if old in self.held:
+            self.held[new.id] = self.held[old]
+        if old in self.voided:
+            root = self.chain.get(old, old)
+            self.chain[new.id] = root
+            self.readings.setdefault(root, [root]).append(new.id)
+            self.use(new)
+            self.voided.add(new.id)
 
     def refused(self, proposal: Proposal, view: Mapping[str, Json] | None) -> None:
         """``proposal`` was not appended: its cards may try again once the referee's ``view`` changes (None: the

@@ -8,7 +8,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   among wilds, takes the kind a first meld's requirement still needs); all new melds of one player go in one
   ``meld`` event (a first meld must make the deal's requirement at once). The referee judges them.
 * A player lays down several cards one after another, so nothing is sent until the strip has been still
-  for ``settle_ms``; a lay-off is the player's who was in turn when its card landed.
+  for ``settle_ms`` and no card seen in it is still settling (for up to ``3 * settle_ms``); a lay-off is the
+  player's who was in turn when its card landed.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -68,6 +69,7 @@ class PushObserver(Observer):
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
     _left: list[tuple[int, TableCard]] = field(default_factory=list)  # (when, a card already sent) left a strip
     _deal: Json = None
+    _landing: dict[str, int] = field(default_factory=dict)  # strip -> since when a card there is seen but not settled
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Each meld strip: the cards in the referee's melds and those its owner holds, and, once the owner has a
@@ -104,6 +106,7 @@ class PushObserver(Observer):
         if self._deal is not None and view.get("deal") != self._deal:  # a new deal: what lies now is the old one's
             self.use(*(c for zone in self.zones("melds") for c in update.state.in_zone(zone.name)))
         self._remember_left(update, view.get("deal"))
+        self._landing = {zone: self._landing.get(zone, update.ts) for zone in update.unsettled}
         if phase not in ("play", "counting"):
             return []
         new: dict[int, list[TableCard]] = {}
@@ -117,7 +120,11 @@ class PushObserver(Observer):
             old[zone.owner], new[zone.owner] = placed, fresh
             laid = {card.id for card, _ in placed}
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
-            if zone.name in update.frozen or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms):
+            if (
+                zone.name in update.frozen
+                or self._is_landing(zone.name, update.ts)
+                or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms)
+            ):
                 return []  # someone is still laying cards down
         if phase == "counting":
             end = self._deal_end(new, view, update.ts)
@@ -126,6 +133,14 @@ class PushObserver(Observer):
         for seat, fresh in new.items():
             out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
+
+    def _is_landing(self, zone: str, now: int) -> bool:
+        """Whether a card is landing in ``zone``: seen there and not settled yet (the tracker's ``unsettled``), for
+        less than ``3 * settle_ms`` (one that never settles, a third copy of a card, holds nothing up for good). The
+        strip's settled cards wait for it: their own time may be long past (the hand rested over the strip, or the
+        detector failed, while the last card was laid), and the first two of three cards went as a meld."""
+        since = self._landing.get(zone)
+        return since is not None and now - since < 3 * self.settle_ms
 
     def _split(
         self, cards: Sequence[TableCard], owner: str, view: Mapping[str, Json]
