@@ -347,6 +347,13 @@ class LiveTable:
             previous = frame
         self.view.wake()
 
+    def _slept(self) -> int:
+        """How long the machine slept since the last frame, ms; under AWAY_MS it did not (the two clocks' readings are
+        apart by however long this thread waited between them: on a busy machine a stalled camera was "waiting for its
+        pictures (this computer was asleep for 0 s)")."""
+        asleep = clock.asleep_ms() - self._asleep_ms
+        return asleep if asleep >= AWAY_MS else 0
+
     def _said_away(self, away_ms: int, asleep_ms: int = 0) -> None:
         """A camera or stream back after a gap: logged; a long one is said on the camera view, since cards played
         meanwhile on different piles show up together, in an order one picture cannot tell. A gap the machine spent
@@ -449,7 +456,7 @@ class LiveTable:
         detections = self._detect(frame, self._region(config, frame.size))
         motion_before = motion.saved()
         away = frame.away_ms >= AWAY_MS
-        asleep, self._asleep_ms = clock.asleep_ms() - self._asleep_ms, clock.asleep_ms()
+        asleep, self._asleep_ms = self._slept(), clock.asleep_ms()
         if away:  # the picture before is seconds old: no evidence of motion (and the light may have changed)
             motion.reset()
             self._said_away(frame.away_ms, asleep)
@@ -663,7 +670,7 @@ class LiveTable:
         camera = self.capture.status
         lines = [f"camera: {camera.message}" if not camera.ok else f"{camera.source}: {self._fps:.1f} fps"]
         silent = self.capture.silent_s()
-        asleep = clock.asleep_ms() - self._asleep_ms
+        asleep = self._slept()
         if silent * 1000 >= AWAY_MS and asleep > 0 and silent * 1000 - asleep < WAKE_MS:
             slept = f"this computer was asleep for {asleep / 1000:.0f} s"
             lines[0] = f"{camera.source}: waiting for its pictures ({slept})"

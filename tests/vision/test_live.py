@@ -590,9 +590,12 @@ def test_a_camera_silent_since_the_computer_slept_says_so_not_that_the_camera_st
     try:
         assert camera.stalled.wait(10)
         time.sleep(0.2)
-        slept = table._asleep_ms + 30_000
+        slept = table._asleep_ms + 40  # the two clocks read 40 ms apart (this thread waited between them): no sleep
         monkeypatch.setattr(clock, "asleep_ms", lambda: slept)
-        camera.now += 32.0  # asleep for 30 s, and the camera not back 2 s after
+        camera.now += 2.0
+        assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 2 s"
+        slept = table._asleep_ms + 30_000
+        camera.now += 30.0  # asleep for 30 s, and the camera not back 2 s after
         assert table._status_lines()[0] == (
             "stream http://phone:8080/video: waiting for its pictures (this computer was asleep for 30 s)"
         )
