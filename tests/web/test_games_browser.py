@@ -964,6 +964,33 @@ def test_ten_a_camera_draw_s_edit_says_whose_it_is_and_saves_it_unnamed(
     clean(phone)
 
 
+def test_ten_a_hand_entered_draw_without_a_player_says_so_and_an_insert_s_drawer_is_chosen(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A draw entered by hand without a player (a phone's raw entry) is not the camera's: its Edit says "not named",
+    not "the camera saw it" (nothing tested the words: a review, session 46). The Log's Insert of a draw has no event:
+    its "Who drew" is a choice still to make, and the editor opens (a list asking the missing event what it was threw a
+    TypeError, and the Insert form never opened)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "draw", "card": "G5"})[0] == 201
+    join(server, phone, gid)
+    from_log(phone, 1, "edit")
+    drawer = Select(wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#pick-draw-player"))[0])
+    assert drawer.first_selected_option.text == "not named: whose turn it was"
+    tap(phone, "#edit-cancel")
+    tap(phone, '#log li[data-seq="1"] button.insert')
+    wait(phone, lambda d: css(d, "#edit-title").text == "Insert an event after #1", 3)
+    choose(phone, "#edit-type", "draw")
+    assert Select(css(phone, "#pick-draw-player")).first_selected_option.text == "choose…"
+    choose(phone, "#pick-draw-player", "Beth")
+    choose(phone, "#ten-edit", "R2")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: events(server, gid)[-1]["type"] == "insert", 3)
+    assert events(server, gid)[-1]["event"] == {"type": "draw", "player": "Beth", "card": "R2"}
+    clean(phone)
+
+
 def test_spit_a_slap_is_corrected_from_the_log_by_choosing_the_pile(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
