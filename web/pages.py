@@ -107,7 +107,18 @@ def new_game() -> str:
     return render_template("new.html", boot=boot)
 
 
-CORRECTED = " (corrected)"  # the title a corrected game is offered: the home page listed the two games alike
+CORRECTED = re.compile(r" \(corrected(?: (\d+))?\)$")
+
+
+def corrected_title(title: str) -> str:
+    """The title a correction of a game titled ``title`` is offered: "Fri (corrected)", then "Fri (corrected 2)" for a
+    correction of that one, and so on. The home page listed the two games alike, and a second correction got the
+    first's title: the home page listed those alike, and the first's refusal of a late entry named its own title as
+    the game that replaced it (a review, session 46)."""
+    found = CORRECTED.search(title)
+    stem, count = (title[: found.start()], int(found.group(1) or 1)) if found else (title, 0)
+    suffix = f" (corrected {count + 1})" if count else " (corrected)"
+    return stem[: MAX_TITLE - len(suffix)].rstrip() + suffix
 
 
 @bp.get("/import")
@@ -126,9 +137,7 @@ def import_page() -> str:
         if live is None:  # (deleted meanwhile)
             raise AccessDenied(404, "no such game")
         text = log_text(again, live)
-        title = header_title(again.title)
-        if not title.endswith(CORRECTED):  # (corrected twice: once said)
-            title = title[: MAX_TITLE - len(CORRECTED)].rstrip() + CORRECTED
+        title = corrected_title(header_title(again.title))
     return render_template("import.html", boot=boot, again=again, text=text, title=title)
 
 

@@ -348,13 +348,41 @@ def test_a_game_s_fix_players_link_opens_import_with_its_log_and_says_which_game
     exported = host.get(f"/api/games/{gid}/export.jsonl").get_data(as_text=True)
     assert f'<textarea id="log" rows="8" spellcheck="false">{escape(exported)}</textarea>' in html
     assert 'value="Friday (corrected)"' in html
-    fixed = new_game(host, "tally", ["Ann", "Bo"], title="x" * 60 + " (corrected)")["id"]  # corrected again: once said
-    assert f'value="{"x" * 60} (corrected)"' in host.get(f"/import?again={fixed}").get_data(as_text=True)
+    fixed = new_game(host, "tally", ["Ann", "Bo"], title="x" * 60 + " (corrected)")["id"]  # corrected again: counted
+    assert f'value="{"x" * 60} (corrected 2)"' in host.get(f"/import?again={fixed}").get_data(as_text=True)
+    tenth = new_game(host, "tally", ["Ann", "Bo"], title="z" * 66 + " (corrected 9)")["id"]  # 80 characters
+    assert f'value="{"z" * 65} (corrected 10)"' in host.get(f"/import?again={tenth}").get_data(as_text=True)
     long = new_game(host, "tally", ["Ann", "Bo"], title="y" * 80)["id"]  # the title field's 80 characters
     assert f'value="{"y" * 68} (corrected)"' in host.get(f"/import?again={long}").get_data(as_text=True)
     unknown = host.get("/import?again=nosuchgame").get_data(as_text=True)
     assert boot_of(unknown) == {"problem": "The game to correct is not on this server: import its exported log here."}
     assert 'id="replaces"' not in unknown
+
+
+def test_a_correction_of_a_corrected_game_is_offered_a_title_of_its_own_and_the_refusals_name_it(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Fri corrected as "Fri (corrected)", and that one corrected again from its History tab: it was offered
+    "Fri (corrected)" too, the home page listed the two alike, and a late entry into the first correction was refused
+    as "this game was corrected as 'Fri (corrected)'", its own title (a review, session 46, F5)."""
+    titles = []
+    game = new_game(host, "tally", ["Ann", "Bo"], title="Fri")["id"]
+    chain = [game]
+    for _ in range(2):  # as the Import page offers it, imported as offered
+        html = host.get(f"/import?again={game}").get_data(as_text=True)
+        found = re.search(r'<input id="title"[^>]* value="([^"]*)"', html)
+        assert found is not None
+        text = host.get(f"/api/games/{game}/export.jsonl").get_data(as_text=True)
+        made = host.post("/api/import", json={"log": text, "title": found.group(1), "again": game})
+        assert made.status_code == 201, made.get_json()
+        game = made.get_json()["id"]
+        chain.append(game)
+        titles.append(found.group(1))
+    assert titles == ["Fri (corrected)", "Fri (corrected 2)"]
+    for old, replaced_by in zip(chain, titles, strict=False):
+        late = post_event(host, old, type="add", player="Ann", points=1)
+        assert late.status_code == 409 and f"this game was corrected as {replaced_by!r}" in late.get_json()["error"]
+    assert post_event(host, chain[-1], type="add", player="Ann", points=1).status_code == 201
 
 
 def test_a_next_game_damaged_in_the_database_leaves_the_old_one_playing(app: Flask, host: FlaskClient) -> None:
