@@ -1393,6 +1393,80 @@ def frozen_alert_heard_late(server: dict[str, Any], phone: WebDriver, game_id: s
         assert len(said) == 1 and said[0].startswith("Beth: ") and len(buzz) == 1
 
 
+# A phone's clocks as the test sets them: the steady clock (performance.now) held `__lagMs` behind from `__lagFrom` on
+# (a phone asleep: it stopped while the wall clock went on), the clock's measurements slowed by `__clockMs` a round
+# trip, `__measured` counting them, and `__show(state)` the page hidden or shown again
+CLOCKS = """window.__lagFrom = Infinity; window.__lagMs = 0; window.__clockMs = 0; window.__measured = 0;
+  const steady = performance.now.bind(performance);
+  performance.now = () => steady() - (Date.now() >= window.__lagFrom ? window.__lagMs : 0);
+  const real = window.fetch;
+  window.fetch = (url, init) => String(url).endsWith('/clock') && window.__clockMs
+    ? new Promise((ok) => setTimeout(ok, window.__clockMs)).then(() => real(url, init)) : real(url, init);
+  document.addEventListener('tablecall:clock', () => { window.__measured += 1; });
+  let shown = 'visible';
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => shown });
+  window.__show = (what) => { shown = what; document.dispatchEvent(new Event('visibilitychange')); };"""
+
+
+def test_alerts_held_for_the_clock_after_a_sleep_come_in_order_and_none_is_judged_by_an_unmeasured_clock(
+    server: dict[str, Any],
+) -> None:
+    """The ages of alerts heard after a sleep (sleep audit F3, session 45), on the paths only a script had checked (a
+    review, session 46: four mutants survived). Beth's phone frozen 2 s while her foul is logged, its steady clock
+    stopped meanwhile: the offset measured before is not trusted (the foul looked 0 s old, sounded) until measured
+    again, slowly here; her next foul, heard meanwhile on a clock that can judge it again, waits its turn, not shown
+    first. Then the page hidden, its steady clock stopped, measured again while hidden, and shown again: the offset is
+    measured once more before an alert is judged, not guessed from the first message heard (the foul made during the
+    next freeze, the first, looked new). The old fouls quiet and said to be old, the new one sounded."""
+    game_id = alex_to_turn(server)
+    phone = chromium()
+    try:
+        with listening(phone):
+            join_phone(server, phone, game_id)
+            tap(phone, "#join-sound")
+            choose(phone, "#me", "Beth")
+            wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+            live(phone)
+            phone.execute_script(CLOCKS + "document.documentElement.dataset.awayMs = '1500';")
+            frozen_foul(server, phone, game_id, "9C", "window.__lagMs = 2000; window.__clockMs = 150;")
+            wait(phone, lambda d: "Undo #4" in text_of(d, "#undo-what"), 3)  # (heard, its alert held for the clock)
+            phone.execute_script("window.__lagMs = 0")  # the clock as it was measured: it can judge again
+            flip = {"type": "flip", "player": "Beth", "card": "3C"}  # heard at once: new
+            assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+            wait(phone, lambda d: len(banners(d)) == 2, 5)
+            time.sleep(0.2)
+            assert [(code, cls) for code, _, cls in banners(phone)] == [
+                ("out_of_turn", "banner foul mine away"),
+                ("out_of_turn", "banner foul mine"),
+            ]
+            said, _ = heard(phone)
+            assert len(said) == 1 and said[0].startswith("Beth: "), said
+            measured = phone.execute_script("window.__clockMs = 0; window.__show('hidden'); return window.__measured")
+            phone.execute_script("window.__lagMs = 2000")  # stopped while hidden; measured again by the next ping
+            wait(phone, lambda d: d.execute_script("return window.__measured") > measured, 5)
+            phone.execute_script("document.querySelectorAll('#banners .banner').forEach((b) => b.remove())")
+            frozen_foul(server, phone, game_id, "4D", "window.__clockMs = 150; window.__show('visible');")
+            wait(phone, lambda d: banners(d), 5)
+            time.sleep(0.2)
+            assert [(code, cls) for code, _, cls in banners(phone)] == [("out_of_turn", "banner foul mine away")]
+            assert heard(phone)[0] == said
+    finally:
+        phone.quit()
+
+
+def frozen_foul(server: dict[str, Any], phone: WebDriver, game_id: str, card: str, before: str) -> None:
+    """``before`` run in the page, then the page frozen 2 s while Beth turns ``card`` (Alex's turn: her foul); the
+    steady clock stops at the freeze where ``before`` set a lag."""
+    phone.execute_script(before + "window.__lagFrom = Date.now() + 50;")
+    phone.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "frozen"})
+    try:
+        flip = {"type": "flip", "player": "Beth", "card": card}
+        assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+        time.sleep(2)
+    finally:
+        phone.execute_cdp_cmd("Page.setWebLifecycleState", {"state": "active"})
+
+
 def test_snap_match_banners_one_match_over_keeps_the_other_and_a_third_alert_shows(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
