@@ -1228,13 +1228,26 @@ REFUSED_THEN_TAP = """const [first, second, done] = arguments; window.__hold = 7
   })();"""
 
 
-def test_a_bid_moved_down_by_a_refusal_s_line_is_not_tapped_just_after_it(
+# in the page: C's "3" tapped, answered 0.7 s later; the moment the answer redraws the bids for D, "13" is tapped
+ANSWERED_THEN_TAP = """const [first, second, done] = arguments; window.__hold = 700; window.__answer = 'pass';
+  const head = document.querySelector('#cards-entry p.big').textContent;
+  document.querySelector(first).click(); const t0 = Date.now();
+  (function look() {
+    const now = document.querySelector('#cards-entry p.big');
+    if (now && now.textContent !== head) { window.__hold = 0; document.querySelector(second).click(); done(); }
+    else if (Date.now() - t0 > 4000) done(); else setTimeout(look, 2);
+  })();"""
+
+
+def test_a_tap_just_after_this_phone_s_own_refusal_or_slow_answer_redrew_the_bids_is_not_sent(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
     """A refusal's line comes in at the top of the Spades box and moves every bid down: a tap just then lands on the
     bid below the one meant. Each button is the same (its words, data and heading), only not where it was: the hold
     after a redraw is for a button not at the same place with the same meaning (a mutant taking any place for the same
-    survived: a review, session 46)."""
+    survived: a review, session 46). Likewise the phone's own answer, 0.7 s late (past a double tap's time), redraws
+    the bids for the next player under a finger already tapping again: held, as after another screen's entry (a
+    mutant not counting its own answers as a redraw survived)."""
     phone = browsers["phone"]
     status, body = call(server["laptop"], "POST", "/api/games", {"game": "spades", "players": ["A", "B", "C", "D"]})
     assert status == 201
@@ -1252,6 +1265,16 @@ def test_a_bid_moved_down_by_a_refusal_s_line_is_not_tapped_just_after_it(
     tap(phone, '#bid-buttons [data-bid="5"]')  # looked again: taken
     wait(phone, lambda d: len(store(server["app"]).events(game_id)) == 1, 3)
     assert store(server["app"]).events(game_id)[0].data == {"player": "B", "bid": 5}
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "C bids:", 3)
+    live_game = hub(server["app"]).live(game_id)
+    assert live_game is not None
+    for subscriber in list(live_game.subscribers):
+        subscriber.queue = Late(0.5)  # type: ignore[assignment]  # (the answer first, as it mostly comes)
+    time.sleep(0.7)
+    phone.execute_async_script(ANSWERED_THEN_TAP, '#bid-buttons [data-bid="3"]', '#bid-buttons [data-bid="13"]')
+    time.sleep(0.7)
+    assert [e.data for e in store(server["app"]).events(game_id)][1:] == [{"player": "C", "bid": 3}]
+    assert text_of(phone, "#spades-problem").startswith("The screen changed just as you tapped")
 
 
 def text_of(driver: WebDriver, selector: str) -> str:
