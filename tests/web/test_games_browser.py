@@ -2497,6 +2497,43 @@ def test_spit_a_play_onto_the_pile_the_other_player_did_not_touch_is_sent_at_onc
     clean(phone)
 
 
+def test_spit_two_plays_close_together_hold_a_tap_on_the_pile_the_first_changed(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex plays his 3S onto pile 1, then at once moves his 7S into the space it left: Beth's tap on pile 1 just
+    after the second redraw is on the 3S that came under her finger with the first, and is held. The buttons to
+    compare are those before the first of redraws close together (a mutant taking them before the latest, pile 1
+    already the 3S, survived: a review, session 46)."""
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
+    pile = '#spit-targets button[data-pile="{}"]'.format
+    tap(phone, slot("Beth", 0))  # her 10H
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, pile(1) + ":not([disabled])"))
+    time.sleep(0.4)  # (past the redraw of her pick)
+    phone.execute_script(  # the moment his 7S shows in the space, her finger lands on pile 1
+        "const [moved, target] = arguments, t0 = Date.now(); window.__tapped = null;"
+        "(function look() {"
+        "  const node = document.querySelector(moved);"
+        "  if (node && node.textContent.includes('7♠')) {"
+        "    window.__tapped = document.querySelector(target).textContent; document.querySelector(target).click(); }"
+        "  else if (Date.now() - t0 > 4000) window.__tapped = 'never'; else setTimeout(look, 2);"
+        "})();",
+        slot("Alex", 0),
+        pile(0),
+    )
+    for body in (
+        {"type": "play", "player": "Alex", "card": "3S", "pile": 0, "from": 0},
+        {"type": "move", "player": "Alex", "from": 4, "to": 0},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: d.execute_script("return window.__tapped"), 5)
+    time.sleep(0.5)
+    tapped = phone.execute_script("return window.__tapped")
+    assert [e["type"] for e in events(server, gid)][3:] == ["play", "move"], tapped
+    assert "The screen changed just as you tapped" in text(phone, "#entry")
+    clean(phone)
+
+
 def test_spit_a_picked_card_tapped_again_is_put_down(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     """Beth picked her 10♥ by mistake and taps it again to put it down: it could stay picked, the spit piles still
     offered, and her next tap on a pile played it (a JS mutation audit, session 39)."""
