@@ -460,6 +460,25 @@ def test_snap_the_phones_settle_a_race_after_the_game_s_own_grace(
     clean(phone)
 
 
+def test_snap_the_phone_that_turned_the_matching_card_settles_the_race_it_called(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth's phone turns her 7S onto Alex's 7H and calls Snap: its timer sends `resolve` 1.5 s later, its last tap
+    long gone. A mutant taking a send on no known button for one not held (holds_unknown_not_held) survived every
+    test (a review, session 46): here it threw on the timer's resolve (the first card's box, no button to compare),
+    and the race stayed unsettled, nothing said."""
+    phone = browsers["phone"]
+    gid = snap_on(server, phone, *DEALT_7H)
+    choose(phone, "#me", "Beth")
+    wait(phone, lambda d: d.execute_script("return document.documentElement.dataset.clock") == "synced", 5)
+    tap(phone, '#flip-cards button[data-card="7S"]')  # Beth's turn: her card, tapped
+    wait(phone, lambda d: [c for c, _ in banners(d)] == ["match"], 3)
+    tap(phone, '#buzzer .buzz[data-player="Beth"][data-kind="snap"]')
+    wait(phone, lambda d: any(e["type"] == "resolve" for e in events(server, gid)), 4)
+    wait(phone, lambda d: any(c == "snap_won" for c, _ in banners(d)), 3)
+    clean(phone)
+
+
 def test_snap_the_quiet_banner_of_a_won_call_pushes_out_no_foul_banner(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
