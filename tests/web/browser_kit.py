@@ -24,7 +24,6 @@ from selenium.common.exceptions import NoAlertPresentException, StaleElementRefe
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.wait import WebDriverWait
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
 
@@ -208,14 +207,19 @@ def no_alert_dialog(driver: WebDriver) -> None:
 
 
 def choose(driver: WebDriver, selector: str, value: str) -> None:
-    """Pick an option as a tap would (Selenium's own select clicks can leave Chromium's popup open)."""
-    select = css(driver, selector)
-    assert value in [o.get_attribute("value") for o in Select(select).options], (selector, value)
-    driver.execute_script(
-        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}))",
-        select,
+    """Pick an option as a tap would (Selenium's own select clicks can leave Chromium's popup open). Found, checked and
+    picked in one script: a select redrawn by another screen's entry between Selenium's reads of its options was
+    stale (StaleElementReferenceException, a flake of a test that passed alone, session 47)."""
+    css(driver, selector)  # (missing: NoSuchElementException, as before)
+    picked = driver.execute_script(
+        "const select = document.querySelector(arguments[0]);"
+        "const values = select ? Array.from(select.options).map(o => o.value) : null;"
+        "if (!values || values.indexOf(arguments[1]) < 0) return values;"
+        "select.value = arguments[1]; select.dispatchEvent(new Event('change', {bubbles: true})); return true",
+        selector,
         value,
     )
+    assert picked is True, (selector, value, picked)
 
 
 def type_into(driver: WebDriver, selector: str, text: str) -> None:
