@@ -594,6 +594,17 @@ def _holder_elsewhere(db: Path, noted: bool) -> str:
     return f"{f'pid {pid}, ' if pid else ''}which opened it by another name: a hard link or a mount of it"
 
 
+def _served_by_another_name(db: Path) -> int | None:
+    """The pid of a server holding ``db`` (Linux: its flock, :func:`_hold_file`) but not the lock file beside this
+    name: it opened the file by another name, and a backup through this one read this name's write-ahead log, not
+    the server's, so the copy lacked every game since its start (session 47). Read from /proc/locks, taking no lock:
+    a server starting meanwhile is not refused for it."""
+    if not sys.platform.startswith("linux") or (pid := _flock_pid(db)) is None:
+        return None
+    real = db.resolve()
+    return None if _flock_pid(real.with_name(real.name + ".server")) == pid else pid
+
+
 def _flock_pid(db: Path) -> int | None:
     """The process that holds a flock on ``db`` (/proc/locks: "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF")."""
     try:
@@ -804,6 +815,12 @@ def run_backup(args: argparse.Namespace) -> int:
     # SIGTERM and SIGHUP (the terminal closed) as Ctrl-C: the half-made copy is taken away (it was left, 151 MB, that
     # opened as an empty dashboard; the backup audit, session 42)
     stops = (signal.SIGTERM, signal.SIGHUP) if hasattr(signal, "SIGHUP") else (signal.SIGTERM,)
+    if (pid := _served_by_another_name(db)) is not None:
+        return fail(
+            f"the database {db} is served by another tablecall server (pid {pid}) that opened it by another name (a "
+            "hard link or a mount of it): back up the name it serves (its welcome says it), or stop it first; through "
+            "this name the copy would lack every game since it started"
+        )
     previous = _take_signals(interrupt, *stops)
     try:
         games, events = backup(db, args.copy)

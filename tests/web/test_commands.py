@@ -206,12 +206,15 @@ def test_the_lock_is_the_database_file_s_own_whatever_its_name(tmp_path: Path) -
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the database file itself is locked on Linux only")
-def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_writes(tmp_path: Path) -> None:
+def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A hard link (or a bind mount) is the same file by another name, the lock file beside it another: a second server
     started on one ran beside the first with a write-ahead log of its own, which SQLite finds by the name, and a game
     and its entries answered 201 there were gone once both stopped (data/s47/store/scripts/repro_links.py). It is
     refused, saying which process holds the file, and opens nothing (its log beside that name could be played into
-    the file later)."""
+    the file later). A backup through the other name is refused: it read that name's write-ahead log, not the
+    server's, and the copy lacked every game since its start."""
     db, link = tmp_path / "t.sqlite3", tmp_path / "elsewhere" / "same.sqlite3"
     first, base = start_server(db)
     link.parent.mkdir()
@@ -225,10 +228,16 @@ def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_wr
             cwd=ROOT,
         )
         status = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})[0]
+        copied = main(["backup", "--db", str(db), str(tmp_path / "copy.sqlite3")])  # (the name it serves: as before)
+        refused = main(["backup", "--db", str(link), str(tmp_path / "stale.sqlite3")])
     finally:
         first.terminate()
         first.wait(10)
     assert second.returncode == 2 and status == 201
+    assert copied == 0 and refused == 2 and not (tmp_path / "stale.sqlite3").exists()  # (it lacked the game)
+    assert (
+        f"the database {link} is served by another tablecall server (pid {first.pid}) that opened it by another name"
+    ) in capsys.readouterr().err
     assert (
         f"the database {link} is in use by another tablecall server (pid {first.pid}, which opened it by another "
         "name: a hard link or a mount of it)"
