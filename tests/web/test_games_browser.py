@@ -1253,6 +1253,63 @@ def test_two_phones_entering_the_same_hand_score_it_once(
     clean(beth, charlie)
 
 
+@pytest.mark.parametrize("game", ["spades", "push"])
+def test_a_whole_hand_refused_is_not_carried_into_the_next_hand_once_another_phone_scored_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver], game: str
+) -> None:
+    """Beth's whole hand (Push: deal 1's end with her own cards alone; Spades: while the laptop had begun the hand bid
+    by bid) is refused, rightly; another phone then scores it. Her refused form was carried into the next one: open
+    between deals with her deal-1 hand in it (as if the referee knew it), and the next end refused as "entered
+    meanwhile" (deal 1's end) (pushpace audit F2, session 47)."""
+    beth = browsers["phone"]
+    gid = new_game(server, game, SEATS)
+    join(server, beth, gid)
+    tab(beth, "enter")
+
+    def post(body: dict[str, Any]) -> int:
+        return int(call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0])
+
+    def fill(hands: dict[str, str]) -> None:
+        if game == "spades":
+            for name, bid, took in zip(SEATS, [4, 3, 2, 2], [4, 3, 3, 3], strict=True):
+                choose(beth, f'#hand-form select[data-player="{name}"][data-field="bid"]', str(bid))
+                choose(beth, f'#hand-form select[data-player="{name}"][data-field="tricks"]', str(took))
+            return
+        if not css(beth, "#score-only").get_attribute("open"):
+            tap(beth, "#score-only summary")
+        choose(beth, "#push-out", "Alex")
+        for name, cards in hands.items():
+            type_into(beth, f'#hands-form input[data-player="{name}"]', cards)
+
+    button, problem = ("#score-hand", "#entry-problem") if game == "spades" else ("#send-hands", "#push-problem")
+    if game == "spades":  # the laptop begins the hand bid by bid; Beth's whole hand is then refused
+        assert post({"type": "deal", "dealer": "David"}) == 201
+        assert post({"type": "bid", "player": "Alex", "bid": 4}) == 201
+        wait(beth, lambda d: "Undo #2" in text(d, "#undo-what"), 3)
+    fill({"Beth": "KD 5C"})
+    tap(beth, button)
+    wait(beth, lambda d: ("played card by card" if game == "spades" else "needed to score") in text(d, problem), 3)
+    if game == "spades":  # the bid undone and the hand scored whole, on another phone
+        assert post({"type": "undo", "target": 2}) == 201
+        score_hand(server, gid)
+    else:
+        hands = {"Alex": [], "Beth": ["KD", "5C"], "Charlie": ["QH"], "David": ["7S", "8S"]}
+        assert post({"type": "deal_end", "out": "Alex", "hands": hands}) == 201
+    wait(beth, lambda d: text(d, "#announce").startswith("Row 1 scored"), 3)
+    entered = len(events(server, gid))
+    if game == "spades":
+        bid = css(beth, '#hand-form select[data-player="Alex"][data-field="bid"]')
+        assert Select(bid).first_selected_option.text == "—"  # her 4 was carried into hand 2
+    else:
+        assert css(beth, "#score-only").get_attribute("open") is None
+        assert css(beth, '#hands-form input[data-player="Beth"]').get_attribute("value") == ""
+    fill({"Beth": "KD 5C", "Charlie": "QH", "David": "7S 8S"})  # the next hand, entered on her phone: in at once
+    tap(beth, button)
+    wait(beth, lambda d: len(events(server, gid)) == entered + 1, 3)
+    assert "entered meanwhile" not in text(beth, problem)
+    clean(beth)
+
+
 SAFARI_REPICK = "arguments[0].value = arguments[1]"  # a choice made again in Safari's engine: shown, no 'change'
 
 

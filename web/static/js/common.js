@@ -143,15 +143,28 @@ export function plural(n, noun) { return `${n} ${noun}${n === 1 ? '' : 's'}`; }
 // Ten's final count) is made on the game as it was when the form was first touched: that is its `seen`
 // (`draft.seen`). Another phone (or the camera) that enters it meanwhile makes the server refuse this one (409:
 // "entered meanwhile") instead of scoring it twice, however long the form lay open. After such a refusal
-// (`draftRefused`), touching the form again starts a new entry.
-export function watchDraft(form, draft, seq) {
+// (`draftRefused`), touching the form again starts a new entry. `rows`: the hands or deals scored now (the history's
+// rows), kept with `seen`: see `draftOver`.
+export function watchDraft(form, draft, seq, rows = () => null) {
   const touched = (e) => {
     if (e.type === 'click' && !e.target.closest('button:not([type="submit"])')) return;
-    if (draft.seen == null || draft.stale) { draft.seen = seq(); draft.stale = false; }
+    if (draft.seen == null || draft.stale) { draft.seen = seq(); draft.stale = false; draft.rows = rows(); }
+    draft.refused = false;
   };
   for (const type of ['input', 'change', 'click']) form.addEventListener(type, touched);
 }
 
 export function draftSeen(draft, seq) { return draft.seen == null ? seq : draft.seen; }
 
-export function draftRefused(draft, err) { if (draft && err && err.status === 409) draft.stale = true; }
+// Refused by the server (409: entered meanwhile, then `stale`; 400: a hand missing ...), not touched since.
+export function draftRefused(draft, err) {
+  if (!draft || !err || !(err.status >= 400)) return;
+  draft.refused = true;
+  if (err.status === 409) draft.stale = true;
+}
+
+// A refused draft is over once the hand or deal it was for has been scored (the history has other rows than when it
+// was begun): another screen scored it. It was kept into the next deal, its hands shown as if the referee knew them
+// and its `seen` the old deal's, and that deal's end was refused as "entered meanwhile" (pushpace audit F2, session
+// 47). A draft being typed and not sent yet stays: sent, it is refused as entered meanwhile, not scored twice.
+export function draftOver(draft, rows) { return Boolean(draft && draft.refused && draft.rows !== rows); }

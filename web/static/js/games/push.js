@@ -4,7 +4,7 @@
 // stand for), lay-offs, swaps, the discard, and the cards left in the hands when a deal ends. A whole
 // deal can also be scored from the hands alone, and the history edits a past deal's hands (a
 // `correct` event of its `deal_end`).
-import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
+import { api, clear, draftOver, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, cardSpan, pretty, readCards, typing } from './cards.js';
 import { PLAYER, pickers, playerChoices } from './pickers.js';
 
@@ -15,10 +15,15 @@ let actorTurn = null;   // the turn when actor was set: a new turn follows the n
 const drafts = {};      // each player's meld builder rows, [{kind, cards, wilds}], until laid or the turn's discard
 let draftsDeal = null;  // the deal they belong to: a new deal starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
-let ending = null;      // a deal-end form's draft ({values, out, seen}): kept across live redraws until it is sent
+let ending = null;      // a deal-end form's draft ({values, out, seen, rows}): kept across live redraws until it is sent
 
-function endingDraft() {
-  if (!ending) ending = { values: {}, out: null, seen: null, stale: false };
+function scored(ctx) { return (ctx.state.history || []).length; }
+
+// (a refused one whose deal another screen has since scored is dropped: common.js draftOver)
+function endingDraft(ctx) {
+  const rows = scored(ctx);
+  if (draftOver(ending, rows)) ending = null;
+  if (!ending) ending = { values: {}, out: null, seen: null, stale: false, rows };
   return ending;
 }
 
@@ -36,10 +41,10 @@ async function sendEnding(ctx, body, after = null) {
 
 // The deal-end form of the table now, with what was typed in it so far (or the hands the referee knows).
 function endingForm(ctx, { title, values = {}, out = '', after = null }) {
-  const draft = endingDraft();
+  const draft = endingDraft(ctx);
   const form = handsForm(ctx, { title, button: 'Score the deal', values: { ...values, ...draft.values },
     out: draft.out === null ? out : draft.out, keep: draft, onSubmit: (body) => sendEnding(ctx, body, after) });
-  watchDraft(form, draft, () => ctx.state.seq);
+  watchDraft(form, draft, () => ctx.state.seq, () => scored(ctx));
   return form;
 }
 

@@ -1,7 +1,7 @@
 // Spades: the table (seats, bids, tricks, the trick on the table, contracts and bags), manual entry
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
-import { api, clear, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
+import { api, clear, draftOver, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, pretty, typing } from './cards.js';
 import { DECK, PLAYER, pickers, playerChoices } from './pickers.js';
 
@@ -74,9 +74,13 @@ function view(root, ctx) {
 function turn(state) { return state.view.turn; }
 
 // -- a whole hand, score only ----------------------------------------------------------------
-function emptyDraft(players) {
+function scored(state) { return (state.history || []).length; }
+
+// (`rows`: the hands scored when it was begun: a refused one is dropped once another screen has scored that hand)
+function emptyDraft(state) {
+  const players = state.players;
   return { bids: Object.fromEntries(players.map((p) => [p, ''])), tricks: Object.fromEntries(players.map((p) => [p, '0'])),
-    blind: [] };
+    blind: [], rows: scored(state) };
 }
 
 function numberSelect(value, { nil = false, blank = false } = {}) {
@@ -276,7 +280,7 @@ function dealBox(ctx) {
 
 function entry(root, ctx) {
   entryCtx = ctx; entryKey = keyOf(ctx.state.view);
-  if (!draft) draft = emptyDraft(ctx.state.players);
+  if (!draft || draftOver(draft, scored(ctx.state))) draft = emptyDraft(ctx.state);   // (common.js draftOver)
   if (!mode) mode = startingMode(ctx.state.view);
   const switcher = el('div', { class: 'row', id: 'entry-mode' },
     el('button', { type: 'button', class: mode === 'hand' ? 'primary' : '', dataset: { mode: 'hand' },
@@ -297,10 +301,10 @@ function entry(root, ctx) {
     try {
       await ctx.send({ type: 'hand', ...hand }, ctx.problem(), { seen: draftSeen(started, ctx.state.seq) });
     } catch (err) { draftRefused(started, err); throw err; }
-    draft = emptyDraft(ctx.state.players);
+    draft = emptyDraft(ctx.state);
     clear(root); entry(root, ctx);
   });
-  watchDraft(form, draft, () => ctx.state.seq);
+  watchDraft(form, draft, () => ctx.state.seq, () => scored(ctx.state));
   root.append(form);
 }
 
