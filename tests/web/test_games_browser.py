@@ -1260,7 +1260,8 @@ def test_a_whole_hand_refused_is_not_carried_into_the_next_hand_once_another_pho
     """Beth's whole hand (Push: deal 1's end with her own cards alone; Spades: while the laptop had begun the hand bid
     by bid) is refused, rightly; another phone then scores it. Her refused form was carried into the next one: open
     between deals with her deal-1 hand in it (as if the referee knew it), and the next end refused as "entered
-    meanwhile" (deal 1's end) (pushpace audit F2, session 47)."""
+    meanwhile" (deal 1's end), and her refusal stayed under "Waiting for deal 2" as if deal 1 were not scored
+    (pushpace audit F2, F4, session 47)."""
     beth = browsers["phone"]
     gid = new_game(server, game, SEATS)
     join(server, beth, gid)
@@ -1301,6 +1302,8 @@ def test_a_whole_hand_refused_is_not_carried_into_the_next_hand_once_another_pho
         bid = css(beth, '#hand-form select[data-player="Alex"][data-field="bid"]')
         assert Select(bid).first_selected_option.text == "—"  # her 4 was carried into hand 2
     else:
+        wait(beth, lambda d: "Deal 1 was scored on another screen meanwhile" in text(d, problem), 3)
+        assert "needed to score" not in text(beth, problem)
         assert css(beth, "#score-only").get_attribute("open") is None
         assert css(beth, '#hands-form input[data-player="Beth"]').get_attribute("value") == ""
     fill({"Beth": "KD 5C", "Charlie": "QH", "David": "7S 8S"})  # the next hand, entered on her phone: in at once

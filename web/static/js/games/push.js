@@ -16,13 +16,19 @@ const drafts = {};      // each player's meld builder rows, [{kind, cards, wilds
 let draftsDeal = null;  // the deal they belong to: a new deal starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
 let ending = null;      // a deal-end form's draft ({values, out, seen, rows}): kept across live redraws until it is sent
+let endedNote = '';     // said once on the problem line: the deal a refused draft was for was scored on another screen
 
 function scored(ctx) { return (ctx.state.history || []).length; }
 
-// (a refused one whose deal another screen has since scored is dropped: common.js draftOver)
+// A refused draft whose deal another screen has since scored is dropped (common.js draftOver), and its refusal ("the
+// cards left in David's hand are needed") gives way to saying so: it stayed under "Waiting for deal 2" as if the
+// deal were not scored (pushpace audit F4, session 47).
 function endingDraft(ctx) {
   const rows = scored(ctx);
-  if (draftOver(ending, rows)) ending = null;
+  if (draftOver(ending, rows)) {
+    if (rows > ending.rows) endedNote = `Deal ${ending.rows + 1} was scored on another screen meanwhile (see the History): the cards left entered here for it were not used.`;
+    ending = null;
+  }
   if (!ending) ending = { values: {}, out: null, seen: null, stale: false, rows };
   return ending;
 }
@@ -354,7 +360,10 @@ function playEntry(root, ctx) {
 
 function entry(root, ctx) {
   const v = ctx.state.view;
-  root.append(el('p', { class: 'problem', id: 'push-problem', role: 'alert', hidden: true }));
+  const line = el('p', { class: 'problem', id: 'push-problem', role: 'alert', hidden: true });
+  root.append(line);
+  endingDraft(ctx);   // (a refused one whose deal was scored meanwhile is dropped: said here, in its refusal's place)
+  if (endedNote) { showProblem(line, endedNote); endedNote = ''; }
   if (v.phase === 'over') { root.append(el('p', { class: 'card' }, 'The game is over (five deals). Edit a deal in the History to change it.')); return; }
   root.append(el('p', { class: 'big' }, `Waiting for ${v.awaiting}`));
   if (v.phase === 'waiting') {
