@@ -2099,6 +2099,49 @@ def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     clean(phone)
 
 
+def test_push_a_draw_entered_before_the_turn_s_discard_names_the_discard_and_asks_first(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex has taken the upcard and discarded on the table, not yet on a screen; Beth, who took his discard, enters
+    her own draw. Her draw box offered "Draw from the stock" alone, as the primary tap: it went in (Alex fouled for no
+    discard), and Alex's discard then went in as Beth's (pushpace audit F1, session 47). It names the discard missing
+    and offers to enter it for Alex (then not asked again); the stock draw is asked first, and tapped again goes in."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", SEATS)
+    for body in (
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "draw", "player": "Alex", "from": "discard"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    choose(phone, "#me", "Beth")
+    tab(phone, "enter")
+    tap(phone, '#push-actor button[data-player="Beth"]')
+    assert text(phone, "#push-not-in") == "Alex's discard is not in yet: enter it for Alex, or wait for it."
+    primary = phone.find_elements(By.CSS_SELECTOR, "#draw-buttons button.primary")
+    assert [b.get_attribute("data-act") for b in primary] == ["turn"]  # not the stock draw
+    tap(phone, '#draw-buttons button[data-act="stock"]')
+    wait(phone, lambda d: "or tap again to draw for Beth." in text(d, "#push-problem"), 3)
+    assert len(events(server, gid)) == 2
+    tap(phone, '#draw-buttons button[data-act="turn"]')
+    wait(phone, lambda d: text(d, "#discard-form h2") == "Alex discards")
+    type_into(phone, "#discard-card", "9H")
+    step(phone, server, gid, "#send-discard")  # once: no "this phone is Beth's" question
+    assert (events(server, gid)[-1]["player"], events(server, gid)[-1]["card"]) == ("Alex", "9H")
+    wait(phone, lambda d: "Beth (turn)" in text(d, "#push-actor"))
+    body = {"type": "draw", "player": "Beth", "from": "discard"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: "Undo #4" in text(d, "#undo-what"), 3)
+    tap(phone, '#push-actor button[data-player="Charlie"]')  # Beth's turn at meld and discard, for Charlie: asked
+    tap(phone, '#draw-buttons button[data-act="stock"]')
+    wait(phone, lambda d: "or tap again to draw for Charlie." in text(d, "#push-problem"), 3)
+    time.sleep(0.7)
+    tap(phone, '#draw-buttons button[data-act="stock"]')  # tapped again: meant
+    wait(phone, lambda d: len(events(server, gid)) == 5, 3)
+    assert ("discard_missing", "Beth") in rulings(server, gid)
+    clean(phone)
+
+
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])

@@ -108,15 +108,18 @@ function forTurn(body) {
 }
 function forAnother(body) {
   if (role === 'host' || forOthers || body.type === 'claim' || !forTurn(body)) return null;
-  const [me, turn] = [ctx.me, body.player];
+  return askFirst(body) ? { me: ctx.me, turn: body.player } : null;
+}
+// whether to ask: not when it is the same entry tapped again as asked (the answer), with the game as it was
+function askFirst(body) {
   const key = `${state.seq}|${JSON.stringify(body)}`;   // (the same entry once the game moved on is asked again)
   const now = Date.now();
   if (askedFor && askedFor.key === key && now - askedFor.at < ASK_AGAIN_MS) {
-    if (now - askedFor.at >= DOUBLE_TAP_MS) { askedFor = null; return null; }   // tapped again: meant for them
-    return { me, turn };   // (a double tap is not the answer)
+    if (now - askedFor.at >= DOUBLE_TAP_MS) { askedFor = null; return false; }   // tapped again: meant
+    return true;   // (a double tap is not the answer)
   }
   askedFor = { key, at: now };
-  return { me, turn };
+  return true;
 }
 
 let logMovedAt = 0;   // (the Log's rows: see undoEvent)
@@ -151,7 +154,10 @@ function markSending(node, on) {
 // How long an entry waits for its answer (a test may shorten it with <html data-answer-ms>).
 function answerMs() { return Number(document.documentElement.dataset.answerMs) || 15000; }
 
-async function send(body, problemNode, { follow = false, seen = state.seq } = {}) {
+// A game's screen may ask a question of its own (`ask`: its words), asked as the one above: Push's stock draw for a
+// player while the turn's discard is not in yet (pushpace audit F1, session 47). `answered`: the screen has asked its
+// own way, and the person chose to enter for the turn's player (Push's "Enter Alex's discard"): not asked again.
+async function send(body, problemNode, { follow = false, seen = state.seq, ask = null, answered = false } = {}) {
   const held = !follow && !UNHELD.has(body.type);
   // the button under the finger (not known: a tap held as before, wherever it landed)
   const under = touched && Date.now() - touched.at < 1000 && touched.button && touched.button.isConnected
@@ -173,10 +179,12 @@ async function send(body, problemNode, { follow = false, seen = state.seq } = {}
     throw err;
   }
   const forOther = held && forTurn(body);
-  const asked = forOther ? forAnother(body) : null;
-  if (asked) {
-    const err = new Error(`This screen is at ${asked.turn}'s turn, and this phone is ${asked.me}'s: wait for ${asked.turn}'s `
-      + `entry to come in, or tap again to enter this for ${asked.turn}.`);
+  const asked = forOther && !answered ? forAnother(body) : null;
+  const question = asked ? `This screen is at ${asked.turn}'s turn, and this phone is ${asked.me}'s: wait for `
+    + `${asked.turn}'s entry to come in, or tap again to enter this for ${asked.turn}.`
+    : (held && ask && !forOther && askFirst(body) ? ask : null);
+  if (question) {
+    const err = new Error(question);
     showProblem(problemNode || document.getElementById('entry-problem'), err.message);
     throw err;
   }

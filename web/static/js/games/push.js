@@ -12,6 +12,7 @@ const DEAL_SIZES = { 1: 6, 2: 7, 3: 8, 4: 9, 5: 10 };
 
 let actor = null;       // who the play entry is for (whose turn it is, unless another player is chosen)
 let actorTurn = null;   // the turn when actor was set: a new turn follows the new player
+let actorMeant = false; // actor set by "Enter Alex's discard": entries for the turn's player are not asked again
 const drafts = {};      // each player's meld builder rows, [{kind, cards, wilds}], until laid or the turn's discard
 let draftsDeal = null;  // the deal they belong to: a new deal starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
@@ -56,9 +57,11 @@ function endingForm(ctx, { title, values = {}, out = '', after = null }) {
 
 function problem() { return document.getElementById('push-problem'); }
 
-async function send(ctx, body, after = null) {
+// `ask`: a question asked before it is sent (table.js send)
+async function send(ctx, body, after = null, ask = null) {
+  const answered = actorMeant && body.player === ctx.state.view.turn;
   try {
-    const result = await ctx.send(body, problem());
+    const result = await ctx.send(body, problem(), { ask, answered });
     if (after) after(result);
     ctx.redraw();
     return true;
@@ -180,13 +183,25 @@ function drawStep(ctx, box, who) {
   const v = ctx.state.view;
   const top = v.discard[v.discard.length - 1];
   const row = el('div', { class: 'row', id: 'draw-buttons' });
+  // The turn's player has drawn and not yet discarded: a draw for another player now ends that turn without a discard
+  // (a foul). Beth, entering her take of Alex's discard before Alex had entered it, was offered this stock draw alone,
+  // as the obvious tap: it went in, and Alex's discard then went in as Beth's (pushpace audit F1, session 47).
+  const early = who !== v.turn && v.step === 'play';
+  let ask = null;
+  if (early) {
+    box.append(el('p', { id: 'push-not-in' }, `${v.turn}'s discard is not in yet: enter it for ${v.turn}, or wait for it.`));
+    row.append(el('button', { type: 'button', class: 'primary', dataset: { act: 'turn' },
+      onclick: () => { actor = v.turn; actorTurn = v.turn; actorMeant = true; ctx.redraw(); } }, `Enter ${v.turn}'s discard`));
+    ask = `${v.turn}'s discard is not in yet: a draw for ${who} now ends ${v.turn}'s turn without one (a foul). `
+      + `Enter ${v.turn}'s discard first, or tap again to draw for ${who}.`;
+  }
   if (v.step === 'draw' && top) {
     row.append(el('button', { type: 'button', class: 'primary', dataset: { act: 'take' },
       onclick: () => send(ctx, { type: 'draw', player: who, from: 'discard' }) }, 'Take the ', cardSpan(top)),
     el('button', { type: 'button', dataset: { act: 'push' }, onclick: () => send(ctx, { type: 'push', player: who }) }, 'Push it left'));
   }
-  row.append(el('button', { type: 'button', class: v.step === 'stock' || !top ? 'primary' : '', dataset: { act: 'stock' },
-    onclick: () => send(ctx, { type: 'draw', player: who, from: 'stock' }) }, 'Draw from the stock'));
+  row.append(el('button', { type: 'button', class: !early && (v.step === 'stock' || !top) ? 'primary' : '', dataset: { act: 'stock' },
+    onclick: () => send(ctx, { type: 'draw', player: who, from: 'stock' }, null, ask) }, 'Draw from the stock'));
   box.append(row);
 }
 
@@ -326,10 +341,10 @@ function folded(key, who, title, form, open = false) {
 function playEntry(root, ctx) {
   const v = ctx.state.view;
   const players = ctx.state.players;
-  if (!actor || !players.includes(actor) || actorTurn !== v.turn) { actor = v.turn; actorTurn = v.turn; }
+  if (!actor || !players.includes(actor) || actorTurn !== v.turn) { actor = v.turn; actorTurn = v.turn; actorMeant = false; }
   const who = actor;
   const choose = el('div', { class: 'row', id: 'push-actor' }, players.map((name) => el('button', { type: 'button',
-    class: name === who ? 'primary' : '', dataset: { player: name }, onclick: () => { actor = name; ctx.redraw(); } },
+    class: name === who ? 'primary' : '', dataset: { player: name }, onclick: () => { actor = name; actorMeant = false; ctx.redraw(); } },
   name === v.turn ? `${name} (turn)` : name)));
   root.append(el('p', { class: 'muted' }, 'Entering for:'), choose);
   if (v.step === 'bury') {
