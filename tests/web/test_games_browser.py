@@ -2142,6 +2142,58 @@ def test_push_a_draw_entered_before_the_turn_s_discard_names_the_discard_and_ask
     clean(phone)
 
 
+def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_entry(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth taps her lay-off and her discard on the card pad (no field keeps the focus, so the entry is redrawn); the
+    host fixes the deal's upcard meanwhile. The forms came back empty, and Discard said "Type the card discarded"
+    (pushpace audit F3, session 47). Kept until sent (the lay-off laid: its form empty) or the turn changes."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", SEATS)
+    for body in (
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "push", "player": "Alex"},
+        {"type": "draw", "player": "Alex", "from": "stock"},
+        {"type": "discard", "player": "Alex", "card": "KS"},
+        {"type": "draw", "player": "Beth", "from": "discard"},
+        {
+            "type": "meld",
+            "player": "Beth",
+            "melds": [{"kind": "set", "cards": c} for c in (["8S", "8H", "8D"], ["KS", "KH", "JK"])],
+        },
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Beth (turn)" in text(d, "#push-actor"))
+    tap(phone, "#layoff-box summary")
+    choose(phone, "#layoff-meld", "2")
+
+    def pad(form: str, rank: str, suit: str) -> None:
+        tap(phone, f"{form} .pad-box summary")
+        tap(phone, f'{form} button.pad[data-rank="{rank}"]')
+        tap(phone, f'{form} button.pad[data-suit="{suit}"]')
+
+    pad("#layoff-form", "K", "C")
+    pad("#discard-form", "4", "D")
+    fix = {"type": "correct", "target": 1, "event": {"type": "deal", "dealer": "David", "upcard": "3D"}}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", fix)[0] == 201
+    wait(phone, lambda d: "3♦" in text(d, "#push-hands"), 3)  # (the upcard Beth was pushed: the entry was redrawn)
+    assert css(phone, "#discard-card").get_attribute("value") == "4D"
+    assert css(phone, '#layoff-form input[aria-label="Cards"]').get_attribute("value") == "KC"
+    assert css(phone, "#layoff-meld").get_attribute("value") == "2"
+    step(phone, server, gid, "#send-layoff")
+    assert (events(server, gid)[-1]["type"], events(server, gid)[-1]["cards"]) == ("layoff", ["KC"])
+    assert css(phone, '#layoff-form input[aria-label="Cards"]').get_attribute("value") == ""  # laid: afresh
+    assert css(phone, "#discard-card").get_attribute("value") == "4D"
+    body = {"type": "discard", "player": "Beth", "card": "4D"}  # entered on another phone: the turn moves on
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: "Charlie (turn)" in text(d, "#push-actor"), 3)
+    tap(phone, '#push-actor button[data-player="Beth"]')
+    assert css(phone, "#discard-card").get_attribute("value") == ""  # a new turn: not kept
+    clean(phone)
+
+
 def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
     laptop, phone = browsers["laptop"], browsers["phone"]
     gid = new_game(server, "push", ["Alex", "Beth", "Charlie", "David"])

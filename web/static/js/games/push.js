@@ -16,6 +16,8 @@ let actorMeant = false; // actor set by "Enter Alex's discard": entries for the 
 const drafts = {};      // each player's meld builder rows, [{kind, cards, wilds}], until laid or the turn's discard
 let draftsDeal = null;  // the deal they belong to: a new deal starts afresh
 let editing = null;     // {number, seq, event}: a past deal's hands being corrected
+const typed = {};       // each player's discard, lay-off and swap fields as typed ({discard: {card}, ...}), for this turn
+let typedTurn = null;   // the deal and turn they belong to: a new turn starts afresh
 let ending = null;      // a deal-end form's draft ({values, out, seen, rows}): kept across live redraws until it is sent
 let endedNote = '';     // said once on the problem line: the deal a refused draft was for was scored on another screen
 
@@ -253,6 +255,28 @@ function meldBuilder(ctx, who) {
   return form;
 }
 
+// A form's fields as typed, kept across live redraws until sent or the turn changes: the discard, lay-off and swap
+// forms were built empty at every redraw, and a card typed on the pad (which leaves no field focused, so the entry is
+// redrawn) was lost when another phone's entry came in; Discard then said "Type the card discarded" (pushpace audit F3,
+// session 47). As the meld builder keeps its rows (`drafts`).
+function typedFor(ctx, who, form) {
+  const v = ctx.state.view;
+  const turn = `${v.deal}|${v.turn}`;
+  if (typedTurn !== turn) { for (const name of Object.keys(typed)) delete typed[name]; typedTurn = turn; }
+  if (!typed[who]) typed[who] = {};
+  if (!typed[who][form]) typed[who][form] = {};
+  return typed[who][form];
+}
+
+// a field's text, or a list's choice (one still offered), put back from `store[key]` and kept there as it changes
+function kept(store, key, input) {
+  const offered = input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === store[key]);
+  if (key in store && offered) input.value = store[key];
+  for (const type of ['input', 'change']) input.addEventListener(type, () => { store[key] = input.value; });
+}
+
+function sent(who, form) { if (typed[who]) delete typed[who][form]; }
+
 function meldSelect(v, id) {
   const select = el('select', { id, 'aria-label': 'meld' });
   for (const m of v.melds) select.append(el('option', { value: String(m.number) }, `#${m.number} ${m.owner} ${m.kind} ${m.cards.map(pretty).join(' ')}`));
@@ -273,6 +297,8 @@ function layoffForm(ctx, who) {
   if (v.pending_wild && v.pending_wild.player === who) meld.value = String((v.melds.find((m) => m.number !== v.pending_wild.meld) || {}).number || '');
   const cards = cardField({ label: 'Cards', jokers: true, value: v.pending_wild && v.pending_wild.player === who ? v.pending_wild.wild : '' });
   const wilds = el('input', { type: 'text', placeholder: 'e.g. JK=9S (optional)', autocomplete: 'off', 'aria-label': 'wilds' });
+  const store = typedFor(ctx, who, 'layoff');
+  kept(store, 'meld', meld); kept(store, 'cards', cards.input); kept(store, 'wilds', wilds);
   const form = el('form', { class: 'card', id: 'layoff-form', novalidate: true }, el('h2', {}, `${who} lays off`),
     el('label', { class: 'field' }, 'On meld', meld), cards.node, el('label', { class: 'field' }, 'Wilds stand for', wilds),
     el('button', { type: 'submit', class: 'wide', id: 'send-layoff' }, 'Lay off'));
@@ -282,7 +308,8 @@ function layoffForm(ctx, who) {
     try { declared = readWilds(wilds.value); } catch (err) { showProblem(problem(), err.message); return; }
     const list = cards.cards();
     if (!list.length) { showProblem(problem(), 'Type the cards laid off.'); return; }
-    send(ctx, { type: 'layoff', player: who, ...meldNamed(v, meld.value), cards: list, ...(declared ? { wilds: declared } : {}) });
+    send(ctx, { type: 'layoff', player: who, ...meldNamed(v, meld.value), cards: list, ...(declared ? { wilds: declared } : {}) },
+      () => sent(who, 'layoff'));
   });
   return form;
 }
@@ -292,6 +319,8 @@ function swapForm(ctx, who) {
   const meld = meldSelect(v, 'swap-meld');
   const card = el('input', { type: 'text', placeholder: 'natural card, e.g. 8S', autocomplete: 'off', 'aria-label': 'natural card' });
   const wild = el('input', { type: 'text', placeholder: 'the wild, e.g. JK', autocomplete: 'off', 'aria-label': 'wild' });
+  const store = typedFor(ctx, who, 'swap');
+  kept(store, 'meld', meld); kept(store, 'card', card); kept(store, 'wild', wild);
   const form = el('form', { class: 'card', id: 'swap-form', novalidate: true }, el('h2', {}, `${who} swaps a wild`),
     el('label', { class: 'field' }, 'In meld', meld), el('div', { class: 'row' }, card, wild),
     el('button', { type: 'submit', class: 'wide', id: 'send-swap' }, 'Swap'));
@@ -300,7 +329,7 @@ function swapForm(ctx, who) {
     const [natural] = readCards(card.value);
     const [freed] = readCards(wild.value);
     if (!natural || !freed) { showProblem(problem(), 'Type the natural card and the wild it replaces.'); return; }
-    send(ctx, { type: 'swap', player: who, ...meldNamed(v, meld.value), card: natural, wild: freed });
+    send(ctx, { type: 'swap', player: who, ...meldNamed(v, meld.value), card: natural, wild: freed }, () => sent(who, 'swap'));
   });
   return form;
 }
@@ -310,6 +339,7 @@ function discardForm(ctx, who) {
   const known = v.hands[who] ? v.hands[who].known : [];
   // typed, or tapped on the card pad (with phone entry the referee rarely knows the hand, so it is typed most turns)
   const field = cardField({ label: 'Card discarded', id: 'discard-card', placeholder: 'e.g. 9H', jokers: true });
+  kept(typedFor(ctx, who, 'discard'), 'card', field.input);
   const form = el('form', { class: 'card', id: 'discard-form', novalidate: true }, el('h2', {}, `${who} discards`));
   if (known.length) {
     form.append(el('div', { class: 'row' }, [...new Set(known)].map((c) => el('button', { type: 'button', dataset: { card: c },
@@ -322,7 +352,7 @@ function discardForm(ctx, who) {
     if (!cards.length) { showProblem(problem(), 'Type the card discarded, like 9H.'); return; }
     if (cards.length > 1) { showProblem(problem(), `A discard is one card, not ${cards.join(' ')}: remove the extra with ⌫.`); return; }
     const [card] = cards;
-    send(ctx, { type: 'discard', player: who, card }, () => { delete drafts[who]; });   // the turn is over
+    send(ctx, { type: 'discard', player: who, card }, () => { delete drafts[who]; sent(who, 'discard'); });   // the turn is over
   });
   return form;
 }
