@@ -1313,6 +1313,34 @@ def test_a_whole_hand_refused_is_not_carried_into_the_next_hand_once_another_pho
     clean(beth)
 
 
+def test_push_a_deal_end_refused_then_sent_again_as_it_was_and_taken_is_not_said_to_be_another_screen_s(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's end of the deal is refused (the other hands are needed); the host then gives the deal's hands in the Log,
+    and the same form, tapped again as it was, is taken. Its own answer is not "scored on another screen" (a mutant
+    that left the draft marked refused on its way said so)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", SEATS)
+    deal = {"type": "deal", "dealer": "David", "upcard": "3C"}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", deal)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, "#end-deal summary")
+    type_into(phone, '#hands-form input[data-player="Alex"]', "AS 2S 3S 4S 5S 6S")
+    tap(phone, "#send-hands")
+    wait(phone, lambda d: "needed to score" in text(d, "#push-problem"), 3)
+    suits = {"Alex": "S", "Beth": "H", "Charlie": "D", "David": "C"}
+    hands = {name: [f"{rank}{suit}" for rank in ("A", "2", "3", "4", "5", "6")] for name, suit in suits.items()}
+    hands["David"][2] = "7C"  # (the 3C is the upcard)
+    fix = {"type": "correct", "target": 1, "event": {**deal, "hands": hands}}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", fix)[0] == 201
+    wait(phone, lambda d: "A♥" in text(d, "#push-hands"), 3)
+    tap(phone, "#send-hands")
+    wait(phone, lambda d: text(d, "#announce").startswith("Row 1 scored"), 3)
+    assert "another screen" not in text(phone, "#push-problem")
+    clean(phone)
+
+
 SAFARI_REPICK = "arguments[0].value = arguments[1]"  # a choice made again in Safari's engine: shown, no 'change'
 
 
@@ -2105,7 +2133,8 @@ def test_push_a_draw_entered_before_the_turn_s_discard_names_the_discard_and_ask
     """Alex has taken the upcard and discarded on the table, not yet on a screen; Beth, who took his discard, enters
     her own draw. Her draw box offered "Draw from the stock" alone, as the primary tap: it went in (Alex fouled for no
     discard), and Alex's discard then went in as Beth's (pushpace audit F1, session 47). It names the discard missing
-    and offers to enter it for Alex (then not asked again); the stock draw is asked first, and tapped again goes in."""
+    and offers to enter it for Alex (then not asked "this phone is Beth's", nor made a scorekeeper's phone by it); the
+    stock draw is asked first, and tapped again goes in."""
     phone = browsers["phone"]
     gid = new_game(server, "push", SEATS)
     for body in (
@@ -2139,6 +2168,12 @@ def test_push_a_draw_entered_before_the_turn_s_discard_names_the_discard_and_ask
     tap(phone, '#draw-buttons button[data-act="stock"]')  # tapped again: meant
     wait(phone, lambda d: len(events(server, gid)) == 5, 3)
     assert ("discard_missing", "Beth") in rulings(server, gid)
+    wait(phone, lambda d: text(d, "#push-actor button.primary") == "Charlie (turn)", 3)
+    time.sleep(0.15)  # (its answer, then the live stream's copy of it, drawn once more)
+    type_into(phone, "#discard-card", "5S")  # Charlie's turn: still asked (Alex's discard made her no scorekeeper)
+    tap(phone, "#send-discard")
+    wait(phone, lambda d: "this phone is Beth's: wait for Charlie's entry" in text(d, "#push-problem"), 3)
+    assert len(events(server, gid)) == 5
     clean(phone)
 
 

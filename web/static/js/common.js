@@ -154,7 +154,12 @@ export function watchDraft(form, draft, seq, rows = () => null) {
   for (const type of ['input', 'change', 'click']) form.addEventListener(type, touched);
 }
 
-export function draftSeen(draft, seq) { return draft.seen == null ? seq : draft.seen; }
+// The `seen` a draft is sent with, as it is sent: on its way it is not a refused draft (sent again as it was, and
+// taken this time, it was dropped by the live stream's state as if another screen had scored it: `draftOver`).
+export function draftSeen(draft, seq) {
+  draft.refused = false;
+  return draft.seen == null ? seq : draft.seen;
+}
 
 // Refused by the server (409: entered meanwhile, then `stale`; 400: a hand missing ...), not touched since.
 export function draftRefused(draft, err) {

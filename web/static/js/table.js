@@ -201,7 +201,7 @@ async function send(body, problemNode, { follow = false, seen = state.seq, ask =
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
     const made = gameNow();
     const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
-    if (forOther && !result.duplicate) forOthers = true;
+    if (forOther && !answered && !result.duplicate) forOthers = true;   // (a question answered its own way: not a scorekeeper's)
     apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
