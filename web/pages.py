@@ -13,7 +13,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, make_response, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorer.events import MAX_TITLE, header_title
@@ -142,7 +142,7 @@ def import_page() -> str:
 
 
 @bp.get("/g/<game_id>")
-def table(game_id: str) -> str:
+def table(game_id: str) -> WerkzeugResponse:
     if request.args.get("joined") == "1" and role_for(_record(game_id)) == "none":  # just joined, no cookie came back
         raise AccessDenied(
             403,
@@ -163,9 +163,17 @@ def table(game_id: str) -> str:
         "camera": camera_status(record.id, role),
     }
     rules = _rules_in_force(spec, live.session.options)
-    return render_template(
-        "table.html", record=record, role=role, boot=boot, state=state, rules=rules, preload=modules("js/table.js")
+    response = make_response(
+        render_template(
+            "table.html", record=record, role=role, boot=boot, state=state, rules=rules, preload=modules("js/table.js")
+        )
     )
+    # the join cookie's 30 days run again from each load of the game: a game taken up again on the sixth Friday
+    # asked a phone that had played it every week for its join link (weeks audit, session 47)
+    kept = request.cookies.get(game_cookie(record.id))
+    if token_role(record, kept) != "none":
+        _keep(response, game_cookie(record.id), str(kept))
+    return response
 
 
 IMPORTED = re.compile(r"""^\s*(?:import|export)\b[^'"]*?(?:\bfrom\s*)?['"](\.{1,2}/[^'"]+)['"]""", re.M)

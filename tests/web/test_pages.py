@@ -129,6 +129,23 @@ def test_join_link_sets_a_cookie_and_hides_the_token(app: Flask, tally: dict[str
     assert post_event(client, tally["id"], type="add", player="Ann", points=1).status_code == 201
 
 
+def test_each_load_of_a_game_renews_its_join_cookie(app: Flask, tally: dict[str, Any]) -> None:
+    """The cookie ran out 30 days after the scan however often the phone played: a game taken up again on the sixth
+    Friday asked for its join link (weeks audit, session 47). A load with a valid cookie keeps it 30 days more; one
+    without (a token sent as a header, another game's, a wrong one) sets none."""
+    client = phone(app)
+    assert client.get(f"/join/{tally['id']}?t={tally['viewer_token']}").status_code == 303
+    later = client.get(f"/g/{tally['id']}")
+    assert later.status_code == 200
+    cookie = later.headers["Set-Cookie"]
+    assert f"tc_{tally['id']}={tally['viewer_token']}" in cookie and "Max-Age=2592000" in cookie
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert "Set-Cookie" not in phone(app, tally["player_token"]).get(f"/g/{tally['id']}").headers  # a header's token
+    wrong = phone(app)
+    wrong.set_cookie(f"tc_{tally['id']}", "wrong")
+    assert wrong.get(f"/g/{tally['id']}").status_code == 403
+
+
 def test_a_join_whose_cookie_the_browser_refused_says_so(app: Flask, tally: dict[str, Any]) -> None:
     """Cookies blocked (Safari's "Block All Cookies", some private windows): the player who had just scanned the
     QR code was told to scan the QR code."""
