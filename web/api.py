@@ -43,6 +43,12 @@ MAX_EVENT_BYTES = 16 * 1024
 
 def _record(game_id: str) -> GameRecord:
     record = store(current_app).game(game_id) if len(game_id) <= 32 else None
+    if record is None and len(game_id) <= 32:  # (a phone's bookmark after a restore started without its --db: the
+        raise AccessDenied(  # game looked deleted, its score lost; weeks audit, session 47, F6)
+            404,
+            f"there is no game '{game_id}' in this database: was tablecall started on another file, such as a "
+            "restored backup (--db)?",
+        )
     if record is None:
         raise AccessDenied(404, f"there is no game '{cut(game_id)}'")  # a 5,000-character id was echoed whole
     return record

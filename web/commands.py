@@ -476,13 +476,24 @@ def _stop_on_signals(wind_down: Callable[[], None]) -> tuple[Callable[[], None],
     return stopping, undo
 
 
+def _held(games: list[Any]) -> str:
+    """What the database holds, for the welcome: a host who restored a backup and then started without its --db saw
+    last week's games gone, and the terminal named only the file (weeks audit, session 47, F6)."""
+    from web.pages import when_played
+
+    if not games:
+        return ""
+    count = f"{len(games)} game{'s' if len(games) != 1 else ''}"
+    return f": {count}, the latest played {when_played(games[0])[0]}"  # (the most recently played first)
+
+
 def _print_welcome(app: Any, args: argparse.Namespace, local: str, bases: list[str], demos: list[Any]) -> None:
     """Where the dashboard is: this computer's address, with --lan the phones' (and the newest game's QR code),
     and each demo table's page."""
     from web.app import store
 
     new = "a new, empty database " if store(app).created else "database "
-    print(f"tablecall: serving on {local}/ ({new}{store(app).path})", flush=True)
+    print(f"tablecall: serving on {local}/ ({new}{store(app).path}{_held(store(app).games())})", flush=True)
     if args.lan:
         if bases:
             print("Phones on the same Wi-Fi can open:", *bases, sep="\n  ")

@@ -49,11 +49,11 @@ def home() -> str:
         public_urls=public_urls(current_app),
         demo=current_app.config["DEMO"],
         camera=_camera_line() if host else None,
-        when=_when,
+        when=when_played,
     )
 
 
-def _when(record: GameRecord) -> tuple[str, str]:
+def when_played(record: GameRecord) -> tuple[str, str]:
     """When a game was last played (its last event, else its creation), in this computer's time zone, as the
     list shows it and as an ISO time: rows that all read "Spades: Alex, Beth, Cara, Dan" week after week could
     only be told apart by their number of events (lifecycle audit, session 36)."""

@@ -420,6 +420,22 @@ def test_a_long_input_is_not_echoed_whole(host: FlaskClient) -> None:
     assert response.status_code == 404 and response.get_json()["error"] == "there is no game 'it'sit'sit'sit'sit's…'"
 
 
+def test_a_game_not_in_this_database_is_said_so_with_a_hint_of_another_file(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """After a restore, a host who started without its --db saw last week's game answer "there is no game", as if its
+    score were lost: it was in the other file (weeks audit, session 47, F6)."""
+    response = host.get("/api/games/54af6fb2")
+    assert response.status_code == 404
+    assert response.get_json()["error"] == (
+        "there is no game '54af6fb2' in this database: was tablecall started on another file, such as a restored "
+        "backup (--db)?"
+    )
+    page = host.get("/g/54af6fb2")
+    assert page.status_code == 404 and "such as a restored backup (--db)?" in page.get_data(as_text=True)
+    assert phone(app, tally["player_token"]).get("/api/games/54af6fb2/log").status_code == 404
+
+
 def test_writes_must_be_json(host: FlaskClient, tally: dict[str, Any]) -> None:
     url = f"/api/games/{tally['id']}/events"
     assert host.post(url, data="type=add").status_code == 415

@@ -12,11 +12,14 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
 
+from scorer.events import parse_event
 from tests.web.server import ROOT, SERVE, call, output, start_server
+from web.app import create_app, store
 from web.cli import build_parser, main
 from web.commands import MEMORY_POOLS, _claim, _is_lan, _print_join, _release, _say_who, lan_addresses
 from web.store import Store
@@ -299,6 +302,24 @@ def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tm
     said = [out.read_text() for out in sorted(tmp_path.glob("t.*.out"))]
     # a new file is said to be one (a mistyped --db folder made one without a word: an empty dashboard)
     assert f"(a new, empty database {db})" in said[0] and f"(database {db})" in said[1]
+
+
+def test_serve_says_how_many_games_its_database_holds_and_when_the_latest_was_played(tmp_path: Path) -> None:
+    """A host who restored a backup, then started without its --db the next Friday, saw last week's games gone, and
+    the terminal named only the file (weeks audit, session 47, F6)."""
+    db = tmp_path / "games.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client = app.test_client()
+    for day in (6, 13):
+        gid = client.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"]}).get_json()["id"]
+        friday = datetime(2026, 11, day, 23, 10).astimezone()
+        event = parse_event({"seq": 1, "ts": 0, "type": "add", "source": "manual", "player": "Ann", "points": 3})
+        store(app).append(gid, event, int(friday.timestamp() * 1000), "host")
+    store(app).close()
+    process, _ = start_server(db)
+    process.kill()
+    process.wait(10)
+    assert f"(database {db}: 2 games, the latest played Fri 13 Nov 2026, 23:10)" in output(db)
 
 
 def test_serve_says_when_the_database_cannot_be_opened(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
