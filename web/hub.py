@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import Any
 
 from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
@@ -52,6 +53,7 @@ TS_FUTURE_MS = 2_000
 RECENT = 12
 CAMERA_SAW = 4  # the camera's latest events a screen lists, with Reject (or Restore once rejected)
 ALERTS = 8
+CHAIN = 100  # the most games followed from one to the latest played again after it (Hub.latest_after)
 #: what a live message leaves out when it is as this stream last sent it (the screen keeps its own): late in a Spades
 #: game the history was 12.6 of a message's 14.7 KB and changed once a hand, Snap's alerts 1.4 of 3.6 KB, changing
 #: in 1 event of 10 (data/s46/lean/keysizes.py). ``digests`` in every state says which each is.
@@ -612,6 +614,18 @@ class Hub:
             log.error("the game after %s cannot be read: %s", game_id, exc)
             return None
 
+    def latest_after(self, game_id: str) -> GameRecord | None:
+        """The last game of the chain played again (or corrected) after this one: a phone bookmarked on game 1 of three
+        went through game 2, over already, with the same title on each step (weeks audit, session 47, F3). A chain that
+        comes back to a game it passed (a database edited by hand) ends there."""
+        seen, found = {game_id}, None
+        while len(seen) <= CHAIN and (record := self.following(found.id if found else game_id)) is not None:
+            if record.id in seen:
+                break
+            seen.add(record.id)
+            found = record
+        return found
+
     def replaced_by(self, game_id: str) -> GameRecord | None:
         """The corrected import that replaced this game, which then takes no more entries (phones' or the camera's)."""
         record = self.following(game_id)
@@ -631,13 +645,19 @@ class Hub:
             )
 
     def _next(self, game_id: str) -> dict[str, Any] | None:
-        """The game played again after this one ("Play again") or imported to replace it: its id and title, and
-        whether it is a correction, for the phones to follow."""
+        """The game played again after this one ("Play again") or imported to replace it, or the last one of such a
+        chain (where ``/g/<id>/next`` leads): its id, title and start (in this computer's time, "Fri 27 Nov, 20:00":
+        the button read the title of the page it was on), and whether this game was corrected, for the phones to
+        follow."""
         record = self.following(game_id)
         if record is None:
             return None
         # an import that replaces this game (players or seats corrected) is said as such, not as a rematch
-        return {"id": record.id, "title": record.title, "corrected": record.origin == "import"}
+        corrected = record.origin == "import"
+        record = self.latest_after(game_id) or record
+        moment = datetime.fromtimestamp(record.created_ms / 1000).astimezone()
+        started = f"{moment:%a} {moment.day} {moment:%b}, {moment:%H:%M}"
+        return {"id": record.id, "title": record.title, "corrected": corrected, "started": started}
 
     def log_entries(self, live: LiveGame) -> list[dict[str, Any]]:
         """Every logged event with what it means now: counts, undone, corrected, or a meta event."""

@@ -234,8 +234,7 @@ def next_game(game_id: str) -> WerkzeugResponse:
     role = role_for(record)
     if role == "none":
         raise AccessDenied(403, "this game needs its join link: scan the QR code on the host's screen")
-    next_id = store(current_app).next_game(record.id)
-    following = store(current_app).game(next_id) if next_id is not None else None
+    following = hub(current_app).latest_after(record.id)  # the latest of a chain, not the next one, over already
     if following is None:
         raise AccessDenied(404, "no game has been started after this one yet")
     # ?from: the phone's "I am" in the old game is carried over where that player is in the new one (table.js)

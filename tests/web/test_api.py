@@ -958,7 +958,7 @@ def test_an_import_that_corrects_a_game_replaces_it_on_that_game_s_screens(app: 
     assert fixed.status_code == 201
     new = fixed.get_json()["id"]
     told = json.loads(subscriber.queue.get(timeout=1).decode().split("data: ", 1)[1])
-    assert told["next"] == {"id": new, "title": "Fixed", "corrected": True}  # the old game's screens hear at once
+    assert told["next"] == {"id": new, "title": "Fixed", "corrected": True, "started": told["next"]["started"]}
     state = host.get(f"/api/games/{old}").get_json()["state"]
     assert state["next"] == told["next"] and state["totals"] == {"Ann": 0, "Bo": 3}  # the old game as it was
     assert host.get(f"/api/games/{new}").get_json()["state"]["totals"] == {"Ann": 0, "Bob": 3}
@@ -966,7 +966,7 @@ def test_an_import_that_corrects_a_game_replaces_it_on_that_game_s_screens(app: 
     assert record is not None
     player = phone(app)
     assert player.get(f"/join/{old}?t={record.player_token}").status_code == 303
-    assert "This game was corrected: go to Fixed</a>" in player.get(f"/g/{old}").get_data(as_text=True)
+    assert "This game was corrected: go to Fixed · started " in player.get(f"/g/{old}").get_data(as_text=True)
     followed = player.get(f"/g/{old}/next")
     assert followed.status_code == 303 and f"/g/{new}" in followed.headers["Location"]
     assert player.get(f"/api/games/{new}").get_json()["role"] == "player"

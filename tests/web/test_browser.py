@@ -410,7 +410,7 @@ def test_seats_fixed_by_import_take_the_old_game_s_phones_to_the_corrected_one(
     wait(laptop, lambda d: totals(d) == {"Alex & Charlie": "70", "Beth & David": "42"})
     assert css(laptop, "#me").get_attribute("value") == "Alex"
     wait(phone, lambda d: css(d, "#next-box").is_displayed(), 5)
-    assert css(phone, "#next-game").text == "This game was corrected: go to Fri (corrected)"
+    assert css(phone, "#next-game").text.startswith("This game was corrected: go to Fri (corrected) · started ")
     shot(phone, "18c-corrected-game-offered")
     tap(phone, "#next-game")
     wait(phone, lambda d: d.current_url == server["phone"] + f"/g/{new}", 5)

@@ -331,8 +331,10 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert host.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "again": "nope"}).status_code == 400
     created = new_game(host, "tally", ["Ann", "Bo"], title="Rematch", again=old.id)["id"]
     told = json.loads(subscriber.queue.get(timeout=1).decode().split("data: ", 1)[1])
-    rematch = {"id": created, "title": "Rematch", "corrected": False}
+    now = datetime.now().astimezone()  # (a minute may turn meanwhile)
+    rematch = {"id": created, "title": "Rematch", "corrected": False, "started": told["next"]["started"]}
     assert told["next"] == rematch  # the old game's screens hear of it at once
+    assert re.fullmatch(rf"{now:%a} {now.day} {now:%b}, \d\d:\d\d", rematch["started"])
     assert host.get(f"/api/games/{old.id}").get_json()["state"]["next"] == rematch
     for client, role in ((player, "player"), (viewer, "viewer")):
         followed = client.get(f"/g/{old.id}/next")
@@ -342,6 +344,43 @@ def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, hos
     assert stranger.get(f"/g/{old.id}/next").status_code == 403
     assert stranger.get(f"/g/{created}").status_code == 403
     assert host.get(f"/g/{old.id}/next").headers["Location"].endswith(f"/g/{created}?from={old.id}")
+
+
+def test_a_phone_on_a_game_played_again_twice_goes_to_the_latest_and_its_button_says_when_it_started(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Play again twice: a phone bookmarked on the first game went through the second, over already, each step's
+    button reading "Next game: Spades: Alex, Beth, Charlie, David" on a page of that title (weeks audit, session 47,
+    F3). The button names the latest game and when it started, and a chain back onto itself (edited by hand) ends."""
+    import sqlite3
+
+    first = store(app).game(new_game(host)["id"])
+    assert first is not None
+    second = new_game(host, "tally", ["Ann", "Bo"], again=first.id)["id"]
+    third = new_game(host, "tally", ["Ann", "Bo"], again=second)["id"]
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute(
+        "UPDATE games SET created_ms = ? WHERE id = ?", (int(datetime(2026, 11, 27, 20, 5).timestamp() * 1000), third)
+    )
+    db.close()
+    player = phone(app)
+    assert player.get(f"/join/{first.id}?t={first.player_token}").status_code == 303
+    followed = player.get(f"/g/{first.id}/next")
+    assert followed.status_code == 303 and followed.headers["Location"].endswith(f"/g/{third}?from={first.id}")
+    assert boot_of(player.get(f"/g/{third}").get_data(as_text=True))["role"] == "player"  # its cookie came
+    page = host.get(f"/g/{first.id}").get_data(as_text=True)
+    assert boot_of(page)["state"]["next"] == {
+        "id": third,
+        "title": "Tally: Ann, Bo",
+        "corrected": False,
+        "started": "Fri 27 Nov, 20:05",
+    }
+    assert ">Next game: Tally: Ann, Bo · started Fri 27 Nov, 20:05</a>" in page
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute("INSERT INTO next_games VALUES (?, ?)", (third, first.id))  # a loop
+    db.close()
+    assert host.get(f"/g/{second}/next").headers["Location"].endswith(f"/g/{first.id}?from={second}")
+    assert host.get(f"/api/games/{third}").get_json()["state"]["next"]["id"] == second
 
 
 def test_a_game_s_fix_players_link_opens_import_with_its_log_and_says_which_game_it_replaces(

@@ -274,8 +274,8 @@ function drawTotals() {
   if (state.next) {
     const link = document.getElementById('next-game');
     link.href = `/g/${encodeURIComponent(gameId)}/next`;
-    link.textContent = state.next.corrected ? `This game was corrected: go to ${state.next.title}`
-      : `Next game: ${state.next.title}`;
+    link.textContent = (state.next.corrected ? `This game was corrected: go to ${state.next.title}`
+      : `Next game: ${state.next.title}`) + (state.next.started ? ` · started ${state.next.started}` : '');
   }
 }
 
