@@ -8,8 +8,9 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
@@ -322,15 +323,23 @@ def _flatten(row: Mapping[str, Any], prefix: str = "") -> dict[str, Any]:
     return out
 
 
-def history_csv(state: Mapping[str, Any], rules: Mapping[str, Any] | None = None) -> str:
-    """The history rows, the totals and, where given, the game's rules (every option and its value: a sheet of a
-    Spades game to 100 with a −50 Nil looked like a default game's; an options audit, session 39)."""
+def history_csv(
+    state: Mapping[str, Any], rules: Mapping[str, Any] | None = None, about: Sequence[tuple[str, Any]] = ()
+) -> str:
+    """Blocks, each with its own first row of column names and an empty row after it: where given, the game
+    (``about``: ``field,value`` rows), then the history rows, the totals and, where given, the game's rules (every
+    option and its value: a sheet of a Spades game to 100 with a −50 Nil looked like a default game's; an options
+    audit, session 39)."""
     rows = [_flatten(row) for row in state["history"]]
     columns: list[str] = []
     for row in rows:
         columns += [key for key in row if key not in columns]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
+    if about:
+        writer.writerow(["field", "value"])
+        writer.writerows([name, _cell(value)] for name, value in about)
+        writer.writerow([])
     writer.writerow(["row", *(_cell(c) for c in columns)])  # not "hand": Spades' own rows have a "hand" column
     for number, row in enumerate(rows, start=1):
         writer.writerow([number, *(_cell(row.get(c, "")) for c in columns)])
@@ -348,14 +357,34 @@ def history_csv(state: Mapping[str, Any], rules: Mapping[str, Any] | None = None
 
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Response:
-    """The per-hand history table and the totals, for a spreadsheet."""
+    """The game (its title, dates, whether it is over and who won), the per-hand history table, the totals and the
+    rules, for a spreadsheet; named by the day it started."""
     record, _, live = open_game(game_id, "viewer")
     with live.lock:
         state = hub(current_app).snapshot(live)
         rules = live.session.game.spec.resolve(live.session.options)
     # with a byte-order mark: Excel on Windows reads a CSV without one in the local code page ('BjÃ¶rn')
-    name = f"tablecall-{record.game}-{record.id}.csv"
-    return _download("\ufeff" + history_csv(state, rules), "text/csv; charset=utf-8", name)
+    name = f"tablecall-{_local(record.created_ms):%Y-%m-%d}-{record.game}-{record.id}.csv"
+    return _download("\ufeff" + history_csv(state, rules, _about(record, state)), "text/csv; charset=utf-8", name)
+
+
+def _local(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000).astimezone()
+
+
+def _about(record: GameRecord, state: Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """The CSV's first block: Spit's totals 'Alex,0 / Beth,52' read as Beth's win (lower is better there), a Ten tie
+    broken did not say who won, and a game left at midnight looked finished (weeks audit, session 47, F2)."""
+    return [
+        ("title", record.title),
+        ("game", state["game_title"]),
+        ("players", ", ".join(state["players"])),
+        ("started", f"{_local(record.created_ms):%Y-%m-%d %H:%M}"),
+        ("last played", f"{_local(record.last_ms):%Y-%m-%d %H:%M}"),
+        ("finished", "yes" if state["finished"] else "no"),
+        ("result", state["winner_text"] or ""),
+        ("lower is better", "yes" if state["lower_wins"] else "no"),
+    ]
 
 
 @bp.post("/import")

@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import sqlite3
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -767,9 +771,58 @@ def test_export_csv_has_the_totals_and_defuses_formulas(app: Flask, host: FlaskC
     response = host.get(f"/api/games/{created['id']}/export.csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     text = response.get_data(as_text=True)
-    assert text.startswith("\ufeffrow") and text.count("\ufeff") == 1  # a byte-order mark, for Excel
+    assert text.startswith("\ufefffield,value\r\n") and text.count("\ufeff") == 1  # a byte-order mark, for Excel
+    assert '\r\nplayers,"\'=HYPERLINK(1), Bo"\r\n' in text
     assert "'=HYPERLINK(1),3" in text
     assert "\r\nBo,0\r\n" in text
+
+
+@pytest.mark.parametrize(
+    ("log", "finished", "result", "lower", "totals"),
+    [
+        ("spit/standard_win", "yes", "Winner: Alex", "yes", [["Alex", "0"], ["Beth", "52"]]),
+        (
+            "ten/three_players_two_busts_tie_break",
+            "yes",
+            "Winner: Alex",
+            "no",
+            [["Alex", "4"], ["Beth", "2"], ["Cara", "4"]],
+        ),
+        ("spades/worked_examples", "no", "", "no", None),
+    ],
+    ids=["spit_lower_wins", "ten_tie_broken", "spades_unfinished"],
+)
+def test_export_csv_starts_with_the_game_its_dates_and_who_won(
+    app: Flask, host: FlaskClient, log: str, finished: str, result: str, lower: str, totals: Any
+) -> None:
+    """Spit's 'Alex,0 / Beth,52' read as Beth's win, a Ten tie broken did not say who won, a game left at midnight
+    looked finished, and a month of downloads was a row of hex ids (weeks audit, session 47, F2). The game's block
+    comes first; every block has its own first row of column names and an empty row after it."""
+    text = (ROOT / "tests" / "golden" / f"{log}.jsonl").read_text()
+    gid = host.post("/api/import", json={"log": text, "title": "Friday"}).get_json()["id"]
+    friday = datetime(2026, 11, 6, 20, 0).astimezone()
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute("UPDATE games SET created_ms = ? WHERE id = ?", (int(friday.timestamp() * 1000), gid))
+    db.close()
+    response = host.get(f"/api/games/{gid}/export.csv")
+    assert f'filename="tablecall-2026-11-06-{log.split("/")[0]}-{gid}.csv"' in response.headers["Content-Disposition"]
+    blocks = [list(csv.reader(io.StringIO(b))) for b in response.get_data(as_text=True)[1:].split("\r\n\r\n")]
+    about = dict(blocks[0][1:])
+    record = store(app).game(gid)
+    assert record is not None
+    assert blocks[0][0] == ["field", "value"] and about["title"] == "Friday" and about["started"] == "2026-11-06 20:00"
+    assert about["last played"] == datetime.fromtimestamp(record.last_ms / 1000).astimezone().strftime("%Y-%m-%d %H:%M")
+    assert (about["finished"], about["result"], about["lower is better"]) == (finished, result, lower)
+    assert about["game"] == log.split("/")[0].title() and about["players"] == ", ".join(
+        parse_log(text.split("\n")).header.players
+    )
+    assert [b[0][:2] for b in blocks] == [
+        ["field", "value"],
+        ["row", blocks[1][0][1]],
+        ["total", "score"],
+        ["rule", "value"],
+    ]
+    assert totals is None or blocks[2][1:] == totals
 
 
 def test_export_csv_flattens_the_history_rows(app: Flask) -> None:

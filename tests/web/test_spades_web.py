@@ -71,8 +71,9 @@ def test_spades_history_exports_as_csv(host: FlaskClient) -> None:
     post_event(host, gid, **hand([4, 3, 2, 2], [4, 3, 3, 3]))
     text = host.get(f"/api/games/{gid}/export.csv").get_data(as_text=True).removeprefix("\ufeff")
     rows = list(csv.reader(io.StringIO(text)))
-    assert rows[0].count("hand") == 1  # the row number is "row", the history's own field "hand"
-    first = dict(zip(rows[0], rows[1], strict=True))
+    top = next(i for i, row in enumerate(rows) if row[:1] == ["row"])  # after the game's block (field,value)
+    assert rows[top].count("hand") == 1  # the row number is "row", the history's own field "hand"
+    first = dict(zip(rows[top], rows[top + 1], strict=True))
     assert (first["row"], first["hand"], first["bids Alex"], first["dealer"]) == ("1", "1", "4", "Alex")
     assert (first[f"teams {AC} total"], first[f"teams {BD} bags"]) == ("61", "1")
     assert [AC, "61"] in rows and [BD, "51"] in rows
