@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
@@ -40,6 +41,7 @@ __all__ = ["bp"]
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 MAX_EVENT_BYTES = 16 * 1024
+REPLAY_S = 0.5  # the most a game list spends replaying games not read yet (Hub.result, Hub.read_results)
 
 
 def _record(game_id: str) -> GameRecord:
@@ -145,7 +147,10 @@ def games() -> Any:
     records = store(current_app).games()
     if not is_host():
         records = [r for r in records if role_for(r) != "none"]
-    return jsonify(games=[{**r.public(), "role": role_for(r)} for r in records])
+    until = time.monotonic() + REPLAY_S  # ``result``: finished, winner_text, totals; null where not read in time
+    return jsonify(
+        games=[{**r.public(), "role": role_for(r), "result": hub(current_app).result(r, until)} for r in records]
+    )
 
 
 @bp.post("/games")

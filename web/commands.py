@@ -317,6 +317,7 @@ def run_serve(args: argparse.Namespace) -> int:
             _release(claim)
             raise
 
+    threading.Thread(target=hub(app).read_results, name="tablecall game list", daemon=True).start()
     try:
         _print_welcome(app, args, local, bases, demos)
     except BrokenPipeError:  # its reader stopped (`serve | head -1`): the server stopped at once, quietly, status 0

@@ -7,6 +7,7 @@ Pages are Jinja templates (autoescaped); data reaches the scripts as ``tojson`` 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Mapping
 from datetime import datetime
 from functools import cache
@@ -20,7 +21,7 @@ from scorer.events import MAX_TITLE, header_title
 from scorer.game import GameSpec, OptionError
 from scorer.registry import UnknownGame, get_game
 from web.access import HOST_COOKIE, AccessDenied, game_cookie, is_host, require, role_for, same_secret, token_role
-from web.api import _record, installed_games, log_text, open_game, share_links
+from web.api import REPLAY_S, _record, installed_games, log_text, open_game, share_links
 from web.app import camera, hub, public_urls, store
 from web.camera_api import camera_status
 from web.qr import qr_svg
@@ -41,16 +42,33 @@ def home() -> str:
     if not host:
         games = [(r, role) for r, role in games if role != "none"]
     games, old_demos = _fold_demos(games)
+    until = time.monotonic() + REPLAY_S
+    results = {r.id: hub(current_app).result(r, until) for r, _ in games}
     return render_template(
         "home.html",
         host=host,
         games=games,
+        results=results,
         old_demos=old_demos,
         public_urls=public_urls(current_app),
         demo=current_app.config["DEMO"],
         camera=_camera_line() if host else None,
         when=when_played,
+        standing=standing,
+        started=_started,
     )
+
+
+def standing(result: Mapping[str, Any] | None) -> str:
+    """A listed game's state: "finished · Winner: Alex & Charlie · 503–222" or "in play · 241–180" (the totals in
+    seating order, up to four sides), "" where it is not known yet (Hub.result)."""
+    if result is None:
+        return ""
+    said = ["finished", result["winner_text"] or ""] if result["finished"] else ["in play"]
+    totals = [f"{t:g}" if isinstance(t, float) else str(t) for t in result["totals"].values()]
+    if 0 < len(totals) <= 4:
+        said.append("–".join(totals))
+    return " · ".join(x for x in said if x)
 
 
 def when_played(record: GameRecord) -> tuple[str, str]:
@@ -59,6 +77,13 @@ def when_played(record: GameRecord) -> tuple[str, str]:
     only be told apart by their number of events (lifecycle audit, session 36)."""
     moment = datetime.fromtimestamp(record.last_ms / 1000).astimezone()  # the store gives created_ms if none
     return f"{moment:%a} {moment.day} {moment:%b %Y, %H:%M}", moment.isoformat(timespec="minutes")
+
+
+def _started(record: GameRecord) -> str:
+    """The day a game started where it was last played on another ("started Fri 13 Nov"), else ""."""
+    start = datetime.fromtimestamp(record.created_ms / 1000).astimezone()
+    last = datetime.fromtimestamp(record.last_ms / 1000).astimezone()
+    return "" if start.date() == last.date() else f"started {start:%a} {start.day} {start:%b}"
 
 
 def _fold_demos(games: list[tuple[Any, str]]) -> tuple[list[tuple[Any, str]], list[tuple[Any, str]]]:

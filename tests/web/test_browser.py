@@ -297,6 +297,29 @@ def test_a_watch_only_phone_cannot_enter(server: dict[str, Any], browsers: dict[
     laptop.get(server["laptop"] + "/")
 
 
+def test_the_game_list_says_each_game_s_state_on_a_phone_s_width(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A month of rows alike said neither which game was over nor who won (weeks audit, session 47, F1): the row says
+    it on a line of its own, inside a 360 px screen."""
+    laptop = browsers["laptop"]
+    status, body = call(
+        server["laptop"], "POST", "/api/games", {"game": "spades", "players": [*PLAYERS[:3], "David"], "title": "Won"}
+    )
+    assert status == 201, body
+    hand = {"type": "hand", "bids": dict(zip([*PLAYERS[:3], "David"], [4, 3, 2, 2], strict=True))}
+    for tricks in [[4, 3, 3, 3]] * 9:  # 61 and 51 a hand: 549–459 after 9
+        took = dict(zip([*PLAYERS[:3], "David"], tricks, strict=True))
+        assert call(server["laptop"], "POST", f"/api/games/{body['id']}/events", {**hand, "tricks": took})[0] == 201
+    laptop.get(server["laptop"] + "/")
+    row = wait(laptop, lambda d: d.find_element(By.CSS_SELECTOR, f'#games a[href="/g/{body["id"]}"]'))
+    state = row.find_element(By.CSS_SELECTOR, ".game-state")
+    assert state.text == "finished · Winner: Alex & Charlie · 549–459"
+    assert laptop.execute_script("return document.documentElement.scrollWidth <= window.innerWidth")
+    assert state.rect["x"] + state.rect["width"] <= PHONE["width"]
+    shot(laptop, "17a-home-game-states")
+
+
 def test_import_a_log_from_the_laptop(server: dict[str, Any], browsers: dict[str, WebDriver], tmp_path: Path) -> None:
     laptop = browsers["laptop"]
     header = {"format": "tablecall-log", "version": 1, "game": "spades", "players": ["N", "E", "S", "W"], "options": {}}

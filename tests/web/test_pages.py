@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import time
 from datetime import datetime
 from pathlib import Path
@@ -312,6 +313,61 @@ def test_the_game_list_says_when_each_game_was_last_played(app: Flask, host: Fla
     store(app).append(gid, event, int(friday.timestamp() * 1000), "host")
     html = host.get("/").get_data(as_text=True)
     assert f'<time datetime="{friday.isoformat(timespec="minutes")}">Fri 27 Nov 2026, 20:14</time>' in html
+
+
+def test_the_game_list_says_which_games_are_over_who_won_and_the_score(app: Flask, host: FlaskClient) -> None:
+    """After a month, 21 rows alike: none said which game was over, who won or the score, "1 events", and a game
+    started two weeks before it was last played was listed by its last day only (weeks audit, session 47, F1)."""
+    won, playing, _ = (new_game(host, title=t)["id"] for t in ("Won", "Playing", "Empty"))
+    for player, points in (("Ann", 9), ("Bo", 3), ("Ann", 3)):
+        assert post_event(host, won, type="add", player=player, points=points).status_code == 201
+    assert post_event(host, playing, type="add", player="Ann", points=4).status_code == 201
+    friday = datetime(2026, 11, 13, 20, 0).astimezone()
+    db = sqlite3.connect(store(app).path, isolation_level=None)
+    db.execute("UPDATE games SET created_ms = ? WHERE id = ?", (int(friday.timestamp() * 1000), playing))
+    db.close()
+    html = host.get("/").get_data(as_text=True)
+    rows = {r.split('class="game-title">')[1].split("<")[0]: r for r in html.split("<li>")[1:]}
+    assert (
+        '<span class="game-state">finished · Winner: Ann · 12–3</span>' in rows["Won"] and "· 3 events ·" in rows["Won"]
+    )
+    assert (
+        '<span class="game-state">in play · 4–0</span>' in rows["Playing"]
+        and "· 1 event · started Fri 13 Nov ·" in rows["Playing"]
+    )
+    assert '<span class="game-state">in play · 0–0</span>' in rows["Empty"] and "· 0 events ·" in rows["Empty"]
+    assert "started" not in rows["Won"]
+    listed = {g["title"]: g["result"] for g in host.get("/api/games").get_json()["games"]}
+    assert listed["Won"] == {"finished": True, "winner_text": "Winner: Ann", "totals": {"Ann": 12, "Bo": 3}}
+    assert listed["Playing"] == {"finished": False, "winner_text": None, "totals": {"Ann": 4, "Bo": 0}}
+
+
+def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_read_at_the_start(
+    app: Flask, host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """A game not loaded since the start costs its replay (1,000 short games: 3-12 s): the list replays them for at most
+    REPLAY_S, without keeping them loaded, and ``serve`` reads them all on a thread at the start (Hub.read_results)."""
+    from web.app import create_app
+
+    for player, points in (("Ann", 1), ("Bo", 9), ("Ann", 1), ("Bo", 1)):
+        assert post_event(host, tally["id"], type="add", player=player, points=points).status_code == 201
+    again = create_app({"TESTING": True, "DATABASE": str(store(app).path)})  # (a restart: nothing loaded)
+    try:
+        record = store(again).game(tally["id"])
+        assert record is not None
+        assert hub(again).result(record, 0.0) is None  # past its time: listed without it
+        html = again.test_client().get("/").get_data(as_text=True)
+        assert 'class="game-state">finished · Winner: Bo · 2–10<' in html  # (a short game: within REPLAY_S)
+        hub(again)._results.clear()
+        hub(again).read_results()
+        assert tally["id"] not in hub(again)._games  # replayed for the list, not kept loaded
+        assert hub(again).result(record, 0.0) == {
+            "finished": True,
+            "winner_text": "Winner: Bo",
+            "totals": {"Ann": 2, "Bo": 10},
+        }
+    finally:
+        store(again).close()
 
 
 def test_play_again_leads_the_old_game_s_phones_into_the_new_one(app: Flask, host: FlaskClient) -> None:
