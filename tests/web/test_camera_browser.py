@@ -143,7 +143,9 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
 
 def camera_flip_shown(server: dict[str, Any], laptop: WebDriver, title: str) -> tuple[str, str]:
     """A Snap game the camera follows, open on the laptop, with the camera's flip of Ann's 7H in its list (in the
-    middle of the screen): the game's id and the flip's row."""
+    middle of the screen): the game's id and the flip's row. The panel above the list has settled: the camera's
+    first statuses (its tools shown, its help line two lines longer once the corner markers were looked for) moved
+    the list 118 px down after a test had taken the point of the row's Reject (3 of 10 runs on a busy machine)."""
     app = server["app"]
     game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title=title).record.id
     hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
@@ -153,8 +155,26 @@ def camera_flip_shown(server: dict[str, Any], laptop: WebDriver, title: str) -> 
     seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
     row = f'#camera-events li[data-seq="{seen.event.seq}"]'
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
+    wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
+    settled(laptop, row)
     laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
     return game_id, row
+
+
+def settled(driver: WebDriver, selector: str, seconds: float = 2.0) -> None:
+    """Until the element has kept its place on the page for ``seconds``: longer than the camera panel's status
+    poll (1.5 s), whose answers redraw the panel above the list."""
+    place = "const b = arguments[0].getBoundingClientRect(); return [b.left + scrollX, b.top + scrollY]"
+    since, where = time.monotonic(), None
+    ends = since + 20
+    while time.monotonic() < ends:
+        now = driver.execute_script(place, css(driver, selector))
+        if now != where:
+            since, where = time.monotonic(), now
+        elif time.monotonic() - since >= seconds:
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{selector} moved on the page for 20 s (last at {where})")
 
 
 def test_a_double_tap_on_a_camera_event_s_reject_does_not_restore_it(server: dict[str, Any], laptop: WebDriver) -> None:
