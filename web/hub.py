@@ -41,6 +41,8 @@ __all__ = [
     "StaleEntry",
     "Subscriber",
     "digest",
+    "have",
+    "lean",
     "sse",
     "twins",
 ]
@@ -110,6 +112,19 @@ def digest(value: Any) -> str:
     """A short fingerprint of a part of the state (:data:`KEPT`), by which a screen knows the one it has is the same."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     return hashlib.blake2b(text.encode("utf-8"), digest_size=8).hexdigest()
+
+
+def have(header: str | None) -> dict[str, str]:
+    """The digests a screen says it holds, from an entry's ``X-Have: history=<digest>,alerts=<digest>``: none where it
+    is absent or not of that form (an old cached page, a script, curl), whose answer is whole as before."""
+    pairs = (part.strip().partition("=") for part in (header or "").split(","))
+    return {key: value for key, _, value in pairs if value}
+
+
+def lean(state: Mapping[str, Any], held: Mapping[str, str]) -> dict[str, Any]:
+    """``state`` without the parts (:data:`KEPT`) whose digest is one ``held`` names: the screen keeps its own."""
+    kept = {key for key in KEPT if held.get(key) == state["digests"][key]}
+    return {key: value for key, value in state.items() if key not in kept}
 
 
 @dataclass(eq=False)
@@ -330,8 +345,7 @@ class Hub:
         for subscriber in list(live.subscribers):
             kept = tuple(key for key in KEPT if subscriber.digests.get(key) == state["digests"][key])
             if kept not in rendered:
-                shown = {key: value for key, value in state.items() if key not in kept}
-                rendered[kept] = sse({**body, "state": shown}, event="event", id=seq)
+                rendered[kept] = sse({**body, "state": lean(state, subscriber.digests)}, event="event", id=seq)
             subscriber.put(rendered[kept])
             subscriber.digests = dict(state["digests"])
 

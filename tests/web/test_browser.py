@@ -1041,6 +1041,80 @@ def test_the_stream_s_copy_of_the_phone_s_own_entry_keeps_the_history_the_answer
     assert phone.execute_script(gets) == 0 and not script_errors(phone)
 
 
+# in the page: each entry held ``window.__hold`` ms before it is sent and its answer ``window.__after`` ms once it
+# came, and the X-Have it went with and the parts of the state its answer brought kept in window.__answers
+ANSWERS = """window.__hold = 0; window.__after = 0; window.__answers = []; const real = window.fetch;
+  const later = (ms) => new Promise((ok) => setTimeout(ok, ms));
+  window.fetch = (url, init) => !String(url).endsWith('/events') ? real(url, init)
+    : later(window.__hold).then(() => real(url, init)).then((r) => r.clone().json()
+      .then((j) => { window.__answers.push({have: init.headers['X-Have'] || null, keys: Object.keys(j.state || {})});
+        return later(window.__after); }).then(() => r));"""
+
+
+def test_the_answer_to_the_phone_s_own_entry_leaves_out_the_history_it_holds_unless_it_changed_meanwhile(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The answer to a phone's own entry was the whole state: 15 KB late in a Spades game, half a second a tap on a weak
+    Wi-Fi. The phone says the digests it holds (X-Have), the answer leaves those parts out, and the screen keeps its
+    rows and asks for nothing, whether the answer or the stream's copy comes first. Where its history changed while the
+    answer was on its way (another screen undid the hand, then restored it, before this bid, and the stream brought
+    only the undo in time) the answer's is not the one it holds: the screen asks for the whole state and draws the
+    hand, never the rows it had meanwhile."""
+    phone, the_hub = browsers["phone"], hub(server["app"])
+    hand = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
+    game_id = the_hub.create("spades", ["A", "B", "C", "D"], {}, title="Answer").record.id
+    the_hub.append(game_id, hand, author="host")
+    join_phone(server, phone, game_id)
+    live_game = the_hub.live(game_id)
+    assert live_game is not None and len(live_game.subscribers) == 1
+    (stream,) = live_game.subscribers
+    late = Late(0.5)  # (the answer first, as it mostly comes)
+    stream.queue = late  # type: ignore[assignment]
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "C bids:")
+    phone.execute_script(ANSWERS)
+    state = f"/api/games/{game_id}"  # the whole state, asked for
+    gets = f"return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('{state}')).length"
+    row = "return [...document.querySelectorAll('#history tr:not(.breakdown) .bids')].map((n) => n.textContent)"
+    tap(phone, '#bid-buttons button[data-bid="3"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "D bids:", 3)
+    (answer,) = phone.execute_script("return window.__answers")
+    assert answer["have"] and not {"history", "alerts"} & set(answer["keys"]) and "view" in answer["keys"], answer
+    rows = phone.execute_script(row)
+    assert len(rows) == 1 and "A 4 · 5" in rows[0], rows
+    time.sleep(0.8)  # the stream's copy
+    late.seconds = 0.0
+    phone.execute_script("window.__after = 600")  # the stream's copy first, then the answer
+    tap(phone, '#bid-buttons button[data-bid="2"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "A bids:", 3)
+    time.sleep(0.8)
+    answer = phone.execute_script("return window.__answers")[1]
+    assert answer["have"] and not {"history", "alerts"} & set(answer["keys"]), answer
+    rows = phone.execute_script(row)
+    assert len(rows) == 1 and "A 4 · 5" in rows[0], rows
+    assert phone.execute_script(gets) == 0 and not script_errors(phone)
+
+    late.seconds = 0.5
+    the_hub.append(game_id, {"type": "undo", "target": 1}, author="host")  # heard 0.5 s later: no hand
+    late.seconds = 3.0
+    the_hub.append(game_id, {"type": "undo", "target": 4}, author="host")  # restored: heard only in 3 s
+    phone.execute_script("window.__hold = 1200; window.__after = 0")  # the bid's answer between the two
+    tap(phone, '#bid-buttons button[data-bid="2"]')
+    wait(phone, lambda d: len(d.execute_script("return window.__answers")) == 3, 5)
+    answer = phone.execute_script("return window.__answers")[2]
+    assert answer["have"] and "history" not in answer["keys"], answer  # (the one the phone had when it tapped)
+    wait(phone, lambda d: d.execute_script(gets) == 1, 3)
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "B bids:", 3)
+    rows = phone.execute_script(row)
+    assert len(rows) == 1 and "A 4 · 5" in rows[0], rows
+    assert [(e.data.get("player"), e.data.get("bid")) for e in store(server["app"]).events(game_id)][-1] == ("A", 2)
+    time.sleep(3.2)  # the stream's restore (older: dropped) and its copy of the bid
+    rows = phone.execute_script(row)
+    assert len(rows) == 1 and "A 4 · 5" in rows[0], rows
+    assert phone.execute_script(gets) == 1 and not script_errors(phone)
+
+
 def test_the_log_shows_an_event_that_arrived_during_its_load(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

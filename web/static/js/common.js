@@ -41,8 +41,9 @@ export class ApiError extends Error {
 
 // `waitMs`: how long to wait for the answer before giving up on it (an entry over a half-open Wi-Fi connection hung
 // for ever, and every later tap was refused as "came with the one before it": error-handling audit, session 41).
-export async function api(method, url, body, waitMs) {
-  const init = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+// `headers`: more request headers (an entry's X-Have: table.js).
+export async function api(method, url, body, waitMs, headers = {}) {
+  const init = { method, credentials: 'same-origin', headers: { ...headers, Accept: 'application/json' } };
   if (body !== undefined) {
     init.headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);

@@ -200,9 +200,10 @@ async function send(body, problemNode, { follow = false, seen = state.seq, ask =
   try {
     // when it was made, on the game's clock: entries held on their way (the laptop paused) go in in that order
     const made = gameNow();
-    const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs());
+    const result = await api('POST', `/api/games/${gameId}/events`, made === null ? { ...body, seen } : { ...body, seen, made }, answerMs(), haveHeader());
     if (forOther && !answered && !result.duplicate) forOthers = true;   // (a question answered its own way: not a scorekeeper's)
-    apply(result.state, { own: held });   // an unheld one (a call, the timer's resolve) moves the buttons too
+    const next = whole(result.state);   // (its history left out where this screen said it holds it)
+    if (next) apply(next, { own: held }); else refreshState();   // an unheld one (a call, the timer's resolve) moves the buttons too
     announce(result.rulings, shownBy(screen));
     sayInfo(result.rulings);
     if (result.duplicate) {
@@ -457,8 +458,10 @@ function apply(next, { fresh = false, own = false } = {}) {
 
 // -- the live stream -------------------------------------------------------------------------
 // A live message leaves out what is as the stream last sent it (the history: 12.6 KB of a late Spades game's 14.7 KB
-// message, sent again with every card; hub.KEPT): the screen keeps its own, where its digest says it is the same.
-// Where it is not (never, unless a message went astray), the screen asks for the whole state.
+// message, sent again with every card; hub.KEPT), and an entry's answer what this screen said it holds (haveHeader): the
+// screen keeps its own, where its digest says it is the same. Where it is not (a message gone astray; another screen's
+// entry heard while this one's answer was on its way, which changed the history this screen had said it holds), the
+// screen asks for the whole state.
 function whole(next) {
   if (!next || next.seq < state.seq) return next;   // (an older message: apply drops it)
   for (const key of Object.keys(next.digests || {})) {
@@ -493,6 +496,13 @@ async function refreshState() {
 }
 
 function heard() { lastHeard = Date.now(); }
+
+// The X-Have header of an entry: the digests of the parts of the state this screen holds (hub.KEPT), which the answer
+// leaves out where they are the same (late in a Spades game 15 KB to every tap; half a second on a weak Wi-Fi).
+function haveHeader() {
+  const have = Object.keys(state.digests || {}).filter((key) => key in state).map((key) => `${key}=${state.digests[key]}`);
+  return have.length ? { 'X-Have': have.join(',') } : {};
+}
 
 function connect() {
   if (source) source.close();
