@@ -102,7 +102,7 @@ def _compressed(response: Response) -> Response:
     game was 293 KB, reloaded every 1.5 s while the game went on, filling a crowded Wi-Fi's 1 Mbit/s (22 KB gzipped);
     a page's scripts 240 KB (80 KB) (slow-phone audit, session 45). Never a stream (the live updates, the camera)."""
     if (
-        response.status_code != 200
+        response.status_code not in (200, 201)  # (201: an entry's answer, the whole state to a page that holds nothing)
         or response.mimetype not in GZIPPED
         or request.accept_encodings.quality("gzip") <= 0  # (not "gzip;q=0")
         or "Content-Encoding" in response.headers

@@ -257,6 +257,22 @@ def test_large_answers_are_gzipped_for_a_browser_that_takes_it(host: FlaskClient
     assert "Content-Encoding" not in refused.headers  # (it was taken as asking for gzip: a review)
 
 
+def test_an_entry_s_answer_is_gzipped_too(host: FlaskClient, tally: dict[str, Any], monkeypatch: Any) -> None:
+    """An entry's answer is a 201: the whole state to a page that says it holds nothing (an old cached page), 15 KB
+    late in a Spades game, went uncompressed (leanpost, session 47). A tally's answer is small: the limit is lowered."""
+    import gzip
+
+    import web.app
+
+    monkeypatch.setattr(web.app, "GZIP_MIN_BYTES", 256)
+    body = {"type": "add", "player": "Ann", "points": 1}
+    answer = host.post(f"/api/games/{tally['id']}/events", json=body, headers={"Accept-Encoding": "gzip"})
+    assert answer.status_code == 201 and answer.headers.get("Content-Encoding") == "gzip"
+    assert json.loads(gzip.decompress(answer.get_data()))["state"]["seq"] == 1
+    plain = post_event(host, tally["id"], **body)
+    assert plain.status_code == 201 and "Content-Encoding" not in plain.headers
+
+
 def test_the_modules_a_page_preloads_are_its_imports_at_any_depth(tmp_path: Path) -> None:
     """Each import form the scripts use; an import-like line naming no file (in a comment) is passed over: it made
     every game page a 500 (a review, session 45)."""
