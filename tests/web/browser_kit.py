@@ -23,6 +23,7 @@ from selenium import webdriver
 from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.wait import WebDriverWait
 from selenium.webdriver.webkitgtk.service import Service as WebKitService
@@ -223,9 +224,14 @@ def choose(driver: WebDriver, selector: str, value: str) -> None:
 
 
 def type_into(driver: WebDriver, selector: str, text: str) -> None:
+    """Type into a field as a person would: what is in it is selected and typed over with the field kept focused.
+    Selenium's clear() blurs the field after it, and a redraw the page held while it was focused (table.js keeps a
+    focused entry) then replaced it before the typing: a stale element, now and then, in a Spit test (session 47)."""
     element = css(driver, selector)
     driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", element)
-    element.clear()
+    if element.get_attribute("value"):
+        element.send_keys(Keys.CONTROL, "a")
+        element.send_keys(Keys.DELETE)
     element.send_keys(text)
 
 
