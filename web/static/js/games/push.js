@@ -60,10 +60,12 @@ function endingForm(ctx, { title, values = {}, out = '', after = null }) {
 function problem() { return document.getElementById('push-problem'); }
 
 // `ask`: a question asked before it is sent (table.js send)
-async function send(ctx, body, after = null, ask = null) {
+// `seen`: the game as it was when the form was first typed in (kept forms): the same entry made meanwhile on another
+// screen is then this one, answered as already logged, not entered twice (a review, session 47)
+async function send(ctx, body, after = null, ask = null, seen = null) {
   const answered = actorMeant && body.player === ctx.state.view.turn;
   try {
-    const result = await ctx.send(body, problem(), { ask, answered });
+    const result = await ctx.send(body, problem(), seen == null ? { ask, answered } : { ask, answered, seen });
     if (after) after(result);
     ctx.redraw();
     return true;
@@ -269,10 +271,12 @@ function typedFor(ctx, who, form) {
 }
 
 // a field's text, or a list's choice (one still offered), put back from `store[key]` and kept there as it changes
-function kept(store, key, input) {
+function kept(store, key, input, seq) {
   const offered = input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === store[key]);
   if (key in store && offered) input.value = store[key];
-  for (const type of ['input', 'change']) input.addEventListener(type, () => { store[key] = input.value; });
+  for (const type of ['input', 'change']) {
+    input.addEventListener(type, () => { store[key] = input.value; if (store.seen == null) store.seen = seq(); });
+  }
 }
 
 function sent(who, form) { if (typed[who]) delete typed[who][form]; }
@@ -298,7 +302,8 @@ function layoffForm(ctx, who) {
   const cards = cardField({ label: 'Cards', jokers: true, value: v.pending_wild && v.pending_wild.player === who ? v.pending_wild.wild : '' });
   const wilds = el('input', { type: 'text', placeholder: 'e.g. JK=9S (optional)', autocomplete: 'off', 'aria-label': 'wilds' });
   const store = typedFor(ctx, who, 'layoff');
-  kept(store, 'meld', meld); kept(store, 'cards', cards.input); kept(store, 'wilds', wilds);
+  const seq = () => ctx.state.seq;
+  kept(store, 'meld', meld, seq); kept(store, 'cards', cards.input, seq); kept(store, 'wilds', wilds, seq);
   const form = el('form', { class: 'card', id: 'layoff-form', novalidate: true }, el('h2', {}, `${who} lays off`),
     el('label', { class: 'field' }, 'On meld', meld), cards.node, el('label', { class: 'field' }, 'Wilds stand for', wilds),
     el('button', { type: 'submit', class: 'wide', id: 'send-layoff' }, 'Lay off'));
@@ -309,7 +314,7 @@ function layoffForm(ctx, who) {
     const list = cards.cards();
     if (!list.length) { showProblem(problem(), 'Type the cards laid off.'); return; }
     send(ctx, { type: 'layoff', player: who, ...meldNamed(v, meld.value), cards: list, ...(declared ? { wilds: declared } : {}) },
-      () => sent(who, 'layoff'));
+      () => sent(who, 'layoff'), null, store.seen);
   });
   return form;
 }
@@ -320,7 +325,8 @@ function swapForm(ctx, who) {
   const card = el('input', { type: 'text', placeholder: 'natural card, e.g. 8S', autocomplete: 'off', 'aria-label': 'natural card' });
   const wild = el('input', { type: 'text', placeholder: 'the wild, e.g. JK', autocomplete: 'off', 'aria-label': 'wild' });
   const store = typedFor(ctx, who, 'swap');
-  kept(store, 'meld', meld); kept(store, 'card', card); kept(store, 'wild', wild);
+  const seq = () => ctx.state.seq;
+  kept(store, 'meld', meld, seq); kept(store, 'card', card, seq); kept(store, 'wild', wild, seq);
   const form = el('form', { class: 'card', id: 'swap-form', novalidate: true }, el('h2', {}, `${who} swaps a wild`),
     el('label', { class: 'field' }, 'In meld', meld), el('div', { class: 'row' }, card, wild),
     el('button', { type: 'submit', class: 'wide', id: 'send-swap' }, 'Swap'));
@@ -329,7 +335,7 @@ function swapForm(ctx, who) {
     const [natural] = readCards(card.value);
     const [freed] = readCards(wild.value);
     if (!natural || !freed) { showProblem(problem(), 'Type the natural card and the wild it replaces.'); return; }
-    send(ctx, { type: 'swap', player: who, ...meldNamed(v, meld.value), card: natural, wild: freed }, () => sent(who, 'swap'));
+    send(ctx, { type: 'swap', player: who, ...meldNamed(v, meld.value), card: natural, wild: freed }, () => sent(who, 'swap'), null, store.seen);
   });
   return form;
 }
@@ -339,7 +345,7 @@ function discardForm(ctx, who) {
   const known = v.hands[who] ? v.hands[who].known : [];
   // typed, or tapped on the card pad (with phone entry the referee rarely knows the hand, so it is typed most turns)
   const field = cardField({ label: 'Card discarded', id: 'discard-card', placeholder: 'e.g. 9H', jokers: true });
-  kept(typedFor(ctx, who, 'discard'), 'card', field.input);
+  kept(typedFor(ctx, who, 'discard'), 'card', field.input, () => ctx.state.seq);
   const form = el('form', { class: 'card', id: 'discard-form', novalidate: true }, el('h2', {}, `${who} discards`));
   if (known.length) {
     form.append(el('div', { class: 'row' }, [...new Set(known)].map((c) => el('button', { type: 'button', dataset: { card: c },
