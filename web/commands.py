@@ -617,19 +617,38 @@ def _served_by_another_name(db: Path) -> int | None:
     return None if _flock_pid(real.with_name(real.name + ".server")) == pid else pid
 
 
+PROC_LOCKS = Path("/proc/locks")
+
+
 def _flock_pid(db: Path) -> int | None:
-    """The process that holds a flock on ``db`` (/proc/locks: "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF")."""
+    """The process that holds a flock on ``db`` (/proc/locks: "1: FLOCK ADVISORY WRITE PID MAJ:MIN:INODE 0 EOF").
+    Its device is the file system's, which is not always stat's (a btrfs subvolume, Fedora's /home: stat says the
+    subvolume's): a line of the same inode on another device is the file where that process has it open."""
     try:
         found = os.stat(db)
-        lines = Path("/proc/locks").read_text().splitlines()
+        lines = PROC_LOCKS.read_text().splitlines()
     except OSError:
         return None
     where = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
     for line in lines:
         fields = line.split()
-        if len(fields) >= 6 and fields[1] == "FLOCK" and fields[3] == "WRITE" and fields[5] == where:
-            return int(fields[4]) if fields[4].isdecimal() else None
+        if len(fields) < 6 or fields[1] != "FLOCK" or fields[3] != "WRITE" or not fields[4].isdecimal():
+            continue
+        pid = int(fields[4])
+        if fields[5] == where or (fields[5].endswith(f":{found.st_ino}") and _has_open(pid, found)):
+            return pid
     return None
+
+
+def _has_open(pid: int, found: os.stat_result) -> bool:
+    """Whether process ``pid`` has the file ``found`` open (its /proc/PID/fd; False where they cannot be read)."""
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                other = fd.stat()
+                if (other.st_dev, other.st_ino) == (found.st_dev, found.st_ino):
+                    return True
+    return False
 
 
 def _say_who(claim: _Claim | None, who: str) -> None:

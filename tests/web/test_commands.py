@@ -19,6 +19,7 @@ import pytest
 
 from scorer.events import parse_event
 from tests.web.server import ROOT, SERVE, call, output, start_server
+from web import commands
 from web.app import create_app, store
 from web.cli import build_parser, main
 from web.commands import DEMO_READY_S, MEMORY_POOLS, _claim, _is_lan, _print_join, _release, _say_who, lan_addresses
@@ -252,6 +253,32 @@ def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_wr
     finally:
         again.terminate()
         again.wait(10)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the database file itself is locked on Linux only")
+def test_the_holder_is_found_where_proc_locks_names_another_device(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On btrfs /proc/locks names the file system's device, stat the subvolume's (00:2d against 00:2f): no holder was
+    found, and `tablecall backup` through a hard link of a served database was not refused (a review, session 47)."""
+    db, link = tmp_path / "games.sqlite3", tmp_path / "elsewhere" / "same.sqlite3"
+    Store(db).close()
+    link.parent.mkdir()
+    os.link(db, link)
+    held, _ = commands._hold_file(db)
+    try:
+        real = commands.PROC_LOCKS.read_text()
+        ino = os.stat(db).st_ino
+        shown = [line for line in real.splitlines() if line.split()[5:6] and line.split()[5].endswith(f":{ino}")]
+        assert shown
+        fake = tmp_path / "locks"
+        fake.write_text("\n".join(line.replace(line.split()[5], f"ff:ff:{ino}") for line in shown) + "\n")
+        monkeypatch.setattr(commands, "PROC_LOCKS", fake)
+        assert commands._flock_pid(link) == os.getpid()
+        assert commands._served_by_another_name(link) == os.getpid()
+    finally:
+        held.close()
+    assert commands._flock_pid(link) is None
 
 
 def test_a_lock_that_cannot_be_taken_is_said_and_is_no_holder(
