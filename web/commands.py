@@ -603,7 +603,16 @@ def _holder_elsewhere(db: Path, noted: bool) -> str:
             except BlockingIOError:  # held: that server's own words
                 return note.read().strip() or "starting"
     pid = _flock_pid(db)
+    if pid is not None and _opened_as(pid, real):  # a server on this name still starting: the note comes after the file
+        return "starting"  # (it was said to have "opened it by another name"; a review, session 47)
     return f"{f'pid {pid}, ' if pid else ''}which opened it by another name: a hard link or a mount of it"
+
+
+def _opened_as(pid: int, real: Path) -> bool:
+    """Whether process ``pid`` has the file open by the name ``real`` (its /proc/PID/fd links name what was opened)."""
+    with contextlib.suppress(OSError):
+        return any(os.readlink(fd) == str(real) for fd in Path(f"/proc/{pid}/fd").iterdir())
+    return False
 
 
 def _served_by_another_name(db: Path) -> int | None:
@@ -614,6 +623,8 @@ def _served_by_another_name(db: Path) -> int | None:
     if not sys.platform.startswith("linux") or (pid := _flock_pid(db)) is None:
         return None
     real = db.resolve()
+    if _opened_as(pid, real):  # (this name: a server still starting, the note not yet taken)
+        return None
     return None if _flock_pid(real.with_name(real.name + ".server")) == pid else pid
 
 

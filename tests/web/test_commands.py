@@ -281,6 +281,37 @@ def test_the_holder_is_found_where_proc_locks_names_another_device(
     assert commands._flock_pid(link) is None
 
 
+def test_a_second_server_on_the_same_name_while_the_first_starts_is_told_it_is_starting(tmp_path: Path) -> None:
+    """The first takes the note beside the name before it opens the database (a quick_check of a big file takes a
+    while): the file's lock alone first, and a second server on the same name was told the first "opened it by
+    another name: a hard link or a mount of it" (a review, session 47)."""
+    db = tmp_path / "games.sqlite3"
+    Store(db).close()
+    slow = (
+        "import time, web.app as a; s = a.create_app; a.create_app = lambda *x, **k: (time.sleep(3), s(*x, **k))[1]; "
+    )
+    first = subprocess.Popen(
+        [sys.executable, "-c", slow + SERVE, "serve", "--db", str(db), "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(1.0)
+        second = subprocess.run(
+            [sys.executable, "-c", SERVE, "serve", "--db", str(db), "--port", "0"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+        )
+    finally:
+        first.terminate()
+        first.wait(10)
+    assert second.returncode == 2
+    assert f"the database {db} is in use by another tablecall server (starting)" in second.stderr
+
+
 def test_a_lock_that_cannot_be_taken_is_said_and_is_no_holder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
