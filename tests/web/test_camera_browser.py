@@ -141,17 +141,20 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") != "unknown", 10)
 
 
-def camera_flip_shown(server: dict[str, Any], laptop: WebDriver, title: str) -> tuple[str, str]:
+def camera_flip_shown(server: dict[str, Any], laptop: WebDriver, title: str, below: str = "") -> tuple[str, str]:
     """A Snap game the camera follows, open on the laptop, with the camera's flip of Ann's 7H in its list (in the
-    middle of the screen): the game's id and the flip's row. The panel above the list has settled: the camera's
-    first statuses (its tools shown, its help line two lines longer once the corner markers were looked for) moved
-    the list 118 px down after a test had taken the point of the row's Reject (3 of 10 runs on a busy machine)."""
+    middle of the screen): the game's id and the flip's row (``below``: the camera's flip of Bo's card before it, in
+    the row under it). The panel above the list has settled: the camera's first statuses (its tools shown, its help
+    line two lines longer once the corner markers were looked for) moved the list 118 px down after a test had taken
+    the point of the row's Reject (3 of 10 runs on a busy machine)."""
     app = server["app"]
     game_id = hub(app).create("snap", ["Ann", "Bo"], {}, title=title).record.id
     hub(app).append(game_id, {"type": "deal", "dealer": "Bo"}, author="host")
     server["desk"].attach(game_id)
     laptop.get(f"{server['laptop']}/g/{game_id}")
     live(laptop)
+    if below:
+        hub(app).append(game_id, {"type": "flip", "player": "Bo", "card": below}, "camera", Source.VISION)
     seen = hub(app).append(game_id, {"type": "flip", "player": "Ann", "card": "7H"}, "camera", Source.VISION)
     row = f'#camera-events li[data-seq="{seen.event.seq}"]'
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
@@ -261,6 +264,41 @@ def test_a_new_camera_row_under_the_finger_takes_no_tap_at_once(server: dict[str
     assert [e.type for e in live_game.session.events] == ["deal", "flip", "flip"]  # nothing rejected
     assert "tap again if you meant it" in css(laptop, "#camera-refused").text
     assert script_errors(laptop) == []
+
+
+def test_a_camera_row_moved_by_the_panel_above_takes_no_tap_at_once(server: dict[str, Any], laptop: WebDriver) -> None:
+    """The finger is on its way to the camera's misread 2C's Reject; the camera's note comes on above the list and
+    moves the rows down, the 7H's Reject where the 2C's was: a tap 200 ms later rejected the 7H (only rows the list
+    itself redrew were held; a camera note on the help line moved them 75 px: camhold, session 47). Held and said;
+    the 2C's Reject tapped at a person's pace is taken."""
+    app, desk = server["app"], server["desk"]
+    game_id, top = camera_flip_shown(server, laptop, "Snap, the panel above moves", below="2C")
+    seven = int(css(laptop, top).get_attribute("data-seq"))
+    row = f'#camera-events li[data-seq="{seven - 1}"]'  # the 2C's, under the 7H's
+    laptop.execute_script(  # 200 ms after the camera's note comes on, a tap where the 2C's Reject was
+        "const b = arguments[0].getBoundingClientRect(), x = b.left + b.width / 2, y = b.top + b.height / 2;"
+        "const note = document.getElementById('camera-note'); window.__hit = null;"
+        "const seen = new MutationObserver(() => { if (note.hidden) return; seen.disconnect();"
+        " setTimeout(() => { const t = document.elementFromPoint(x, y);"
+        " window.__hit = t.closest('li').dataset.seq; t.click(); }, 200); });"
+        "seen.observe(note, {attributes: true});",
+        css(laptop, row + " button.reject"),
+    )
+    desk.note = "two 7H on the table, one of them misread: the camera cannot tell which (check the pile)"
+    try:
+        wait(laptop, lambda d: d.execute_script("return window.__hit"), 5)
+        assert laptop.execute_script("return window.__hit") == str(seven)  # the 7H's Reject had come under the finger
+        live_game = hub(app).live(game_id)
+        assert live_game is not None
+        wait(laptop, lambda d: css(d, "#camera-refused").text or len(live_game.session.events) > 3, 3)
+        assert [e.type for e in live_game.session.events] == ["deal", "flip", "flip"]  # the 7H not rejected
+        assert "tap again if you meant it" in css(laptop, "#camera-refused").text
+        tap(laptop, row + " button.reject")
+        wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.restore"), 5)
+        assert [e.data.get("target") for e in live_game.session.events[3:]] == [seven - 1]  # the 2C's, alone
+        assert script_errors(laptop) == []
+    finally:
+        desk.note = None
 
 
 def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:

@@ -118,6 +118,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
 
   // -- status ----------------------------------------------------------------------------------
   function draw() {
+    const placed = rowPlaces();   // the camera's rows before the panel above them changes (see drawEvents)
     const live = status.live;
     const overDemo = status.demo && !status.attached;   // a demo round that ended: the demo goes on in a new game
     panel.hidden = !(status.attached || status.can_attach || (host && status.problem) || overDemo);
@@ -150,7 +151,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
       help.hidden = !text;
     }
     if (host) drawTools();
-    drawEvents(currentState);
+    drawEvents(currentState, placed);
   }
 
   function drawTools() {
@@ -179,16 +180,22 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   }
 
   // -- the camera's events: Reject -----------------------------------------------------------
-  function drawEvents(state) {
+  // placed: rowPlaces() before the panel above the list was redrawn (its help line, note and tools come and go)
+  function drawEvents(state, placed = null) {
     currentState = state || currentState;
     const list = node('camera-events');
     if (!list || !canWrite || !currentState) return;
     const saw = currentState.camera_saw || [];
     // the events themselves: one corrected from the Log kept its old card on every screen (camera-and-phones audit)
     const key = JSON.stringify(saw.map((s) => [s.event, s.rejected])) + status.attached;
-    if (key === lastState) return;
+    const before = placed || rowPlaces();
+    // Reject became Restore (or back) under the finger, the row moved, or a new row came where rows were: a second
+    // tap there is not taken for a while (a new event taking the top row got the tap meant for the misread card
+    // below it: the review of session 44). Moved by the panel above too: a camera note coming on the help line moved
+    // the rows 75 px down, and a tap aimed at the 2C's Reject 0.24 s later rejected the 7H (camhold, session 47)
+    const changed = (row) => (before.has(row.dataset.seq) ? !samePlace(before.get(row.dataset.seq), rowNow(row)) : before.size > 0);
+    if (key === lastState) { holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, heldRows(list)); return; }
     lastState = key;
-    const before = new Map([...list.querySelectorAll('li[data-seq]')].map((r) => [r.dataset.seq, rowNow(r)]));
     const kept = heldRows(list);
     clear(list);
     if (!status.attached || !saw.length) return;
@@ -204,17 +211,21 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
           ? el('button', { type: 'button', class: 'restore', onclick: (e) => undo(rejected, e.currentTarget) }, 'Restore')
           : el('button', { type: 'button', class: 'reject', onclick: (e) => undo(event.seq, e.currentTarget) }, 'Reject')));
     }
-    // Reject became Restore (or back) under the finger, the row moved, or a new row came where rows were: a second
-    // tap there is not taken for a while (a new event taking the top row got the tap meant for the misread card
-    // below it: the review of session 44)
-    const changed = (row) => (before.has(row.dataset.seq) ? before.get(row.dataset.seq) !== rowNow(row) : before.size > 0);
     holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, kept);
   }
 
   function rowNow(row) {   // what a finger finds at a row: its place and its button
     const button = row.querySelector('button');
-    return `${Math.round(row.getBoundingClientRect().top)}|${button ? button.className : ''}`;
+    return { top: row.getBoundingClientRect().top, what: button ? button.className : '' };
   }
+
+  function rowPlaces() {   // the listed rows: their event's number -> rowNow
+    const list = node('camera-events');
+    return new Map(list ? [...list.querySelectorAll('li[data-seq]')].map((r) => [r.dataset.seq, rowNow(r)]) : []);
+  }
+
+  // the same place (within 4 px, as the Enter tab's buttons: table.js's unchanged) and the same button
+  function samePlace(a, b) { return Math.abs(a.top - b.top) < 4 && a.what === b.what; }
 
   async function undo(seq, button) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
     // its own line: the camera's status, checked every 1.5 s, rewrites camera-problem (a refused Reject showed for a
