@@ -356,8 +356,17 @@ class Store:
         try:
             with closing(sqlite3.connect(kept)) as copy:
                 self._db.backup(copy)
+                check = copy.execute("PRAGMA quick_check").fetchone()[0]
         except (OSError, sqlite3.Error):
             log.exception("could not keep a copy of the replaced database file in %s", kept)
+            return None
+        if check != "ok":  # (a backup copied over a database larger than SQLite's cache: the pages this connection
+            # did not hold came from the backup, and the copy mixed the two; the host was told to start on it: a review,
+            # session 47) it is left, named as damaged, and not offered
+            damaged = kept.with_name(f"{kept.stem}-damaged{kept.suffix}")
+            with suppress(OSError):
+                kept.replace(damaged)
+            log.error("the copy of the database file as tablecall had it is damaged (%s), left in %s", check, damaged)
             return None
         log.error("the games of the database file as tablecall had them are kept in %s", kept)
         return kept

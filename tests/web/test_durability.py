@@ -342,6 +342,31 @@ def test_a_backup_copied_over_the_database_while_serving_refuses_entries_and_kee
     kept.close()
 
 
+def test_a_copied_backup_s_kept_copy_that_came_out_damaged_is_not_offered(tmp_path: Path) -> None:
+    """The copy of the games kept when a backup is copied over the database is read through the server's connection:
+    pages not in its cache or write-ahead log came from the backup, and the copy mixed the two ("database disk image
+    is malformed") while the refusal told the host to start on it (a review, session 47: 3,000 games past SQLite's
+    2 MB cache; here the cache is made small). It is left named as damaged, and the refusal says to export instead."""
+    db, copy = tmp_path / "games.sqlite3", tmp_path / "backup.sqlite3"
+    _games(db, 300)
+    backup(db, copy)
+    store = Store(db)
+    store._db.execute("PRAGMA cache_size = 2")  # (pages, not the 2 MB's 500)
+    for n in range(300):
+        store.create_game("tally", ["Ann", "Bo"], {}, title=f"n{n} " + "x" * 60, origin="new", epoch_ms=0, created_ms=0)
+    with closing(sqlite3.connect(db)) as other:  # (in the file now: not in the connection's write-ahead log)
+        assert other.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0] == 0
+    for n in range(10):  # (in its write-ahead log: the pages it reads with them from the file are the backup's)
+        store.create_game("tally", ["Ann", "Bo"], {}, title=f"late{n}", origin="new", epoch_ms=0, created_ms=0)
+    shutil.copyfile(copy, db)
+    with pytest.raises(StoreError) as refused:
+        store.create_game("tally", ["Ann", "Bo"], {}, title="late", origin="new", epoch_ms=0, created_ms=0)
+    store.close()
+    assert "export the games you need now (History tab)" in str(refused.value)
+    assert "kept in" not in str(refused.value)
+    assert sorted(p.name for p in tmp_path.glob("games-kept-*")) == ["games-kept-1-damaged.sqlite3"]
+
+
 class _NoWal(sqlite3.Connection):
     """A connection on a file system where SQLite cannot keep a write-ahead log: the file stays in its old mode."""
 
