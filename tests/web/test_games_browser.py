@@ -2182,13 +2182,15 @@ def test_push_a_draw_entered_before_the_turn_s_discard_names_the_discard_and_ask
     clean(phone)
 
 
-def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_entry(
-    server: dict[str, Any], browsers: dict[str, WebDriver]
-) -> None:
-    """Beth taps her lay-off and her discard on the card pad (no field keeps the focus, so the entry is redrawn); the
-    host fixes the deal's upcard meanwhile. The forms came back empty, and Discard said "Type the card discarded"
-    (pushpace audit F3, session 47). Kept until sent (the lay-off laid: its form empty) or the turn changes."""
-    phone = browsers["phone"]
+def _pad(phone: WebDriver, form: str, rank: str, suit: str) -> None:
+    tap(phone, f"{form} .pad-box summary")
+    tap(phone, f'{form} button.pad[data-rank="{rank}"]')
+    tap(phone, f'{form} button.pad[data-suit="{suit}"]')
+
+
+def _beth_laying_off_kc(server: dict[str, Any], phone: WebDriver) -> str:
+    """A Push game at Beth's turn, her two sets laid (#2: KS KH JK), her phone joined with KC typed on the card pad
+    of the lay-off form onto meld #2; its id."""
     gid = new_game(server, "push", SEATS)
     for body in (
         {"type": "deal", "dealer": "David", "upcard": "3C"},
@@ -2208,14 +2210,19 @@ def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_e
     wait(phone, lambda d: "Beth (turn)" in text(d, "#push-actor"))
     tap(phone, "#layoff-box summary")
     choose(phone, "#layoff-meld", "2")
+    _pad(phone, "#layoff-form", "K", "C")
+    return gid
 
-    def pad(form: str, rank: str, suit: str) -> None:
-        tap(phone, f"{form} .pad-box summary")
-        tap(phone, f'{form} button.pad[data-rank="{rank}"]')
-        tap(phone, f'{form} button.pad[data-suit="{suit}"]')
 
-    pad("#layoff-form", "K", "C")
-    pad("#discard-form", "4", "D")
+def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_entry(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth taps her lay-off and her discard on the card pad (no field keeps the focus, so the entry is redrawn); the
+    host fixes the deal's upcard meanwhile. The forms came back empty, and Discard said "Type the card discarded"
+    (pushpace audit F3, session 47). Kept until sent (the lay-off laid: its form empty) or the turn changes."""
+    phone = browsers["phone"]
+    gid = _beth_laying_off_kc(server, phone)
+    _pad(phone, "#discard-form", "4", "D")
     fix = {"type": "correct", "target": 1, "event": {"type": "deal", "dealer": "David", "upcard": "3D"}}
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", fix)[0] == 201
     wait(phone, lambda d: "3♦" in text(d, "#push-hands"), 3)  # (the upcard Beth was pushed: the entry was redrawn)
@@ -2231,6 +2238,26 @@ def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_e
     wait(phone, lambda d: "Charlie (turn)" in text(d, "#push-actor"), 3)
     tap(phone, '#push-actor button[data-player="Beth"]')
     assert css(phone, "#discard-card").get_attribute("value") == ""  # a new turn: not kept
+    clean(phone)
+
+
+def test_push_a_lay_off_entered_on_another_screen_is_not_entered_again_from_the_kept_form(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth's KC typed for meld #2 is kept in her form across redraws; the laptop enters that lay-off for her
+    meanwhile, and her tap on Lay off entered it a second time (two decks: the referee took both; a review, session
+    47, F3). The kept form is sent with the game as it was when first typed, so it is the same entry."""
+    phone = browsers["phone"]
+    gid = _beth_laying_off_kc(server, phone)
+    before = len(events(server, gid))
+    origin = next(m["origin"] for m in hub(server["app"]).live(gid).session.view()["melds"] if m["number"] == 2)
+    body = {"type": "layoff", "player": "Beth", "meld": 2, "origin": origin, "cards": ["KC"]}  # (as a phone sends it)
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: "K♣" in text(d, "#push-melds") or "KC" in text(d, "#push-melds"), 3)
+    tap(phone, "#send-layoff")
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 5)
+    wait(phone, lambda d: not css(d, '#layoff-form input[aria-label="Cards"]').get_attribute("value"), 3)
+    assert [e["cards"] for e in events(server, gid)[before:] if e["type"] == "layoff"] == [["KC"]]
     clean(phone)
 
 
