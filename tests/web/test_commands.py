@@ -26,6 +26,13 @@ from web.commands import DEMO_READY_S, MEMORY_POOLS, _claim, _is_lan, _print_joi
 from web.store import Store
 
 
+def _serve(*args: str) -> subprocess.CompletedProcess[str]:
+    """``tablecall serve ARGS`` to its end (one refused at the start), its output kept."""
+    return subprocess.run(
+        [sys.executable, "-c", SERVE, "serve", *args], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+
+
 def test_serve_is_a_subcommand_with_its_options() -> None:
     args = build_parser().parse_args(["serve", "--lan", "--port", "9000", "--db", "x.db", "--demo"])
     assert (args.lan, args.port, args.db, args.demo, args.threads, args.host) == (
@@ -156,13 +163,7 @@ def test_serve_says_when_the_port_is_taken(tmp_path: Path) -> None:
     first, base = start_server(db)
     port = base.rsplit(":", 1)[1]
     try:
-        taken = subprocess.run(
-            [sys.executable, "-c", SERVE, "serve", "--db", str(tmp_path / "x.db"), "--port", port],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        taken = _serve("--db", str(tmp_path / "x.db"), "--port", port)
     finally:
         first.kill()
         first.wait(10)
@@ -224,13 +225,7 @@ def test_a_second_server_on_another_name_of_the_database_is_refused_before_it_wr
     link.parent.mkdir()
     os.link(db, link)
     try:
-        second = subprocess.run(
-            [sys.executable, "-c", SERVE, "serve", "--db", str(link), "--port", "0"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        second = _serve("--db", str(link), "--port", "0")
         status = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})[0]
         copied = main(["backup", "--db", str(db), str(tmp_path / "copy.sqlite3")])  # (the name it serves: as before)
         refused = main(["backup", "--db", str(link), str(tmp_path / "stale.sqlite3")])
@@ -298,13 +293,7 @@ def test_a_second_server_on_the_same_name_while_the_first_starts_is_told_it_is_s
     )
     try:
         time.sleep(1.0)
-        second = subprocess.run(
-            [sys.executable, "-c", SERVE, "serve", "--db", str(db), "--port", "0"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        second = _serve("--db", str(db), "--port", "0")
     finally:
         first.terminate()
         first.wait(10)
@@ -338,13 +327,7 @@ def test_a_second_server_on_the_same_database_is_refused_while_the_first_runs(tm
     db = tmp_path / "t.sqlite3"
     first, base = start_server(db)
     try:
-        second = subprocess.run(
-            [sys.executable, "-c", SERVE, "serve", "--db", str(db), "--port", "0"],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            cwd=ROOT,
-        )
+        second = _serve("--db", str(db), "--port", "0")
         status = call(base, "GET", "/api/games")[0]  # the first is unharmed
     finally:
         first.kill()
