@@ -357,9 +357,11 @@ class Store:
             with closing(sqlite3.connect(kept)) as copy:
                 self._db.backup(copy)
                 check = copy.execute("PRAGMA quick_check").fetchone()[0]
-        except (OSError, sqlite3.Error):
+        except (OSError, sqlite3.Error) as exc:
+            check = str(exc)  # (the copy read as malformed while it was made: as damaged as one quick_check finds)
             log.exception("could not keep a copy of the replaced database file in %s", kept)
-            return None
+            if not kept.exists():
+                return None
         if check != "ok":  # (a backup copied over a database larger than SQLite's cache: the pages this connection
             # did not hold came from the backup, and the copy mixed the two; the host was told to start on it: a review,
             # session 47) it is left, named as damaged, and not offered
