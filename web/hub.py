@@ -214,7 +214,7 @@ class Hub:
         self._lock = threading.Lock()
         self._streams = 0
         self._opened = 0
-        self._results: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}  # :meth:`result`, by (events, last_ms)
+        self._results: dict[str, tuple[tuple[int, int], dict[str, Any] | None]] = {}  # (:meth:`result`)
 
     # -- loading --------------------------------------------------------------------------
     def live(self, game_id: str) -> LiveGame | None:
@@ -622,8 +622,8 @@ class Hub:
         """Where a listed game stands: ``finished``, ``winner_text`` and ``totals``, for the home page and /api/games
         (21 rows alike after a month, and none said which game was over or who won: weeks audit, session 47, F1).
         From the live game where it is loaded; else replayed, but only before ``replay_until`` (time.monotonic(): a
-        game not loaded costs its replay, 3-12 s for 1,000 short games, and is not kept loaded); None past it. Kept
-        until the game changes."""
+        game not loaded costs its replay, 3-12 s for 1,000 short games, and is not kept loaded); None past it, or where
+        its replay failed. Kept until the game changes."""
         key = (record.events, record.last_ms)
         with self._lock:
             known = self._results.get(record.id)
@@ -636,8 +636,11 @@ class Hub:
         elif time.monotonic() < replay_until:
             try:
                 sheet = self._replay(record).score()
-            except Exception:  # (a game damaged in the database, a referee's bug: the row is listed without it)
+            except Exception:  # (a game damaged in the database, a referee's bug: the row is listed without it, and
+                # not replayed again until it changes: it was, with a traceback, at every list; a review, session 47)
                 log.exception("game %s could not be replayed for the game list", record.id)
+                with self._lock:
+                    self._results[record.id] = (key, None)
                 return None
         else:
             return None

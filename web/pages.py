@@ -66,8 +66,9 @@ def standing(result: Mapping[str, Any] | None) -> str:
         return ""
     said = ["finished", result["winner_text"] or ""] if result["finished"] else ["in play"]
     totals = [f"{t:g}" if isinstance(t, float) else str(t) for t in result["totals"].values()]
-    if 0 < len(totals) <= 4:
-        said.append("–".join(totals))
+    if 0 < len(totals) <= 4:  # (a side below zero, Spades' missed bids: "130–-20" read as a range; a review, s47)
+        negative = any(t.startswith("-") for t in totals)
+        said.append((" – " if negative else "–").join(t.replace("-", "\N{MINUS SIGN}") for t in totals))
     return " · ".join(x for x in said if x)
 
 

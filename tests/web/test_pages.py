@@ -19,7 +19,7 @@ from markupsafe import escape
 from scorer.events import parse_event
 from tests.web.conftest import new_game, phone, post_event
 from web.app import hub, store
-from web.pages import modules
+from web.pages import modules, standing
 from web.qr import qr_svg, qr_text
 
 EVIL = '<script>alert("x")</script>&"B\'s'
@@ -353,9 +353,13 @@ def test_the_game_list_says_which_games_are_over_who_won_and_the_score(app: Flas
     )
     assert '<span class="game-state">in play · 0–0</span>' in rows["Empty"] and "· 0 events ·" in rows["Empty"]
     assert "started" not in rows["Won"]
+    below = {"finished": False, "winner_text": None, "totals": {"Alex & Charlie": 130, "Beth & David": -20}}
+    assert standing(below) == "in play · 130 – \N{MINUS SIGN}20"  # (Spades' missed bids: it read "130–-20")
     listed = {g["title"]: g["result"] for g in host.get("/api/games").get_json()["games"]}
     assert listed["Won"] == {"finished": True, "winner_text": "Winner: Ann", "totals": {"Ann": 12, "Bo": 3}}
     assert listed["Playing"] == {"finished": False, "winner_text": None, "totals": {"Ann": 4, "Bo": 0}}
+    post_event(host, playing, type="add", player="Bo", points=2)  # (the list follows the game: not kept as it was)
+    assert '<span class="game-state">in play · 4–2</span>' in host.get("/").get_data(as_text=True)
 
 
 def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_read_at_the_start(
@@ -382,6 +386,16 @@ def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_rea
             "winner_text": "Winner: Bo",
             "totals": {"Ann": 2, "Bo": 10},
         }
+        replays = []
+
+        def failing(record: Any) -> Any:
+            replays.append(record.id)
+            raise RuntimeError("a referee's bug")
+
+        hub(again)._results.clear()
+        hub(again)._replay = failing  # type: ignore[method-assign]
+        assert [hub(again).result(record, float("inf")) for _ in range(3)] == [None] * 3
+        assert replays == [tally["id"]]  # (not replayed, with a traceback, at every list: a review, session 47)
     finally:
         store(again).close()
 
