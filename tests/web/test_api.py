@@ -766,13 +766,13 @@ def test_export_log_replays_to_the_same_game(app: Flask, host: FlaskClient, tall
 
 
 def test_export_csv_has_the_totals_and_defuses_formulas(app: Flask, host: FlaskClient) -> None:
-    created = new_game(host, players=["=HYPERLINK(1)", "Bo"])
+    created = new_game(host, players=["=HYPERLINK(1)", "Bo"], title="@SUM(1)")
     post_event(host, created["id"], type="add", player="=HYPERLINK(1)", points=3)
     response = host.get(f"/api/games/{created['id']}/export.csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
     text = response.get_data(as_text=True)
     assert text.startswith("\ufefffield,value\r\n") and text.count("\ufeff") == 1  # a byte-order mark, for Excel
-    assert '\r\nplayers,"\'=HYPERLINK(1), Bo"\r\n' in text
+    assert '\r\nplayers,"\'=HYPERLINK(1), Bo"\r\n' in text and "\r\ntitle,'@SUM(1)\r\n" in text  # (the game's block)
     assert "'=HYPERLINK(1),3" in text
     assert "\r\nBo,0\r\n" in text
 
