@@ -7,7 +7,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -559,7 +560,9 @@ class StallingPhone(PhoneCamera):
         return super().read()
 
 
-def test_a_stalled_phone_stream_is_not_shown_as_live() -> None:
+@contextmanager
+def stalled_table() -> Iterator[tuple[StallingPhone, LiveTable]]:
+    """A Snap table on a phone's stream that stalled after 5 pictures (its camera's clock then moved by the test)."""
     camera = StallingPhone(snap_script(), 5)
     capture = Capture(VideoSource("stream", "http://phone:8080/video"), opener=lambda _: camera)
     capture.clock = camera.clock
@@ -568,28 +571,26 @@ def test_a_stalled_phone_stream_is_not_shown_as_live() -> None:
     try:
         assert camera.stalled.wait(10)
         time.sleep(0.2)
-        assert table.status()["silent_s"] == 0 and table._status_lines()[0].endswith(" fps")
-        camera.now += 1.2
-        assert table._status_lines()[0].endswith(" fps")  # a picture may take a moment
-        camera.now += 2.0
-        assert capture.status.state == "running" and table.status()["silent_s"] == 3.2
-        assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 3 s"
+        yield camera, table
     finally:
         camera.release.set()
         table.stop()
 
 
+def test_a_stalled_phone_stream_is_not_shown_as_live() -> None:
+    with stalled_table() as (camera, table):
+        assert table.status()["silent_s"] == 0 and table._status_lines()[0].endswith(" fps")
+        camera.now += 1.2
+        assert table._status_lines()[0].endswith(" fps")  # a picture may take a moment
+        camera.now += 2.0
+        assert table.capture.status.state == "running" and table.status()["silent_s"] == 3.2
+        assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 3 s"
+
+
 def test_a_camera_silent_since_the_computer_slept_says_so_not_that_the_camera_stalled(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    camera = StallingPhone(snap_script(), 5)
-    capture = Capture(VideoSource("stream", "http://phone:8080/video"), opener=lambda _: camera)
-    capture.clock = camera.clock
-    table = LiveTable(capture, SessionLink(snap_session()), default_config("snap", 2), detector=camera.script.oracle())
-    table.start()
-    try:
-        assert camera.stalled.wait(10)
-        time.sleep(0.2)
+    with stalled_table() as (camera, table):
         slept = table._asleep_ms + 40  # the two clocks read 40 ms apart (this thread waited between them): no sleep
         monkeypatch.setattr(clock, "asleep_ms", lambda: slept)
         camera.now += 2.0
@@ -599,9 +600,6 @@ def test_a_camera_silent_since_the_computer_slept_says_so_not_that_the_camera_st
         assert table._status_lines()[0] == (
             "stream http://phone:8080/video: waiting for its pictures (this computer was asleep for 30 s)"
         )
-    finally:
-        camera.release.set()
-        table.stop()
 
 
 CTRL_C_CHILD = """

@@ -1007,6 +1007,24 @@ class Late:
         return self.inner.empty()
 
 
+def _spades_phone_at_c_s_bid(server: dict[str, Any], phone: WebDriver, title: str, late: Late) -> str:
+    """A Spades game with one hand scored, the phone joined on its Enter tab by cards at C's bid, its one live stream
+    held back by ``late``: the game's id."""
+    the_hub = hub(server["app"])
+    hand = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
+    game_id = the_hub.create("spades", ["A", "B", "C", "D"], {}, title=title).record.id
+    the_hub.append(game_id, hand, author="host")
+    join_phone(server, phone, game_id)
+    live_game = the_hub.live(game_id)
+    assert live_game is not None and len(live_game.subscribers) == 1
+    (stream,) = live_game.subscribers
+    stream.queue = late  # type: ignore[assignment]
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "C bids:")
+    return game_id
+
+
 def test_the_stream_s_copy_of_the_phone_s_own_entry_keeps_the_history_the_answer_brought(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1015,17 +1033,7 @@ def test_the_stream_s_copy_of_the_phone_s_own_entry_keeps_the_history_the_answer
     came, without the history, survived: a review, session 46); the next redraw ("I am" chosen) still shows the hand
     scored, and the next event asks for no whole state."""
     phone, the_hub = browsers["phone"], hub(server["app"])
-    hand = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
-    game_id = the_hub.create("spades", ["A", "B", "C", "D"], {}, title="Own").record.id
-    the_hub.append(game_id, hand, author="host")
-    join_phone(server, phone, game_id)
-    live_game = the_hub.live(game_id)
-    assert live_game is not None and len(live_game.subscribers) == 1
-    for subscriber in list(live_game.subscribers):
-        subscriber.queue = Late(0.4)  # type: ignore[assignment]
-    tab(phone, "enter")
-    tap(phone, '#entry-mode button[data-mode="cards"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "C bids:")
+    game_id = _spades_phone_at_c_s_bid(server, phone, "Own", Late(0.4))
     state = f"/api/games/{game_id}"  # the whole state, asked for
     gets = f"return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('{state}')).length"
     tap(phone, '#bid-buttons button[data-bid="3"]')
@@ -1061,18 +1069,8 @@ def test_the_answer_to_the_phone_s_own_entry_leaves_out_the_history_it_holds_unl
     only the undo in time) the answer's is not the one it holds: the screen asks for the whole state and draws the
     hand, never the rows it had meanwhile."""
     phone, the_hub = browsers["phone"], hub(server["app"])
-    hand = {"type": "hand", "bids": {"A": 4, "B": 3, "C": 2, "D": 2}, "tricks": {"A": 5, "B": 3, "C": 2, "D": 3}}
-    game_id = the_hub.create("spades", ["A", "B", "C", "D"], {}, title="Answer").record.id
-    the_hub.append(game_id, hand, author="host")
-    join_phone(server, phone, game_id)
-    live_game = the_hub.live(game_id)
-    assert live_game is not None and len(live_game.subscribers) == 1
-    (stream,) = live_game.subscribers
     late = Late(0.5)  # (the answer first, as it mostly comes)
-    stream.queue = late  # type: ignore[assignment]
-    tab(phone, "enter")
-    tap(phone, '#entry-mode button[data-mode="cards"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "C bids:")
+    game_id = _spades_phone_at_c_s_bid(server, phone, "Answer", late)
     phone.execute_script(ANSWERS)
     state = f"/api/games/{game_id}"  # the whole state, asked for
     gets = f"return performance.getEntriesByType('resource').filter((e) => e.name.endsWith('{state}')).length"
