@@ -8,8 +8,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   among wilds, takes the kind a first meld's requirement still needs); all new melds of one player go in one
   ``meld`` event (a first meld must make the deal's requirement at once). The referee judges them.
 * A player lays down several cards one after another, so nothing is sent until the strip has been still
-  for ``settle_ms`` and no card seen in it is still settling (for up to ``3 * settle_ms``); a lay-off is the
-  player's who was in turn when its card landed.
+  for ``settle_ms`` and no card seen in it is still settling (for up to ``3 * settle_ms``), nor was a moment ago
+  (``grace_frames``), nor a hand over it (a card the detector misses in the first frames after the hand lifts,
+  or in one while it settles, is still waited for); a lay-off is the player's who was in turn when its card landed.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -69,7 +70,13 @@ class PushObserver(Observer):
     _turns: list[tuple[int, str]] = field(default_factory=list)  # (time, player in turn from then on)
     _left: list[tuple[int, TableCard]] = field(default_factory=list)  # (when, a card already sent) left a strip
     _deal: Json = None
+    #: a strip waits this many frames after it was last covered or had a card landing in it: a card the detector
+    #: misses in the first frame or two after the hand that laid it lifts (or in a frame while it lands) is not seen
+    #: landing then, and the strip's settled cards went without it (7S 7H as a meld, the JK as another: session 48)
+    grace_frames: int = 3
     _landing: dict[str, int] = field(default_factory=dict)  # strip -> since when a card there is seen but not settled
+    _covered: dict[str, int] = field(default_factory=dict)  # strip -> frames since a hand covered it (a moment ago)
+    _lost: dict[str, int] = field(default_factory=dict)  # strip -> frames since a card was landing there (a moment ago)
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Each meld strip: the cards in the referee's melds and those its owner holds, and, once the owner has a
@@ -106,7 +113,7 @@ class PushObserver(Observer):
         if self._deal is not None and view.get("deal") != self._deal:  # a new deal: what lies now is the old one's
             self.use(*(c for zone in self.zones("melds") for c in update.state.in_zone(zone.name)))
         self._remember_left(update, view.get("deal"))
-        self._landing = {zone: self._landing.get(zone, update.ts) for zone in update.unsettled}
+        self._follow_landing(update)
         if phase not in ("play", "counting"):
             return []
         new: dict[int, list[TableCard]] = {}
@@ -122,7 +129,7 @@ class PushObserver(Observer):
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
             if (
                 zone.name in update.frozen
-                or self._is_landing(zone.name, update.ts)
+                or self._is_landing(zone.name)
                 or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms)
             ):
                 return []  # someone is still laying cards down
@@ -134,13 +141,31 @@ class PushObserver(Observer):
             out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
 
-    def _is_landing(self, zone: str, now: int) -> bool:
-        """Whether a card is landing in ``zone``: seen there and not settled yet (the tracker's ``unsettled``), for
-        less than ``3 * settle_ms`` (one that never settles, a third copy of a card, holds nothing up for good). The
-        strip's settled cards wait for it: their own time may be long past (the hand rested over the strip, or the
-        detector failed, while the last card was laid), and the first two of three cards went as a meld."""
-        since = self._landing.get(zone)
-        return since is not None and now - since < 3 * self.settle_ms
+    def _follow_landing(self, update: Update) -> None:
+        """Each frame: since when a card is landing in each zone (seen there and not settled yet: the tracker's
+        ``unsettled``), and for fewer than ``grace_frames`` frames after it, how many frames ago each zone was last
+        covered (frozen) or had a card landing (for less than ``3 * settle_ms``: one seen there longer, a third copy
+        of a card that never settles, holds nothing up, nor leaves a grace)."""
+        self._landing = {zone: self._landing.get(zone, update.ts) for zone in update.unsettled}
+        landing = {zone for zone, since in self._landing.items() if update.ts - since < 3 * self.settle_ms}
+        for quiet, busy in ((self._covered, set(update.frozen)), (self._lost, landing)):
+            for zone in set(quiet) | busy:
+                frames = 0 if zone in busy else quiet[zone] + 1
+                if frames < self.grace_frames:
+                    quiet[zone] = frames
+                else:
+                    del quiet[zone]
+        for zone in set(self._landing) - landing:
+            self._lost.pop(zone, None)
+
+    def _is_landing(self, zone: str) -> bool:
+        """Whether ``zone`` waits for a card landing there: one seen and not settled yet, for less than
+        ``3 * settle_ms``, or, within ``grace_frames`` frames, one seen so a moment ago or a hand over the strip.
+        The strip's settled cards wait: their own time may be long past (the hand rested over the strip, or the
+        detector failed, while the last card was laid), and the first two of three cards went as a meld; so they
+        did when the detector missed the last card in the first frame after the hand lifted, or in a frame while
+        it was settling (session 48)."""
+        return zone in self._covered or zone in self._lost
 
     def _split(
         self, cards: Sequence[TableCard], owner: str, view: Mapping[str, Json]
