@@ -1508,3 +1508,49 @@ def test_a_misreading_ruled_impossible_hidden_and_seen_again_is_not_ruled_again(
     assert d.show({"trick/0": ["KC"], "trick/1": ["7C"]}, frames=10, moved=False) == []
     sent = d.show({"trick/0": ["KC"], "trick/1": ["8C"]}, frames=20, moved=False)
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "8C")]
+
+
+def test_a_rejected_flip_laid_again_after_return_ms_is_his_flip() -> None:
+    """Alex flips his 5S before the others are ready: rejected on a phone, he puts it back on his stock, and flips it
+    for real a minute later onto the same spot, nobody having played meanwhile. Within RETURN_MS it is taken for the
+    rejected card come back (a hand resting over it); past it, it is his flip, not swallowed while the game stands."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5S"]}, frames=10)
+    d.manual("undo", target=seq)
+    d.show({}, frames=60, step=1000)  # a minute with the card in his hand
+    sent = d.show({"face_up/0": ["5S"]}, frames=10)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")]
+
+
+def test_push_a_rejected_meld_s_card_name_laid_far_from_where_it_lay_is_the_other_deck_s() -> None:
+    """Two decks: Alex's set 7S 7H JK is rejected on a phone and he takes it back; within RETURN_MS he lays a run
+    6S 7S 8S at the other end of his strip, with the other deck's 7S. Only a card back where the rejected one lay
+    (within RETURN_MM) is that card: the 7S far from it is news, and the run is sent whole (with the distance
+    unchecked the run was not sent, and a note asked for the rejected set again)."""
+    d = push_driver()
+    ((seq, _, _),) = d.show({"melds/0": [("7S", -200.0), ("7H", -180.0), ("JK", -160.0)]}, frames=40)
+    d.manual("undo", target=seq)
+    d.show({}, frames=40)
+    sent = d.show({"melds/0": [("6S", 100.0), ("7S", 120.0), ("8S", 140.0)]}, frames=40)
+    assert _sent_cards(sent) == [["6S", "7S", "8S"]] and d.observer.notes == []
+
+
+def test_a_refused_card_hidden_under_a_resting_hand_is_not_refused_again() -> None:
+    """The referee refuses the camera's entries (a game replaced by its corrected import: "this game was corrected");
+    a hand rests on the refused 5S and lifts: it is the card refused, still refused until the game changes, not a new
+    one sent again (each refusal is a line in the camera's list and the server log)."""
+    d = snap()
+    append = d.link.append
+
+    def refusing(event: VisionEvent) -> Any:
+        raise EventError("this game was corrected: enter in the corrected game")
+
+    d.link.append = refusing  # type: ignore[method-assign]
+    d.show({"face_up/0": ["5S"]}, frames=10)
+    d.show({}, frames=10, moved=False)  # under the resting hand
+    d.show({"face_up/0": ["5S"]}, frames=10, moved=False)
+    assert [body for body, _ in d.refused] == [{"type": "flip", "player": "Alex", "card": "5S"}]
+    d.link.append = append  # type: ignore[method-assign]
+    d.manual("flip", player="Beth", card="9D")  # the game moved on: the card may go again
+    sent = d.show({"face_up/0": ["5S"], "face_up/1": ["9D"]}, frames=10)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")]
