@@ -531,6 +531,21 @@ def test_a_gap_the_computer_spent_asleep_is_said_as_such_not_blamed_on_the_camer
     assert not any("camera sent no picture" in alert for alert in alerts)
 
 
+def test_a_camera_back_long_after_the_computer_slept_and_woke_is_said_as_the_camera_s_gap(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The laptop slept 4 s and the phone's stream came back only 16 s after it woke (its screen locked meanwhile):
+    cards were played while the computer was awake and the camera away, and the view blamed the sleep for all 20 s
+    (WAKE_MS: only a camera back within 10 s of the wake is waiting for the machine)."""
+    camera = PhoneCamera(snap_script(), 300, 100, stall=(40, 20_000))
+    slept = [0]
+    monkeypatch.setattr(clock, "asleep_ms", lambda: slept[0])
+    table, _ = run_phone(camera, on_frame=lambda f: slept.__setitem__(0, 4000 if f.away_ms > 1000 else slept[0]))
+    alerts = table.status()["alerts"]
+    assert "the camera sent no picture for 20 s: check the cards played meanwhile" in alerts
+    assert not any("asleep" in alert for alert in alerts)
+
+
 def test_a_phone_sending_a_picture_every_700_ms_sees_a_card_laid_on_a_pile_and_says_it_is_slow() -> None:
     """A phone on weak Wi-Fi: 1.4 pictures a second. The motion meter was reset before each of them (no picture
     within 0.5 s counted as a gap), so no card laid on a pile was ever seen arriving (phone-camera audit)."""
@@ -600,6 +615,8 @@ def test_a_camera_silent_since_the_computer_slept_says_so_not_that_the_camera_st
         assert table._status_lines()[0] == (
             "stream http://phone:8080/video: waiting for its pictures (this computer was asleep for 30 s)"
         )
+        camera.now += 9.0  # 11 s since it woke, past WAKE_MS: the phone's stream did not come back (its app closed)
+        assert table._status_lines()[0] == "stream http://phone:8080/video: no new picture for 41 s"
 
 
 CTRL_C_CHILD = """
