@@ -4,6 +4,7 @@ restarted on the same database. Every acknowledged event must be there, unchange
 
 from __future__ import annotations
 
+import gzip
 import os
 import shutil
 import signal
@@ -388,6 +389,45 @@ def test_a_database_that_could_not_take_a_write_ahead_log_is_not_taken_for_a_cop
     assert client.get(f"/api/games/{game_id}").get_json()["state"]["seq"] == 3
     store_of(app).close()
     assert db.read_bytes()[18:20] == b"\1\1"  # (it stayed out of WAL mode: what the test is about)
+
+
+def test_a_backup_copied_over_the_database_is_noticed_at_the_next_read_and_its_games_kept(tmp_path: Path) -> None:
+    """A backup copied over the database while the host only looks at the pages (no entry comes) and then stops the
+    server: noticed at the next read, not only at a write, so the games as the server had them are kept beside it
+    before the stop plays its write-ahead log into the copy (docs/web.md: "noticed at the next read or write")."""
+    db, copy = tmp_path / "games.sqlite3", tmp_path / "backup.sqlite3"
+    _games(db, 3)
+    backup(db, copy)
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    assert [_add(client, game_id).status_code for _ in range(2)] == [201] * 2
+    shutil.copyfile(copy, db)
+    assert client.get("/").status_code == 200  # (reads go on)
+    assert (tmp_path / "games-kept-1.sqlite3").exists()  # kept at the read, before any entry or the stop
+    store_of(app).close()
+    kept = Store(tmp_path / "games-kept-1.sqlite3")
+    assert len(kept.games()) == 4 and [e.type for e in kept.events(game_id)] == ["add"] * 2
+    kept.close()
+
+
+def test_a_file_that_is_no_database_copied_over_one_without_a_write_ahead_log_is_logged_as_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """On a file system where SQLite keeps no write-ahead log (a network share) the header's journal mode tells
+    nothing; a file that is no SQLite database copied over the served one (a compressed backup, `cp games.sqlite3.gz
+    games.sqlite3`) is noticed by the header's first 16 bytes, and the server's log says the file was overwritten while
+    it ran, where the screens can only say it is damaged (nothing of it can be read)."""
+    connect = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: connect(*args, factory=_NoWal, **kwargs))
+    db = tmp_path / "games.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client, game_id = _tally(app)
+    assert _add(client, game_id).status_code == 201
+    db.write_bytes(gzip.compress(db.read_bytes(), mtime=0))  # (its backup, compressed)
+    response = _add(client, game_id)
+    assert response.status_code == 503 and "is damaged (file is not a database)" in response.get_json()["error"]
+    assert f"the database file {db} was overwritten by another database while tablecall ran" in caplog.messages
+    store_of(app).close()
 
 
 def _games(db: Path, count: int) -> None:
