@@ -619,8 +619,9 @@ class Hub:
         }
 
     def result(self, record: GameRecord, replay_until: float = 0.0) -> dict[str, Any] | None:
-        """Where a listed game stands: ``finished``, ``winner_text`` and ``totals``, for the home page and /api/games
-        (21 rows alike after a month, and none said which game was over or who won: weeks audit, session 47, F1).
+        """Where a listed game stands: ``finished``, ``winner_text``, ``totals`` and ``lower_wins``, for the home page
+        and /api/games (21 rows alike after a month, and none said which game was over or who won: weeks audit, session
+        47, F1).
         From the live game where it is loaded; else replayed, but only before ``replay_until`` (time.monotonic(): a
         game not loaded costs its replay, 3-12 s for 1,000 short games, and is not kept loaded); None past it, or where
         its replay failed. Kept until the game changes."""
@@ -648,6 +649,7 @@ class Hub:
             "finished": sheet.finished,
             "winner_text": winner_text(sheet.winner, sheet.teams),
             "totals": dict(sheet.totals),
+            "lower_wins": sheet.lower_wins,
         }
         with self._lock:
             self._results[record.id] = (key, found)

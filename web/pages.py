@@ -61,7 +61,8 @@ def home() -> str:
 
 def standing(result: Mapping[str, Any] | None) -> str:
     """A listed game's state: "finished · Winner: Alex & Charlie · 503–222" or "in play · 241–180" (the totals in
-    seating order, up to four sides), "" where it is not known yet (Hub.result)."""
+    seating order, up to four sides; "in play · 12–30 · lower is better" where the lowest total wins, Spit and Push:
+    it read as the other player leading), "" where it is not known yet (Hub.result)."""
     if result is None:
         return ""
     said = ["finished", result["winner_text"] or ""] if result["finished"] else ["in play"]
@@ -69,6 +70,8 @@ def standing(result: Mapping[str, Any] | None) -> str:
     if 0 < len(totals) <= 4:  # (a side below zero, Spades' missed bids: "130–-20" read as a range; a review, s47)
         negative = any(t.startswith("-") for t in totals)
         said.append((" – " if negative else "–").join(t.replace("-", "\N{MINUS SIGN}") for t in totals))
+        if not result["finished"] and result.get("lower_wins"):
+            said.append("lower is better")
     return " · ".join(x for x in said if x)
 
 

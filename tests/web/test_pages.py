@@ -356,10 +356,40 @@ def test_the_game_list_says_which_games_are_over_who_won_and_the_score(app: Flas
     below = {"finished": False, "winner_text": None, "totals": {"Alex & Charlie": 130, "Beth & David": -20}}
     assert standing(below) == "in play · 130 – \N{MINUS SIGN}20"  # (Spades' missed bids: it read "130–-20")
     listed = {g["title"]: g["result"] for g in host.get("/api/games").get_json()["games"]}
-    assert listed["Won"] == {"finished": True, "winner_text": "Winner: Ann", "totals": {"Ann": 12, "Bo": 3}}
-    assert listed["Playing"] == {"finished": False, "winner_text": None, "totals": {"Ann": 4, "Bo": 0}}
+    assert listed["Won"] == {
+        "finished": True,
+        "winner_text": "Winner: Ann",
+        "totals": {"Ann": 12, "Bo": 3},
+        "lower_wins": False,
+    }
+    assert listed["Playing"] == {
+        "finished": False,
+        "winner_text": None,
+        "totals": {"Ann": 4, "Bo": 0},
+        "lower_wins": False,
+    }
     post_event(host, playing, type="add", player="Bo", points=2)  # (the list follows the game: not kept as it was)
     assert '<span class="game-state">in play · 4–2</span>' in host.get("/").get_data(as_text=True)
+
+
+def test_the_game_list_gives_every_side_s_total_up_to_four_and_says_when_lower_is_better(host: FlaskClient) -> None:
+    """Ten with three or four players: every player's total in seating order ("in play · 0–0–0"), as for two sides.
+    A game where the lowest total wins (Spit, Push) says so in play: Spit's "in play · 0–52" read as Beth leading (the
+    finished row names its winner, the Table tab's totals say "lower is better")."""
+    new_game(host, "ten", ["Alex", "Beth", "Cara"], title="Ten3")
+    new_game(host, "ten", ["Alex", "Beth", "Cara", "Dan"], title="Ten4")
+    new_game(host, "push", ["Alex", "Beth", "Cara", "Dan"], title="Push")  # (partners: two sides)
+    new_game(host, "spit", ["Alex", "Beth"], title="Spit")
+    html = host.get("/").get_data(as_text=True)
+    rows = {r.split('class="game-title">')[1].split("<")[0]: r for r in html.split("<li>")[1:]}
+    assert '<span class="game-state">in play · 0–0–0</span>' in rows["Ten3"]
+    assert '<span class="game-state">in play · 0–0–0–0</span>' in rows["Ten4"]
+    assert '<span class="game-state">in play · 0–0 · lower is better</span>' in rows["Push"]
+    assert '<span class="game-state">in play · 26–26 · lower is better</span>' in rows["Spit"]  # (cards left)
+    five = {"finished": False, "winner_text": None, "totals": dict.fromkeys("ABCDE", 0), "lower_wins": True}
+    assert standing(five) == "in play"  # (five sides: too long for a phone's row)
+    halves = {"finished": True, "winner_text": "Winner: Bo", "totals": {"Ann": 2.5, "Bo": 10.0}, "lower_wins": False}
+    assert standing(halves) == "finished · Winner: Bo · 2.5–10"
 
 
 def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_read_at_the_start(
@@ -385,6 +415,7 @@ def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_rea
             "finished": True,
             "winner_text": "Winner: Bo",
             "totals": {"Ann": 2, "Bo": 10},
+            "lower_wins": False,
         }
         replays = []
 
