@@ -330,6 +330,30 @@ def test_a_backup_of_the_name_a_server_is_starting_on_is_made(
     assert copied == 0 and (tmp_path / "copy.sqlite3").exists()
 
 
+def test_serve_reads_every_game_s_standing_at_the_start(tmp_path: Path) -> None:
+    """The home page's "in play · 2–3" comes from each game's replay, which a list spends at most
+    REPLAY_S on: ``serve`` replays every game once on a thread at its start (Hub.read_results), so the rows of a
+    machine too slow to replay any within a list's time (REPLAY_S 0 here) still say where each game stands."""
+    db = tmp_path / "games.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    client = app.test_client()
+    for title in ("Friday", "Saturday"):
+        game = client.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"], "title": title}).get_json()
+        for player, points in (("Ann", 2), ("Bo", 3)):
+            client.post(f"/api/games/{game['id']}/events", json={"type": "add", "player": player, "points": points})
+    store(app).close()
+    server, base = start_server(db, before="import web.api; web.api.REPLAY_S = 0.0; ")
+    try:
+        ends, states = time.monotonic() + 10, []
+        while len(states) < 2 and time.monotonic() < ends:
+            states = [g["result"] for g in call(base, "GET", "/api/games")[1]["games"] if g["result"]]
+            time.sleep(0.1)
+    finally:
+        server.terminate()
+        server.wait(10)
+    assert [s["totals"] for s in states] == [{"Ann": 2, "Bo": 3}] * 2
+
+
 def test_a_lock_that_cannot_be_taken_is_said_and_is_no_holder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
