@@ -4,6 +4,7 @@ corners on the view, dragging a zone's corner, and rejecting a camera event. Scr
 
 from __future__ import annotations
 
+import http.client
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,7 +26,7 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from scorer.events import Source  # noqa: E402
-from tests.web.browser_kit import chromium, css, live, script_errors, serve, shot, tap, wait  # noqa: E402
+from tests.web.browser_kit import choose, chromium, css, live, script_errors, serve, shot, tap, wait  # noqa: E402
 from tests.web.camerakit import CORNERS, write_video  # noqa: E402
 from web.app import hub, install_camera  # noqa: E402
 
@@ -299,6 +300,103 @@ def test_a_camera_row_moved_by_the_panel_above_takes_no_tap_at_once(server: dict
         assert script_errors(laptop) == []
     finally:
         desk.note = None
+
+
+# What moves the camera's list from above it, with the person's tap then: the JS to make it happen, in the page, and
+# call `go` once it has (the row's place the finger aimed at is taken before it).
+MOVES = {
+    # the camera's status poll fails once (a Wi-Fi blip): the problem line comes on above the list
+    "a failed poll's problem line": (
+        "const f = window.fetch; let once = true; window.fetch = (url, init) => {"
+        " if (once && String(url).endsWith('/camera') && (!init || init.method === 'GET')) {"
+        " once = false; return Promise.reject(new TypeError('Failed to fetch')); } return f(url, init); };"
+        "const p = document.getElementById('camera-problem');"
+        "const o = new MutationObserver(() => { if (!p.hidden) { o.disconnect(); go(); } });"
+        "o.observe(p, {attributes: true});"
+    ),
+    # a second phone says it is Ann too: the twins line comes on beside "I am", above the tabs
+    "the twins line": (
+        "const t = document.getElementById('twins');"
+        "const o = new MutationObserver(() => { if (!t.hidden) { o.disconnect(); go(); } });"
+        "o.observe(t, {attributes: true});"
+    ),
+    # the phone's screen back on: the page had been hidden, its picture stopped and its frame at the <img>'s 16:9;
+    # the camera's 4:3 picture comes and the frame grows
+    "the camera's picture": (
+        "const img = document.getElementById('camera-img'); img.addEventListener('load', () => go(), {once: true});"
+        "Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'));"
+    ),
+}
+
+
+def stream_saying(base: str, game_id: str, me: str) -> http.client.HTTPConnection:
+    """A second phone's live stream (from the laptop's address: the host's) that says it is ``me``; kept open."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.request("GET", f"/api/games/{game_id}/stream?phone=the-other-phone-{me}&me={me}")
+    connection.getresponse()  # (its body is left unread: the stream stays open until closed)
+    return connection
+
+
+@pytest.mark.parametrize("cause", list(MOVES))
+def test_a_camera_row_moved_by_anything_above_the_list_takes_no_tap_at_once(
+    server: dict[str, Any], laptop: WebDriver, cause: str
+) -> None:
+    """The finger is on its way to the camera's misread 2C's Reject, the oldest of the four rows; something above the
+    list moves the rows down, another row's Reject (or its words) where the 2C's was: a tap 200 ms later rejected the
+    9C (a failed poll's problem line, 124 px) or the 7H (the picture back at its shape, 57 px), or hit the 9C's row
+    (the twins line, 155 px), nothing said: only rows the camera panel itself redrew were held (camlist, session 48).
+    As on an iPhone: WebKit has no scroll anchoring (Chromium's kept these rows in place on the screen where the change
+    was above them out of sight, not where it was in sight above them). Held, and said where the tap hit a button; the
+    2C's Reject tapped at a person's pace is taken."""
+    app = server["app"]
+    game_id, top = camera_flip_shown(server, laptop, f"Snap, {cause} moves the list", below="2C")
+    two = int(css(laptop, top).get_attribute("data-seq")) - 1
+    for player, card in (("Bo", "9C"), ("Ann", "KD")):  # two rows more above the 2C's (the list shows four)
+        hub(app).append(game_id, {"type": "flip", "player": player, "card": card}, "camera", Source.VISION)
+    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#camera-events li[data-seq]")) == 4, 10)
+    row = f'#camera-events li[data-seq="{two}"]'
+    laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")  # as WebKit: no scroll anchoring
+    if cause == "the twins line":
+        choose(laptop, "#me", "Ann")
+    settled(laptop, row)
+    laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
+    if cause == "the camera's picture":  # the phone's screen goes off: the page is hidden, its picture stopped
+        laptop.execute_script(
+            "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
+        wait(laptop, lambda d: not d.execute_script("return document.getElementById('camera-img').src"), 5)
+    laptop.execute_script(  # 200 ms after the move, a tap where the 2C's Reject was
+        "const [button, move] = arguments, b = button.getBoundingClientRect(), row = button.closest('li');"
+        "const x = b.left + b.width / 2, y = b.top + b.height / 2; window.__hit = null;"
+        "window.__top = row.getBoundingClientRect().top;"
+        "new Function('go', move)(() => setTimeout(() => { const t = document.elementFromPoint(x, y);"
+        " window.__hit = {moved: row.getBoundingClientRect().top - window.__top, button: t.tagName === 'BUTTON',"
+        " held: Number(row.dataset.heldUntil || 0) > Date.now(), seq: t.closest('li').dataset.seq || ''}; t.click();"
+        " }, 200));",
+        css(laptop, row + " button.reject"),
+        MOVES[cause],
+    )
+    assert not css(laptop, "#twins").is_displayed()  # (the move is the test's own)
+    other = stream_saying(server["laptop"], game_id, "Ann") if cause == "the twins line" else None
+    try:
+        hit = wait(laptop, lambda d: d.execute_script("return window.__hit"), 10)
+        assert hit["moved"] >= 40 and hit["seq"] != str(two), hit  # the move put another row under the finger
+        live_game = hub(app).live(game_id)
+        assert live_game is not None
+        if hit["button"]:
+            wait(laptop, lambda d: css(d, "#camera-refused").text or len(live_game.session.events) > 5, 3)
+            assert "tap again if you meant it" in css(laptop, "#camera-refused").text
+        assert hit["held"] and [e.type for e in live_game.session.events] == ["deal"] + ["flip"] * 4  # none rejected
+        tap(laptop, row + " button.reject")
+        wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.restore"), 5)
+        assert [e.data.get("target") for e in live_game.session.events[5:]] == [two]  # the 2C's, alone
+        assert script_errors(laptop) == []
+    finally:
+        if other is not None:
+            other.close()
 
 
 def test_calibration_and_zones_from_the_keyboard_alone(server: dict[str, Any], laptop: WebDriver) -> None:

@@ -3,7 +3,7 @@
 // corners, and dragging the zones' corners (or, from the keyboard, a cross moved with the arrow keys and placed
 // with Enter, and each zone corner focused with Tab and moved with the arrow keys). Writers get a Reject button
 // on the camera's recent events.
-import { api, clear, el, heldRows, holdChangedRows, isHeld, showProblem } from './common.js';
+import { api, clear, el, heldRows, holdChangedRows, holdMovedRows, isHeld, showProblem } from './common.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const CORNERS = ['far-left', 'far-right', 'near-right', 'near-left'];
@@ -194,11 +194,11 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     // below it: the review of session 44). Moved by the panel above too: a camera note coming on the help line moved
     // the rows 75 px down, and a tap aimed at the 2C's Reject 0.24 s later rejected the 7H (camhold, session 47)
     const changed = (row) => (before.has(row.dataset.seq) ? !samePlace(before.get(row.dataset.seq), rowNow(row)) : before.size > 0);
-    if (key === lastState) { holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, heldRows(list)); return; }
+    if (key === lastState) { holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, heldRows(list)); movedRows(); return; }
     lastState = key;
     const kept = heldRows(list);
     clear(list);
-    if (!status.attached || !saw.length) return;
+    if (!status.attached || !saw.length) { movedRows(); return; }
     list.append(el('li', { class: 'muted' }, 'The camera saw:'));
     // A rejected event keeps its row (struck out, with Restore): the list does not move up under a finger
     // about to tap again, so a second tap cannot reject the card below.
@@ -212,6 +212,20 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
           : el('button', { type: 'button', class: 'reject', onclick: (e) => undo(event.seq, e.currentTarget) }, 'Reject')));
     }
     holdChangedRows(list.querySelectorAll('li[data-seq]'), changed, kept);
+    movedRows();
+  }
+
+  // Moved by anything else above the list (a failed poll's problem line, the twins line, the picture's shape, a
+  // banner's line...): held as well, whatever moved it (common.js). A tap whose finger came down on a held row is
+  // held though its click comes after the hold's end (a finger already on its way: the press is the aimed moment).
+  const eventList = canWrite ? node('camera-events') : null;
+  const movedRows = holdMovedRows(eventList, () => eventList.querySelectorAll('li[data-seq]'));
+  let pressedHeld = null;   // {button, at}: the button a finger came down on while its row was held, when
+  if (eventList) {
+    eventList.addEventListener('pointerdown', (e) => {
+      const button = e.target && e.target.closest ? e.target.closest('button') : null;
+      pressedHeld = isHeld(button) ? { button, at: Date.now() } : null;
+    }, true);
   }
 
   function rowNow(row) {   // what a finger finds at a row: its place and its button
@@ -230,7 +244,9 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
   async function undo(seq, button) {   // Reject: an undo of the camera's event; Restore: an undo of that undo
     // its own line: the camera's status, checked every 1.5 s, rewrites camera-problem (a refused Reject showed for a
     // second and the card still counted)
-    if (isHeld(button)) {
+    const pressed = pressedHeld && pressedHeld.button === button && Date.now() - pressedHeld.at < 1000;
+    pressedHeld = null;
+    if (isHeld(button) || pressed) {
       showProblem(node('camera-refused'), 'That row had just changed under your finger, so the tap was not sent: tap again if you meant it.');
       return;
     }

@@ -100,6 +100,48 @@ export function heldRows(list) {   // a list's rows still held: their event's nu
   return held;
 }
 
+// Rows moved on the screen by anything above them, not by the person's own scrolling: a problem line come in above the
+// camera's list after a failed poll, the twins line beside "I am", the camera's picture loaded at another shape than
+// the page had kept for it, a font, the winner's line. Each moved the rows a line or more, and a tap aimed at one
+// row's button 0.2 s later landed on the next row's, nothing said (camlist, session 48). A ResizeObserver on what comes
+// before the list in the page, and on the list, notes the rows' places after each layout that changed a size there
+// (nothing while nothing changes: no polling), and holds a row moved on the page as holdChangedRows does. The
+// person's own scrolling moves no row on the page; a move the browser kept in place on the screen by scrolling with it
+// (Chromium's scroll anchoring) holds nothing. `rows()`: the list's rows now (each with its data-seq). Returns
+// `check()`, which does the same at once: for a list that redraws its rows (a row moved since the last look, by a
+// redraw of what is above it that came before the list's own, is held then). Not on a browser without ResizeObserver
+// (before 2020): no such hold there.
+export function holdMovedRows(list, rows) {
+  if (!list || typeof ResizeObserver !== 'function') return () => {};
+  let places = new Map();   // a row's event number -> its top on the page when last noted
+  let scrolled = window.scrollY;   // the page's scroll then, as the scroll events last said
+  window.addEventListener('scroll', () => { scrolled = window.scrollY; }, { passive: true });
+  function check() {
+    const now = new Map();
+    const moved = [];
+    const anchored = window.scrollY - scrolled;   // scrolled by the browser with the layout (no scroll event yet)
+    for (const row of rows()) {
+      const box = row.getBoundingClientRect();
+      if (!box.width && !box.height) continue;   // not shown (another tab): it comes with its tab, not under a finger
+      const top = box.top + window.scrollY;
+      const before = places.get(row.dataset.seq);
+      if (before !== undefined && Math.abs(top - before) >= 4 && Math.abs(top - before - anchored) >= 4) moved.push(row);
+      now.set(row.dataset.seq, top);
+    }
+    places = now;
+    scrolled = window.scrollY;
+    if (moved.length) holdChangedRows(moved, () => true);
+  }
+  const observer = new ResizeObserver(check);
+  observer.observe(list, { box: 'border-box' });
+  for (let node = list; node && node !== document.body; node = node.parentElement) {
+    for (let above = node.previousElementSibling; above; above = above.previousElementSibling) {
+      observer.observe(above, { box: 'border-box' });
+    }
+  }
+  return check;
+}
+
 export function isHeld(button) {   // the button's row came or changed under the finger just now
   const row = button && button.closest('[data-held-until]');
   return Boolean(row) && Date.now() < Number(row.dataset.heldUntil);
