@@ -1785,3 +1785,41 @@ def test_two_phones_that_say_they_are_the_same_player_both_say_so_until_one_chan
     phone.get("about:blank")  # gone (asleep, or closed): its stream closes
     wait(laptop, lambda d: twins_said(d) == "", 5)
     assert script_errors(laptop) == [] and script_errors(phone) == []
+
+
+def test_an_entry_button_moved_by_the_twins_line_takes_no_tap_at_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A second phone says it is Beth too: the line saying so comes on beside "I am", above the tabs, and moves the
+    Enter tab's buttons 155 px down; a tap aimed at the A♥ 0.2 s later entered Alex's A♠, nothing said (on WebKit,
+    which has no scroll anchoring, as here; camlist, session 48). Held as a redraw's move is, and said."""
+    from tests.web.test_camera_browser import stream_saying
+
+    laptop = browsers["laptop"]
+    game_id = snap_game(server, ["Alex", "Beth", "Cara"], {"type": "deal", "dealer": "Cara"})
+    laptop.get(server["laptop"] + f"/g/{game_id}#enter")
+    live(laptop)
+    choose(laptop, "#me", "Beth")
+    time.sleep(1.0)  # (its stream again, saying Beth)
+    laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")
+    assert twins_said(laptop) == ""
+    laptop.execute_script(  # 200 ms after the twins line comes on, a tap where the A♥ was
+        "const b = [...document.querySelectorAll('#entry button')].find(n => n.textContent === 'A\\u2665');"
+        "b.scrollIntoView({block: 'center'});"
+        "const r = b.getBoundingClientRect(), t = document.getElementById('twins');"
+        "const x = r.left + r.width / 2, y = r.top + r.height / 2; window.__hit = null;"
+        "const o = new MutationObserver(() => { if (t.hidden) return; o.disconnect(); setTimeout(() => {"
+        " const h = document.elementFromPoint(x, y); window.__hit = h.textContent; h.click(); }, 200); });"
+        "o.observe(t, {attributes: true});"
+    )
+    other = stream_saying(server["laptop"], game_id, "Beth")
+    try:
+        hit = wait(laptop, lambda d: d.execute_script("return window.__hit"), 8)
+        assert hit != "A\u2665"  # another card had come under the finger
+        said = "return [...document.querySelectorAll('#tab-enter .problem')].map(n => n.textContent).join(' ')"
+        wait(laptop, lambda d: d.execute_script(said).strip() or len(store(server["app"]).events(game_id)) > 1, 3)
+        assert "The screen changed just as you tapped" in laptop.execute_script(said)  # (Snap's own problem line)
+        assert [e.type for e in store(server["app"]).events(game_id)] == ["deal"]  # nothing entered
+        assert script_errors(laptop) == []
+    finally:
+        other.close()
