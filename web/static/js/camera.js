@@ -104,10 +104,21 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     }
   });
   img.addEventListener('load', () => {
+    keepShape([img.naturalWidth, img.naturalHeight]);
     frame.dataset.view = view;
     if (view === 'snapshot') snapshotTimer = setTimeout(snapshotLoop, SNAPSHOT_MS);
     if (mode !== 'idle') sizeOverlay();
   });
+
+  // The frame keeps the picture's shape while it shows none: stopped (the page hidden, the phone's screen off) it fell
+  // back to the <img>'s 640 x 360, and the camera's 4:3 picture coming back grew it and moved the camera's list 57 px
+  // under a finger (camlist, session 48). The size the camera's status gives, else the last picture's.
+  function keepShape(size) {
+    const [w, h] = size || [];
+    if (!(w > 0 && h > 0) || (img.getAttribute('width') === String(w) && img.getAttribute('height') === String(h))) return;
+    img.setAttribute('width', String(w));
+    img.setAttribute('height', String(h));
+  }
 
   function wanted() { return status.attached && visible() && document.visibilityState === 'visible'; }
 
@@ -123,6 +134,7 @@ export function initCamera({ gameId, role, canWrite, camera, send, describe, vis
     const overDemo = status.demo && !status.attached;   // a demo round that ended: the demo goes on in a new game
     panel.hidden = !(status.attached || status.can_attach || (host && status.problem) || overDemo);
     frame.hidden = !status.attached;
+    if (status.image) keepShape(status.image.size);
     const state = node('camera-state');
     state.textContent = live ? (STATES[live.camera.state] || live.camera.state) : (status.attached ? '' : 'off');
     state.dataset.state = live ? live.camera.state : 'off';
