@@ -658,6 +658,42 @@ def test_the_enter_tab_s_undo_undoes_the_event_it_names_among_several(
     wait(laptop, lambda d: totals(d) == {"Ann": "1", "Bo": "2"}, 3)
 
 
+def test_the_enter_tab_s_undo_tapped_just_after_another_phone_s_entry_changed_it_is_not_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """David read "Undo #1: drew R9 (Alex)" and tapped it; Alex's next card came in 0.3-0.7 s before his finger landed,
+    and the tap undid that good card, the newest event at the tap (SETTLE_MS held only 300 ms, and only a button that
+    moved: tenpace audit F1, session 48). Within a double tap's time after its line changed, the tap is held and said;
+    at a person's pace after that, it undoes the event the line names."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("tally", ["Ann", "Bo"], {}, title="Undo race").record.id
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 9}, author="host")
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    tab(laptop, "enter")
+    assert css(laptop, "#undo-what").text.startswith("Undo #1")
+    laptop.execute_script(  # when the line changes, on the page's clock
+        "new MutationObserver(() => { window.__changedAt = window.__changedAt || Date.now(); })"
+        ".observe(document.getElementById('undo-what'), {childList: true, characterData: true, subtree: true})"
+    )
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 2}, author="host")  # another phone's entry
+    wait(laptop, lambda d: d.execute_script("return window.__changedAt"), 3, poll=0.01)
+    after = laptop.execute_script(  # the finger lands 350 ms after the change: past SETTLE_MS, within DOUBLE_TAP_MS
+        "while (Date.now() < window.__changedAt + 350) { /* wait */ }"
+        "document.getElementById('undo').click(); return Date.now() - window.__changedAt"
+    )
+    assert 350 <= after < 600, after
+    time.sleep(0.5)
+    assert [e.type for e in store(server["app"]).events(game_id)] == ["add", "add"]  # event 2, the good one, counts
+    assert "That Undo had just changed under your finger" in css(laptop, "#entry-problem").text
+    assert css(laptop, "#undo-what").text.startswith("Undo #2")
+    tap(laptop, "#undo")  # tapped again at a person's pace: the event the line names
+    wait(laptop, lambda d: len(store(server["app"]).events(game_id)) == 3, 3)
+    last = store(server["app"]).events(game_id)[-1]
+    assert (last.type, last.data) == ("undo", {"target": 2})
+    wait(laptop, lambda d: totals(d) == {"Ann": "9", "Bo": "0"}, 3)
+
+
 def test_a_log_edit_of_an_event_another_screen_corrected_meanwhile_is_refused(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -1315,6 +1315,47 @@ def test_a_whole_hand_refused_is_not_carried_into_the_next_hand_once_another_pho
     clean(beth)
 
 
+def test_spades_the_enter_tab_s_undo_follows_the_game_while_the_hand_form_is_typed_in_and_holds_a_tap_as_it_changes(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """While a field of the entry is focused the entry is kept, not redrawn, and so was the Undo line: it named Alex's
+    bid while Charlie's had come in, and its tap undid Charlie's, the newest, not shown. The line follows the game, and
+    a tap just as it changed is held and said (tenpace audit F1, session 48: a tap 0.3-0.7 s after another phone's
+    entry undid that entry, not the one the line had named)."""
+    beth = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, beth, gid)
+    tab(beth, "enter")
+
+    def post(body: dict[str, Any]) -> int:
+        return int(call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0])
+
+    assert post({"type": "deal", "dealer": "David"}) == 201
+    assert post({"type": "bid", "player": "Alex", "bid": 4}) == 201
+    wait(beth, lambda d: "Undo #2" in text(d, "#undo-what"), 3)
+    field = '#hand-form select[data-player="Beth"][data-field="bid"]'
+    beth.execute_script("document.querySelector(arguments[0]).focus()", field)  # Beth is typing the whole hand
+    beth.execute_script(  # when the line changes, on the page's clock
+        "new MutationObserver(() => { window.__changedAt = window.__changedAt || Date.now(); })"
+        ".observe(document.getElementById('undo-what'), {childList: true, characterData: true, subtree: true})"
+    )
+    assert post({"type": "bid", "player": "Beth", "bid": 3}) == 201
+    wait(beth, lambda d: text(d, "#undo-what").startswith("Undo #3: Beth bids 3"), 3, poll=0.01)
+    assert beth.execute_script("return document.activeElement === document.querySelector(arguments[0])", field)
+    after = beth.execute_script(  # the finger lands 350 ms after the change: past SETTLE_MS, within DOUBLE_TAP_MS
+        "while (Date.now() < window.__changedAt + 350) { /* wait */ }"
+        "document.getElementById('undo').click(); return Date.now() - window.__changedAt"
+    )
+    assert 350 <= after < 600, after
+    time.sleep(0.5)
+    assert [e["type"] for e in events(server, gid)] == ["deal", "bid", "bid"]
+    assert "That Undo had just changed under your finger" in text(beth, "#entry-problem")
+    tap(beth, "#undo")  # at a person's pace: Beth's bid, as the line says
+    wait(beth, lambda d: len(events(server, gid)) == 4, 3)
+    assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "undo", "target": 3}
+    clean(beth)
+
+
 def test_push_a_deal_end_refused_then_sent_again_as_it_was_and_taken_is_not_said_to_be_another_screen_s(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

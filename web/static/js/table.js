@@ -341,14 +341,30 @@ function drawHistory() {
   table.append(body);
 }
 
+// The Enter tab's Undo undoes the event its line names as drawn (data-seq), and a tap just after that line changed
+// (another phone's entry came in, or changed the one named) takes no tap for a double tap's time, as a Log row: David
+// read "Undo #1: drew R9 (Alex)", Alex's R2 came in 0.3-0.7 s before his finger landed, and his tap undid the good R2
+// (the newest event at the tap; SETTLE_MS held only 300 ms, and only a button moved: tenpace audit F1, session 48).
+// Drawn while the entry is kept for typing too (apply): the line named an event no longer the last one, and a tap undid
+// the newest, not drawn.
+let undoNamed = null;   // the line the Undo button was last drawn with
 function drawEntry() {
   if (!canWrite) return;
   const entry = clear(document.getElementById('entry'));
   if (screen && screen.entry) screen.entry(entry, ctx);
+  drawUndo();
+}
+
+function drawUndo() {
+  if (!canWrite) return;
   const last = (state.recent || [])[state.recent.length - 1];
   const undo = document.getElementById('undo');
   undo.disabled = !last;
-  document.getElementById('undo-what').textContent = last ? `Undo #${last.seq}: ${describe(last)}` : 'Nothing to undo.';
+  const named = last ? `Undo #${last.seq}: ${describe(last)}` : 'Nothing to undo.';
+  if (undoNamed !== null && named !== undoNamed) undo.dataset.heldUntil = String(Date.now() + DOUBLE_TAP_MS);
+  undoNamed = named;
+  undo.dataset.seq = last ? String(last.seq) : '';
+  document.getElementById('undo-what').textContent = named;
 }
 
 function describe(event) { return (screen && screen.describe && screen.describe(event, state)) || describeEvent(event); }
@@ -452,7 +468,7 @@ function apply(next, { fresh = false, own = false } = {}) {
   if (same && drawn) return;
   const keep = entryFocused && screen && screen.keepEntry;   // typing: only the table is redrawn
   if (drawn && !keep && MOVING_TABS.has(activeTab())) { redrawing(turn); settling(); }   // own answers too
-  if (keep) { drawTable(); drawHistory(); return; }
+  if (keep) { drawTable(); drawHistory(); drawUndo(); return; }
   draw();
 }
 
@@ -794,9 +810,14 @@ function readFields(textarea, problem) {
 
 function wireWriting() {
   if (!canWrite) return;
-  document.getElementById('undo').addEventListener('click', () => {
-    const last = (state.recent || [])[state.recent.length - 1];
-    if (last) undoEvent(last.seq);
+  const undo = document.getElementById('undo');
+  undo.addEventListener('click', () => {   // the event its line names (drawEntry), not a newer one
+    if (isHeld(undo)) {
+      showProblem(document.getElementById('entry-problem'), `That Undo had just changed under your finger (it now says `
+        + `#${undo.dataset.seq}), so the tap was not sent: tap again if you meant it.`);
+      return;
+    }
+    if (Number(undo.dataset.seq) > 0) undoEvent(Number(undo.dataset.seq));
   });
   const rawType = document.getElementById('raw-type');
   clear(rawType);
