@@ -1356,6 +1356,32 @@ def test_spades_the_enter_tab_s_undo_follows_the_game_while_the_hand_form_is_typ
     clean(beth)
 
 
+def test_spades_a_whole_hand_being_typed_says_so_once_another_phone_scored_that_hand_and_is_not_sent_as_the_next(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth scored hand 1 on her phone while David typed it on his; his tap was held (the screen changed), and his
+    form showed hand 1's bids and tricks under "Hand 2 (dealer Beth)", nothing said (tenpace audit F2, session 48).
+    It says under the heading that they were typed for hand 1; one field changed and Score tapped, it is refused as
+    entered meanwhile, not scored as hand 2."""
+    david = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, david, gid)
+    tab(david, "enter")
+    assert not david.find_elements(By.CSS_SELECTOR, "#hand-over")
+    for name, bid, took in zip(SEATS, [4, 3, 2, 2], [4, 3, 3, 3], strict=True):
+        choose(david, f'#hand-form select[data-player="{name}"][data-field="bid"]', str(bid))
+        choose(david, f'#hand-form select[data-player="{name}"][data-field="tricks"]', str(took))
+    score_hand(server, gid)  # the same hand, scored on Beth's phone
+    wait(david, lambda d: text(d, "#entry h2").startswith("Hand 2"), 3)
+    assert "Hand 1 was scored on another screen meanwhile" in text(david, "#hand-over")
+    assert "not for hand 2" in text(david, "#hand-over")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # one field changed
+    tap(david, "#score-hand")
+    wait(david, lambda d: "was entered meanwhile, on another screen" in text(d, "#entry-problem"), 3)
+    assert len(events(server, gid)) == 1
+    clean(david)
+
+
 def test_push_a_deal_end_refused_then_sent_again_as_it_was_and_taken_is_not_said_to_be_another_screen_s(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -296,6 +296,13 @@ function entry(root, ctx) {
     return;
   }
   root.append(el('h2', {}, `Hand ${v.hand} (dealer ${v.dealer})`));
+  // A form typed for a hand another screen has since scored keeps what was typed (sent, it is refused as entered
+  // meanwhile, or answered "Already entered": common.js watchDraft), and says so under the heading: it showed the
+  // scored hand's bids and tricks under the next hand's, as if for it (tenpace audit F2, session 48).
+  if (draft.seen != null && !draft.refused && draft.rows < scored(ctx.state)) {
+    root.append(el('p', { class: 'problem', id: 'hand-over', role: 'alert' }, `Hand ${draft.rows + 1} was scored on `
+      + `another screen meanwhile (see the History): what is typed below was typed for it, not for hand ${v.hand}.`));
+  }
   const form = handForm(ctx, draft, 'Score the hand', async (hand) => {
     const started = draft;
     try {
