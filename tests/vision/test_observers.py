@@ -946,6 +946,28 @@ def test_push_end_of_deal_hands_and_score() -> None:
     assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 105}
 
 
+def test_push_end_of_deal_hands_wait_for_a_last_card_missed_in_the_first_frame_after_the_hand_lifts() -> None:
+    """At the end of the deal Beth lays five of her six cards, then her hand rests over her strip for 4 s while she
+    lays the KD under it; the detector misses the KD in the first frame after the lift. Her hand is short and its
+    cards were seen more than 3 x settle_ms ago, so without the grace after a hand (grace_frames) the hands went at
+    once as deal_end without the KD: her side scored 95, not 105 (review of session 48's landing change)."""
+    d = push_driver()
+    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
+    d.show({"melds/0": melds}, frames=40)
+    d.manual("discard", player="Alex", card="3H")
+    assert d.session.view()["phase"] == "counting"
+    beth_hand, david_hand = ["KS", "KH", "4S", "5S", "6S", "KD"], ["AS", "AH", "AD", "5D", "6D", "7D"]
+    beth = [(c, -150.0 + 25 * i) for i, c in enumerate(beth_hand)]
+    david = [(c, -150.0 + 25 * i) for i, c in enumerate(david_hand)]
+    short = {"melds/0": melds, "melds/1": beth[:5], "melds/3": david}
+    assert d.show(short, frames=4) == []
+    assert d.show(short, frames=80, frozen=["melds/1"], moved=False) == []  # the KD laid under the resting hand
+    assert d.show(short, frames=1, moved=False) == []  # lifted: the KD missed in the first frame
+    sent = d.show({**short, "melds/1": beth}, frames=40, moved=False)
+    assert [b["hands"] for _, b, _ in sent] == [{"Beth": beth_hand, "David": david_hand}]
+    assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 105}
+
+
 @pytest.mark.parametrize("melds_cleared", [False, True], ids=["melds left", "melds cleared"])
 def test_push_a_hand_card_of_the_same_face_as_a_meld_card_counts_in_the_hand(melds_cleared: bool) -> None:
     """Beth melded KS KH JK and holds the other KS (two decks) and the 9C when Alex goes out: her hand is both,
