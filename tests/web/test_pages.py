@@ -390,6 +390,8 @@ def test_the_game_list_gives_every_side_s_total_up_to_four_and_says_when_lower_i
     assert standing(five) == "in play"  # (five sides: too long for a phone's row)
     halves = {"finished": True, "winner_text": "Winner: Bo", "totals": {"Ann": 2.5, "Bo": 10.0}, "lower_wins": False}
     assert standing(halves) == "finished · Winner: Bo · 2.5–10"
+    spit_won = {"finished": True, "winner_text": "Winner: Alex", "totals": {"Alex": 0, "Beth": 7}, "lower_wins": True}
+    assert standing(spit_won) == "finished · Winner: Alex · 0–7"  # (the winner named: no "lower is better" after it)
 
 
 def test_a_game_not_loaded_is_replayed_for_the_list_only_within_its_time_and_read_at_the_start(
