@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import http.client
 import os
 import subprocess
 import tempfile
@@ -243,3 +244,27 @@ def script_errors(driver: WebDriver) -> list[str]:
         for entry in driver.get_log("browser")
         if entry["level"] == "SEVERE" and entry.get("source") != "network"
     ]
+
+
+class OpenStream:
+    """A live stream kept open until :meth:`close`: its connection, and its response, which holds the socket once the
+    server says it closes the connection at the stream's end (``Connection: close``; http.client then hands the
+    socket over to the response)."""
+
+    def __init__(self, connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> None:
+        self.connection, self.response = connection, response
+
+    def close(self) -> None:
+        self.response.close()
+        self.connection.close()
+
+
+def stream_saying(base: str, game_id: str, me: str) -> OpenStream:
+    """A second phone's live stream (from the laptop's address: the host's) that says it is ``me``; kept open (its
+    body left unread) until closed. The response is kept: dropped, it closed the socket at once, the server found the
+    phone gone (within GONE_CHECK_S, or at once) and the twins line went as it came, a flake under load: the line hid
+    1 ms after it came on and nothing had moved under the tap 200 ms later (flakes, session 48)."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    connection.request("GET", f"/api/games/{game_id}/stream?phone=the-other-phone-{me}&me={me}")
+    return OpenStream(connection, connection.getresponse())

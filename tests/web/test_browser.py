@@ -44,6 +44,7 @@ from tests.web.browser_kit import (  # noqa: E402
     script_errors,
     serve,
     shot,
+    stream_saying,
     tab,
     tap,
     totals,
@@ -1829,8 +1830,6 @@ def test_an_entry_button_moved_by_the_twins_line_takes_no_tap_at_once(
     """A second phone says it is Beth too: the line saying so comes on beside "I am", above the tabs, and moves the
     Enter tab's buttons 155 px down; a tap aimed at the A♥ 0.2 s later entered Alex's A♠, nothing said (on WebKit,
     which has no scroll anchoring, as here; camlist, session 48). Held as a redraw's move is, and said."""
-    from tests.web.test_camera_browser import stream_saying
-
     laptop = browsers["laptop"]
     game_id = snap_game(server, ["Alex", "Beth", "Cara"], {"type": "deal", "dealer": "Cara"})
     laptop.get(server["laptop"] + f"/g/{game_id}#enter")

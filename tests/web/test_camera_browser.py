@@ -4,7 +4,6 @@ corners on the view, dragging a zone's corner, and rejecting a camera event. Scr
 
 from __future__ import annotations
 
-import http.client
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +25,18 @@ from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 from scorer.events import Source  # noqa: E402
-from tests.web.browser_kit import choose, chromium, css, live, script_errors, serve, shot, tap, wait  # noqa: E402
+from tests.web.browser_kit import (  # noqa: E402
+    choose,
+    chromium,
+    css,
+    live,
+    script_errors,
+    serve,
+    shot,
+    stream_saying,
+    tap,
+    wait,
+)
 from tests.web.camerakit import CORNERS, write_video  # noqa: E402
 from tests.web.server import call  # noqa: E402
 from web.app import hub, install_camera  # noqa: E402
@@ -322,30 +332,6 @@ MOVES = {
         "o.observe(t, {attributes: true});"
     ),
 }
-
-
-class OpenStream:
-    """A live stream kept open until :meth:`close`: its connection, and its response, which holds the socket once the
-    server says it closes the connection at the stream's end (``Connection: close``; http.client then hands the
-    socket over to the response)."""
-
-    def __init__(self, connection: http.client.HTTPConnection, response: http.client.HTTPResponse) -> None:
-        self.connection, self.response = connection, response
-
-    def close(self) -> None:
-        self.response.close()
-        self.connection.close()
-
-
-def stream_saying(base: str, game_id: str, me: str) -> OpenStream:
-    """A second phone's live stream (from the laptop's address: the host's) that says it is ``me``; kept open (its
-    body left unread) until closed. The response is kept: dropped, it closed the socket at once, the server found the
-    phone gone (within GONE_CHECK_S, or at once) and the twins line went as it came, a flake under load: the line hid
-    1 ms after it came on and nothing had moved under the tap 200 ms later (flakes, session 48)."""
-    host, port = base.removeprefix("http://").split(":")
-    connection = http.client.HTTPConnection(host, int(port), timeout=30)
-    connection.request("GET", f"/api/games/{game_id}/stream?phone=the-other-phone-{me}&me={me}")
-    return OpenStream(connection, connection.getresponse())
 
 
 def test_the_other_phone_s_stream_stays_open_until_it_is_closed(server: dict[str, Any]) -> None:
