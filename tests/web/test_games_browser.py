@@ -1443,6 +1443,66 @@ def test_spades_a_bid_picked_again_after_blind_nil_was_ticked_and_unticked_is_sc
     clean(phone)
 
 
+def test_spades_a_whole_hand_refused_for_a_blind_nil_keeps_what_was_typed_and_the_box_says_when_the_rule_bars_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """With blind_nil_requires_deficit 100, a whole hand with a Blind Nil the rule does not allow is ruled a foul and
+    not scored, and the form was emptied: 12 values to type again for one box (spadesbrisk audit F1, session 48); the
+    box was offered whatever the totals. It is offered only to a team behind by 100 (the totals before the hand, in the
+    History's editor too), and a hand the referee did not score keeps what was typed."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    box = '#hand-form input[data-player="{}"][data-field="blind"]'
+    assert all(css(phone, box.format(p)).get_attribute("disabled") is not None for p in SEATS)
+    assert "neither team may bid it now (Alex & Charlie 0, Beth & David 0)" in text(phone, "#blind-rule")
+
+    def post(body: dict[str, Any]) -> None:
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+
+    def hand(tricks: list[int]) -> dict[str, Any]:  # Alex & Charlie bid 10, Beth & David 4
+        bids = dict(zip(SEATS, [5, 2, 5, 2], strict=True))
+        return {"type": "hand", "bids": bids, "tricks": dict(zip(SEATS, tricks, strict=True))}
+
+    post(hand([5, 1, 5, 2]))  # 100 to -40: Beth & David are behind by 140
+    wait(phone, lambda d: text(d, "#entry h2").startswith("Hand 2"), 3)
+    assert "only Beth & David may bid it now" in text(phone, "#blind-rule")
+    assert css(phone, box.format("Alex")).get_attribute("disabled") is not None
+    tap(phone, box.format("Beth"))
+    typed = {"Alex": ["3", "3"], "Beth": ["0", "0"], "Charlie": ["3", "4"], "David": ["3", "6"]}
+    for name, (bid, took) in typed.items():
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="bid"]', bid)
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="tricks"]', took)
+    post({"type": "correct", "target": 1, "event": hand([4, 2, 5, 2])})  # hand 1 put right: -100 to 40
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "-100", "Beth & David": "40"}, 3)
+    tap(phone, "#score-hand")  # (the form, being typed in, was kept as it was)
+    wait(phone, lambda d: "Blind Nil needs a team behind by 100; hand not scored." in text(d, "#hand-form .problem"), 3)
+    assert [e["type"] for e in events(server, gid)] == ["hand", "correct", "hand"]
+    time.sleep(0.5)  # the live stream's redraw
+    assert "only Alex & Charlie may bid it now (Alex & Charlie -100, Beth & David 40)" in text(phone, "#blind-rule")
+    assert css(phone, box.format("Beth")).get_attribute("disabled") is None  # ticked, it stays, to be unticked
+    form = "#hand-form select[data-player={}][data-field={}]"
+    shown = {p: [css(phone, form.format(key(p), f)).get_attribute("value") for f in ("bid", "tricks")] for p in SEATS}
+    assert shown == typed  # what was typed stays: the box alone to put right
+    assert css(phone, box.format("Beth")).is_selected()
+    tap(phone, box.format("Beth"))  # a plain Nil
+    tap(phone, "#score-hand")
+    wait(phone, lambda d: len(events(server, gid)) == 4, 3)
+    assert events(server, gid)[-1]["bids"]["Beth"] == 0 and not events(server, gid)[-1].get("blind")
+    wait(phone, lambda d: text(d, "#entry h2").startswith("Hand 3"), 3)
+    assert css(phone, form.format(key("Alex"), "bid")).get_attribute("value") == ""  # scored: the form is new
+    edit_hand(phone, 2, "#hand-form")  # the editor: by the totals before hand 2 (-100 to 40)
+    assert "only Alex & Charlie may bid it before hand 2" in text(phone, "#hand-editor #blind-rule")
+    editor_box = '#hand-editor input[data-player="{}"][data-field="blind"]'
+    assert css(phone, editor_box.format("Beth")).get_attribute("disabled") is not None
+    assert css(phone, editor_box.format("Alex")).get_attribute("disabled") is None
+    tap(phone, "#cancel-edit")
+    edit_hand(phone, 1, "#hand-form")  # before hand 1: 0 to 0
+    assert "neither team may bid it before hand 1" in text(phone, "#hand-editor #blind-rule")
+    clean(phone)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

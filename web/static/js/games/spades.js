@@ -91,8 +91,27 @@ function numberSelect(value, { nil = false, blank = false } = {}) {
   return select;
 }
 
-// The per-player form (bids, Blind Nil, tricks). onSubmit gets {bids, tricks, blind}.
-function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
+// The house rule blind_nil_requires_deficit as the referee applies it (scorer/spades_scoring.py blind_nil_allowed): a
+// team may bid Blind Nil only when the other team's total is ahead of its own by that much, with the totals before the
+// hand (`totals`; `when`: "now", "before hand 2"). null: no such rule. The form's box offered it whatever the totals,
+// and the hand was refused (spadesbrisk audit F1, session 48).
+function blindNilRule(state, totals, when) {
+  const need = Number((state.options || {}).blind_nil_requires_deficit) || 0;
+  if (!need) return null;
+  const players = state.players;
+  const teams = [teamOf(players, players[0]), teamOf(players, players[1])];
+  const total = (t) => Number((totals || {})[teams[t]]) || 0;
+  const behind = (t) => total(1 - t) - total(t) >= need;
+  const may = teams.filter((t, i) => behind(i));
+  const score = teams.map((t, i) => `${t} ${total(i)}`).join(', ');
+  return {
+    allowed: Object.fromEntries(players.map((p, seat) => [p, behind(seat % 2)])),
+    note: `Blind Nil needs a team behind by ${need} (house rule): ${may.length ? `only ${may[0]} may bid it` : 'neither team may bid it'} ${when} (${score}).`,
+  };
+}
+
+// The per-player form (bids, Blind Nil, tricks). onSubmit gets {bids, tricks, blind}. `blindRule`: blindNilRule's.
+function handForm(ctx, values, label, onSubmit, { bidsOnly = false, blindRule = null } = {}) {
   const players = ctx.state.players;
   const form = el('form', { class: 'card', id: bidsOnly ? 'bids-form' : 'hand-form', novalidate: true });
   const sum = el('p', { class: 'sum', id: 'tricks-sum' });
@@ -113,8 +132,10 @@ function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
     tricks.dataset.player = name; tricks.dataset.field = 'tricks';
     tricks.setAttribute('aria-label', `${name}'s tricks`);
     tricks.addEventListener('change', () => { values.tricks[name] = tricks.value; showSum(); });
+    // not allowed by the house rule: not offered (one ticked stays, to be unticked)
+    const barred = Boolean(blindRule) && !blindRule.allowed[name] && !values.blind.includes(name);
     const blind = el('input', { type: 'checkbox', checked: values.blind.includes(name), dataset: { player: name, field: 'blind' },
-      'aria-label': `${name}: Blind Nil` });
+      'aria-label': `${name}: Blind Nil`, disabled: barred, title: barred ? blindRule.note : null });
     blind.addEventListener('change', () => {
       values.blind = blind.checked ? [...new Set([...values.blind, name])] : values.blind.filter((p) => p !== name);
       if (blind.checked) { values.bids[name] = '0'; bid.value = '0'; }
@@ -124,6 +145,7 @@ function handForm(ctx, values, label, onSubmit, { bidsOnly = false } = {}) {
       el('span', { class: 'row' }, bid, bidsOnly ? null : tricks),
       el('label', { class: 'flags' }, blind, 'Blind Nil')));
   }
+  if (blindRule) form.append(el('p', { class: 'muted', id: bidsOnly ? 'bids-blind-rule' : 'blind-rule' }, blindRule.note));
   if (!bidsOnly) { form.append(sum); showSum(); }
   form.append(problem, el('button', { type: 'submit', class: 'primary wide', id: bidsOnly ? 'save-bids' : 'score-hand' }, label));
   form.addEventListener('submit', async (e) => {
@@ -305,14 +327,35 @@ function entry(root, ctx) {
   }
   const form = handForm(ctx, draft, 'Score the hand', async (hand) => {
     const started = draft;
+    let answer;
     try {
-      await ctx.send({ type: 'hand', ...hand }, ctx.problem(), { seen: draftSeen(started, ctx.state.seq) });
+      answer = await ctx.send({ type: 'hand', ...hand }, ctx.problem(), { seen: draftSeen(started, ctx.state.seq) });
     } catch (err) { draftRefused(started, err); throw err; }
+    const why = notScored(answer);
+    if (why !== null) {
+      // taken, and ruled a foul that scored nothing (a Blind Nil the house rule does not allow): what was typed stays,
+      // to be put right (the form was emptied, all 12 values to type again: spadesbrisk audit F1, session 48); refused
+      // as a 400 is, it is dropped once another screen scores the hand (draftOver)
+      started.refused = true;
+      started.said = why;
+      if (draft === started) { clear(root); entry(root, ctx); }
+      return;
+    }
     draft = emptyDraft(ctx.state);
     clear(root); entry(root, ctx);
-  });
+  }, { blindRule: blindNilRule(ctx.state, ctx.state.totals, 'now') });
+  if (draft.refused && draft.said) showProblem(form.querySelector('.problem'), draft.said);
   watchDraft(form, draft, () => ctx.state.seq, () => scored(ctx.state));
   root.append(form);
+}
+
+// What an answer to a whole hand says when the hand was not scored (a foul or error ruling: the referee left the game as
+// it was), else null. A duplicate's: whether that entry counted.
+function notScored(answer) {
+  if (!answer) return null;
+  if (answer.duplicate) return answer.counts === false ? '' : null;   // (send said "Already entered … changed nothing")
+  const fault = (answer.rulings || []).find((r) => r.severity === 'foul' || r.severity === 'error');
+  return fault ? fault.message : null;
 }
 
 // -- history, and editing a past hand ---------------------------------------------------------
@@ -397,12 +440,16 @@ function editorFor(table, ctx) {
   const handEvent = events.find((e) => e.event.type === 'hand');
   const bidders = new Set();   // a player's second bid is ignored by the referee: only the first is corrected
   const bidEvents = events.filter((e) => e.event.type === 'bid' && !bidders.has(e.event.player) && bidders.add(e.event.player));
+  // the house rule on Blind Nil, with the totals before this hand (a correction with a Blind Nil it does not allow was
+  // taken, and the hand unscored: the next hand became this one)
+  const before = number > 1 ? Object.fromEntries(Object.entries(ctx.state.history[number - 2].teams).map(([t, s]) => [t, s.total])) : {};
+  const blindRule = blindNilRule(ctx.state, before, `before hand ${number}`);
   let form;
   if (handEvent) {
     form = handForm(ctx, values, 'Save the corrected hand', async (hand) => {
       await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } }, null, { seen });
       close();
-    });
+    }, { blindRule });
   } else if (bidEvents.length) {
     box.append(el('p', { class: 'muted' }, 'This hand was played card by card: its tricks come from the plays (edit those in the Log). The bids can be corrected here.'));
     form = handForm(ctx, values, 'Save the corrected bids', async (hand) => {
@@ -432,7 +479,7 @@ function editorFor(table, ctx) {
         }
       }
       close();
-    }, { bidsOnly: true });
+    }, { bidsOnly: true, blindRule });
     if (editing.problem) showProblem(form.querySelector('.problem'), editing.problem);
   } else {
     form = el('p', { class: 'problem' }, 'The events of this hand cannot be found; edit them in the Log.');
