@@ -1833,6 +1833,43 @@ def test_spades_a_kept_exchange_entered_meanwhile_on_another_phone_is_not_sent_a
     clean(phone)
 
 
+def test_spades_a_blind_nil_s_exchange_can_be_left_out_when_the_hands_are_not_typed(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The hands not typed, Beth bids Blind Nil: every phone showed only "Beth passes 3 cards: [ ] Pass" and David's,
+    no card grid, no way on but typing the cards passed face down (spadesbrisk audit F2, session 48); the referee takes
+    a lead without them ("exchange not recorded"). The first lead is offered below the Pass fields, and goes as the
+    play. The hands known, the exchange is asked for as before (the referee then checks every card)."""
+    phone = browsers["phone"]
+    gid, field = spades_exchange_open(server, phone)  # Alex dealt: Beth leads
+    assert "can be left out" in text(phone, "#exchange-optional")
+    assert css(phone, "#cards-entry p.big").text == "Beth plays:"
+    assert css(phone, "#trick-so-far").text == "Beth leads trick 1."
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")) == 52
+    assert css(phone, field).is_displayed()  # the exchange may still be entered
+    step(phone, server, gid, '#cards-entry button[data-card="KH"]')
+    assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "play", "player": "Beth", "card": "KH"}
+    assert ("exchange_not_recorded", None) in rulings(server, gid)
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie plays:", 3)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#exchange-optional")
+
+    gid = new_game(server, "spades", SEATS)  # the hands known: the exchange first
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]
+    hands = {name: [r + suit for r in ranks] for name, suit in zip(SEATS, "SHDC", strict=True)}
+    laptop = server["laptop"]
+    deal = {"type": "deal", "dealer": "Alex", "hands": hands}
+    assert call(laptop, "POST", f"/api/games/{gid}/events", deal)[0] == 201
+    for name, bid in (("Beth", 0), ("Charlie", 3), ("David", 4), ("Alex", 5)):
+        body = {"type": "bid", "player": name, "bid": bid, **({"blind": True} if name == "Beth" else {})}
+        assert call(laptop, "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Beth passes 3 cards:" in text(d, "#cards-entry"), 3)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")
+    assert not phone.find_elements(By.CSS_SELECTOR, "#exchange-optional")
+    clean(phone)
+
+
 def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

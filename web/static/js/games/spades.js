@@ -204,30 +204,23 @@ function cardsEntry(root, ctx) {
           send({ type: 'exchange', player: name, cards: input.value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean) });
         } }, 'Pass')));
     }
-  } else if (v.phase === 'play' && who) {
-    box.append(el('p', { class: 'big' }, `${who} plays:`));
-    const taken = Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);   // tricks complete this hand
-    // the cards of the trick so far, by the buttons: the last entry could be checked only on the Table tab
-    const trick = v.trick || [];
-    box.append(el('p', { id: 'trick-so-far', class: 'muted' }, trick.length
-      ? ['On the table: ', trick.map((p, i) => [i ? ', ' : '', `${p.player} `, card(p.card)])]
-      : `${who} leads trick ${taken + 1}.`));
-    const legal = v.legal ? new Set(v.legal) : null;
-    const onTable = new Set((v.trick || []).map((p) => p.card));
-    for (const [suit, symbol] of SUITS) {
-      const row = el('div', { class: 'card-row' });
-      for (const rank of RANKS) {
-        const text = `${rank}${suit}`;
-        if ((legal && !legal.has(text)) || onTable.has(text)) continue;
-        row.append(el('button', { type: 'button', class: `suit-${suit}`, dataset: { card: text },
-          onclick: () => send({ type: 'play', player: who, card: text }) }, `${rank}${symbol}`));
-      }
-      if (row.children.length) box.append(row);
+    // The hands not typed (most groups): the cards pass face down, and the referee needs them not (a lead without
+    // them is taken, "exchange not recorded": scorer/spades_play.py), so the first lead is offered too; the Pass
+    // fields were the only way on, asking for secret cards (spadesbrisk audit F2, session 48). The hands known, the
+    // exchange is asked for: the referee then checks every card against them.
+    if (!v.hands) {
+      box.append(el('p', { class: 'muted', id: 'exchange-optional' }, 'The cards passed face down can be left out: '
+        + 'tap the first lead below and play goes on without them.'));
+      const players = ctx.state.players;
+      if (ctx.state.options.first_lead === 'two_of_clubs') twoOfClubs(box, ctx, send);
+      else playGrid(box, v, players[(players.indexOf(v.dealer) + 1) % 4], send);   // the dealer's left leads
     }
+  } else if (v.phase === 'play' && who) {
+    playGrid(box, v, who, send);
     // A claim ends the hand: it asks first (it came up under a finger about to tap a card, and scored the hand at
     // once: spades phones audit, s38), in place, no redraw (that scrolled the page under a second tap onto a card),
     // with the question where the button was and the answers below it (a double tap landed on "Yes": a review).
-    const left = 13 - taken;
+    const left = 13 - Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);   // (the tricks complete this hand)
     const key = `${v.hand}|${who}|${left}`;
     if (claimArmed !== key) claimArmed = null;
     const ask = el('button', { type: 'button', class: 'wide', id: 'claim' }, `${who} claims the rest…`);
@@ -240,19 +233,46 @@ function cardsEntry(root, ctx) {
     ask.addEventListener('click', () => { claimArmed = key; ask.replaceWith(confirm); });
     box.append(claimArmed ? confirm : ask);
   } else if (v.phase === 'play' && !(v.trick || []).length && ctx.state.options.first_lead === 'two_of_clubs') {
-    // hands unknown: whoever holds the 2♣ leads it (the screen said "Waiting for the next hand" with no way on: an
-    // options audit, s39)
-    box.append(el('p', { class: 'big' }, 'Who holds the 2♣? They lead it:'));
-    const buttons = el('div', { class: 'row', id: 'two-of-clubs' });
-    for (const name of ctx.state.players) {
-      buttons.append(el('button', { type: 'button', dataset: { player: name },
-        onclick: () => send({ type: 'play', player: name, card: '2C' }) }, name));
-    }
-    box.append(buttons);
+    twoOfClubs(box, ctx, send);
   } else {
     box.append(el('p', { class: 'muted' }, 'Waiting for the next hand.'));
   }
   root.append(box);
+}
+
+// Whose card is next, the trick so far, and a button per card `who` may play (the legal ones when the hands are known).
+function playGrid(box, v, who, send) {
+  box.append(el('p', { class: 'big' }, `${who} plays:`));
+  const taken = Object.values(v.tricks || {}).reduce((a, b) => a + b, 0);   // tricks complete this hand
+  // the cards of the trick so far, by the buttons: the last entry could be checked only on the Table tab
+  const trick = v.trick || [];
+  box.append(el('p', { id: 'trick-so-far', class: 'muted' }, trick.length
+    ? ['On the table: ', trick.map((p, i) => [i ? ', ' : '', `${p.player} `, card(p.card)])]
+    : `${who} leads trick ${taken + 1}.`));
+  const legal = v.legal ? new Set(v.legal) : null;
+  const onTable = new Set(trick.map((p) => p.card));
+  for (const [suit, symbol] of SUITS) {
+    const row = el('div', { class: 'card-row' });
+    for (const rank of RANKS) {
+      const text = `${rank}${suit}`;
+      if ((legal && !legal.has(text)) || onTable.has(text)) continue;
+      row.append(el('button', { type: 'button', class: `suit-${suit}`, dataset: { card: text },
+        onclick: () => send({ type: 'play', player: who, card: text }) }, `${rank}${symbol}`));
+    }
+    if (row.children.length) box.append(row);
+  }
+}
+
+// Hands unknown and first_lead two_of_clubs: whoever holds the 2♣ leads it (the screen said "Waiting for the next
+// hand" with no way on: an options audit, s39).
+function twoOfClubs(box, ctx, send) {
+  box.append(el('p', { class: 'big' }, 'Who holds the 2♣? They lead it:'));
+  const buttons = el('div', { class: 'row', id: 'two-of-clubs' });
+  for (const name of ctx.state.players) {
+    buttons.append(el('button', { type: 'button', dataset: { player: name },
+      onclick: () => send({ type: 'play', player: name, card: '2C' }) }, name));
+  }
+  box.append(buttons);
 }
 
 // A screen opened (or reloaded) in the middle of a hand played card by card goes on card by card.
