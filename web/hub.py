@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from scorer.events import EventError, GameEvent, GameLog, Source, header_title, parse_event
-from scorer.game import Ruling, winner_text
+from scorer.game import Ruling, ScoreSheet, Severity, winner_text
 from scorer.registry import get_game
 from scorer.session import RefereeFault, Session, meta_target, replay
 from scorer.shown import cut
@@ -438,8 +438,10 @@ class Hub:
             # score() was stored, answered 500 and left the game unopenable, and an entry whose forgetting read
             # failed too stayed counted on every screen though it was never stored.
             mark = live.session.checkpoint()
+            scored = self._scored(live.session, event)
             try:
                 rulings = live.session.append(event)
+                self._no_score_taken(live.session, event, scored)
                 state = self.snapshot(live)
             except EventError as exc:
                 live.session.rewind(mark)
@@ -468,6 +470,39 @@ class Hub:
             except Exception:
                 log.exception("event %s of game %s is stored, but could not be sent to its screens", seq, game_id)
             return AppendResult(event, rulings, state)
+
+    @staticmethod
+    def _scored(session: Session, event: GameEvent) -> ScoreSheet | None:
+        """The score sheet before ``event`` where it is a ``correct`` of an event that counts and changes the game
+        (:meth:`_no_score_taken`), None otherwise."""
+        target = meta_target(event) if event.type == "correct" else None
+        if target is None or target in session.idle or all(e.seq != target for e in session.counting()):
+            return None
+        return session.score()
+
+    @staticmethod
+    def _no_score_taken(session: Session, event: GameEvent, scored: ScoreSheet | None) -> None:
+        """Refuse a correction (EventError: the caller rewinds, nothing is written) that makes the event it corrects,
+        which counted, one the referee rules a foul or error that changes nothing, where the score moves with it. With
+        the house rule blind_nil_requires_deficit, hand 1 corrected (the Log's raw edit) to a Blind Nil it does not
+        allow was taken: the hand was no longer scored, hand 2 became hand 1 and the totals moved, said only by the
+        foul's banner (correctfix, session 48); a Ten stop corrected to another player's went the same way. A foul
+        that changes the game (Snap's false call: its penalty), or leaves the score as it was (Spit's illegal play), is
+        a correction as any other, as are fouls of later events (said by the alert later_events_reruled)."""
+        target = meta_target(event)
+        if scored is None or target is None or target not in session.idle or session.score() == scored:
+            return
+        faults = [r for r in session.rulings if r.seq == target and r.severity in (Severity.FOUL, Severity.ERROR)]
+        if not faults:
+            return
+        kind = next((e.type for e in session.counting() if e.seq == target), "event")
+        words = " ".join(r.message for r in faults)
+        what = "a foul" if faults[0].severity is Severity.FOUL else "an error"
+        raise EventError(
+            f"this edit would make event {target} ({kind}) {what} that counts for nothing, and "
+            f"change the score: {words} Nothing was changed: edit it again, or undo event {target} if it should not "
+            "count."
+        )
 
     @staticmethod
     def _check_inner(event: GameEvent, now: int) -> None:

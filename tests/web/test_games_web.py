@@ -308,6 +308,46 @@ def test_ten_draws_prizes_auction_and_a_buy_paid_with_a_bust_token(app: Flask, h
     assert ended["state"]["view"]["ending"] is True
 
 
+def test_a_correction_the_referee_rules_a_foul_is_refused_only_where_it_takes_a_score_back(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Alex's stop (R5 B3 taken) corrected to Beth's, out of turn, was taken: the stop counted for nothing, Alex's
+    cards and points went, said by the foul's banner alone (correctfix, session 48). Refused with the referee's words,
+    nothing written. A correction to a foul that changes the game is taken as before: Spit's illegal play (its card
+    lies on the pile), Snap's false call (its penalty)."""
+    gid = new_game(host, game="ten", players=["Alex", "Beth", "Cara"])["id"]
+    player = player_of(app, gid)
+    for body in ({"type": "draw", "card": "R5"}, {"type": "draw", "card": "B3"}, {"type": "stop", "prize": "numbers"}):
+        ok(player, gid, player="Alex", **body)
+    before = ok(player, gid, type="pass_buy", player="Alex")["state"]
+    assert before["totals"]["Alex"] == 2 and before["view"]["players"]["Alex"]["cards"] == ["R5", "B3"]
+    said = "this edit would make event 3 (stop) a foul that counts for nothing, and change the score: It is Alex's"
+    event = {"type": "stop", "prize": "numbers", "player": "Beth"}
+    refused(player, gid, app, 400, said, type="correct", target=3, event=event)
+    after = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert (after["totals"], after["view"]["players"]) == (before["totals"], before["view"]["players"])
+
+    gid, player = spit_playing(app, host)
+    ok(player, gid, type="play", player="Alex", card="3S", pile=0, **{"from": 0})
+    foul = ok(
+        player,
+        gid,
+        type="correct",
+        target=4,
+        event={"type": "play", "player": "Alex", "card": "5S", "pile": 0, "from": 2},
+    )
+    assert codes(foul) == ["illegal_play"] and len(store(app).events(gid)) == 5
+
+    gid = new_game(host, game="snap", players=["Alex", "Beth", "Cara"])["id"]
+    player = player_of(app, gid)
+    ok(player, gid, type="deal", dealer="Cara")
+    for name, card in (("Alex", "KH"), ("Beth", "4H"), ("Cara", "5H"), ("Alex", "KD")):
+        ok(player, gid, type="flip", player=name, card=card)
+    assert codes(ok(player, gid, type="call", player="Alex", kind="snap")) == ["false_call"]
+    false_call = ok(player, gid, type="correct", target=6, event={"type": "call", "player": "Beth", "kind": "snap"})
+    assert codes(false_call) == ["false_call"] and false_call["state"]["totals"] == {"Alex": 19, "Beth": 16, "Cara": 17}
+
+
 def test_ten_an_auction_nobody_bids_on(app: Flask, host: FlaskClient) -> None:
     gid = new_game(host, game="ten", players=["Alex", "Beth"])["id"]
     player = player_of(app, gid)

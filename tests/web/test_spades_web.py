@@ -46,6 +46,40 @@ def test_a_score_only_hand_then_its_correction(app: Flask, host: FlaskClient) ->
     assert [(e["status"], e.get("row")) for e in entries] == [("corrected", 1), ("meta", None)]
 
 
+def test_a_correction_that_would_unscore_a_scored_hand_is_refused_and_nothing_changes(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Hand 1 corrected (the Log's raw edit) to a Blind Nil the house rule does not allow, or to tricks adding up to 12,
+    was taken: the referee's foul or error left it unscored, hand 2 became hand 1 and the totals moved, said by a foul's
+    banner alone (correctfix, session 48). Refused with the referee's words; nothing is written; a good edit still
+    goes in."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
+    post_event(host, gid, **hand([3, 3, 3, 3], [3, 4, 3, 3]))
+    scored = post_event(host, gid, **hand([4, 0, 4, 4], [4, 0, 4, 5])).get_json()["state"]
+    assert scored["totals"] == {AC: 140, BD: 202} and len(scored["history"]) == 2
+    for fix, said in (
+        (
+            hand([3, 0, 3, 3], [3, 0, 4, 6], ["Beth"]),
+            "a foul that counts for nothing, and change the score: Blind Nil "
+            "needs a team behind by 100; hand not scored.",
+        ),
+        (
+            hand([3, 3, 3, 3], [3, 3, 3, 3]),
+            "an error that counts for nothing, and change the score: The tricks add up to 12, not 13; hand not scored.",
+        ),
+    ):
+        answer = post_event(host, gid, type="correct", target=1, event=fix)
+        assert answer.status_code == 400, answer.get_json()
+        error = answer.get_json()["error"]
+        assert error.startswith("this edit would make event 1 (hand) " + said), error
+        assert error.endswith("Nothing was changed: edit it again, or undo event 1 if it should not count.")
+        assert len(store(app).events(gid)) == 2
+        state = host.get(f"/api/games/{gid}").get_json()["state"]
+        assert state["totals"] == {AC: 140, BD: 202} and len(state["history"]) == 2
+    fixed = post_event(host, gid, type="correct", target=1, event=hand([3, 3, 3, 3], [4, 3, 3, 3])).get_json()
+    assert fixed["state"]["totals"] == {AC: 141, BD: 201} and len(fixed["state"]["history"]) == 2
+
+
 def test_nil_and_a_refused_hand(app: Flask, host: FlaskClient) -> None:
     gid = new_game(host, game="spades", players=PLAYERS, options={"target": 200})["id"]
     # Beth Nil and takes none: +100; David bid 4 took 6: 40 + 2 bags; Alex 3 + Charlie 3 took 7: 60 + 1
