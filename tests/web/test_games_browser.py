@@ -1503,6 +1503,41 @@ def test_spades_a_whole_hand_refused_for_a_blind_nil_keeps_what_was_typed_and_th
     clean(phone)
 
 
+def test_spades_the_blind_nil_bid_button_is_offered_as_the_house_rule_allows(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Bids entered one by one: the "Blind Nil" button was offered whatever blind_nil_requires_deficit said, and a tap
+    was a foul, "bid again" (blindfix, session 48). It is disabled with the rule's line for a team not behind by that
+    much, by the totals before the hand, as the whole hand's form box."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#entry-mode button[data-mode="cards"]')
+    button = '#bid-buttons button[data-bid="blind"]'
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, button), 3)
+    assert css(phone, button).get_attribute("disabled") is not None
+    assert "neither team may bid it now (Alex & Charlie 0, Beth & David 0)" in text(phone, "#bid-blind-rule")
+    assert "neither team may bid it now" in str(css(phone, button).get_attribute("title"))
+
+    def post(body: dict[str, Any]) -> None:
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+
+    bids, tricks = dict(zip(SEATS, [5, 2, 5, 2], strict=True)), dict(zip(SEATS, [5, 1, 5, 2], strict=True))
+    post({"type": "hand", "bids": bids, "tricks": tricks})  # 100 to -40: Beth & David are behind by 140
+    wait(phone, lambda d: "only Beth & David may bid it now" in text(d, "#bid-blind-rule"), 3)
+    for _ in range(2):  # an Alex & Charlie bidder, then a Beth & David one, whoever deals
+        who = text(phone, "#cards-entry p.big").removesuffix(" bids:")
+        barred = who in ("Alex", "Charlie")
+        assert (css(phone, button).get_attribute("disabled") is not None) == barred, who
+        if barred:
+            post({"type": "bid", "player": who, "bid": 3})
+            wait(phone, lambda d, was=who: text(d, "#cards-entry p.big") != f"{was} bids:", 3)
+    tap(phone, button)  # Beth or David: taken
+    wait(phone, lambda d: events(server, gid)[-1].get("blind") is True, 3)
+    clean(phone)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -188,9 +188,13 @@ function cardsEntry(root, ctx) {
       buttons.append(el('button', { type: 'button', dataset: { bid: n },
         onclick: () => send({ type: 'bid', player: who, bid: n }) }, n === 0 ? 'Nil' : String(n)));
     }
-    buttons.append(el('button', { type: 'button', dataset: { bid: 'blind' },
+    // offered as the house rule allows, as the form's box (it was offered whatever the totals: refused, "bid again")
+    const rule = blindNilRule(ctx.state, ctx.state.totals, 'now');
+    const barred = Boolean(rule) && !rule.allowed[who];
+    buttons.append(el('button', { type: 'button', dataset: { bid: 'blind' }, disabled: barred, title: barred ? rule.note : null,
       onclick: () => send({ type: 'bid', player: who, bid: 0, blind: true }) }, 'Blind Nil'));
     box.append(buttons);
+    if (rule) box.append(el('p', { class: 'muted', id: 'bid-blind-rule' }, rule.note));
   } else if (v.phase === 'exchange') {
     // as many cards as the game's blind_nil_exchange (the hint showed three whatever it was: an options audit, s39)
     const count = Number(ctx.state.options.blind_nil_exchange) || 3;
