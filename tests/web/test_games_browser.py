@@ -1382,6 +1382,34 @@ def test_spades_a_whole_hand_being_typed_says_so_once_another_phone_scored_that_
     clean(david)
 
 
+def test_spades_a_whole_hand_form_not_typed_for_a_hand_since_scored_says_nothing_of_another_screen(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The line that a hand was scored on another screen meanwhile is for a form typed for that hand only: a form
+    not typed in while Beth scored hand 1 (a watching phone's), and one typed for hand 2 while the deal of hand 2 came
+    in, say nothing of it (a mutant that dropped the form's "typed" check put it under every hand on every phone that
+    had not typed, one that counted the hand being typed as scored put it under the form as soon as anything came
+    in: review2, session 48)."""
+    david = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, david, gid)
+    tab(david, "enter")
+    score_hand(server, gid)  # hand 1, scored on Beth's phone; nothing typed on David's
+    wait(david, lambda d: text(d, "#entry h2").startswith("Hand 2"), 3)
+    assert not david.find_elements(By.CSS_SELECTOR, "#hand-over")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 2
+    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
+    dealer = text(david, "#entry h2").split("dealer ")[1].rstrip(")")
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": dealer})[0] == 201
+    wait(david, lambda d: len(events(server, gid)) == 2 and text(d, "#undo-what").startswith("Undo #2"), 3)
+    time.sleep(0.3)  # (the entry drawn again with the deal)
+    assert text(david, "#entry h2").startswith("Hand 2")
+    assert not david.find_elements(By.CSS_SELECTOR, "#hand-over")
+    bid = css(david, '#hand-form select[data-player="Alex"][data-field="bid"]')
+    assert Select(bid).first_selected_option.text == "5"  # (the form kept what was typed)
+    clean(david)
+
+
 def test_push_a_deal_end_refused_then_sent_again_as_it_was_and_taken_is_not_said_to_be_another_screen_s(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
