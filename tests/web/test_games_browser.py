@@ -1566,6 +1566,62 @@ def test_spades_the_blind_nil_bid_button_is_offered_as_the_house_rule_allows(
     clean(phone)
 
 
+def test_spades_a_correction_the_server_refuses_for_unscoring_a_hand_is_said_in_the_open_editor(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A correction that would leave a scored hand counting for nothing is refused (400, correctfix, session 48): the
+    Log's raw edit and the History's "Edit hand" say the referee's words in the editor, which stays open with what was
+    typed, and nothing moves on the laptop. The History editor's refusal went to the Enter tab's line too and stayed
+    there, under the next hand's form, after Cancel (a review, session 48)."""
+    laptop, phone = browsers["laptop"], browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+
+    def hand(bids: list[int], tricks: list[int], blind: tuple[str, ...] = ()) -> dict[str, Any]:
+        body = {"type": "hand", "bids": dict(zip(SEATS, bids, strict=True))}
+        return {**body, "tricks": dict(zip(SEATS, tricks, strict=True)), "blind": list(blind)}
+
+    for body in (hand([3, 3, 3, 3], [3, 4, 3, 3]), hand([4, 0, 4, 4], [4, 0, 4, 5])):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    scores = {"Alex & Charlie": "140", "Beth & David": "202"}
+    open_as_host(server, laptop, gid)
+    join(server, phone, gid)
+    wait(laptop, lambda d: totals(d) == scores, 3)
+    said = "this edit would make event 1 (hand) a foul that counts for nothing, and change the score: Blind Nil needs"
+
+    from_log(phone, 1, "edit")  # the raw edit: hand 1 with Beth's Blind Nil, which the house rule does not allow
+    wait(phone, lambda d: css(d, "#edit-form").is_displayed())
+    barred = {k: v for k, v in hand([3, 0, 3, 3], [3, 0, 4, 6], ("Beth",)).items() if k != "type"}
+    phone.execute_script("arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input'))",
+                         css(phone, "#edit-fields"), json.dumps(barred))  # fmt: skip
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: said in text(d, "#edit-problem"), 3)
+    assert css(phone, "#edit-form").is_displayed() and css(phone, "#edit-problem").is_displayed()
+    assert json.loads(css(phone, "#edit-fields").get_attribute("value"))["blind"] == ["Beth"]  # what was typed stays
+    tap(phone, "#edit-cancel")
+
+    edit_hand(phone, 1, "#hand-form")  # the History's editor, its box enabled as on a phone with older totals
+    beth = '#hand-editor input[data-player="Beth"][data-field="blind"]'
+    phone.execute_script("arguments[0].disabled = false", css(phone, beth))
+    tap(phone, beth)
+    form = "#hand-editor select[data-player={}][data-field={}]"
+    typed = {"Alex": ["3", "3"], "Beth": ["0", "0"], "Charlie": ["3", "4"], "David": ["3", "6"]}
+    for name, (bid, took) in typed.items():
+        choose(phone, form.format(key(name), "bid"), bid)
+        choose(phone, form.format(key(name), "tricks"), took)
+    tap(phone, "#hand-editor #score-hand")
+    wait(phone, lambda d: said in text(d, "#hand-editor .problem"), 3)
+    shown = {p: [css(phone, form.format(key(p), f)).get_attribute("value") for f in ("bid", "tricks")] for p in SEATS}
+    assert shown == typed and css(phone, beth).is_selected()  # the editor stays open with what was typed
+    time.sleep(0.5)  # (a live stream's redraw, had anything changed)
+    assert len(events(server, gid)) == 2 and totals(laptop) == scores and totals(phone) == scores
+    assert not text(laptop, "#entry-problem")
+    tap(phone, "#hand-editor #cancel-edit")
+    tab(phone, "enter")  # the next hand's form: no word of the edit refused
+    wait(phone, lambda d: text(d, "#entry h2").startswith("Hand 3"), 3)
+    assert not text(phone, "#entry-problem") and not css(phone, "#entry-problem").is_displayed()
+    clean(phone, laptop)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -469,9 +469,12 @@ function editorFor(table, ctx) {
   const before = number > 1 ? Object.fromEntries(Object.entries(ctx.state.history[number - 2].teams).map(([t, s]) => [t, s.total])) : {};
   const blindRule = blindNilRule(ctx.state, before, `before hand ${number}`);
   let form;
+  const said = () => form.querySelector('.problem');   // (the editor's own line, not the Enter tab's)
   if (handEvent) {
     form = handForm(ctx, values, 'Save the corrected hand', async (hand) => {
-      await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } }, null, { seen });
+      // a refusal is said in the editor alone (it went to the Enter tab's line too, and stayed there under the next
+      // hand's form after Cancel: "this edit would make event 1 … Nothing was changed"; a review, session 48)
+      await ctx.send({ type: 'correct', target: handEvent.seq, event: { type: 'hand', ...hand } }, said(), { seen });
       close();
     }, { blindRule });
   } else if (bidEvents.length) {
@@ -486,7 +489,7 @@ function editorFor(table, ctx) {
           const fixed = { type: 'bid', player: event.player, bid };
           if (blind) fixed.blind = true;
           try {
-            await ctx.send({ type: 'correct', target: seq, event: fixed }, null, { follow: saved.length > 0, seen });
+            await ctx.send({ type: 'correct', target: seq, event: fixed }, said(), { follow: saved.length > 0, seen });
           } catch (err) {
             // a save before it redrew the editor: the refusal went to the form it replaced, and the editor stayed
             // open with no word (a JS pinning audit, s39); it is kept for the editor drawn now and after
