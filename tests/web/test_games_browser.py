@@ -1622,6 +1622,72 @@ def test_spades_a_correction_the_server_refuses_for_unscoring_a_hand_is_said_in_
     clean(phone, laptop)
 
 
+def test_spades_the_blind_nil_box_is_offered_to_a_team_behind_by_exactly_the_house_rule_s_deficit(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The referee allows Blind Nil to a team behind by blind_nil_requires_deficit or more (blind_nil_allowed: >=); the
+    phone's box follows it at exactly that deficit too, and the hand is scored (review, session 48: with > on the
+    phone, a team behind by exactly 140 could not tick it)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=140)
+    bids, tricks = dict(zip(SEATS, [5, 2, 5, 2], strict=True)), dict(zip(SEATS, [5, 1, 5, 2], strict=True))
+    body = {"type": "hand", "bids": bids, "tricks": tricks}  # 100 to -40: Beth & David behind by exactly 140
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    box = '#hand-form input[data-player="{}"][data-field="blind"]'
+    wait(
+        phone,
+        lambda d: "only Beth & David may bid it now (Alex & Charlie 100, Beth & David -40)" in text(d, "#blind-rule"),
+        3,
+    )
+    assert css(phone, box.format("Alex")).get_attribute("disabled") is not None
+    assert css(phone, box.format("Beth")).get_attribute("disabled") is None
+    tap(phone, box.format("Beth"))
+    for name, (bid, took) in {
+        "Alex": ("3", "3"),
+        "Beth": ("0", "0"),
+        "Charlie": ("3", "4"),
+        "David": ("3", "6"),
+    }.items():
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="bid"]', bid)
+        choose(phone, f'#hand-form select[data-player="{name}"][data-field="tricks"]', took)
+    tap(phone, "#score-hand")
+    wait(phone, lambda d: len(events(server, gid)) == 2, 3)
+    assert events(server, gid)[-1]["blind"] == ["Beth"] and ("blind_nil_not_allowed", "Beth") not in rulings(
+        server, gid
+    )
+    clean(phone)
+
+
+def test_spades_a_whole_hand_ruled_a_foul_and_tapped_again_as_it_is_keeps_what_was_typed(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A whole hand the referee ruled a foul and did not score keeps what was typed (blindfix, session 48); tapped
+    again unchanged, it is the same entry (a duplicate of a foul: "a foul that changed nothing") and the form still
+    keeps it, to be put right (review, session 48: a duplicate's answer read as scored emptied it)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    beth = '#hand-form input[data-player="Beth"][data-field="blind"]'
+    phone.execute_script("arguments[0].disabled = false", css(phone, beth))  # as on a phone with older totals
+    tap(phone, beth)
+    form = "#hand-form select[data-player={}][data-field={}]"
+    typed = {"Alex": ["3", "3"], "Beth": ["0", "0"], "Charlie": ["3", "4"], "David": ["3", "6"]}
+    for name, (bid, took) in typed.items():
+        choose(phone, form.format(key(name), "bid"), bid)
+        choose(phone, form.format(key(name), "tricks"), took)
+    tap(phone, "#score-hand")
+    wait(phone, lambda d: "Blind Nil needs a team behind by 100; hand not scored." in text(d, "#hand-form .problem"), 3)
+    tap(phone, "#score-hand")  # again, as it is
+    wait(phone, lambda d: "Already entered as event #1, a foul that changed nothing" in text(d, "#entry-problem"), 3)
+    time.sleep(0.3)  # (the redraw)
+    shown = {p: [css(phone, form.format(key(p), f)).get_attribute("value") for f in ("bid", "tricks")] for p in SEATS}
+    assert shown == typed and css(phone, beth).is_selected() and len(events(server, gid)) == 1
+    clean(phone)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
