@@ -80,6 +80,26 @@ def test_a_correction_that_would_unscore_a_scored_hand_is_refused_and_nothing_ch
     assert fixed["state"]["totals"] == {AC: 141, BD: 201} and len(fixed["state"]["history"]) == 2
 
 
+def test_a_correction_to_a_barred_blind_nil_bid_that_moves_no_score_is_taken_as_the_bid_would_be(
+    app: Flask, host: FlaskClient
+) -> None:
+    """David's last bid, entered as 3, corrected to the Blind Nil he said, which the house rule does not allow: the
+    referee rules it as it rules that bid entered live ("bid again"), and nothing is scored or unscored, so the
+    correction is taken, not refused as one that "would change the score" (Hub._no_score_taken: only where the score
+    moves; review, session 48: with that condition dropped, no test failed)."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
+    post_event(host, gid, type="deal", dealer="David")
+    for name in PLAYERS:
+        assert post_event(host, gid, type="bid", player=name, bid=3).status_code == 201
+    blind = {"type": "bid", "player": "David", "bid": 0, "blind": True}
+    answer = post_event(host, gid, type="correct", target=5, event=blind)
+    assert answer.status_code == 201, answer.get_json()
+    assert [(r["code"], r["severity"]) for r in answer.get_json()["rulings"]] == [("blind_nil_not_allowed", "foul")]
+    state = answer.get_json()["state"]
+    assert state["totals"] == {AC: 0, BD: 0} and (state["view"]["phase"], state["view"]["turn"]) == ("bidding", "David")
+    assert len(store(app).events(gid)) == 6
+
+
 def test_nil_and_a_refused_hand(app: Flask, host: FlaskClient) -> None:
     gid = new_game(host, game="spades", players=PLAYERS, options={"target": 200})["id"]
     # Beth Nil and takes none: +100; David bid 4 took 6: 40 + 2 bags; Alex 3 + Charlie 3 took 7: 60 + 1
