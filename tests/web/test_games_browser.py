@@ -2055,6 +2055,30 @@ def test_spades_a_blind_nil_s_exchange_can_be_left_out_when_the_hands_are_not_ty
     clean(phone)
 
 
+def test_spades_a_blind_nil_s_exchange_left_out_under_the_two_of_clubs_lead_asks_who_holds_the_two(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Under first_lead two_of_clubs, the hands not typed, the first lead offered below a Blind Nil's Pass fields is
+    "Who holds the 2♣?", as in the play phase, not the dealer's left's card grid (review, session 48: with that branch
+    dropped, no test failed, and the grid offered Beth any card to lead)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, first_lead="two_of_clubs")
+    laptop = server["laptop"]
+    assert call(laptop, "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "Alex"})[0] == 201
+    for name, bid in (("Beth", 0), ("Charlie", 3), ("David", 4), ("Alex", 5)):
+        body = {"type": "bid", "player": name, "bid": bid, **({"blind": True} if name == "Beth" else {})}
+        assert call(laptop, "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Who holds the 2♣? They lead it:" in text(d, "#cards-entry"), 3)
+    assert "can be left out" in text(phone, "#exchange-optional")
+    assert not phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")
+    step(phone, server, gid, '#two-of-clubs button[data-player="David"]')
+    assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "play", "player": "David", "card": "2C"}
+    assert ("exchange_not_recorded", None) in rulings(server, gid)
+    clean(phone)
+
+
 def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
