@@ -1688,6 +1688,31 @@ def test_spades_a_whole_hand_ruled_a_foul_and_tapped_again_as_it_is_keeps_what_w
     clean(phone)
 
 
+def test_spades_the_hand_editor_offers_blind_nil_by_the_totals_before_that_hand_not_after(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The History's editor of hand 2 offers Blind Nil by the totals before hand 2, as the referee rules it, not after
+    it (review, session 48: read from the row of the hand edited, no test failed; here Beth & David, behind by 140
+    before hand 2 and not after it, could not tick it)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+    for bids, tricks in (([5, 2, 5, 2], [5, 1, 5, 2]), ([1, 0, 1, 6], [3, 0, 4, 6])):  # 100 to -40, then 125 to 120
+        body = {
+            "type": "hand",
+            "bids": dict(zip(SEATS, bids, strict=True)),
+            "tricks": dict(zip(SEATS, tricks, strict=True)),
+        }
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    edit_hand(phone, 2, "#hand-form")
+    note = "only Beth & David may bid it before hand 2 (Alex & Charlie 100, Beth & David -40)"
+    assert note in text(phone, "#hand-editor #blind-rule")
+    box = '#hand-editor input[data-player="{}"][data-field="blind"]'
+    assert css(phone, box.format("David")).get_attribute("disabled") is None
+    assert css(phone, box.format("Alex")).get_attribute("disabled") is not None
+    clean(phone)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
