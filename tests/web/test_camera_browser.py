@@ -487,24 +487,20 @@ def test_a_finger_come_down_on_a_moved_camera_row_is_held_though_its_click_comes
     assert script_errors(laptop) == []
 
 
-def test_the_camera_s_picture_coming_back_moves_nothing_below_it(server: dict[str, Any], laptop: WebDriver) -> None:
-    """The phone's screen off and on again: the page was hidden, its picture stopped, and its frame fell back to the
-    <img>'s 16:9; the camera's 4:3 picture coming back grew it and moved the camera's list 57 px, and a tap aimed at
-    the 2C's Reject 0.2 s later rejected the 7H (without scroll anchoring, as on an iPhone: camlist, session 48). The
-    frame keeps the camera's shape while it shows no picture: nothing below it moves."""
-    _, top = camera_flip_shown(server, laptop, "Snap, the screen off and on", below="2C")
-    row = f'#camera-events li[data-seq="{int(css(laptop, top).get_attribute("data-seq")) - 1}"]'
-    laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")  # as WebKit: no scroll anchoring
+def screen_off_and_on(laptop: WebDriver, row: str) -> tuple[float, float, float]:
+    """The phone's screen off (the page hidden, its picture stopped) and on again (the picture back), without scroll
+    anchoring (as WebKit): the row's top on the page before, while off, and once the picture came back."""
+    laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")
     settled(laptop, row)
     place = "return arguments[0].getBoundingClientRect().top + scrollY"
     before = laptop.execute_script(place, css(laptop, row))
-    laptop.execute_script(  # the phone's screen goes off: the page is hidden, its picture stopped
+    laptop.execute_script(
         "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     wait(laptop, lambda d: not d.execute_script("return document.getElementById('camera-img').src"), 5)
     hidden = laptop.execute_script(place, css(laptop, row))
-    laptop.execute_script(  # and on again: the picture comes back
+    laptop.execute_script(
         "window.__loaded = false;"
         "const img = document.getElementById('camera-img');"
         "img.addEventListener('load', () => { window.__loaded = true; }, {once: true});"
@@ -512,7 +508,17 @@ def test_the_camera_s_picture_coming_back_moves_nothing_below_it(server: dict[st
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
     wait(laptop, lambda d: d.execute_script("return window.__loaded"), 10)
-    shown = laptop.execute_script(place, css(laptop, row))
+    return before, hidden, laptop.execute_script(place, css(laptop, row))
+
+
+def test_the_camera_s_picture_coming_back_moves_nothing_below_it(server: dict[str, Any], laptop: WebDriver) -> None:
+    """The phone's screen off and on again: the page was hidden, its picture stopped, and its frame fell back to the
+    <img>'s 16:9; the camera's 4:3 picture coming back grew it and moved the camera's list 57 px, and a tap aimed at
+    the 2C's Reject 0.2 s later rejected the 7H (without scroll anchoring, as on an iPhone: camlist, session 48). The
+    frame keeps the camera's shape while it shows no picture: nothing below it moves."""
+    _, top = camera_flip_shown(server, laptop, "Snap, the screen off and on", below="2C")
+    row = f'#camera-events li[data-seq="{int(css(laptop, top).get_attribute("data-seq")) - 1}"]'
+    before, hidden, shown = screen_off_and_on(laptop, row)
     assert abs(hidden - before) < 4 and abs(shown - before) < 4, (before, hidden, shown)
     assert script_errors(laptop) == []
 
@@ -538,25 +544,7 @@ def test_the_camera_s_picture_coming_back_moves_nothing_below_it_on_a_page_opene
     row = f'#camera-events li[data-seq="{seen.event.seq - 1}"]'
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 10)
     wait(laptop, lambda d: css(d, "#camera-calibrate").is_displayed(), 10)
-    laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")  # as WebKit: no scroll anchoring
-    settled(laptop, row)
-    place = "return arguments[0].getBoundingClientRect().top + scrollY"
-    before = laptop.execute_script(place, css(laptop, row))
-    laptop.execute_script(  # the phone's screen goes off: the page is hidden, its picture stopped
-        "Object.defineProperty(document, 'visibilityState', {value: 'hidden', configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    wait(laptop, lambda d: not d.execute_script("return document.getElementById('camera-img').src"), 5)
-    hidden = laptop.execute_script(place, css(laptop, row))
-    laptop.execute_script(  # and on again: the picture comes back
-        "window.__loaded = false;"
-        "const img = document.getElementById('camera-img');"
-        "img.addEventListener('load', () => { window.__loaded = true; }, {once: true});"
-        "Object.defineProperty(document, 'visibilityState', {value: 'visible', configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    wait(laptop, lambda d: d.execute_script("return window.__loaded"), 10)
-    shown = laptop.execute_script(place, css(laptop, row))
+    before, hidden, shown = screen_off_and_on(laptop, row)
     assert abs(hidden - before) < 4 and abs(shown - before) < 4, (before, hidden, shown)
     assert script_errors(laptop) == []
 

@@ -276,21 +276,27 @@ def test_the_holder_is_found_where_proc_locks_names_another_device(
     assert commands._flock_pid(link) is None
 
 
-def test_a_second_server_on_the_same_name_while_the_first_starts_is_told_it_is_starting(tmp_path: Path) -> None:
-    """The first takes the note beside the name before it opens the database (a quick_check of a big file takes a
-    while): the file's lock alone first, and a second server on the same name was told the first "opened it by
-    another name: a hard link or a mount of it" (a review, session 47)."""
-    db = tmp_path / "games.sqlite3"
+def _serve_starting_slowly(db: Path) -> subprocess.Popen[bytes]:
+    """A new database ``db`` and a ``serve`` on it that holds the file 3 s before it takes the note beside it (as a big
+    file's quick_check does)."""
     Store(db).close()
     slow = (
         "import time, web.app as a; s = a.create_app; a.create_app = lambda *x, **k: (time.sleep(3), s(*x, **k))[1]; "
     )
-    first = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-c", slow + SERVE, "serve", "--db", str(db), "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
+
+
+def test_a_second_server_on_the_same_name_while_the_first_starts_is_told_it_is_starting(tmp_path: Path) -> None:
+    """The first takes the note beside the name before it opens the database (a quick_check of a big file takes a
+    while): the file's lock alone first, and a second server on the same name was told the first "opened it by
+    another name: a hard link or a mount of it" (a review, session 47)."""
+    db = tmp_path / "games.sqlite3"
+    first = _serve_starting_slowly(db)
     try:
         time.sleep(1.0)
         second = _serve("--db", str(db), "--port", "0")
@@ -308,16 +314,7 @@ def test_a_backup_of_the_name_a_server_is_starting_on_is_made(
     note beside it while a big file's quick_check runs): the server opened this very name, so the copy is whole; it
     was refused, blaming a server "that opened it by another name (a hard link or a mount of it)"."""
     db = tmp_path / "games.sqlite3"
-    Store(db).close()
-    slow = (
-        "import time, web.app as a; s = a.create_app; a.create_app = lambda *x, **k: (time.sleep(3), s(*x, **k))[1]; "
-    )
-    first = subprocess.Popen(
-        [sys.executable, "-c", slow + SERVE, "serve", "--db", str(db), "--port", "0"],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    first = _serve_starting_slowly(db)
     opened_as, asked = commands._opened_as, []
     monkeypatch.setattr(commands, "_opened_as", lambda *a: asked.append(opened_as(*a)) or asked[-1])
     try:
