@@ -22,7 +22,9 @@ Small single-purpose steps, as in supervision's tools:
    left (nothing can be taken away unseen either): it takes the old card's place (``TableCard.replaces``), and
    observers do not send it as a second event. A faint card (one only the weak tier would let appear) first seen
    before a pile's top card settled, while that top is in view, lies under it: a buried card's corner at the
-   pile's edge read as another name; it does not appear (``Tracker._under_top``).
+   pile's edge read as another name; it does not appear (``Tracker._under_top``). A card read plainly that a card
+   arriving over it covered before it could settle (a hand over the pile all along) is *glimpsed* under that card
+   (``Update.glimpsed``): it does not appear, but an observer may name it as the card under a top.
 5. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
    card than the deck holds (the same card in two places in a one-deck game), raises a :class:`Flag` and is
    not acted on: the table keeps its last good state until the picture makes sense again. A card the game does
@@ -211,6 +213,7 @@ class Update:
     flags: tuple[Flag, ...] = ()
     frozen: tuple[str, ...] = ()
     unsettled: tuple[str, ...] = ()  # zones where a card was seen this frame that has not appeared (yet)
+    glimpsed: tuple[TableCard, ...] = ()  # cards read plainly but covered before they settled (``Tracker._glimpse``)
 
 
 @dataclass
@@ -254,6 +257,8 @@ class Tracker:
     _moved: dict[str, int] = field(default_factory=dict)  # zone -> the last frame something moved over it
     _away: dict[str, int] = field(default_factory=dict)  # zone -> the frame the camera came back in (``update``)
     _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
+    _glimpsed: dict[str, tuple[TableCard, int]] = field(default_factory=dict)  # zone -> (a card glimpsed under a
+    # card that covered it before it settled, that card's track id): :meth:`_glimpse`
 
     def update(
         self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0, moved: Collection[str] = ()
@@ -275,7 +280,14 @@ class Tracker:
         changes = self._promote(frozen, ts) + self._bury_and_leave()
         self.state = TableState(tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order))))
         unsettled = tuple(sorted({t.zone for t in self._tracks.values() if not t.stable and not t.missed}))
-        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)), unsettled)
+        placed = {c.card for c in self.state.cards}
+        self._glimpsed = {
+            zone: (card, cover)
+            for zone, (card, cover) in self._glimpsed.items()
+            if cover in self._tracks and card.card not in placed
+        }
+        glimpsed = tuple(card for card, _ in self._glimpsed.values())
+        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)), unsettled, glimpsed)
 
     # -- steps -------------------------------------------------------------------------------------------
     def _usable(self, s: Sighting) -> bool:
@@ -335,6 +347,24 @@ class Tracker:
         track.missed += 1
         if not track.stable and track.missed >= 2:
             del self._tracks[track.id]
+            self._glimpse(track)
+
+    def _glimpse(self, track: _Track) -> None:
+        """``track`` left before it settled: when it was read plainly (``appear_frames`` at ``min_confidence``), only
+        a hand or a card sliding over its pile kept it from settling, and a card that came while it was in view is
+        seen there now, it lies under that card: glimpsed (:attr:`Update.glimpsed`, while that card stays and it is
+        seen nowhere). It does not appear (nothing of it is in view to follow); an observer may use it where the
+        game needs the card under a top (Spit's opening card covered by a play 100 ms after it landed: seen plainly
+        in three frames while the 4C slid in over it, never still; spitpace audit F1, session 48)."""
+        if track.zone in self.spread or min(track.seen, track.strong) < self.settings.appear_frames:
+            return
+        cover = [
+            t
+            for t in self._tracks.values()
+            if t.zone == track.zone and not t.missed and t.first_ts <= track.missed_ts and t.card != track.card
+        ]
+        if cover and not any(t.card == track.card for t in self._stable()):
+            self._glimpsed[track.zone] = (track.as_card(), max(cover, key=lambda t: (t.first_ts, t.id)).id)
 
     def _stable(self) -> list[_Track]:
         return [t for t in self._tracks.values() if t.stable]

@@ -700,6 +700,115 @@ def test_spit_an_opening_spit_card_read_anew_before_it_is_sent_goes_with_the_new
     assert "illegal_play" not in codes(d.show(table))
 
 
+@pytest.mark.parametrize("alone", [1, 2], ids=["alone one frame", "alone two frames"])
+def test_spit_a_play_on_an_opening_spit_card_before_it_settled_goes_after_that_spit_card(alone: int) -> None:
+    """Beth turns her opening 9D and plays her 10H on it at once (15 fps): the 9D is seen alone for a frame or two,
+    then only at the 10H's edge. The 10H went as a play, refused (waiting for the opening Spit!), the Spit! never
+    went and every camera event of the round was refused (spitpace audit F1, session 48)."""
+    d = spit()
+    d.step = 67
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["2C"]
+    d.show(table, frames=20)  # Alex's opening card, settled: gathered, waiting for Beth's
+    table["spit/1"] = ["9D"]
+    d.show(table, frames=alone)
+    table.update({"stock/1/0": [], "spit/1": ["9D", "10H"]})
+    d.show(table, frames=30)
+    assert [b for _, b, _ in d.sent] == [
+        {"type": "spit", "cards": {"Alex": "2C", "Beth": "9D"}, "piles": {"Alex": 0, "Beth": 1}},
+        {"type": "play", "player": "Beth", "card": "10H", "pile": 1, "from": 0},
+    ]
+    assert codes(d.sent) == [] and d.refused == [] and not d.observer.notes
+    table.update({"stock/0/4": [], "spit/1": ["9D", "10H", "7S"]})  # and the round goes on: Alex's 7S is a foul
+    assert [(b["card"], codes([(s, b, r)])) for s, b, r in d.show(table)] == [("7S", ["illegal_play"])]
+
+
+def test_spit_a_play_on_an_opening_spit_card_covered_before_it_settled_goes_after_that_spit_card() -> None:
+    """As the audit's video shows it (openplay_300 at a real pace, seed 41): Beth's opening 5S and Alex's 4C, played
+    on it 100 ms later, both read while the hand moves over pile 2, then only the 4C: the 5S, glimpsed under it, is
+    Beth's opening card."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.step = 67
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4C", "5H", "6S", "7S"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["10H", "JD", "AD", "5C", "6D"])
+    table = {f"stock/0/{k}": [c] for k, c in enumerate(["3S", "4C", "5H", "6S", "7S"])}
+    table |= {f"stock/1/{k}": [c] for k, c in enumerate(["10H", "JD", "AD", "5C", "6D"])}
+    d.show(table)
+    table["spit/0"] = ["KH"]
+    d.show(table, frames=20)
+    table.update({"stock/0/1": [], "spit/1": ["5S", "4C"]})
+    d.show(table, frames=3, frozen=["spit/1"])
+    table["spit/1"] = ["4C"]
+    d.show(table, frames=30)
+    assert [b for _, b, _ in d.sent] == [
+        {"type": "spit", "cards": {"Alex": "KH", "Beth": "5S"}, "piles": {"Alex": 0, "Beth": 1}},
+        {"type": "play", "player": "Alex", "card": "4C", "pile": 1, "from": 1},
+    ]
+    assert codes(d.sent) == [] and d.refused == [] and not d.observer.notes
+
+
+def test_spit_a_play_on_a_gathered_opening_spit_card_waits_for_the_other_s_card() -> None:
+    """Alex's 2C settled (gathered); Beth's 10H is played on it before her own spit card is turned: the play waits
+    for the Spit! instead of going (refused) before it."""
+    d = spit()
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["2C"]
+    d.show(table, frames=20)
+    table.update({"stock/1/2": [], "spit/0": ["2C", "AD"]})
+    assert d.show(table, frames=20) == [] and d.refused == []
+    table["spit/1"] = ["9D"]
+    d.show(table, frames=20)
+    assert [b["type"] for _, b, _ in d.sent] == ["spit", "play"] and d.refused == [] and codes(d.sent) == []
+    assert d.link.view()["spit_piles"][0]["top"] == "AD"
+
+
+def test_spit_a_play_on_an_opening_spit_card_never_read_is_a_note_and_goes_once_the_spit_is_entered() -> None:
+    """Beth's 9D is covered by her 10H before the camera read it (seen in one frame only, wholly covered after): no
+    spit card is invented; a note asks for the Spit! on a phone, and once it is entered the camera goes on (the play,
+    and no second Spit! for Alex's 2C it had gathered: that went as a refused spit)."""
+    d = spit()
+    d.step = 67
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["2C"]
+    d.show(table, frames=20)
+    table["spit/1"] = ["9D"]
+    d.show(table, frames=1)
+    table.update({"stock/1/0": [], "spit/1": ["10H"]})
+    assert d.show(table, frames=30) == [] and d.refused == []
+    assert d.observer.notes == [
+        "Beth's 10H on spit pile 2 before the opening Spit!: the spit card under it was not seen, enter the Spit! on a"
+        " phone"
+    ]
+    d.manual("spit", cards={"Alex": "2C", "Beth": "9D"})
+    sent = d.show(table, frames=40)
+    assert [b for _, b, _ in sent] == [{"type": "play", "player": "Beth", "card": "10H", "pile": 1, "from": 0}]
+    assert codes(sent) == [] and d.refused == []
+    table.update({"stock/0/4": [], "spit/0": ["2C", "7S"]})
+    assert [(b["card"], codes([(s, b, r)])) for s, b, r in d.show(table)] == [("7S", ["illegal_play"])]
+
+
+def test_spit_a_second_play_before_the_opening_takes_no_stock_card_for_a_spit_card() -> None:
+    """Beth's 9D never read, her 10H on it waits for the Spit!; her JD on the 10H: the 10H under it is her stock card,
+    not her spit card (the camera sent Spit! with it, refused at every frame: seen in the audit's video)."""
+    d = spit()
+    d.step = 67
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["2C"]
+    d.show(table, frames=20)
+    table.update({"stock/1/0": [], "spit/1": ["10H"]})
+    d.show(table, frames=20)
+    table.update({"stock/1/1": [], "spit/1": ["10H", "JD"]})
+    assert d.show(table, frames=40) == [] and d.refused == []
+    assert [n.split(":")[0] for n in d.observer.notes] == [
+        "Beth's 10H on spit pile 2 before the opening Spit!",
+        "Beth's JD on spit pile 2 before the opening Spit!",
+    ]
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]

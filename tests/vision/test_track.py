@@ -147,6 +147,29 @@ def test_a_card_held_over_a_zone_for_a_still_moment_does_not_appear() -> None:
     assert changes(ups) == []
 
 
+@pytest.mark.parametrize("frames", [2, 3], ids=["seen two frames", "seen three frames"])
+def test_a_card_covered_before_it_settled_is_glimpsed_under_the_card_that_covered_it(frames: int) -> None:
+    """Spit's opening 5S, Alex's 4C sliding onto it 100 ms after it landed (spitpace audit F1, session 48): both read
+    plainly while the hand moves over the pile, then only the 4C, still. The 5S never settled: it was lost (the
+    camera's Spit! never went). Read for ``appear_frames`` it is glimpsed under the 4C, as long as the 4C lies there;
+    it does not appear (no event of its own)."""
+    t = tracker()
+    under, top = seen("AS", PILE0, "face_up/0"), seen("2H", PILE0, "face_up/0", dx=30)
+    ups = run(t, [[under, top]] * frames + [[top]] * 4, [{"face_up/0"}] * (frames + 1) + [set()] * 3)
+    assert changes(ups) == [("appear", "2H", "face_up/0")]
+    glimpsed = [(c.card, c.zone, c.since) for c in ups[-1].glimpsed]
+    assert glimpsed == ([("AS", "face_up/0", 0)] if frames >= SETTINGS.appear_frames else [])
+    ups = run(t, [[]] * SETTINGS.leave_frames, start=10)  # the pile taken away: nothing lies under anything
+    assert changes(ups) == [("leave", "2H", "face_up/0")] and ups[-1].glimpsed == ()
+
+
+def test_a_card_carried_over_a_pile_is_not_glimpsed() -> None:
+    """A card read in a hand passing over a pile, with nothing laid there meanwhile, lies under nothing."""
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 4 + [[]] * 3, [{"face_up/0"}] * 5 + [set()] * 2)
+    assert changes(ups) == [] and all(u.glimpsed == () for u in ups)
+
+
 def test_a_card_that_changes_zone_is_one_move() -> None:
     t = tracker()
     ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[]] + [[seen("AS", POT, "pot")]] * 3)

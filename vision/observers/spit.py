@@ -45,6 +45,7 @@ class SpitObserver(Observer):
     gather_ms: int = 1500
     _spit: dict[int, TableCard] = field(default_factory=dict)  # spit pile -> the spit card gathered there
     _since: dict[int, int] = field(default_factory=dict)  # spit pile -> when its card was first seen (re-reads)
+    _opening: bool = False  # the cards in _spit were gathered for the opening Spit!
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -55,7 +56,7 @@ class SpitObserver(Observer):
             proposal = (
                 self._stock(top, zone.owner, zone.slot, view, update.ts)
                 if zone.kind == "stock"
-                else self._pile(top, _pile_of(zone, view), view)
+                else self._pile(top, _pile_of(zone, view), view, update)
             )
             if proposal is not None:
                 out.append(proposal)
@@ -134,7 +135,7 @@ class SpitObserver(Observer):
         return None
 
     # -- spit piles ----------------------------------------------------------------------------------------
-    def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json]) -> Proposal | None:
+    def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json], update: Update) -> Proposal | None:
         if pile is None:
             return None
         piles = view.get("spit_piles") or []
@@ -145,6 +146,9 @@ class SpitObserver(Observer):
         for name, side in players.items():
             for slot, stock in enumerate(side.get("stock") or []):
                 if stock.get("top") == top.card:
+                    if view.get("phase") == "start":  # before the opening Spit!: it waits for it (not used)
+                        self._played_on_opening(top, pile, name, view, update)
+                        return None
                     self.use(top)
                     data = {"player": name, "card": top.card, "pile": pile, "from": slot}
                     return Proposal(
@@ -155,6 +159,7 @@ class SpitObserver(Observer):
             gathered = self._spit.get(pile)
             if gathered is None or top.replaces == gathered.id:  # a re-read before it was sent: the new reading
                 self._spit[pile] = top
+                self._opening = phase == "start"
                 if gathered is not None:
                     self._since[pile] = min(self._since.get(pile, gathered.since), gathered.since)
             return None
@@ -163,6 +168,33 @@ class SpitObserver(Observer):
             return self._turned_and_played(top, pile, players)
         self.note(f"{top.card} on spit pile {pile + 1} is not explained ({phase}): enter it by hand")
         return None
+
+    def _played_on_opening(
+        self, top: TableCard, pile: int, name: str, view: Mapping[str, Json], update: Update
+    ) -> None:
+        """``top``, ``name``'s stock top, lies on spit pile ``pile`` while the referee waits for the opening Spit!: a
+        play on a spit card turned a moment before, covered before the camera could settle it as the pile's top
+        (Alex's 4C on the opening 5S 100 ms after it landed: the 4C went as a play, refused, the Spit! never went and
+        every play of the round was refused; spitpace audit F1, session 48). A card seen under it (at the top's edge,
+        or glimpsed before it was covered: :attr:`vision.track.Update.glimpsed`) is that pile's spit card, gathered as
+        if seen alone; the play waits and goes once the Spit! is in. With none seen there nothing is invented: a note
+        asks for the Spit! on a phone, and the play goes after it."""
+        if pile in self._spit:  # its spit card was gathered before the play covered it
+            return
+        players = view.get("players") or {}
+        stock = {str(s.get("top")) for side in players.values() for s in side.get("stock") or [] if s.get("top")}
+        known = _known(view) | stock  # a stock card played before it (waiting too) is no spit card
+        cards = update.state.in_zone(top.zone)
+        below = next((k for k, c in enumerate(cards) if c.id == top.id), 0)
+        under = [c for c in cards[:below] if c.id not in self.done and c.card not in known]
+        glimpsed = [c for c in update.glimpsed if c.zone == top.zone and c.id not in self.done and c.card not in known]
+        if under or glimpsed:
+            self._spit[pile], self._opening = (under or glimpsed)[-1], True
+            return
+        self.note(
+            f"{name}'s {top.card} on spit pile {pile + 1} before the opening Spit!: the spit card under it was not"
+            " seen, enter the Spit! on a phone"
+        )
 
     def _both_on_one_pile(
         self, update: Update, view: Mapping[str, Json], waiting: list[str]
@@ -175,8 +207,7 @@ class SpitObserver(Observer):
         ((pile, top),) = self._spit.items()
         if pile >= len(self.players) or self.players[pile] not in waiting:
             return None
-        piles = view.get("spit_piles") or []
-        known = {str(c) for c in view.get("covered") or []} | {str(p.get("top")) for p in piles if p.get("top")}
+        known = _known(view)
         zone = next((z.name for z in self.zones("spit") if z.slot == pile), None)
         under = [
             c
@@ -209,6 +240,12 @@ class SpitObserver(Observer):
         """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up)."""
         if not self._spit:
             return None
+        if self._opening and view.get("phase") != "start":  # the opening Spit! was entered on a phone meanwhile
+            self.use(*self._spit.values())
+            self._spit.clear()
+            self._since.clear()
+            self._opening = False
+            return None
         players = view.get("players") or {}
         holders = [name for name, side in players.items() if int(side.get("spit_cards") or 0) > 0]
         waiting = [name for name in view.get("called") or [] if name in holders] or holders
@@ -235,10 +272,17 @@ class SpitObserver(Observer):
         self.done.update(used)
         self._spit.clear()
         self._since.clear()
+        self._opening = False
         if not cards:
             return None
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
         return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
+
+
+def _known(view: Mapping[str, Json]) -> set[str]:
+    """The cards the referee has face up on the spit piles or covered there."""
+    piles = view.get("spit_piles") or []
+    return {str(c) for c in view.get("covered") or []} | {str(p.get("top")) for p in piles if p.get("top")}
 
 
 def _pile_of(zone: Zone, view: Mapping[str, Json]) -> int | None:
