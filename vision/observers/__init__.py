@@ -19,10 +19,11 @@ Rules every observer keeps:
   something sent. A name already voided for that card is not sent again.
 * **The referee is the memory.** An observer keeps no copy of the game; it compares the stable table with
   the referee's view, so manual entries from the phones and camera events mix freely.
-* **A refused event waits for news.** When the referee refuses a proposal (say a play before the opening Spit!
-  was entered), its cards may be proposed again once the referee's view has changed, not before. So may, once,
-  those of an event taken as a foul of timing that does not count (:attr:`Observer.retry_fouls`: a Spades card
-  ruled out of turn because the camera missed the card before it: once the players enter that card, it counts).
+* **A refused event waits for news.** When the referee refuses a proposal (say a Push meld with a card its
+  player does not hold: a misreading), its cards may be proposed again once the referee's view has changed, not
+  before. So may, once, those of an event taken as a foul of timing that does not count
+  (:attr:`Observer.retry_fouls`: a Spades card ruled out of turn because the camera missed the card before it: once
+  the players enter that card, it counts).
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
