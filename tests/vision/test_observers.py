@@ -1039,12 +1039,19 @@ def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_require
     assert "requirement_not_met" not in codes(sent)
 
 
-def test_push_end_of_deal_hands_and_score() -> None:
+def push_counting() -> tuple[Driver, list[tuple[str, float]]]:
+    """A Push deal Alex ended: his two melds in his strip (the cards and their places), his last card discarded; the
+    referee counting, the other hands still to be shown."""
     d = push_driver()
     melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
     d.show({"melds/0": melds}, frames=40)
     d.manual("discard", player="Alex", card="3H")
     assert d.session.view()["phase"] == "counting"
+    return d, melds
+
+
+def test_push_end_of_deal_hands_and_score() -> None:
+    d, melds = push_counting()
     beth_hand, david_hand = ["KS", "KH", "KD", "4S", "5S", "6S"], ["AS", "AH", "AD", "5D", "6D", "7D"]
     beth = [(c, -150.0 + 25 * i) for i, c in enumerate(beth_hand)]
     david = [(c, -150.0 + 25 * i) for i, c in enumerate(david_hand)]
@@ -1060,11 +1067,7 @@ def test_push_end_of_deal_hands_wait_for_a_last_card_missed_in_the_first_frame_a
     lays the KD under it; the detector misses the KD in the first frame after the lift. Her hand is short and its
     cards were seen more than 3 x settle_ms ago, so without the grace after a hand (grace_frames) the hands went at
     once as deal_end without the KD: her side scored 95, not 105 (review of session 48's landing change)."""
-    d = push_driver()
-    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
-    d.show({"melds/0": melds}, frames=40)
-    d.manual("discard", player="Alex", card="3H")
-    assert d.session.view()["phase"] == "counting"
+    d, melds = push_counting()
     beth_hand, david_hand = ["KS", "KH", "4S", "5S", "6S", "KD"], ["AS", "AH", "AD", "5D", "6D", "7D"]
     beth = [(c, -150.0 + 25 * i) for i, c in enumerate(beth_hand)]
     david = [(c, -150.0 + 25 * i) for i, c in enumerate(david_hand)]

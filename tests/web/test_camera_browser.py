@@ -354,6 +354,17 @@ def test_the_other_phone_s_stream_stays_open_until_it_is_closed(server: dict[str
     assert phones() == []  # (and closed, it goes)
 
 
+def four_camera_rows(server: dict[str, Any], laptop: WebDriver, title: str) -> tuple[str, int, str]:
+    """A Snap game the camera follows, open on the laptop, with four camera flips listed, the misread 2C's the oldest:
+    the game's id, the 2C's event number and its row's selector."""
+    game_id, top = camera_flip_shown(server, laptop, title, below="2C")
+    two = int(css(laptop, top).get_attribute("data-seq")) - 1
+    for player, card in (("Bo", "9C"), ("Ann", "KD")):  # two rows more above the 2C's (the list shows four)
+        hub(server["app"]).append(game_id, {"type": "flip", "player": player, "card": card}, "camera", Source.VISION)
+    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#camera-events li[data-seq]")) == 4, 10)
+    return game_id, two, f'#camera-events li[data-seq="{two}"]'
+
+
 @pytest.mark.parametrize("cause", list(MOVES))
 def test_a_camera_row_moved_by_anything_above_the_list_takes_no_tap_at_once(
     server: dict[str, Any], laptop: WebDriver, cause: str
@@ -366,12 +377,7 @@ def test_a_camera_row_moved_by_anything_above_the_list_takes_no_tap_at_once(
     was above them out of sight, not where it was in sight above them). Held, and said where the tap hit a button; the
     2C's Reject tapped at a person's pace is taken."""
     app = server["app"]
-    game_id, top = camera_flip_shown(server, laptop, f"Snap, {cause} moves the list", below="2C")
-    two = int(css(laptop, top).get_attribute("data-seq")) - 1
-    for player, card in (("Bo", "9C"), ("Ann", "KD")):  # two rows more above the 2C's (the list shows four)
-        hub(app).append(game_id, {"type": "flip", "player": player, "card": card}, "camera", Source.VISION)
-    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#camera-events li[data-seq]")) == 4, 10)
-    row = f'#camera-events li[data-seq="{two}"]'
+    game_id, two, row = four_camera_rows(server, laptop, f"Snap, {cause} moves the list")
     laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")  # as WebKit: no scroll anchoring
     if cause == "the twins line":
         choose(laptop, "#me", "Ann")
@@ -418,12 +424,7 @@ def test_a_camera_row_kept_in_place_by_scroll_anchoring_takes_a_tap_at_once(
     2C, no "changed under your finger" (holdMovedRows takes away the browser's own scroll; a mutant that did not
     refused the tap, nothing having moved on the screen, and no test failed: review2, session 48)."""
     app = server["app"]
-    game_id, top = camera_flip_shown(server, laptop, "Snap, anchored", below="2C")
-    two = int(css(laptop, top).get_attribute("data-seq")) - 1
-    for player, card in (("Bo", "9C"), ("Ann", "KD")):  # two rows more above the 2C's (the list shows four)
-        hub(app).append(game_id, {"type": "flip", "player": player, "card": card}, "camera", Source.VISION)
-    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#camera-events li[data-seq]")) == 4, 10)
-    row = f'#camera-events li[data-seq="{two}"]'
+    game_id, two, row = four_camera_rows(server, laptop, "Snap, anchored")
     settled(laptop, row)
     laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))
     laptop.execute_script(  # 200 ms after the problem line comes on, a tap where the 2C's Reject is
@@ -454,12 +455,7 @@ def test_a_finger_come_down_on_a_moved_camera_row_is_held_though_its_click_comes
     ended: the press was the aimed moment, and the click is held too (camera.js pressedHeld; no test had it, and a
     mutant that forgot the press rejected the 9C: review2, session 48)."""
     app = server["app"]
-    game_id, top = camera_flip_shown(server, laptop, "Snap, a press on a moved row", below="2C")
-    two = int(css(laptop, top).get_attribute("data-seq")) - 1
-    for player, card in (("Bo", "9C"), ("Ann", "KD")):  # two rows more above the 2C's (the list shows four)
-        hub(app).append(game_id, {"type": "flip", "player": player, "card": card}, "camera", Source.VISION)
-    wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#camera-events li[data-seq]")) == 4, 10)
-    row = f'#camera-events li[data-seq="{two}"]'
+    game_id, two, row = four_camera_rows(server, laptop, "Snap, a press on a moved row")
     laptop.execute_script("document.documentElement.style.overflowAnchor = 'none'")  # as WebKit: no scroll anchoring
     settled(laptop, row)
     laptop.execute_script("arguments[0].scrollIntoView({block: 'center'})", css(laptop, row))

@@ -127,12 +127,9 @@ class PushObserver(Observer):
             old[zone.owner], new[zone.owner] = placed, fresh
             laid = {card.id for card, _ in placed}
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
-            if (
-                zone.name in update.frozen
-                or self._is_landing(zone.name)
-                or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms)
-            ):
-                return []  # someone is still laying cards down
+            # someone is still laying cards down (a hand over the strip counts in _is_landing: _follow_landing)
+            if self._is_landing(zone.name) or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms):
+                return []
         if phase == "counting":
             end = self._deal_end(new, view, update.ts)
             return [end] if end else []
