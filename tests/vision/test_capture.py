@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from vision.capture import Capture, Reader, Source, SourceError, _cannot_open, open_reader, probe, read_image
+from vision.clock import wall
 
 
 def write_video(path: Path, frames: int, fps: float = 10.0, size: tuple[int, int] = (160, 120)) -> Path:
@@ -100,20 +101,26 @@ def test_frames_of_a_file_are_due_in_real_time(tmp_path: Path) -> None:
 def test_a_paced_file_gives_a_slow_consumer_every_frame_and_waits_for_it(tmp_path: Path) -> None:
     path = write_video(tmp_path / "fast.mp4", 12, fps=50.0)  # 0.24 s in real time; the consumer needs 0.72 s
     capture = Capture(str(path), lossless=True, realtime=True).start()
-    got, taken = [], []
-    while (frame := capture.next(timeout=2)) is not None:
+    got, asked, taken = [], [], []
+    while True:
+        asked.append(wall() * 1000)
+        if (frame := capture.next(timeout=2)) is None:
+            break
         got.append(frame)
-        taken.append(time.time() * 1000)
+        taken.append(wall() * 1000)
         time.sleep(0.06)  # a pipeline three times slower than the video
     assert [f.index for f in got] == list(range(12))  # not one skipped
     assert [level(f.image) for f in got] == list(range(12))
     assert [f.pos_ms for f in got] == [20 * i for i in range(12)]  # the video's own time is kept
     walls = [f.wall_ms for f in got]
     # each is shown when the consumer has taken the one before (one frame waits ready), not at its time in the
-    # video: the video slows down to the consumer, and a frame's wall time is when it was shown
-    assert all(b - a >= 50 for a, b in itertools.pairwise(walls[2:])), walls
+    # video: the video slows down to the consumer, and a frame's wall time is when it was shown. Said against when
+    # the consumer asked for the one before (it was taken after that), not as 50 ms between walls: that needed the
+    # reader's thread run within 10 ms of the take, and failed on a loaded 2-core machine (session 48's CI); 1 ms
+    # for the rounding to whole milliseconds
+    assert all(w >= a - 1 for w, a in zip(walls[1:], asked, strict=False)), (walls, asked)
     assert walls[-1] - walls[0] >= 600
-    assert all(wall <= t + 5 for wall, t in zip(walls, taken, strict=True))
+    assert all(w <= t + 5 for w, t in zip(walls, taken, strict=True))
     assert capture.status.state == "ended"
 
 
