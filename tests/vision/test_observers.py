@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.events import EventError, format_log, parse_log
+from scorer.events import EventError, GameEvent, Source, format_log, parse_log
 from scorer.game import Ruling, Severity
-from scorer.session import replay
+from scorer.session import Session, replay
 from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera, spades, spades_trick_claimed
 from vision.detections import Detection, Detections
 from vision.links import VisionEvent
@@ -807,6 +807,69 @@ def test_spit_a_second_play_before_the_opening_takes_no_stock_card_for_a_spit_ca
         "Beth's 10H on spit pile 2 before the opening Spit!",
         "Beth's JD on spit pile 2 before the opening Spit!",
     ]
+
+
+# -- Spit at a real pace: two cards on one spit pile a moment apart ---------------------------------------------
+RACE_TOPS = {"Alex": ["3S", "4S", "5S", "6S", "7S"], "Beth": ["10H", "JD", "AD", "4C", "6D"]}
+#: (first card's player, their stock pile), (second's), as they land on spit pile 1 (the 2C) in this order
+RACES = {
+    "F2_a_legal_play_followed_by_another": (("Alex", 0), ("Beth", 3)),  # 3S on the 2C, Beth's 4C on the 3S
+    "F3_a_race_for_the_2C_lost_by_Beth": (("Alex", 0), ("Beth", 2)),  # 3S first, Beth's AD lands on it: lost_race
+    "F4_an_illegal_play_covered_by_a_legal_one": (("Alex", 4), ("Beth", 4)),  # 7S on the 2C, Beth's 6D on the 7S
+}
+
+
+def spit_race_table() -> tuple[Driver, dict[str, list[str]]]:
+    """Alex's 2C and Beth's 9D opened (through the camera), at 15 fps."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.step = 67
+    for name, tops in RACE_TOPS.items():
+        d.manual("layout", player=name, counts=[1, 2, 3, 4, 5], tops=tops)
+    table = {f"stock/{seat}/{k}": [c] for seat, tops in enumerate(RACE_TOPS.values()) for k, c in enumerate(tops)}
+    d.show(table)
+    table |= {"spit/0": ["2C"], "spit/1": ["9D"]}
+    d.show(table, frames=20)
+    assert [b["type"] for _, b, _ in d.sent] == ["spit"]
+    return d, table
+
+
+def true_plays(plays: list[tuple[str, int]]) -> list[tuple[str, str, list[str]]]:
+    """The referee's rulings on ``plays`` (player, stock pile) onto spit pile 1, in the order they landed."""
+    truth = Session("spit", ["Alex", "Beth"])
+
+    def append(type: str, **data: Any) -> list[str]:
+        return [r.code for r in truth.append(GameEvent(truth.next_seq, 0, Source.MANUAL, type, data))]
+
+    for name, tops in RACE_TOPS.items():
+        append("layout", player=name, counts=[1, 2, 3, 4, 5], tops=tops)
+    append("spit", cards={"Alex": "2C", "Beth": "9D"})
+    cards = [(name, RACE_TOPS[name][slot], slot) for name, slot in plays]
+    return [
+        (name, card, append("play", player=name, card=card, pile=0, **{"from": slot})) for name, card, slot in cards
+    ]
+
+
+@pytest.mark.parametrize("seen", ["at_the_top_s_edge", "glimpsed_then_hidden"])
+@pytest.mark.parametrize("race", list(RACES))
+def test_spit_two_plays_on_one_pile_a_moment_apart_are_both_sent_in_the_order_they_landed(race: str, seen: str) -> None:
+    """docs/games/spit.md, "What the camera cannot order" (spitpace audit, session 48): the second card lands 200 ms
+    after the first (three frames at 15 fps, a hand over the pile all along), before the first could settle. The
+    camera sent the top alone, judged against the pile's old top: a legal play called illegal (F2), a race given to
+    its loser (F3), an illegal play's foul given to the other player (F4). The card under the top, seen at its edge or
+    glimpsed before it was covered, goes first: the rulings are those of the true order."""
+    (first, first_slot), (second, second_slot) = RACES[race]
+    d, table = spit_race_table()
+    lower, upper = RACE_TOPS[first][first_slot], RACE_TOPS[second][second_slot]
+    table[f"stock/{['Alex', 'Beth'].index(first)}/{first_slot}"] = []
+    table["spit/0"] = ["2C", lower]
+    d.show(table, frames=3, frozen=["spit/0"])
+    table[f"stock/{['Alex', 'Beth'].index(second)}/{second_slot}"] = []
+    table["spit/0"] = ["2C", lower, upper] if seen == "at_the_top_s_edge" else ["2C", upper]
+    d.show(table, frames=3, frozen=["spit/0"])
+    d.show(table, frames=30)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == true_plays([(first, first_slot), (second, second_slot)])
+    assert d.link.view()["spit_piles"][0]["top"] == upper and d.refused == [] and not d.observer.notes
 
 
 def spit_cards_left(d: Driver) -> tuple[int, int]:

@@ -9,6 +9,8 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   is one on the pile of a player the last Spit! call named who turns it only after the other's went alone
   (the view's ``called``). A spit card re-read before it is sent goes with its new reading.
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
+  Face-up stock tops under a played card that were never sent (seen at its edge, or glimpsed before it covered
+  them) are its pile's earlier plays: each goes first, in the order they landed (:meth:`SpitObserver._played_under`).
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
   the referee still shows face up waits: the play or move of that top is often seen in the same frame or later
@@ -53,11 +55,10 @@ class SpitObserver(Observer):
         for zone, top in sorted(
             ((z, t) for z, t in tops if t is not None and not self.skip(t, view)), key=lambda zt: zt[1].since
         ):
-            proposal = (
-                self._stock(top, zone.owner, zone.slot, view, update.ts)
-                if zone.kind == "stock"
-                else self._pile(top, _pile_of(zone, view), view, update)
-            )
+            if zone.kind == "spit":
+                out += self._pile(top, _pile_of(zone, view), view, update)
+                continue
+            proposal = self._stock(top, zone.owner, zone.slot, view, update.ts)
             if proposal is not None:
                 out.append(proposal)
         spit = self._flush(update.ts, view, update)
@@ -135,25 +136,21 @@ class SpitObserver(Observer):
         return None
 
     # -- spit piles ----------------------------------------------------------------------------------------
-    def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json], update: Update) -> Proposal | None:
+    def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json], update: Update) -> list[Proposal]:
         if pile is None:
-            return None
+            return []
         piles = view.get("spit_piles") or []
         if pile < len(piles) and piles[pile].get("top") == top.card:
             self.use(top)
-            return None
+            return []
         players = view.get("players") or {}
-        for name, side in players.items():
-            for slot, stock in enumerate(side.get("stock") or []):
-                if stock.get("top") == top.card:
-                    if view.get("phase") == "start":  # before the opening Spit!: it waits for it (not used)
-                        self._played_on_opening(top, pile, name, view, update)
-                        return None
-                    self.use(top)
-                    data = {"player": name, "card": top.card, "pile": pile, "from": slot}
-                    return Proposal(
-                        "play", data, top.since, f"{name} played {top.card} on spit pile {pile + 1}", (top.id,)
-                    )
+        tops = _stock_tops(view)
+        if top.card in tops:
+            name, _ = tops[top.card]
+            if view.get("phase") == "start":  # before the opening Spit!: it waits for it (not used)
+                self._played_on_opening(top, pile, name, view, update)
+                return []
+            return [*self._played_under(top, pile, view, update), self._play(top, pile, tops)]
         phase = view.get("phase")
         if phase == "start" or (phase == "play" and (view.get("stalled") or self._called(pile, view))):
             gathered = self._spit.get(pile)
@@ -162,12 +159,39 @@ class SpitObserver(Observer):
                 self._opening = phase == "start"
                 if gathered is not None:
                     self._since[pile] = min(self._since.get(pile, gathered.since), gathered.since)
-            return None
+            return []
         self.use(top)
         if phase == "play":
-            return self._turned_and_played(top, pile, players)
+            turned = self._turned_and_played(top, pile, players)
+            return [] if turned is None else [turned]
         self.note(f"{top.card} on spit pile {pile + 1} is not explained ({phase}): enter it by hand")
-        return None
+        return []
+
+    def _play(self, card: TableCard, pile: int, tops: Mapping[str, tuple[str, int]]) -> Proposal:
+        """The ``play`` of ``card``, a face-up stock top (``tops``), onto spit pile ``pile``."""
+        self.use(card)
+        name, slot = tops[card.card]
+        data = {"player": name, "card": card.card, "pile": pile, "from": slot}
+        return Proposal("play", data, card.since, f"{name} played {card.card} on spit pile {pile + 1}", (card.id,))
+
+    def _played_under(self, top: TableCard, pile: int, view: Mapping[str, Json], update: Update) -> list[Proposal]:
+        """The plays of the cards under ``top`` on its spit pile that were never sent, in the order they landed: face-up
+        stock tops (by the referee) seen at the top's edge (the tracker's cards below it) or glimpsed before it covered
+        them (:attr:`vision.track.Update.glimpsed`). At a real pace a card lands on one played 100-300 ms before, which
+        never lay still and uncovered long enough to be sent: the top alone was judged against the pile's old top, a
+        legal play called illegal, a race given to its loser, an illegal play's foul given to the other player
+        (spitpace audit F2-F4, session 48). Each goes as its own ``play`` before the top's, so that the referee judges
+        each on the card it landed on. A card never read on the pile is not invented."""
+        tops = _stock_tops(view)
+        cards = update.state.in_zone(top.zone)
+        below = next((k for k, c in enumerate(cards) if c.id == top.id), 0)
+        seen = [*cards[:below], *(c for c in update.glimpsed if c.zone == top.zone)]
+        under: dict[str, TableCard] = {}
+        for card in seen:
+            if card.card in tops and card.card != top.card and card.id not in self.done and card.id not in self.held:
+                under.setdefault(card.card, card)
+        ordered = sorted(under.values(), key=lambda c: (c.since, seen.index(c)))
+        return [self._play(card, pile, tops) for card in ordered]
 
     def _played_on_opening(
         self, top: TableCard, pile: int, name: str, view: Mapping[str, Json], update: Update
@@ -277,6 +301,16 @@ class SpitObserver(Observer):
             return None
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
         return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
+
+
+def _stock_tops(view: Mapping[str, Json]) -> dict[str, tuple[str, int]]:
+    """The face-up stock tops the referee has: card -> (its player, its stock pile)."""
+    return {
+        str(stock["top"]): (name, slot)
+        for name, side in (view.get("players") or {}).items()
+        for slot, stock in enumerate(side.get("stock") or [])
+        if stock.get("top")
+    }
 
 
 def _known(view: Mapping[str, Json]) -> set[str]:
