@@ -319,3 +319,24 @@ def test_demo_names_are_checked() -> None:
     with pytest.raises(SimError, match="no demo called 'poker'"):
         demo_log("poker")
     assert all(Path(demo_log(name)).is_file() for name in DEMOS)
+
+
+def test_a_real_pace_lets_cards_land_on_a_spit_pile_as_close_as_the_log_has_them() -> None:
+    """``Timing.pile_gap``: two plays on one spit pile 300 ms apart in the log (tests/golden/spit/pace_races.jsonl: a
+    legal play followed by another, a race, an illegal play covered by a legal one) land 300 ms apart, the first
+    never seen alone for long, as at a real game; by default the second waits until the first lay uncovered for
+    ``Timing.dwell`` (every card seen alone: docs/games/spit.md, "What the camera orders on a spit pile")."""
+    log = parse_log((ROOT / "tests/golden/spit/pace_races.jsonl").read_text(encoding="utf-8"))
+    layout = default_layout("spit", 2)
+    plays = [e for e in log.events if e.type == "play"]
+    races = [(a, b) for a, b in itertools.pairwise(plays) if a.data["pile"] == b.data["pile"] and b.ts - a.ts < 500]
+    assert len(races) == 3
+    for timing, apart in (
+        (Timing(pile_gap=100), lambda gap, ts: gap == ts),
+        (Timing(), lambda gap, ts: gap >= Timing().dwell + 1000),
+    ):
+        landed = {x.seq: x.landed for x in build(log, layout, timing=timing).expects}
+        assert all(apart(landed[b.seq] - landed[a.seq], b.ts - a.ts) for a, b in races), timing
+    wider = Timing(pile_gap=400)  # never closer than pile_gap
+    landed = {x.seq: x.landed for x in build(log, layout, timing=wider).expects}
+    assert all(landed[b.seq] - landed[a.seq] == 400 for a, b in races)

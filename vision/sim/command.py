@@ -25,6 +25,13 @@ def _arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--heldout", action="store_true", help="pick the design among the held-out designs")
     parser.add_argument("--markers", action="store_true", help="ArUco markers at the table's corners")
     parser.add_argument("--no-jpeg", action="store_true", help="no JPEG compression of each frame")
+    parser.add_argument(
+        "--pile-gap",
+        type=float,
+        metavar="MS",
+        help="a card carried onto a pile may land this many ms after the last one there, when the log's ts put them"
+        " so close (a real pace; default: each card lies uncovered at least 500 ms first)",
+    )
     parser.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
 
 
@@ -39,7 +46,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     from scorer.events import EventError, LogError, parse_log
     from scorer.session import replay
     from vision.cardart import ArtError
-    from vision.sim import DEMOS, Options, SimError, demo_log, simulate, truth_path
+    from vision.sim import DEMOS, Options, SimError, Timing, demo_log, simulate, truth_path
     from vision.zones import Layout, LayoutError
 
     path = Path(args.log)
@@ -50,6 +57,8 @@ def run_simulate(args: argparse.Namespace) -> int:
     size = _size(args.size)
     if size is None:
         return fail(f"--size must look like 1280x720, not {args.size!r}")
+    if args.pile_gap is not None and not 0 <= args.pile_gap <= 10_000:
+        return fail(f"--pile-gap must be from 0 to 10000 ms, not {args.pile_gap:g}")
     try:
         log = parse_log(read_text(path))
         replay(log)  # a refused event named by its file and line, as `tablecall replay` names it (it was "tablecall:
@@ -64,6 +73,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     options = Options(
         size=size, fps=args.fps, seed=args.seed, design=args.design, split="heldout" if args.heldout else None,
         markers=args.markers, duration=args.duration, layout=layout, jpeg=not args.no_jpeg,
+        timing=None if args.pile_gap is None else Timing(pile_gap=args.pile_gap),
     )  # fmt: skip
 
     def progress(done: int, total: int) -> None:

@@ -28,7 +28,7 @@ from vision.cardart import ArtError, designs, face
 from vision.sim.camera import Camera, Sensor, place_camera
 from vision.sim.scene import HAND, Scene
 from vision.sim.script import build
-from vision.sim.timeline import Expect, Pose, SimError, Timeline
+from vision.sim.timeline import Expect, Pose, SimError, Timeline, Timing
 from vision.zones import Layout, default_layout
 
 __all__ = ["TRUTH_FORMAT", "Options", "Simulation", "pick_design", "simulate", "truth_path"]
@@ -50,6 +50,7 @@ class Options:
     duration: float | None = None  # seconds; None: as long as the game takes
     layout: Layout | None = None
     jpeg: bool = True
+    timing: Timing | None = None  # how long things take (None: the default ``Timing``)
 
 
 def pick_design(seed: int, split: str | None = None) -> str:
@@ -98,7 +99,7 @@ class Simulation:
             raise SimError(f"the frame rate must be from 1 to 120, not {options.fps}")
         layout = options.layout or default_layout(log.header.game, len(log.header.players))
         duration_ms = None if options.duration is None else options.duration * 1000
-        timeline = build(log, layout, options.seed, duration=duration_ms)
+        timeline = build(log, layout, options.seed, options.timing, duration=duration_ms)
         design = options.design or pick_design(options.seed, options.split)
         try:
             face(design, "AS")

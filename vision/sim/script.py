@@ -12,7 +12,10 @@ which zone after each one), compares that with the table so far, and schedules t
 
 Times come from the log's ``ts`` (long pauses shortened to ``Timing.max_gap``), pushed later where needed: a
 hand does one thing at a time, and a card that lands lies uncovered for ``Timing.dwell`` before anything
-covers it, so every card the game puts down can be seen. ``duration`` fits the game into a given length.
+covers it, so every card the game puts down can be seen. ``duration`` fits the game into a given length. With
+``Timing.pile_gap`` set (a real pace) a card carried onto a pile, a hand free, may land as soon as ``pile_gap`` after
+the last card landed there, where the log's ``ts`` put them closer than the dwell: a card covered before it was ever
+seen alone, as at a real game of Spit.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from scorer.game import Ruling
 from scorer.session import Session
 from vision.sim.tables import GameTable, Item, Place, Table, table_for
 from vision.sim.timeline import Expect, HandPath, Pose, Segment, SimError, Timeline, Timing, Track
+from vision.track import SPREAD_KINDS
 from vision.zones import CARD_MM, Layout, Point, Zone
 
 __all__ = ["build"]
@@ -44,6 +48,7 @@ class _Builder:
         self.tracks: list[Track] = []
         self.hands = [self._hand(seat.index) for seat in layout.seats]
         self.free: dict[Place, float] = {}
+        self.landed: dict[Place, float] = {}  # a pile -> when its last card carried in landed (``Timing.pile_gap``)
         self.expects: list[Expect] = []
         self.events: list[dict[str, object]] = []
         self.cells: dict[Place, int] = {}
@@ -82,7 +87,7 @@ class _Builder:
         (cx, cy), a = zone.centre, zone.angle
         r = math.radians(a)
         right, far = (math.cos(r), math.sin(r)), (math.sin(r), -math.cos(r))
-        if zone.kind in ("melds", "tableau", "market", "area"):
+        if zone.kind in SPREAD_KINDS:
             cell = self.cells.setdefault(place, sum(1 for p in self.cells if p[0] == place[0]))
             width, depth = zone.size
             u = -width / 2 + (cell % 3) * width / 3 + CARD_MM[0] / 2 + 6 + index * 17
@@ -147,7 +152,7 @@ class _Builder:
 
     def is_shown(self, obj: int, place: Place) -> bool:
         """Whether a card landing in ``place`` shows whole (the top of a pile, any card of a meld row)."""
-        return self.zone(place).kind in ("melds", "tableau", "market", "area") or self.stacks[place][-1] == obj
+        return self.zone(place).kind in SPREAD_KINDS or self.stacks[place][-1] == obj
 
     def rendered(self) -> Table:
         return {p: [self.items[o] for o in objs] for p, objs in self.stacks.items()}
@@ -157,7 +162,7 @@ class _Builder:
         """New cards (already in their stacks) come from ``seat``'s hand, one after another."""
         tm, hand = self.timing, self.hands[seat]
         places = {self.place_of(o) for o in objs}
-        start = max([t, hand.free, *(self.free.get(p, 0.0) for p in places)])
+        start = max([t, hand.free, *(self._free_for(p, tm.reach + tm.slide) for p in places)])
         batches = self._batches(objs)
         land = start + tm.reach
         spots = []
@@ -180,7 +185,23 @@ class _Builder:
         hand.go(land, land + tm.reach, hand.home)
         for place in places:
             self.free[place] = land + tm.reach + tm.dwell
+            self.landed[place] = land
         return start, land
+
+    def _free_for(self, place: Place, lead: float) -> float:
+        """The earliest start of a delivery onto ``place`` whose card lands ``lead`` after it starts: once the place
+        is free, or (``Timing.pile_gap``, a pile whose last action was a card carried in) ``pile_gap`` after that card
+        landed."""
+        free = self.free.get(place, 0.0)
+        gap, landed = self.timing.pile_gap, self.landed.get(place)
+        if gap is None or landed is None or self.zone(place).kind in SPREAD_KINDS:
+            return free
+        return min(free, landed + gap - lead)
+
+    def _taken(self, place: Place, until: float) -> None:
+        """``place`` is busy with something other than a card carried in until ``until``."""
+        self.free[place] = until
+        self.landed.pop(place, None)
 
     def _batches(self, objs: list[int]) -> list[list[int]]:
         """One card at a time, except a block of many face-down cards for one place, which goes down at once."""
@@ -205,11 +226,14 @@ class _Builder:
         ``moves``: (card, where it lies, the place it left, the place it goes to or None)."""
         tm = self.timing
         places = {p for _, _, old, new in moves for p in (old, new) if p is not None}
+        targets = {new for _, _, _, new in moves if new is not None} - {old for _, _, old, _ in moves}
         hand = self.hands[seat] if seat is not None else None
-        start = max([t, *(self.free.get(p, 0.0) for p in places), hand.free if hand else 0.0])
+        lead = (tm.reach if hand else 0) + tm.sweep
+        free = [self._free_for(p, lead) if p in targets else self.free.get(p, 0.0) for p in places]
+        start = max([t, *free, hand.free if hand else 0.0])
         begin = start + (tm.reach if hand else 0)
         end = begin + tm.sweep
-        lead = None
+        first = None
         for obj, src, old, new in moves:
             if new is None:
                 dst = self.offtable(seat if seat is not None else 0, src.up)
@@ -221,13 +245,15 @@ class _Builder:
                 dst = self.land(obj, begin, end, src, new, self.items[obj].up)
                 if new[0] != old[0] and self.is_shown(obj, new):
                     self.expect(event, obj, new, end)
-            lead = lead or (src, self.tracks[obj].segments[-1].dst)
-        if hand and lead:
-            hand.go(start, begin, self.grip(lead[0], hand.seat))
-            hand.go(begin, end, self.grip(lead[1], hand.seat))
+            first = first or (src, self.tracks[obj].segments[-1].dst)
+        if hand and first:
+            hand.go(start, begin, self.grip(first[0], hand.seat))
+            hand.go(begin, end, self.grip(first[1], hand.seat))
             hand.go(end, end + tm.reach, hand.home)
         for place in places:
-            self.free[place] = end + (tm.reach if hand else 0) + tm.dwell
+            self._taken(place, end + (tm.reach if hand else 0) + tm.dwell)
+            if place in targets:  # cards carried in: the next may land ``Timing.pile_gap`` after them
+                self.landed[place] = end
         return start, end
 
     def reveal(self, seat: int | None, obj: int, item: Item, t: float, event: GameEvent) -> tuple[float, float]:
@@ -244,7 +270,7 @@ class _Builder:
         if hand:
             hand.go(start, begin, self.grip(src, hand.seat))
             hand.go(end, end + tm.reach, hand.home)
-        self.free[place] = end + (tm.reach if hand else 0) + tm.dwell
+        self._taken(place, end + (tm.reach if hand else 0) + tm.dwell)
         self.expect(event, obj, place, end)
         return start, end
 
@@ -255,7 +281,7 @@ class _Builder:
         down = start + tm.reach * 0.7
         hand.go(start, down, self.zone(place).centre)
         hand.go(down + tm.slap, down + tm.slap + tm.reach, hand.home)
-        self.free[place] = max(self.free.get(place, 0.0), down + tm.slap + tm.reach)
+        self._taken(place, max(self.free.get(place, 0.0), down + tm.slap + tm.reach))
         return start, down + tm.slap
 
     # events --------------------------------------------------------------------------------------------

@@ -32,6 +32,10 @@ class Timing:
     max_gap: float = 2500  # longer pauses between events are shortened to this
     bulk: int = 8  # this many face-down cards or more go down as one block
     pass_every: float = 9000  # on average, a hand passes over the table this often (in quiet moments)
+    # None: a card carried onto a pile waits until the last card there lay uncovered ``dwell``; a number: it may land
+    # that soon after the last card landed there, when the log's ``ts`` put it so close (a real pace: two plays on
+    # one spit pile 150 ms apart in the log land 150 ms apart)
+    pile_gap: float | None = None
 
 
 @dataclass(frozen=True)
