@@ -22,13 +22,13 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.events import META_TYPES, GameEvent, Source, parse_log
+from scorer.events import META_TYPES, GameEvent, GameLog, Source, parse_log
 from scorer.session import Session, replay
 from tests.vision.simsupport import SimOracle, is_camera, phone_times
 from vision.capture import Frame
 from vision.detections import DetectorUnavailable, load_detector
 from vision.live import LiveTable, SessionLink, VisionEvent
-from vision.sim import Options, SimError, Simulation, demo_log, simulate
+from vision.sim import Options, SimError, Simulation, Timing, demo_log, simulate
 from vision.sim.render import pick_design
 from vision.tableconfig import default_config
 from vision.track import TrackSettings
@@ -56,11 +56,16 @@ def referee_video(
     seed: int = SEED,
     tracking: TrackSettings | None = None,
     bump: tuple[float, tuple[float, float]] | None = None,
+    log: GameLog | None = None,
+    video: tuple[tuple[int, int], float] | None = None,
+    timing: Timing | None = None,
 ) -> tuple[Session, Session, LiveTable]:
     """Render demo game ``name`` (video ``seed``) and referee it through ``LiveTable``: (the live session, the
     log's replay, the table). ``tracking``: other tracker settings than the game's defaults; ``bump``: (a share of
-    the video, (dx, dy) px): from there on the picture is shifted, as by a camera knocked and left there."""
-    log = parse_log(demo_log(name).read_text(encoding="utf-8"))
+    the video, (dx, dy) px): from there on the picture is shifted, as by a camera knocked and left there. ``log``:
+    this game instead of the demo; ``video``: (size, fps) instead of the detector's; ``timing``: the simulator's pace
+    (``Timing.pile_gap``: a real one)."""
+    log = log or parse_log(demo_log(name).read_text(encoding="utf-8"))
     design, oracle = None, None
     if detector == "trained":
         try:
@@ -68,8 +73,8 @@ def referee_video(
             design = pick_design(seed, "heldout")
         except (DetectorUnavailable, SimError) as exc:
             pytest.skip(f"no trained detector or held-out card art: {exc}")
-    size, fps = VIDEO[detector]
-    options = Options(size=size, fps=fps, seed=seed, design=design, markers=True)
+    size, fps = video or VIDEO[detector]
+    options = Options(size=size, fps=fps, seed=seed, design=design, markers=True, timing=timing)
     if detector == "oracle":
         oracle = detect = SimOracle(Simulation.prepare(log, options))
     video = tmp_path / f"{name}.mp4"
@@ -163,6 +168,25 @@ def test_a_camera_knocked_and_left_there_is_recalibrated_and_the_game_read_right
     the old calibration, and a card laid then was taken, after the recalibration, for the one under it read anew:
     a flip lost, the next one ruled out of turn. The game read through the bump is the game played."""
     live, truth, table = referee_video("snap", tmp_path, "trained", bump=(0.33, (80.0, 50.0)))
+    _same_game(live, truth, table)
+
+
+@pytest.mark.parametrize(
+    "detector", ["oracle", pytest.param("trained", marks=[pytest.mark.slow, pytest.mark.timeout(SLOW_TIMEOUT_S)])]
+)
+def test_spit_plays_on_one_pile_300_ms_apart_are_refereed_in_the_order_they_landed(
+    detector: str, tmp_path: Path
+) -> None:
+    """A real pace (``Timing.pile_gap``): a legal play followed 300 ms later by another on the same spit pile, a race
+    whose loser's card lands on the winner's, an illegal play covered by a legal one (tests/golden/spit/
+    pace_races.jsonl, 20 s at 15 fps). The first card of each is never sent alone; the camera sent the top, judged
+    against the pile's old top: a legal play called illegal, the race given to its loser, the foul missed (spitpace
+    audit F2-F4, session 48). Now the card glimpsed under the top goes first: every event and ruling as played."""
+    log = parse_log((Path(__file__).resolve().parents[2] / "tests/golden/spit/pace_races.jsonl").read_text())
+    size = VIDEO[detector][0]
+    live, truth, table = referee_video(
+        "races", tmp_path, detector, log=log, video=(size, 15.0), timing=Timing(pile_gap=100)
+    )
     _same_game(live, truth, table)
 
 
