@@ -472,25 +472,36 @@ class Hub:
             return AppendResult(event, rulings, state)
 
     @staticmethod
-    def _scored(session: Session, event: GameEvent) -> ScoreSheet | None:
-        """The score sheet before ``event`` where it is a ``correct`` of an event that counts and changes the game
-        (:meth:`_no_score_taken`), None otherwise."""
-        target = meta_target(event) if event.type == "correct" else None
+    def _subject(session: Session, event: GameEvent) -> int | None:
+        """The game event whose standing a meta event changes: a ``correct``'s target, or the target of the ``correct``
+        an ``undo`` takes back (the Log's "Undo this edit"); None otherwise."""
+        target = meta_target(event) if event.type in ("correct", "undo") else None
+        if target is not None and event.type == "undo":
+            meta = next((e for e in session.events if e.seq == target), None)
+            target = meta_target(meta) if meta is not None and meta.type == "correct" else None
+        return target
+
+    def _scored(self, session: Session, event: GameEvent) -> ScoreSheet | None:
+        """The score sheet before ``event`` where it is a ``correct``, or an undo of one, whose subject
+        (:meth:`_subject`) counts and changes the game (:meth:`_no_score_taken`), None otherwise."""
+        target = self._subject(session, event)
         if target is None or target in session.idle or all(e.seq != target for e in session.counting()):
             return None
         return session.score()
 
-    @staticmethod
-    def _no_score_taken(session: Session, event: GameEvent, scored: ScoreSheet | None) -> None:
-        """Refuse a correction (EventError: the caller rewinds, nothing is written) that makes the event it corrects,
-        which counted, one the referee rules a foul or error that changes nothing, where the score moves with it. With
-        the house rule blind_nil_requires_deficit, hand 1 corrected (the Log's raw edit) to a Blind Nil it does not
-        allow was taken: the hand was no longer scored, hand 2 became hand 1 and the totals moved, said only by the
-        foul's banner (correctfix, session 48); a Ten stop corrected to another player's went the same way. A foul
-        that changes the game (Snap's false call: its penalty), or leaves the score as it was (Spit's illegal play), is
-        a correction as any other, as are fouls of later events (said by the alert later_events_reruled)."""
-        target = meta_target(event)
-        if scored is None or target is None or target not in session.idle or session.score() == scored:
+    def _no_score_taken(self, session: Session, event: GameEvent, scored: ScoreSheet | None) -> None:
+        """Refuse a correction, or an undo of one (EventError: the caller rewinds, nothing is written), that makes the
+        event it corrects, which counted and changed the game, one the referee rules a foul or error that changes
+        nothing. With the house rule blind_nil_requires_deficit, hand 1 corrected (the Log's raw edit) to a Blind Nil
+        it does not allow was taken: the hand was no longer scored, hand 2 became hand 1 and the totals moved, said only
+        by the foul's banner (correctfix, session 48); a Ten stop corrected to another player's went the same way; the
+        Log's "Undo this edit" of the correction that had scored such a hand, and a bid played card by card corrected to
+        such a Blind Nil (no score moved: the bid became a foul, the later bids out of turn), likewise (spadesfix,
+        session 49). A foul that changes the game (Snap's false call: its penalty; Spit's illegal play: its card lies
+        on the pile) is a correction as any other, as are fouls of later events (said by the alert
+        later_events_reruled)."""
+        target = self._subject(session, event)
+        if scored is None or target is None or target not in session.idle:
             return
         faults = [r for r in session.rulings if r.seq == target and r.severity in (Severity.FOUL, Severity.ERROR)]
         if not faults:
@@ -498,10 +509,14 @@ class Hub:
         kind = next((e.type for e in session.counting() if e.seq == target), "event")
         words = " ".join(r.message for r in faults)
         what = "a foul" if faults[0].severity is Severity.FOUL else "an error"
+        moved = "" if session.score() == scored else ", and change the score"
+        if event.type == "undo":
+            verb, fix = "undo", f"edit event {target} if it is wrong"
+        else:
+            verb, fix = "edit", "edit it again"
         raise EventError(
-            f"this edit would make event {target} ({kind}) {what} that counts for nothing, and "
-            f"change the score: {words} Nothing was changed: edit it again, or undo event {target} if it should not "
-            "count."
+            f"this {verb} would make event {target} ({kind}) {what} that counts for nothing{moved}: {words} "
+            f"Nothing was changed: {fix}, or undo event {target} if it should not count."
         )
 
     @staticmethod

@@ -80,24 +80,63 @@ def test_a_correction_that_would_unscore_a_scored_hand_is_refused_and_nothing_ch
     assert fixed["state"]["totals"] == {AC: 141, BD: 201} and len(fixed["state"]["history"]) == 2
 
 
-def test_a_correction_to_a_barred_blind_nil_bid_that_moves_no_score_is_taken_as_the_bid_would_be(
-    app: Flask, host: FlaskClient
-) -> None:
-    """David's last bid, entered as 3, corrected to the Blind Nil he said, which the house rule does not allow: the
-    referee rules it as it rules that bid entered live ("bid again"), and nothing is scored or unscored, so the
-    correction is taken, not refused as one that "would change the score" (Hub._no_score_taken: only where the score
-    moves; review, session 48: with that condition dropped, no test failed)."""
+def test_a_correction_of_an_accepted_bid_to_a_barred_blind_nil_is_refused(app: Flask, host: FlaskClient) -> None:
+    """A bid entered card by card and taken, corrected (the Log's Edit, the History's bids editor) to a Blind Nil the
+    house rule does not allow at 0-0: the referee rules it as it rules that bid entered live ("bid again"), a foul that
+    counts for nothing. It was taken, no score moving: Beth's bid became the foul and the alert named Charlie's and
+    David's bids out of turn; David's, the last, put the hand back to bidding, David's turn (spadesfix, session 49).
+    Refused as a scored entry made a foul is (Hub._no_score_taken), without "change the score", which it does not;
+    nothing is written, and a bid the rule allows still goes in."""
     gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
     post_event(host, gid, type="deal", dealer="David")
     for name in PLAYERS:
         assert post_event(host, gid, type="bid", player=name, bid=3).status_code == 201
-    blind = {"type": "bid", "player": "David", "bid": 0, "blind": True}
-    answer = post_event(host, gid, type="correct", target=5, event=blind)
-    assert answer.status_code == 201, answer.get_json()
-    assert [(r["code"], r["severity"]) for r in answer.get_json()["rulings"]] == [("blind_nil_not_allowed", "foul")]
-    state = answer.get_json()["state"]
-    assert state["totals"] == {AC: 0, BD: 0} and (state["view"]["phase"], state["view"]["turn"]) == ("bidding", "David")
-    assert len(store(app).events(gid)) == 6
+    before = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert before["view"]["phase"] == "play" and not before["alerts"]
+    for target, name in ((3, "Beth"), (5, "David")):
+        blind = {"type": "bid", "player": name, "bid": 0, "blind": True}
+        answer = post_event(host, gid, type="correct", target=target, event=blind)
+        assert answer.status_code == 400, answer.get_json()
+        said = (
+            f"this edit would make event {target} (bid) a foul that counts for nothing: Blind Nil needs a team behind "
+            f"by 100; bid again. Nothing was changed: edit it again, or undo event {target} if it should not count."
+        )
+        assert answer.get_json()["error"] == said
+        assert len(store(app).events(gid)) == 5
+        state = host.get(f"/api/games/{gid}").get_json()["state"]
+        assert {**state, "now": 0} == {**before, "now": 0}
+    nil = post_event(host, gid, type="correct", target=5, event={"type": "bid", "player": "David", "bid": 0})
+    assert nil.status_code == 201 and nil.get_json()["state"]["view"]["bids"]["David"] == 0
+
+
+def test_undoing_an_edit_that_scored_a_hand_is_refused_where_the_hand_would_count_for_nothing(
+    app: Flask, host: FlaskClient
+) -> None:
+    """Hand 1 entered with Beth's Blind Nil, which the house rule does not allow at 0-0 (a foul, not scored), then
+    corrected to the hand played, and hand 2 scored: the Log's "Undo this edit" of that correction was taken, hand 1
+    unscored again, hand 2 became hand 1 and the totals moved, said by a foul's banner alone (spadesfix, session 49).
+    Refused with the referee's words, as the edit that would do the same is; nothing is written. Undoing an edit that
+    leaves the hand scored goes in."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
+    foul = post_event(host, gid, **hand([3, 0, 3, 3], [3, 0, 4, 6], ["Beth"])).get_json()
+    assert [r["code"] for r in foul["rulings"]] == ["blind_nil_not_allowed"] and foul["state"]["history"] == []
+    post_event(host, gid, type="correct", target=1, event=hand([3, 3, 3, 3], [3, 4, 3, 3]))
+    scored = post_event(host, gid, **hand([4, 0, 4, 4], [4, 0, 4, 5])).get_json()["state"]
+    assert scored["totals"] == {AC: 140, BD: 202} and len(scored["history"]) == 2
+    answer = post_event(host, gid, type="undo", target=2)
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["error"] == (
+        "this undo would make event 1 (hand) a foul that counts for nothing, and change the score: Blind Nil needs a "
+        "team behind by 100; hand not scored. Nothing was changed: edit event 1 if it is wrong, or undo event 1 if it "
+        "should not count."
+    )
+    assert len(store(app).events(gid)) == 3
+    state = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert state["totals"] == {AC: 140, BD: 202} and len(state["history"]) == 2
+    post_event(host, gid, type="correct", target=1, event=hand([3, 3, 3, 3], [4, 3, 3, 3]))
+    undone = post_event(host, gid, type="undo", target=4)  # back to the first edit: hand 1 still scored
+    assert undone.status_code == 201, undone.get_json()
+    assert undone.get_json()["state"]["totals"] == {AC: 140, BD: 202}
 
 
 def test_nil_and_a_refused_hand(app: Flask, host: FlaskClient) -> None:
