@@ -1382,6 +1382,47 @@ def test_spades_a_whole_hand_being_typed_says_so_once_another_phone_scored_that_
     clean(david)
 
 
+def test_spades_the_hand_over_alert_is_said_once_not_again_at_every_redraw(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The line that the hand being typed was scored on another screen has role=alert, and was drawn anew with the
+    entry at every redraw (another phone's deal, an undo): a screen reader said it again each time (spadesfix, session
+    49). Saying the same, the node stays in the page, its text untouched; what it says changed, it is drawn anew."""
+    david = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, david, gid)
+    tab(david, "enter")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
+    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
+    score_hand(server, gid)  # hand 1, scored on Beth's phone
+    wait(david, lambda d: "Hand 1 was scored on another screen" in text(d, "#hand-over"), 3)
+    assert css(david, "#hand-over").get_attribute("role") == "alert"
+    david.execute_script(
+        "window.__line = document.getElementById('hand-over'); window.__said = [];"
+        "const mine = (n) => n.nodeType === 1 && (n.id === 'hand-over' || n.querySelector('#hand-over'));"
+        "new MutationObserver((list) => { for (const m of list) {"
+        "  for (const n of m.addedNodes) if (mine(n)) window.__said.push('added');"
+        "  const at = m.target.nodeType === 1 ? m.target : m.target.parentElement;"
+        "  if (at && at.closest('#hand-over')) window.__said.push('text');"
+        "} }).observe(document.getElementById('entry'), {childList: true, characterData: true, subtree: true})"
+    )
+    post = lambda body: call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0]  # noqa: E731
+    dealer = text(david, "#entry h2").split("dealer ")[1].rstrip(")")
+    assert post({"type": "deal", "dealer": dealer}) == 201  # the entry drawn again, twice
+    wait(david, lambda d: text(d, "#undo-what").startswith("Undo #2"), 3)
+    assert post({"type": "undo", "target": 2}) == 201
+    wait(david, lambda d: text(d, "#undo-what").startswith("Undo #1"), 3)
+    time.sleep(0.3)
+    assert david.execute_script("return window.__said") == []
+    assert david.execute_script("return document.getElementById('hand-over') === window.__line")
+    assert text(david, "#entry h2").startswith("Hand 2") and "not for hand 2" in text(david, "#hand-over")
+    score_hand(server, gid)  # hand 2 scored too: the line now says "not for hand 3", drawn anew
+    wait(david, lambda d: "not for hand 3" in text(d, "#hand-over"), 3)
+    assert david.execute_script("return window.__said") == ["added"]
+    assert text(david, "#entry h2").startswith("Hand 3")
+    clean(david)
+
+
 def test_spades_a_whole_hand_form_not_typed_for_a_hand_since_scored_says_nothing_of_another_screen(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

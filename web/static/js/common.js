@@ -35,6 +35,16 @@ export function clear(node) {
   return node;
 }
 
+// Empty a node but for its children marked data-kept: a line with role=alert a screen draws again saying the same stays
+// in the page, where one drawn anew was said again by a screen reader at every redraw (Spades' #hand-over: spadesfix,
+// session 49). The screen takes the kept line back, or removes it, as it draws.
+export function clearKept(node) {
+  for (const child of Array.from(node.childNodes)) {
+    if (!(child.dataset && child.dataset.kept)) node.removeChild(child);
+  }
+  return node;
+}
+
 export class ApiError extends Error {
   constructor(message, status) { super(message); this.status = status; }
 }

@@ -1,6 +1,6 @@
 // The live table: draws the game from its state, keeps a live stream open (resuming where it
 // stopped), and lets players enter events, undo, and edit any past event (as correction events).
-import { DOUBLE_TAP_MS, api, bootData, clear, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
+import { DOUBLE_TAP_MS, api, bootData, clear, clearKept, describeEvent, el, heldRows, holdChangedRows, isHeld, payload, plain, showProblem, started } from './common.js';
 import { announce, join, setMe } from './alerts.js';
 import { ageOf, clockInfo, clockStale, gameNow, heardClock, measured, startClock, syncClock } from './clock.js';
 import { screens } from './games/index.js';
@@ -356,7 +356,7 @@ function drawHistory() {
 let undoNamed = null;   // the line the Undo button was last drawn with
 function drawEntry() {
   if (!canWrite) return;
-  const entry = clear(document.getElementById('entry'));
+  const entry = clearKept(document.getElementById('entry'));   // (a line the screen keeps: common.js clearKept)
   if (screen && screen.entry) screen.entry(entry, ctx);
   drawUndo();
 }

@@ -1,7 +1,7 @@
 // Spades: the table (seats, bids, tricks, the trick on the table, contracts and bags), manual entry
 // (a whole hand score-only, or bids then cards one by one), the hand-by-hand history, and editing a
 // past hand (written as correction events of the events that made it).
-import { api, clear, draftOver, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
+import { api, clear, clearKept, draftOver, draftRefused, draftSeen, el, showProblem, watchDraft } from '../common.js';
 import { cardField, pretty, typing } from './cards.js';
 import { DECK, PLAYER, pickers, playerChoices } from './pickers.js';
 
@@ -324,16 +324,32 @@ function dealBox(ctx) {
   return el('details', { class: 'card', id: 'deal-box' }, el('summary', {}, `Deal hand ${v.hand}: dealer ${v.dealer}, hands…`), form);
 }
 
+// The line under the whole hand's heading that the form was typed for a hand another screen has since scored, or null.
+function handOverText(ctx) {
+  const v = ctx.state.view;
+  if (mode !== 'hand' || ctx.state.finished || (v.phase !== 'between_hands' && v.phase !== 'bidding')) return null;
+  if (draft.seen == null || draft.refused || draft.rows >= scored(ctx.state)) return null;
+  return `Hand ${draft.rows + 1} was scored on another screen meanwhile (see the History): what is typed below was `
+    + `typed for it, not for hand ${v.hand}.`;
+}
+
 function entry(root, ctx) {
   entryCtx = ctx; entryKey = keyOf(ctx.state.view);
   if (!draft || draftOver(draft, scored(ctx.state))) draft = emptyDraft(ctx.state);   // (common.js draftOver)
   if (!mode) mode = startingMode(ctx.state.view);
+  // #hand-over is an alert: drawn anew at every redraw (another phone's entry, this one's), a screen reader said it
+  // again each time (spadesfix, session 49). Saying the same, the node stays in the page (clearKept), the rest drawn
+  // around it; what it says changed, or said no more, it goes.
+  const over = handOverText(ctx);
+  let line = root.querySelector(':scope > #hand-over');
+  if (line && line.textContent !== over) { line.remove(); line = null; }
+  const put = (node) => (line ? root.insertBefore(node, line) : root.append(node));
   const switcher = el('div', { class: 'row', id: 'entry-mode' },
     el('button', { type: 'button', class: mode === 'hand' ? 'primary' : '', dataset: { mode: 'hand' },
-      onclick: () => { mode = 'hand'; clear(root); entry(root, ctx); } }, 'Whole hand'),
+      onclick: () => { mode = 'hand'; clearKept(root); entry(root, ctx); } }, 'Whole hand'),
     el('button', { type: 'button', class: mode === 'cards' ? 'primary' : '', dataset: { mode: 'cards' },
-      onclick: () => { mode = 'cards'; clear(root); entry(root, ctx); } }, 'Bids & cards'));
-  root.append(switcher);
+      onclick: () => { mode = 'cards'; clearKept(root); entry(root, ctx); } }, 'Bids & cards'));
+  put(switcher);
   if (mode === 'cards') { cardsEntry(root, ctx); return; }
   const v = ctx.state.view;
   if (ctx.state.finished) { root.append(el('p', { class: 'card' }, 'The game is over. Undo or edit a hand to go on.')); return; }
@@ -341,14 +357,11 @@ function entry(root, ctx) {
     root.append(el('p', { class: 'card muted' }, `Hand ${v.hand} is being played card by card: use "Bids & cards".`));
     return;
   }
-  root.append(el('h2', {}, `Hand ${v.hand} (dealer ${v.dealer})`));
+  put(el('h2', {}, `Hand ${v.hand} (dealer ${v.dealer})`));
   // A form typed for a hand another screen has since scored keeps what was typed (sent, it is refused as entered
   // meanwhile, or answered "Already entered": common.js watchDraft), and says so under the heading: it showed the
   // scored hand's bids and tricks under the next hand's, as if for it (tenpace audit F2, session 48).
-  if (draft.seen != null && !draft.refused && draft.rows < scored(ctx.state)) {
-    root.append(el('p', { class: 'problem', id: 'hand-over', role: 'alert' }, `Hand ${draft.rows + 1} was scored on `
-      + `another screen meanwhile (see the History): what is typed below was typed for it, not for hand ${v.hand}.`));
-  }
+  if (over && !line) root.append(el('p', { class: 'problem', id: 'hand-over', role: 'alert', dataset: { kept: '1' } }, over));
   const form = handForm(ctx, draft, 'Score the hand', async (hand) => {
     const started = draft;
     let answer;
@@ -362,11 +375,11 @@ function entry(root, ctx) {
       // as a 400 is, it is dropped once another screen scores the hand (draftOver)
       started.refused = true;
       started.said = why;
-      if (draft === started) { clear(root); entry(root, ctx); }
+      if (draft === started) { clearKept(root); entry(root, ctx); }
       return;
     }
     draft = emptyDraft(ctx.state);
-    clear(root); entry(root, ctx);
+    clearKept(root); entry(root, ctx);
   }, { blindRule: blindNilRule(ctx.state, ctx.state.totals, 'now') });
   if (draft.refused && draft.said) showProblem(form.querySelector('.problem'), draft.said);
   watchDraft(form, draft, () => ctx.state.seq, () => scored(ctx.state));
