@@ -2145,6 +2145,39 @@ def test_spades_a_blind_nil_s_exchange_left_out_under_the_two_of_clubs_lead_asks
     clean(phone)
 
 
+def test_spades_the_lead_offered_during_a_left_out_exchange_is_beth_s_on_each_phone_and_asked_on_the_others(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex deals, the hands not typed, Beth bids Blind Nil: the first lead is offered below the Pass fields, the
+    dealer's left's (Beth's). On each of the four phones ("I am ...") a card tapped goes as Beth's lead; but the
+    referee has no turn in the exchange, so on Alex's, Charlie's and David's it went in at once, where in play such a
+    tap is asked first ("this phone is Charlie's"): at the table Charlie's own card, laid and tapped before Beth's
+    lead was in, became her lead (spadesfix, session 49). Now asked there as in play; Beth's own phone is not asked."""
+    phone, laptop = browsers["phone"], server["laptop"]
+    for me in SEATS:
+        gid = new_game(server, "spades", SEATS)
+        assert call(laptop, "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "Alex"})[0] == 201
+        for name, bid in (("Beth", 0), ("Charlie", 3), ("David", 4), ("Alex", 5)):
+            body = {"type": "bid", "player": name, "bid": bid, **({"blind": True} if name == "Beth" else {})}
+            assert call(laptop, "POST", f"/api/games/{gid}/events", body)[0] == 201
+        join(server, phone, gid)
+        choose(phone, "#me", me)
+        tab(phone, "enter")
+        wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Beth plays:", 3)
+        assert "can be left out" in text(phone, "#exchange-optional")
+        tap(phone, '#cards-entry button[data-card="KH"]')
+        if me != "Beth":
+            said = f"This screen is at Beth's turn, and this phone is {me}'s: wait for Beth's entry to come in, or tap"
+            wait(phone, lambda d, said=said: said in text(d, "#spades-problem"), 3)
+            time.sleep(0.7)  # (a double tap is not the answer)
+            assert len(events(server, gid)) == 5, me
+            tap(phone, '#cards-entry button[data-card="KH"]')  # tapped again: meant for Beth
+        wait(phone, lambda d, gid=gid: len(events(server, gid)) == 6, 3)
+        assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "play", "player": "Beth", "card": "KH"}
+        wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie plays:", 3)
+    clean(phone)
+
+
 def test_spades_the_next_hand_s_deal_form_names_the_next_dealer(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

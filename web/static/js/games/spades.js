@@ -71,7 +71,18 @@ function view(root, ctx) {
   }
 }
 
-function turn(state) { return state.view.turn; }
+// Whose entry is next: the referee's turn, and in a Blind Nil exchange left out (the hands not given) the dealer's left,
+// whose lead the phones offer below the Pass fields. The referee has no turn there (the exchange is anyone's), so a
+// card tapped on Charlie's phone ("I am Charlie") went in at once as Beth's lead, where in play it is asked first,
+// "this phone is Charlie's" (table.js forAnother): at the table, Charlie's own card laid and tapped before Beth's lead
+// was in became her lead (spadesfix, session 49). Under first_lead two_of_clubs nobody is known: the buttons name who.
+function turn(state) {
+  const v = state.view;
+  if (v.phase === 'exchange' && !v.hands && state.options.first_lead !== 'two_of_clubs') {
+    return state.players[(state.players.indexOf(v.dealer) + 1) % 4];
+  }
+  return v.turn;
+}
 
 // -- a whole hand, score only ----------------------------------------------------------------
 function scored(state) { return (state.history || []).length; }
@@ -215,9 +226,8 @@ function cardsEntry(root, ctx) {
     if (!v.hands) {
       box.append(el('p', { class: 'muted', id: 'exchange-optional' }, 'The cards passed face down can be left out: '
         + 'tap the first lead below and play goes on without them.'));
-      const players = ctx.state.players;
       if (ctx.state.options.first_lead === 'two_of_clubs') twoOfClubs(box, ctx, send);
-      else playGrid(box, v, players[(players.indexOf(v.dealer) + 1) % 4], send);   // the dealer's left leads
+      else playGrid(box, v, turn(ctx.state), send);   // the dealer's left leads
     }
   } else if (v.phase === 'play' && who) {
     playGrid(box, v, who, send);
