@@ -1754,6 +1754,53 @@ def test_spades_the_hand_editor_offers_blind_nil_by_the_totals_before_that_hand_
     clean(phone)
 
 
+def test_spades_a_bid_edited_to_a_barred_blind_nil_and_an_undo_that_unscores_a_hand_are_refused_in_the_log(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """With blind_nil_requires_deficit 100 at 0-0: Beth's bid, played card by card, edited in the Log to a Blind Nil
+    was taken, a foul that counted for nothing, the later bids named out of turn; the Log's "Undo this edit" of the
+    edit that had scored a hand entered with a barred Blind Nil was taken, the hand unscored and the totals moved
+    (spadesfix, session 49). Both are refused by the hub (400), the referee's words said where they were tapped: in
+    the open editor, and on the Log's line; nothing is written."""
+    phone, laptop = browsers["phone"], server["laptop"]
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+    assert call(laptop, "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": "David"})[0] == 201
+    for name in SEATS:
+        assert call(laptop, "POST", f"/api/games/{gid}/events", {"type": "bid", "player": name, "bid": 3})[0] == 201
+    join(server, phone, gid)
+    from_log(phone, 3, "edit")  # Beth's bid
+    wait(phone, lambda d: css(d, "#edit-form").is_displayed())
+    choose(phone, "#pick-bid-bid", "0")
+    choose(phone, "#pick-bid-blind", "true")
+    tap(phone, "#edit-save")
+    said = "this edit would make event 3 (bid) a foul that counts for nothing: Blind Nil needs a team behind by 100;"
+    wait(phone, lambda d: said in text(d, "#edit-problem"), 3)
+    assert css(phone, "#edit-form").is_displayed() and len(events(server, gid)) == 5
+    tap(phone, "#edit-cancel")
+
+    gid = new_game(server, "spades", SEATS, blind_nil_requires_deficit=100)
+
+    def hand(bids: list[int], tricks: list[int], blind: tuple[str, ...] = ()) -> dict[str, Any]:
+        body = {"type": "hand", "bids": dict(zip(SEATS, bids, strict=True))}
+        return {**body, "tricks": dict(zip(SEATS, tricks, strict=True)), "blind": list(blind)}
+
+    for body in (
+        hand([3, 0, 3, 3], [3, 0, 4, 6], ("Beth",)),  # a foul: not scored
+        {"type": "correct", "target": 1, "event": hand([3, 3, 3, 3], [3, 4, 3, 3])},
+        hand([4, 0, 4, 4], [4, 0, 4, 5]),
+    ):
+        assert call(laptop, "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    scores = {"Alex & Charlie": "140", "Beth & David": "202"}
+    wait(phone, lambda d: totals(d) == scores, 3)
+    from_log(phone, 2, "undo-this")  # "Undo this edit"
+    said = "this undo would make event 1 (hand) a foul that counts for nothing, and change the score: Blind Nil needs"
+    wait(phone, lambda d: said in text(d, "#log-problem"), 3)
+    time.sleep(0.5)  # (a live stream's redraw, had anything changed)
+    assert len(events(server, gid)) == 3 and totals(phone) == scores
+    clean(phone)
+
+
 def test_a_deal_s_end_being_typed_survives_another_phone_s_event(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
