@@ -157,6 +157,7 @@ def _view(state: SpadesState) -> dict[str, Json]:
         if last is None
         else {"number": last.number, "cards": [str(c) for c in last.cards], "winner": players[last.winner()]},
         "spades_broken": bool(hand and hand.broken),
+        "gathered": _cards(frozenset(c for t in hand.tricks for _, c in t.plays())) if hand else [],
         "hands": _hands(state),
         "legal": None if legal is None else _cards(legal),
         "watch": _watch(state),

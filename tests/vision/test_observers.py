@@ -427,6 +427,32 @@ def test_spades_a_spot_can_hold_no_card_another_player_holds_once_the_hands_are_
     assert d.observer.possible(late)["trick/1"] == {"2S", "9H"}
 
 
+def test_spades_with_the_hands_unknown_a_spot_can_hold_no_card_gathered_with_an_earlier_trick() -> None:
+    """The hands not entered: svg-cards' AC read AS, the AS gathered with an earlier trick, was refused as already
+    played, and the trick never completed (spadescam audit, session 49). The referee knows the cards gathered: a
+    reading of one is read as the runner-up; the last trick's cards stay possible until the next trick is led."""
+    d = spades()
+    assert d.observer.possible(d.link.view()) == {}  # nothing gathered yet: nothing is ruled out
+    table: dict[str, list[str]] = {}
+    for seat, card in enumerate(["AS", "7S", "4S", "2S"]):
+        table[f"trick/{seat}"] = [card]
+        d.show(table)
+    assert d.session.view()["gathered"] == ["AS", "7S", "4S", "2S"]
+    assert d.observer.possible(d.link.view()) == {}  # trick 1 may still lie on the spots
+    d.show({"trick/0": ["KC"]}, frames=20)  # Alex won it and leads trick 2: trick 1 has been gathered
+    possible = d.observer.possible(d.link.view())
+    assert sorted(possible) == ["trick/0", "trick/1", "trick/2", "trick/3"]
+    assert possible["trick/1"] == DECK - {"AS", "7S", "4S", "2S"}
+    x, y = d.layout.zone("trick/1").centre
+    det = Detections.from_records(
+        [Detection("AS", 0.8 * 0.9, (x - 5, y - 5, x + 5, y + 5), None, (("AS", 0.8), ("AC", 0.18)))]
+    )
+    (seen,) = sightings(det, np.eye(3), d.layout, TrackSettings(), possible)
+    assert (seen.card, seen.zone) == ("AC", "trick/1")
+    sent = d.show({"trick/0": ["KC"], "trick/1": ["AC"]})
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "AC")] and codes(sent) == []
+
+
 def test_spades_the_spot_in_turn_leans_to_the_legal_cards_and_played_spots_to_their_card() -> None:
     log = load("tests/golden/spades/card_hand.jsonl")
     d = Driver("spades", log.header.players)

@@ -9,8 +9,8 @@ Cards sent together go in the order they landed (the frame each was first seen);
 frame go in turn order from the player the referee expects.
 Bids, a Blind Nil exchange and claims come from the phones: a card put down while the hand is still being bid
 waits until bidding is over, then is sent (the referee judges whether it was that player's turn).
-Once the hands are known (entered at the deal), a card on a player's spot is none that another player still
-holds nor one gathered with an earlier trick (:meth:`SpadesObserver.possible`): a reading of such a card is re-read
+A card on a player's spot is none gathered with an earlier trick, and once the hands are known (entered at the
+deal) none that another player still holds (:meth:`SpadesObserver.possible`): a reading of such a card is re-read
 as the likeliest one it can be; and a doubtful reading on the spot in turn leans to the cards that player may
 legally play (:meth:`SpadesObserver.likely`).
 """
@@ -67,14 +67,18 @@ class SpadesObserver(Observer):
 
     def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
         """Each trick spot: any card but those the other players still hold (the hands, once entered) and those
-        gathered with earlier tricks; the cards of this trick stay possible everywhere (a card put on the wrong
+        gathered with earlier tricks (the referee's ``gathered``, with the hands unknown too: a held-out deck's AC
+        read AS, the AS played in an earlier trick, was refused as already played and the trick never completed;
+        spadescam audit, session 49); the cards of this trick stay possible everywhere (a card put on the wrong
         spot), and so do the last trick's until the next one is led (it may lie there until then)."""
-        hands = view.get("hands")
-        if not isinstance(hands, Mapping) or set(hands) != set(self.players):
-            return {}
         lying = {str(p.get("card")) for p in view.get("trick") or [] if isinstance(p, Mapping)}
         if not lying:
             lying = {str(c) for c in (view.get("last_trick") or {}).get("cards") or []}
+        hands = view.get("hands")
+        if not isinstance(hands, Mapping) or set(hands) != set(self.players):
+            gone = {str(c) for c in view.get("gathered") or []} - lying
+            spots = [zone.name for zone in self.zones("trick") if self.owner(zone.name) is not None]
+            return {spot: DECK - gone for spot in spots} if gone else {}
         gathered = DECK - {str(c) for held in hands.values() for c in held or ()} - lying
         out = {}
         for zone in self.zones("trick"):
