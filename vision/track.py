@@ -214,6 +214,7 @@ class Update:
     frozen: tuple[str, ...] = ()
     unsettled: tuple[str, ...] = ()  # zones where a card was seen this frame that has not appeared (yet)
     glimpsed: tuple[TableCard, ...] = ()  # cards read plainly but covered before they settled (``Tracker._glimpse``)
+    missing: tuple[TableCard, ...] = ()  # settled cards not seen in their zone's last unfrozen frame (not yet left)
 
 
 @dataclass
@@ -287,7 +288,9 @@ class Tracker:
             if cover in self._tracks and card.card not in placed
         }
         glimpsed = tuple(card for card, _ in self._glimpsed.values())
-        return Update(ts, self.state, tuple(changes), self._flags(), tuple(sorted(frozen)), unsettled, glimpsed)
+        missing = tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order)) if t.missed)
+        flags = self._flags()
+        return Update(ts, self.state, tuple(changes), flags, tuple(sorted(frozen)), unsettled, glimpsed, missing)
 
     # -- steps -------------------------------------------------------------------------------------------
     def _usable(self, s: Sighting) -> bool:

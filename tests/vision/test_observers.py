@@ -898,6 +898,64 @@ def test_spit_two_plays_on_one_pile_a_moment_apart_are_both_sent_in_the_order_th
     assert d.link.view()["spit_piles"][0]["top"] == upper and d.refused == [] and not d.observer.notes
 
 
+@pytest.mark.parametrize("race", list(RACES))
+def test_spit_a_stock_top_gone_for_nowhere_as_a_play_lands_was_played_under_it(race: str) -> None:
+    """docs/games/spit.md, "What the camera orders on a spit pile" (spitfast, session 49): at 15 fps a card covered
+    100-200 ms after it landed is never read on the pile (a hand over it, then the next card). It left its stock pile
+    (in view, nothing there now), is seen nowhere else, and the top goes on it (or both on the old top: a race): it
+    was played under the top, and goes first. Without that the top went alone, judged against the pile's old top."""
+    (first, first_slot), (second, second_slot) = RACES[race]
+    d, table = spit_race_table()
+    upper = RACE_TOPS[second][second_slot]
+    table[f"stock/{['Alex', 'Beth'].index(first)}/{first_slot}"] = []
+    d.show(table, frames=2, frozen=["spit/0"])  # the first card lands under a hand, never read there
+    table[f"stock/{['Alex', 'Beth'].index(second)}/{second_slot}"] = []
+    table["spit/0"] = ["2C", upper]
+    d.show(table, frames=3, frozen=["spit/0"])
+    d.show(table, frames=30)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == true_plays([(first, first_slot), (second, second_slot)])
+    assert d.link.view()["spit_piles"][0]["top"] == upper and d.refused == [] and not d.observer.notes
+
+
+@pytest.mark.parametrize(
+    "case", ["a hand over the stock pile", "a card picked up and put back", "a detector's miss of one frame"]
+)
+def test_spit_a_stock_top_not_seen_for_a_moment_is_not_taken_for_a_play_under_the_top(case: str) -> None:
+    """The inference above must not fire where Alex's 3S did not go under Beth's 4C: hidden by a hand over its pile,
+    lifted and put back within a few frames, or missed by the detector in one frame. Beth's 4C goes alone on the 2C
+    (illegal), and Alex's 3S stays his stock top."""
+    d, table = spit_race_table()
+    lifted = {**table, "stock/0/0": []}
+    landed = {**lifted, "stock/1/3": [], "spit/0": ["2C", "4C"]}
+    if case == "a hand over the stock pile":
+        d.show(lifted, frames=2, frozen=["stock/0/0"])
+        d.show(landed, frames=30, frozen=["stock/0/0"])
+        d.show({**landed, "stock/0/0": ["3S"]}, frames=30)
+    elif case == "a card picked up and put back":
+        d.show(landed, frames=4)
+        d.show({**landed, "stock/0/0": ["3S"]}, frames=30)
+    else:
+        d.show(landed, frames=1, frozen=["stock/1/3", "spit/0"], moved=False)
+        d.show({**landed, "stock/0/0": ["3S"]}, frames=30, moved=False)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == true_plays([("Beth", 3)]) == [("Beth", "4C", ["illegal_play"])]
+    assert d.link.view()["players"]["Alex"]["stock"][0]["top"] == "3S"
+
+
+def test_spit_a_stock_top_moved_to_an_empty_space_as_a_play_lands_is_a_move() -> None:
+    """Alex moves his 5S to his empty space as Beth's 6D lands on his 3S (the 6D would go on the 5S): the move is
+    seen, the 6D is illegal on the 3S; no play of the 5S is made up."""
+    d, table = spit_race_table()
+    table.update({"stock/0/0": [], "spit/0": ["2C", "3S"]})
+    d.show(table, frames=30)
+    table.update({"stock/0/2": [], "stock/0/0": ["5S"], "stock/1/4": [], "spit/0": ["2C", "3S", "6D"]})
+    d.show(table, frames=3, frozen=["stock/0/0", "spit/0"])
+    d.show(table, frames=30)
+    got = [(b["type"], b["player"], b.get("card"), [r.code for r in rs]) for _, b, rs in d.sent[1:]]
+    assert got == [("play", "Alex", "3S", []), ("play", "Beth", "6D", ["illegal_play"]), ("move", "Alex", None, [])]
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]

@@ -11,6 +11,8 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
   Face-up stock tops under a played card that were never sent (seen at its edge, or glimpsed before it covered
   them) are its pile's earlier plays: each goes first, in the order they landed (:meth:`SpitObserver._played_under`).
+  One never read there that left its stock pile, in view, as the top landed and is seen nowhere else, when the top
+  goes on it (or both on the pile's old top), is inferred as played under it (:meth:`SpitObserver._vanished_under`).
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
   the referee still shows face up waits: the play or move of that top is often seen in the same frame or later
@@ -48,9 +50,17 @@ class SpitObserver(Observer):
     _spit: dict[int, TableCard] = field(default_factory=dict)  # spit pile -> the spit card gathered there
     _since: dict[int, int] = field(default_factory=dict)  # spit pile -> when its card was first seen (re-reads)
     _opening: bool = False  # the cards in _spit were gathered for the opening Spit!
+    vanish_ms: int = 1000  # a stock top that left its pile for nowhere seen this close to a play may lie under it
+    _left: dict[str, int] = field(default_factory=dict)  # card -> when it left a stock pile, seen going nowhere
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
+        kinds = {z.name: z.kind for z in self.layout.zones}
+        for change in update.changes:
+            if change.kind == "leave" and change.to is None and kinds.get(change.card.zone) == "stock":
+                self._left[change.card.card] = change.ts
+            elif change.kind == "appear":
+                self._left.pop(change.card.card, None)
         tops = [(z, update.state.top(z.name)) for z in self.layout.zones if z.kind in ("stock", "spit")]
         for zone, top in sorted(
             ((z, t) for z, t in tops if t is not None and not self.skip(t, view)), key=lambda zt: zt[1].since
@@ -150,7 +160,10 @@ class SpitObserver(Observer):
             if view.get("phase") == "start":  # before the opening Spit!: it waits for it (not used)
                 self._played_on_opening(top, pile, name, view, update)
                 return []
-            return [*self._played_under(top, pile, view, update), self._play(top, pile, tops)]
+            under = self._played_under(top, pile, view, update) or self._vanished_under(top, pile, view, update)
+            if under is None:  # a stock top is vanishing: wait until it has left its pile or is seen again
+                return []
+            return [*under, self._play(top, pile, tops)]
         phase = view.get("phase")
         if phase == "start" or (phase == "play" and (view.get("stalled") or self._called(pile, view))):
             gathered = self._spit.get(pile)
@@ -192,6 +205,58 @@ class SpitObserver(Observer):
                 under.setdefault(card.card, card)
         ordered = sorted(under.values(), key=lambda c: (c.since, seen.index(c)))
         return [self._play(card, pile, tops) for card in ordered]
+
+    def _vanished_under(
+        self, top: TableCard, pile: int, view: Mapping[str, Json], update: Update
+    ) -> list[Proposal] | None:
+        """The play of a face-up stock top (by the referee) never read on the pile that ``top`` covered within a frame
+        or two of landing (at a real pace, 100-200 ms apart at 15 fps: spitfast, session 49), inferred when it can only
+        lie there: it left its stock pile (the tracker's leave, seen going nowhere) within ``vanish_ms`` of ``top``'s
+        landing, with that pile in view (no hand over it: a hidden top is not gone), and it is seen nowhere else; and
+        ``top`` goes on it (a play on a play) or both go on the pile's old top (a race). Exactly one such card, or
+        nothing is invented. None (wait, ``top`` is sent later) while one is missing from its pile but has not left it
+        (a detector's miss comes back; a card lifted and put back is seen again), or while one of its player's empty
+        spaces, or the other spit pile, has a card arriving or a hand over it (a move, or a play there)."""
+        piles = view.get("spit_piles") or []
+        old = piles[pile].get("top") if pile < len(piles) else None
+        if view.get("phase") != "play" or view.get("stalled") or not old:
+            return []
+        near = _near_cards(bool(self.options.get("ace_wraps", True)), bool(self.options.get("same_rank_allowed")))
+        busy = set(update.frozen) | set(update.unsettled)
+        missing = {c.id for c in update.missing}
+        players = view.get("players") or {}
+        found: list[tuple[str, int, str]] = []
+        wait = False
+        for card, (name, slot) in _stock_tops(view).items():
+            fits = top.card in near.get(card, ()) or (card in near.get(old, ()) and top.card in near.get(old, ()))
+            seat = self.players.index(name) if name in self.players else None
+            zone = next((z.name for z in self.zones("stock") if z.owner == seat and z.slot == slot), None)
+            if card == top.card or not fits or zone is None or zone in update.frozen:
+                continue
+            where = update.state.where(card)
+            if where:  # still on its pile: vanishing when it is not seen there now
+                wait = wait or all(c.zone == zone and c.id in missing for c in where)
+                continue
+            left = self._left.get(card)
+            if left is None or abs(left - top.since) > self.vanish_ms:
+                continue
+            stock = (players.get(name) or {}).get("stock") or []
+            spaces = [k for k, s in enumerate(stock) if not s.get("top") and not int(s.get("down") or 0)]
+            elsewhere = {z.name for z in self.zones("stock") if z.owner == seat and z.slot in spaces}
+            elsewhere |= {z.name for z in self.zones("spit") if z.name != top.zone}
+            if busy & elsewhere:
+                wait = True
+                continue
+            found.append((name, slot, card))
+        if wait and update.ts - top.since < self.gather_ms:
+            return None
+        if len(found) != 1:
+            return []
+        ((name, slot, card),) = found
+        del self._left[card]
+        data = {"player": name, "card": card, "pile": pile, "from": slot}
+        reason = f"{name} played {card} on spit pile {pile + 1} (left stock pile {slot + 1}, covered by {top.card})"
+        return [Proposal("play", data, top.since - 1, reason)]
 
     def _played_on_opening(
         self, top: TableCard, pile: int, name: str, view: Mapping[str, Json], update: Update
