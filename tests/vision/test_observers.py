@@ -919,11 +919,18 @@ def test_spit_a_stock_top_gone_for_nowhere_as_a_play_lands_was_played_under_it(r
 
 
 @pytest.mark.parametrize(
-    "case", ["a hand over the stock pile", "a card picked up and put back", "a detector's miss of one frame"]
+    "case",
+    [
+        "a hand over the stock pile",
+        "a card picked up and put back",
+        "a card gone from its pile, a hand putting it back",
+        "a detector's miss of one frame",
+    ],
 )
 def test_spit_a_stock_top_not_seen_for_a_moment_is_not_taken_for_a_play_under_the_top(case: str) -> None:
     """The inference above must not fire where Alex's 3S did not go under Beth's 4C: hidden by a hand over its pile,
-    lifted and put back within a few frames, or missed by the detector in one frame. Beth's 4C goes alone on the 2C
+    lifted and put back within a few frames, gone from its pile but a hand over it as the 4C lands (putting it back),
+    or missed by the detector in the frame the 4C settles. Beth's 4C goes alone on the 2C
     (illegal), and Alex's 3S stays his stock top."""
     d, table = spit_race_table()
     lifted = {**table, "stock/0/0": []}
@@ -935,8 +942,13 @@ def test_spit_a_stock_top_not_seen_for_a_moment_is_not_taken_for_a_play_under_th
     elif case == "a card picked up and put back":
         d.show(landed, frames=4)
         d.show({**landed, "stock/0/0": ["3S"]}, frames=30)
-    else:
-        d.show(landed, frames=1, frozen=["stock/1/3", "spit/0"], moved=False)
+    elif case == "a card gone from its pile, a hand putting it back":  # left (7 frames), back under a hand
+        d.show(lifted, frames=7)
+        d.show(landed, frames=5, frozen=["stock/0/0"])
+        d.show({**landed, "stock/0/0": ["3S"]}, frames=30)
+    else:  # the 3S is missed in the very frame the 4C settles
+        d.show({**landed, "stock/0/0": ["3S"]}, frames=2)
+        d.show(landed, frames=1, moved=False)
         d.show({**landed, "stock/0/0": ["3S"]}, frames=30, moved=False)
     got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
     assert got == true_plays([("Beth", 3)]) == [("Beth", "4C", ["illegal_play"])]
@@ -944,13 +956,14 @@ def test_spit_a_stock_top_not_seen_for_a_moment_is_not_taken_for_a_play_under_th
 
 
 def test_spit_a_stock_top_moved_to_an_empty_space_as_a_play_lands_is_a_move() -> None:
-    """Alex moves his 5S to his empty space as Beth's 6D lands on his 3S (the 6D would go on the 5S): the move is
-    seen, the 6D is illegal on the 3S; no play of the 5S is made up."""
+    """Alex moves his 5S to his empty space as Beth's 6D lands on his 3S (the 6D would go on the 5S), his hand over
+    the space until the 5S has left its pile: the move is seen, the 6D is illegal on the 3S; no play of the 5S is
+    made up."""
     d, table = spit_race_table()
     table.update({"stock/0/0": [], "spit/0": ["2C", "3S"]})
     d.show(table, frames=30)
     table.update({"stock/0/2": [], "stock/0/0": ["5S"], "stock/1/4": [], "spit/0": ["2C", "3S", "6D"]})
-    d.show(table, frames=3, frozen=["stock/0/0", "spit/0"])
+    d.show(table, frames=12, frozen=["stock/0/0"])
     d.show(table, frames=30)
     got = [(b["type"], b["player"], b.get("card"), [r.code for r in rs]) for _, b, rs in d.sent[1:]]
     assert got == [("play", "Alex", "3S", []), ("play", "Beth", "6D", ["illegal_play"]), ("move", "Alex", None, [])]
