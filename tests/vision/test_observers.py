@@ -969,6 +969,46 @@ def test_spit_a_stock_top_moved_to_an_empty_space_as_a_play_lands_is_a_move() ->
     assert got == [("play", "Alex", "3S", []), ("play", "Beth", "6D", ["illegal_play"]), ("move", "Alex", None, [])]
 
 
+@pytest.mark.parametrize("first_seen", ["at_the_top_s_edge", "glimpsed_then_hidden"])
+def test_spit_three_plays_on_one_pile_a_moment_apart_are_sent_in_the_order_they_landed(first_seen: str) -> None:
+    """Alex's 3S, Beth's 4C and Alex's 5S land on the 2C 200 ms apart, a hand over the pile all along: the two cards
+    under the 5S go first, in the order they landed, whether both are seen at its edge or the first was glimpsed
+    before the 4C hid it (review1, session 49: sent newest first, or in the stack's order with the glimpsed card
+    last, the 4C was judged on the 2C, an illegal_play for a legal card)."""
+    d, table = spit_race_table()
+    plays = [("Alex", 0), ("Beth", 3), ("Alex", 2)]
+    cards = [RACE_TOPS[name][slot] for name, slot in plays]
+    for k, (name, slot) in enumerate(plays):
+        table[f"stock/{['Alex', 'Beth'].index(name)}/{slot}"] = []
+        table["spit/0"] = ["2C", *cards[: k + 1]]
+        if first_seen == "glimpsed_then_hidden" and k > 0:
+            table["spit/0"].remove(cards[0])
+        d.show(table, frames=3, frozen=["spit/0"])
+    d.show(table, frames=30)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == true_plays(plays) == [("Alex", "3S", []), ("Beth", "4C", []), ("Alex", "5S", [])]
+
+
+def test_spit_a_card_glimpsed_on_the_other_pile_goes_there() -> None:
+    """Alex lays his 3S on the 2C, his hand over pile 1 a while; meanwhile Beth plays 10H then JD on the 9D 200 ms apart
+    (the 10H glimpsed before the JD hid it). The 10H goes under the JD, on pile 2, not under Alex's 3S (review1, session
+    49: a glimpse from any pile, a careless edit, sent Beth's 10H on pile 1, an illegal_play)."""
+    d, table = spit_race_table()
+    table["stock/0/0"] = []
+    table["spit/0"] = ["2C", "3S"]
+    d.show(table, frames=2, frozen=["spit/0"])
+    table["stock/1/0"] = []
+    table["spit/1"] = ["9D", "10H"]
+    d.show(table, frames=3, frozen=["spit/0", "spit/1"])
+    table["stock/1/1"] = []
+    table["spit/1"] = ["9D", "JD"]
+    d.show(table, frames=3, frozen=["spit/0", "spit/1"])
+    d.show(table, frames=30)
+    got = [(b["player"], b["card"], b["pile"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert [g for g in got if g[2] == 0] == [("Alex", "3S", 0, [])]
+    assert [g for g in got if g[2] == 1] == [("Beth", "10H", 1, []), ("Beth", "JD", 1, [])]
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]
