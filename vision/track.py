@@ -358,13 +358,19 @@ class Tracker:
         seen there now, it lies under that card: glimpsed (:attr:`Update.glimpsed`, while that card stays and it is
         seen nowhere). It does not appear (nothing of it is in view to follow); an observer may use it where the
         game needs the card under a top (Spit's opening card covered by a play 100 ms after it landed: seen plainly
-        in three frames while the 4C slid in over it, never still; spitpace audit F1, session 48)."""
+        in three frames while the 4C slid in over it, never still; spitpace audit F1, session 48). A card that had
+        settled there before it was first read lay there already: it came over that card (a card in a hand held over a
+        pile's top), not under it (Beth's JD held over the 2C went as her play under the next card laid there)."""
         if track.zone in self.spread or min(track.seen, track.strong) < self.settings.appear_frames:
             return
         cover = [
             t
             for t in self._tracks.values()
-            if t.zone == track.zone and not t.missed and t.first_ts <= track.missed_ts and t.card != track.card
+            if t.zone == track.zone
+            and not t.missed
+            and t.first_ts <= track.missed_ts
+            and t.card != track.card
+            and not (t.stable and t.stable_ts < track.first_ts)
         ]
         if cover and not any(t.card == track.card for t in self._stable()):
             self._glimpsed[track.zone] = (track.as_card(), max(cover, key=lambda t: (t.first_ts, t.id)).id)

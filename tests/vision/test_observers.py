@@ -1009,6 +1009,25 @@ def test_spit_a_card_glimpsed_on_the_other_pile_goes_there() -> None:
     assert [g for g in got if g[2] == 1] == [("Beth", "10H", 1, []), ("Beth", "JD", 1, [])]
 
 
+def test_spit_a_stock_card_held_over_a_pile_is_no_play_under_the_next_card_there() -> None:
+    """Beth picks up her JD, holds it over spit pile 1 (the 2C) for 4 frames at 15 fps and takes it back to her side,
+    in her hand; then Alex plays his 3S on the 2C. The JD was read over the pile, never laid there: nothing came over
+    it, so it lies under nothing (review1, session 49: the 2C, lying there before the JD came, was taken for the card
+    that covered it; the JD was sent as Beth's play under the 3S, an illegal_play foul for a card never played, and
+    Alex's legal 3S a lost_race)."""
+    d, table = spit_race_table()
+    table["stock/1/1"] = []  # the JD in her hand (the face-down card under it shows nothing)
+    d.show(table, frames=8, frozen=["stock/1/1"])
+    d.show({**table, "spit/0": ["2C", ("JD", 30.0)]}, frames=4, frozen=["spit/0"])
+    d.show(table, frames=10)
+    table["stock/0/0"] = []
+    table["spit/0"] = ["2C", "3S"]
+    d.show(table, frames=20)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == [("Alex", "3S", [])]
+    assert d.link.view()["players"]["Beth"]["stock"][1]["top"] == "JD"
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]

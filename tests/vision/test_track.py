@@ -170,6 +170,17 @@ def test_a_card_carried_over_a_pile_is_not_glimpsed() -> None:
     assert changes(ups) == [] and all(u.glimpsed == () for u in ups)
 
 
+def test_a_card_carried_over_a_settled_pile_is_not_glimpsed_under_it() -> None:
+    """A card read in a hand held over a pile's settled top (Beth's JD over the 2C of a Spit pile) lies over it, not
+    under it: the top lay there before the card came, it covered nothing (review1, session 49: the JD, glimpsed under
+    the 2C, went as Beth's play under the next card laid there)."""
+    t = tracker()
+    run(t, [[seen("2H", PILE0, "face_up/0")]] * 5)
+    old, held = seen("2H", PILE0, "face_up/0"), seen("AS", PILE0, "face_up/0", dx=30)
+    ups = run(t, [[old, held]] * 4 + [[old]] * 4, [{"face_up/0"}] * 5 + [set()] * 3, start=5)
+    assert changes(ups) == [] and all(u.glimpsed == () for u in ups)
+
+
 def test_a_card_that_changes_zone_is_one_move() -> None:
     t = tracker()
     ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[]] + [[seen("AS", POT, "pot")]] * 3)
