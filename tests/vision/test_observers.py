@@ -1009,6 +1009,24 @@ def test_spit_a_card_glimpsed_on_the_other_pile_goes_there() -> None:
     assert [g for g in got if g[2] == 1] == [("Beth", "10H", 1, []), ("Beth", "JD", 1, [])]
 
 
+def test_spit_a_play_rejected_on_a_phone_is_not_sent_again_under_the_next_card() -> None:
+    """Alex's 3S on the 2C, sent and rejected on a phone (the referee has it back on his stock pile), still lies there
+    when Beth's 4C covers it: the 3S is not sent again as a play under the 4C (review1, session 49: with the check
+    of what was sent dropped, a careless edit, the rejected play came back)."""
+    d, table = spit_race_table()
+    table["stock/0/0"] = []
+    table["spit/0"] = ["2C", "3S"]
+    d.show(table, frames=20)
+    ((seq, body, _),) = [s for s in d.sent if s[1]["type"] == "play"]
+    assert body["card"] == "3S"
+    d.manual("undo", target=seq)
+    d.show(table, frames=10)
+    table["stock/1/3"] = []
+    table["spit/0"] = ["2C", "3S", "4C"]
+    sent = d.show(table, frames=20)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "4C")]
+
+
 def test_spit_a_stock_card_held_over_a_pile_is_no_play_under_the_next_card_there() -> None:
     """Beth picks up her JD, holds it over spit pile 1 (the 2C) for 4 frames at 15 fps and takes it back to her side,
     in her hand; then Alex plays his 3S on the 2C. The JD was read over the pile, never laid there: nothing came over
