@@ -1027,6 +1027,27 @@ def test_spit_a_play_rejected_on_a_phone_is_not_sent_again_under_the_next_card()
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "4C")]
 
 
+def test_spit_a_card_carried_over_one_spit_pile_to_the_other_is_played_where_it_landed() -> None:
+    """Alex's 3S, in his hand, is read plainly over spit pile 2 (the 9D) just as Beth lays her 10H there, then lands on
+    spit pile 1 (the 2C) and is hidden at once by Beth's 4C: glimpsed under both tops, it lies under the one it was
+    read at last (review1, session 49: it went as Alex's play on pile 2, an illegal_play, Beth's legal 10H a
+    lost_race, the 3S on pile 1 refused and Beth's legal 4C an illegal_play)."""
+    d, table = spit_race_table()
+    table["stock/0/0"] = []
+    table["stock/1/0"] = []
+    d.show({**table, "spit/1": ["9D", "10H", ("3S", 30.0)]}, frames=4, frozen=["spit/1"])
+    table["spit/1"] = ["9D", "10H"]
+    d.show({**table, "spit/0": ["2C", "3S"]}, frames=3, frozen=["spit/0", "spit/1"])
+    table["stock/1/3"] = []
+    table["spit/0"] = ["2C", "4C"]
+    d.show(table, frames=3, frozen=["spit/0", "spit/1"])
+    d.show(table, frames=30)
+    got = [(b["player"], b["card"], b["pile"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert [g for g in got if g[2] == 0] == [("Alex", "3S", 0, []), ("Beth", "4C", 0, [])]
+    assert [g for g in got if g[2] == 1] == [("Beth", "10H", 1, [])]
+    assert d.refused == []
+
+
 def test_spit_a_stock_card_held_over_a_pile_is_no_play_under_the_next_card_there() -> None:
     """Beth picks up her JD, holds it over spit pile 1 (the 2C) for 4 frames at 15 fps and takes it back to her side,
     in her hand; then Alex plays his 3S on the 2C. The JD was read over the pile, never laid there: nothing came over

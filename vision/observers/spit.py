@@ -194,11 +194,16 @@ class SpitObserver(Observer):
         never lay still and uncovered long enough to be sent: the top alone was judged against the pile's old top, a
         legal play called illegal, a race given to its loser, an illegal play's foul given to the other player
         (spitpace audit F2-F4, session 48). Each goes as its own ``play`` before the top's, so that the referee judges
-        each on the card it landed on. A card never read on the pile is not invented."""
+        each on the card it landed on. A card never read on the pile is not invented; one glimpsed on both spit piles
+        was carried over the one where it was first read (a hand crossing it to the other) and lies under the other."""
         tops = _stock_tops(view)
         cards = update.state.in_zone(top.zone)
         below = next((k for k, c in enumerate(cards) if c.id == top.id), 0)
-        seen = [*cards[:below], *(c for c in update.glimpsed if c.zone == top.zone)]
+        glimpsed = [c for c in update.glimpsed if c.zone == top.zone]
+        seen = [
+            *cards[:below],
+            *(c for c in glimpsed if not any(g.card == c.card and g.since > c.since for g in update.glimpsed)),
+        ]
         under: dict[str, TableCard] = {}
         for card in seen:
             if card.card in tops and card.card != top.card and card.id not in self.done and card.id not in self.held:
