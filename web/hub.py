@@ -473,13 +473,11 @@ class Hub:
 
     @staticmethod
     def _subject(session: Session, event: GameEvent) -> int | None:
-        """The game event whose standing a meta event changes: a ``correct``'s target, or the target of the ``correct``
-        an ``undo`` takes back (the Log's "Undo this edit"); None otherwise."""
-        target = meta_target(event) if event.type in ("correct", "undo") else None
-        if target is not None and event.type == "undo":
-            meta = next((e for e in session.events if e.seq == target), None)
-            target = meta_target(meta) if meta is not None and meta.type == "correct" else None
-        return target
+        """The game event whose standing a meta event changes (Session.touches): a ``correct``'s target, the target of
+        the ``correct`` an ``undo`` takes back (the Log's "Undo this edit"), or puts back (its "Restore #N", an undo of
+        that undo: followed one undo deep, a Restore made hand 2 a barred Blind Nil that the edit and "Undo this edit"
+        doing the same were refused: review2, session 49), an undone event; None otherwise."""
+        return session.touches(event)
 
     def _scored(self, session: Session, event: GameEvent) -> ScoreSheet | None:
         """The score sheet before ``event`` where it is a ``correct``, or an undo of one, whose subject

@@ -139,6 +139,37 @@ def test_undoing_an_edit_that_scored_a_hand_is_refused_where_the_hand_would_coun
     assert undone.get_json()["state"]["totals"] == {AC: 140, BD: 202}
 
 
+def test_restoring_an_edit_that_a_later_correction_made_a_barred_blind_nil_is_refused(
+    app: Flask, host: FlaskClient
+) -> None:
+    """The Log's "Restore #3" (an undo of the undo of an edit) puts that edit back as "Undo this edit" does: hand 2
+    edited to Beth's Blind Nil while her team was behind by 140, the edit undone, hand 1 then corrected (60-61: no team
+    behind by 100); Restore #3 was taken, hand 2 a foul that counts for nothing, hand 1's row alone left and the totals
+    moved 120-122 to 60-61, where the edit and "Undo this edit" doing the same are refused (Hub._subject followed one
+    undo only: review2, session 49). Refused with the referee's words; nothing is written."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
+    assert post_event(host, gid, **hand([4, 3, 4, 3], [4, 3, 4, 2])).get_json()["state"]["totals"] == {AC: 80, BD: -60}
+    post_event(host, gid, **hand([3, 3, 3, 3], [3, 4, 3, 3]))
+    blind = hand([3, 0, 3, 3], [3, 0, 4, 6], ["Beth"])
+    assert post_event(host, gid, type="correct", target=2, event=blind).status_code == 201  # allowed: 140 behind
+    post_event(host, gid, type="undo", target=3)
+    fixed = post_event(host, gid, type="correct", target=1, event=hand([3, 3, 3, 3], [3, 4, 3, 3])).get_json()
+    assert fixed["state"]["totals"] == {AC: 120, BD: 122} and len(fixed["state"]["history"]) == 2
+    said = (
+        "this undo would make event 2 (hand) a foul that counts for nothing, and change the score: Blind Nil needs a "
+        "team behind by 100; hand not scored. Nothing was changed: edit event 2 if it is wrong, or undo event 2 if it "
+        "should not count."
+    )
+    answer = post_event(host, gid, type="undo", target=4)  # the Log's "Restore #3" on event 4's row
+    assert answer.status_code == 400, answer.get_json()
+    assert answer.get_json()["error"] == said
+    assert len(store(app).events(gid)) == 5
+    state = host.get(f"/api/games/{gid}").get_json()["state"]
+    assert state["totals"] == {AC: 120, BD: 122} and len(state["history"]) == 2
+    edit = post_event(host, gid, type="correct", target=2, event=blind)  # the edit doing the same: refused as before
+    assert edit.status_code == 400 and "this edit would make event 2 (hand) a foul" in edit.get_json()["error"]
+
+
 def test_nil_and_a_refused_hand(app: Flask, host: FlaskClient) -> None:
     gid = new_game(host, game="spades", players=PLAYERS, options={"target": 200})["id"]
     # Beth Nil and takes none: +100; David bid 4 took 6: 40 + 2 bags; Alex 3 + Charlie 3 took 7: 60 + 1
