@@ -139,6 +139,34 @@ def test_undoing_an_edit_that_scored_a_hand_is_refused_where_the_hand_would_coun
     assert undone.get_json()["state"]["totals"] == {AC: 140, BD: 202}
 
 
+def test_a_foul_that_counted_for_nothing_corrected_to_another_such_foul_is_taken(app: Flask, host: FlaskClient) -> None:
+    """Only an event that counted and changed the game is kept from becoming a foul that counts for nothing
+    (Hub._scored): hand 1 entered with Beth's Blind Nil the house rule bars at 0-0 (a foul, not scored), its tricks
+    then put right on the Log, the Blind Nil kept as it was bid, is taken, a foul as before; with that condition dropped
+    it was refused "this edit would make event 1 (hand) a foul that counts for nothing" and no test failed (review2,
+    session 49: hand mutant H2). Likewise a card played out of turn and taken back, corrected to the card it was."""
+    gid = new_game(host, game="spades", players=PLAYERS, options={"blind_nil_requires_deficit": 100})["id"]
+    foul = post_event(host, gid, **hand([3, 0, 3, 3], [3, 0, 4, 6], ["Beth"])).get_json()
+    assert [r["code"] for r in foul["rulings"]] == ["blind_nil_not_allowed"] and foul["state"]["history"] == []
+    fixed = post_event(host, gid, type="correct", target=1, event=hand([3, 0, 3, 3], [3, 0, 5, 5], ["Beth"]))
+    assert fixed.status_code == 201, fixed.get_json()
+    assert fixed.get_json()["state"]["history"] == [] and len(store(app).events(gid)) == 2
+    entries = host.get(f"/api/games/{gid}/log").get_json()["entries"]
+    assert [r["code"] for r in entries[0]["rulings"]] == ["blind_nil_not_allowed"]
+    assert (entries[0]["status"], entries[0]["now"]["tricks"]["Charlie"]) == ("corrected", 5)
+    gid = new_game(host, game="spades", players=PLAYERS)["id"]
+    post_event(host, gid, type="deal", dealer="David")
+    for name in PLAYERS:
+        post_event(host, gid, type="bid", player=name, bid=3)
+    post_event(host, gid, type="play", player="Alex", card="KH")
+    early = post_event(host, gid, type="play", player="Charlie", card="2H").get_json()  # Beth's turn: taken back
+    assert [r["code"] for r in early["rulings"]] == ["play_out_of_turn"]
+    card = {"type": "play", "player": "Charlie", "card": "3H"}
+    again = post_event(host, gid, type="correct", target=7, event=card)
+    assert again.status_code == 201, again.get_json()
+    assert again.get_json()["state"]["view"]["turn"] == "Beth" and len(store(app).events(gid)) == 8
+
+
 def test_restoring_an_edit_that_a_later_correction_made_a_barred_blind_nil_is_refused(
     app: Flask, host: FlaskClient
 ) -> None:
