@@ -1423,6 +1423,41 @@ def test_spades_the_hand_over_alert_is_said_once_not_again_at_every_redraw(
     clean(david)
 
 
+def test_spades_the_kept_hand_over_line_goes_with_bids_and_cards_and_stays_under_the_heading(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The #hand-over line kept in the page while it says the same (common.js clearKept) is for the whole hand's form
+    alone: switched to "Bids & cards" it goes (no form is below it there), back to "Whole hand" it comes again; and
+    kept through a redraw (another screen's deal) it stays under the heading, the switcher and heading drawn before it.
+    Mutants that kept it in "Bids & cards", or drew the switcher and heading after it, passed every test (review2,
+    session 49)."""
+    david = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    join(server, david, gid)
+    tab(david, "enter")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
+    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
+    score_hand(server, gid)  # hand 1, scored on Beth's phone
+    wait(david, lambda d: "Hand 1 was scored on another screen" in text(d, "#hand-over"), 3)
+    order = "return Array.from(document.getElementById('entry').children).slice(0, 3).map((n) => n.id || n.tagName)"
+    assert david.execute_script(order) == ["entry-mode", "H2", "hand-over"]
+    dealer = text(david, "#entry h2").split("dealer ")[1].rstrip(")")
+    line = css(david, "#hand-over")
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "deal", "dealer": dealer})[0] == 201
+    wait(david, lambda d: text(d, "#undo-what").startswith("Undo #2"), 3)
+    time.sleep(0.3)  # (the entry drawn again with the deal, the line kept)
+    assert david.execute_script("return document.getElementById('hand-over') === arguments[0]", line)
+    assert david.execute_script(order) == ["entry-mode", "H2", "hand-over"]
+    tap(david, '#entry-mode button[data-mode="cards"]')
+    wait(david, lambda d: d.find_elements(By.CSS_SELECTOR, "#cards-entry"), 3)
+    assert not david.find_elements(By.CSS_SELECTOR, "#hand-over")
+    tap(david, '#entry-mode button[data-mode="hand"]')
+    wait(david, lambda d: d.find_elements(By.CSS_SELECTOR, "#hand-form"), 3)
+    assert "not for hand 2" in text(david, "#hand-over")
+    assert david.execute_script(order) == ["entry-mode", "H2", "hand-over"]
+    clean(david)
+
+
 def test_spades_a_whole_hand_form_not_typed_for_a_hand_since_scored_says_nothing_of_another_screen(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
