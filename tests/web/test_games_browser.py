@@ -2200,6 +2200,9 @@ def test_spades_a_blind_nil_s_exchange_can_be_left_out_when_the_hands_are_not_ty
     wait(phone, lambda d: "Beth passes 3 cards:" in text(d, "#cards-entry"), 3)
     assert not phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")
     assert not phone.find_elements(By.CSS_SELECTOR, "#exchange-optional")
+    # nobody's turn while the exchange is asked for: no lead offered, no "Turn: Beth" (a mutant that named the dealer's
+    # left whether or not the hands were typed passed every test: review2, session 49)
+    assert phone.execute_script("return document.getElementById('turn').textContent") == ""
     clean(phone)
 
 
@@ -2221,6 +2224,9 @@ def test_spades_a_blind_nil_s_exchange_left_out_under_the_two_of_clubs_lead_asks
     wait(phone, lambda d: "Who holds the 2♣? They lead it:" in text(d, "#cards-entry"), 3)
     assert "can be left out" in text(phone, "#exchange-optional")
     assert not phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")
+    # who leads is not known: no "Turn: Beth" (a mutant that named the dealer's left under two_of_clubs too passed
+    # every test: review2, session 49)
+    assert phone.execute_script("return document.getElementById('turn').textContent") == ""
     step(phone, server, gid, '#two-of-clubs button[data-player="David"]')
     assert events(server, gid)[-1] == {**events(server, gid)[-1], "type": "play", "player": "David", "card": "2C"}
     assert ("exchange_not_recorded", None) in rulings(server, gid)
