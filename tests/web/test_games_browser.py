@@ -1458,6 +1458,30 @@ def test_spades_the_kept_hand_over_line_goes_with_bids_and_cards_and_stays_under
     clean(david)
 
 
+def test_spades_the_kept_hand_over_line_goes_when_the_game_is_over(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The #hand-over line kept while it says the same goes once the game is over, though what it would say has not
+    changed: hand 1 corrected on the laptop to 100-30 wins the game (target 100) with no hand scored since, and the
+    entry says the game is over, no form below the line (review2, session 49: handOverText's game-over and phase checks
+    each take it away; with both dropped it stayed above "The game is over")."""
+    david = browsers["phone"]
+    gid = new_game(server, "spades", SEATS, target=100)
+    join(server, david, gid)
+    tab(david, "enter")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
+    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
+    score_hand(server, gid)  # hand 1, scored on Beth's phone: 61-51
+    wait(david, lambda d: "not for hand 2" in text(d, "#hand-over"), 3)
+    won = {"type": "hand", "bids": dict(zip(SEATS, [5, 2, 5, 1], strict=True))}
+    won["tricks"] = dict(won["bids"])
+    fix = {"type": "correct", "target": 1, "event": won}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", fix)[0] == 201
+    wait(david, lambda d: "The game is over" in text(d, "#entry"), 3)
+    assert not david.find_elements(By.CSS_SELECTOR, "#hand-over")
+    clean(david)
+
+
 def test_spades_a_whole_hand_form_not_typed_for_a_hand_since_scored_says_nothing_of_another_screen(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
