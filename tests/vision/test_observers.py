@@ -1067,6 +1067,46 @@ def test_spit_a_stock_card_held_over_a_pile_is_no_play_under_the_next_card_there
     assert d.link.view()["players"]["Beth"]["stock"][1]["top"] == "JD"
 
 
+@pytest.mark.parametrize(
+    "case", ["put back after 0.5 s", "put back after 1 s", "played on the other pile", "slid to an empty space"]
+)
+def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner(case: str) -> None:
+    """review3 (session 49): Alex and Beth race for the 5S; Beth's 6D lands; Alex, who had lifted his 6H, holds it
+    above the table (in view, not over a zone), then puts it back, plays it on the 7S, or slides it to his empty
+    space. The 6H left its pile as the 6D landed and fits the 5S: the inference must wait until it has stayed unseen
+    for gather_ms, or Alex is given the race he lost and Beth's play is ruled lost_race."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.step = 67
+    tops = {"Alex": ["6H", "10S", "JS", "QS", "7S"], "Beth": ["6D", "9H", "9C", "10C", "JD"]}
+    for name, cards in tops.items():
+        d.manual("layout", player=name, counts=[1, 2, 3, 4, 1], tops=cards)
+    table = {f"stock/{seat}/{k}": [c] for seat, cards in enumerate(tops.values()) for k, c in enumerate(cards)}
+    d.show(table)
+    table |= {"spit/0": ["5S"], "spit/1": ["6C"]}
+    d.show(table, frames=20)
+    table |= {"stock/0/4": [], "spit/1": ["6C", "7S"]}  # Alex's 7S played: his pile 5 is an empty space
+    d.show(table, frames=2, frozen=["spit/1"])
+    d.show(table, frames=30)
+    lifted = {**table, "stock/0/0": []}
+    d.show(lifted, frames=2, frozen=["stock/0/0"])
+    landed = {**lifted, "stock/1/0": [], "spit/0": ["5S", "6D"]}
+    d.show(landed, frames=3, frozen=["spit/0"])
+    d.show(landed, frames=15 if case == "put back after 1 s" else 8)
+    zone, cards = {
+        "played on the other pile": ("spit/1", ["6C", "7S", "6H"]),
+        "slid to an empty space": ("stock/0/4", ["6H"]),
+    }.get(case, ("stock/0/0", ["6H"]))
+    d.show({**landed, zone: cards}, frames=2, frozen=[zone])
+    d.show({**landed, zone: cards}, frames=40)
+    got = [(b["type"], b["player"], b.get("card"), b.get("pile"), [r.code for r in rs]) for _, b, rs in d.sent[2:]]
+    after = {
+        "played on the other pile": [("play", "Alex", "6H", 1, [])],
+        "slid to an empty space": [("move", "Alex", None, None, [])],
+    }.get(case, [])
+    assert got == [("play", "Beth", "6D", 0, []), *after]
+    assert d.refused == [] and not d.observer.notes
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]

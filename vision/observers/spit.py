@@ -52,6 +52,7 @@ class SpitObserver(Observer):
     _opening: bool = False  # the cards in _spit were gathered for the opening Spit!
     vanish_ms: int = 1000  # a stock top that left its pile for nowhere seen this close to a play may lie under it
     _left: dict[str, int] = field(default_factory=dict)  # card -> when it left a stock pile, seen going nowhere
+    _held: dict[int, str] = field(default_factory=dict)  # top id -> the card inferred under it, not seen again yet
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -221,7 +222,9 @@ class SpitObserver(Observer):
         ``top`` goes on it (a play on a play) or both go on the pile's old top (a race). Exactly one such card, or
         nothing is invented. None (wait, ``top`` is sent later) while one is missing from its pile but has not left it
         (a detector's miss comes back; a card lifted and put back is seen again), or while one of its player's empty
-        spaces, or the other spit pile, has a card arriving or a hand over it (a move, or a play there)."""
+        spaces, or the other spit pile, has a card arriving or a hand over it (a move, or a play there); and while the
+        one found has been unseen for less than ``gather_ms`` after ``top`` landed (a race's loser pulling his card
+        back shows it again: review3, session 49), a hand over its pile meanwhile not counting."""
         piles = view.get("spit_piles") or []
         old = piles[pile].get("top") if pile < len(piles) else None
         if view.get("phase") != "play" or view.get("stalled") or not old:
@@ -232,11 +235,12 @@ class SpitObserver(Observer):
         players = view.get("players") or {}
         found: list[tuple[str, int, str]] = []
         wait = False
+        held = self._held.get(top.id)
         for card, (name, slot) in _stock_tops(view).items():
             fits = top.card in near.get(card, ()) or (card in near.get(old, ()) and top.card in near.get(old, ()))
             seat = self.players.index(name) if name in self.players else None
             zone = next((z.name for z in self.zones("stock") if z.owner == seat and z.slot == slot), None)
-            if card == top.card or not fits or zone is None or zone in update.frozen:
+            if card == top.card or not fits or zone is None or (zone in update.frozen and held != card):
                 continue
             where = update.state.where(card)
             if where:  # still on its pile: vanishing when it is not seen there now
@@ -256,8 +260,13 @@ class SpitObserver(Observer):
         if wait and update.ts - top.since < self.gather_ms:
             return None
         if len(found) != 1:
+            self._held.pop(top.id, None)
             return []
         ((name, slot, card),) = found
+        if update.ts - top.since < self.gather_ms:  # it must stay unseen: a race's loser pulling back, a card lifted
+            self._held[top.id] = card  # to look at or slid to a space shows again (a hand over its pile: still held)
+            return None
+        self._held.pop(top.id, None)
         del self._left[card]
         data = {"player": name, "card": card, "pile": pile, "from": slot}
         reason = f"{name} played {card} on spit pile {pile + 1} (left stock pile {slot + 1}, covered by {top.card})"
