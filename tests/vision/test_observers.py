@@ -1107,6 +1107,25 @@ def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner
     assert d.refused == [] and not d.observer.notes
 
 
+@pytest.mark.parametrize("case", ["two cards it could be", "a card that left long before"])
+def test_spit_no_play_is_inferred_under_a_top_where_the_card_under_it_is_not_certain(case: str) -> None:
+    """The inference names exactly one card that left its stock pile close to the top's landing, or none: Alex's 3S
+    and 5S both gone from his stock piles as Beth's 4C lands on the 2C (it would go on either), or his 3S gone 3 s
+    before (lifted and held, never seen on the pile). Beth's 4C goes alone, judged on the 2C, and both stay Alex's
+    stock tops (the whole-diff review, session 49: the first of two, or a leave of any age, was taken in review3's
+    mutants with every test passing)."""
+    d, table = spit_race_table()
+    gone = {"stock/0/0": [], "stock/0/2": []} if case == "two cards it could be" else {"stock/0/0": []}
+    lifted = {**table, **gone}
+    d.show(lifted, frames=45 if case == "a card that left long before" else 8)
+    landed = {**lifted, "stock/1/3": [], "spit/0": ["2C", "4C"]}
+    d.show(landed, frames=3, frozen=["spit/0"])
+    d.show(landed, frames=40)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == [("Beth", "4C", ["illegal_play"])]
+    assert [s["top"] for s in d.link.view()["players"]["Alex"]["stock"]][:3] == ["3S", "4S", "5S"]
+
+
 def spit_cards_left(d: Driver) -> tuple[int, int]:
     players = d.link.view()["players"]
     return players["Alex"]["spit_cards"], players["Beth"]["spit_cards"]
