@@ -65,6 +65,15 @@ class GameLink(Protocol):
         """Every event of the log, as a camera starting on the game needs them (:meth:`CameraEvents.start`)."""
         ...
 
+    def idle(self, seqs: Collection[int]) -> dict[int, frozenset[str]]:
+        """Those of ``seqs`` that count but leave the game as it was (a foul that changes nothing), as the game stands
+        now, each with its rulings' codes."""
+        ...
+
+    def view_after(self, seq: int) -> Mapping[str, Json] | None:
+        """The referee's view just after event ``seq`` as the game stands now (None: it does not count)."""
+        ...
+
 
 class SessionLink:
     """A local :class:`Session`; event times are ``pos_ms + offset_ms`` (video time by default)."""
@@ -106,6 +115,14 @@ class SessionLink:
     def logged(self) -> list[Logged]:
         with self._lock:
             return _logged(self.session)
+
+    def idle(self, seqs: Collection[int]) -> dict[int, frozenset[str]]:
+        with self._lock:
+            return self._undone.idle(self.session, seqs)
+
+    def view_after(self, seq: int) -> Mapping[str, Json] | None:
+        with self._lock:
+            return _view_after(self.session, seq)
 
 
 class HubLink:
@@ -167,6 +184,16 @@ class HubLink:
         with live.lock:
             return _logged(live.session)
 
+    def idle(self, seqs: Collection[int]) -> dict[int, frozenset[str]]:
+        live = self._live()
+        with live.lock:
+            return self._undone.idle(live.session, seqs)
+
+    def view_after(self, seq: int) -> Mapping[str, Json] | None:
+        live = self._live()
+        with live.lock:
+            return _view_after(live.session, seq)
+
 
 RECENT = 32  # a rejected camera reading older than this many events of the log is not taken to be still lying there
 
@@ -204,6 +231,26 @@ def _logged(session: Session) -> list[Logged]:
     return out
 
 
+def _idle_codes(session: Session) -> dict[int, frozenset[str]]:
+    """The events that count but left the game as it was, with their rulings' codes."""
+    codes: dict[int, set[str]] = {seq: set() for seq in session.idle}
+    for ruling in session.rulings:
+        if ruling.seq in codes:
+            codes[ruling.seq].add(ruling.code)
+    return {seq: frozenset(found) for seq, found in codes.items()}
+
+
+def _view_after(session: Session, seq: int) -> Mapping[str, Json] | None:
+    """The referee's view just after event ``seq`` in the events that count now (a fold of them: asked only when a
+    phone's change re-ruled a camera event, :meth:`CameraEvents.follow`)."""
+    state = session.game.initial_state(session.players, session.options)
+    for event in session.counting():
+        state, _ = session.game.apply(state, event)
+        if event.seq == seq:
+            return session.game.view(state)
+    return None
+
+
 #: the payload fields that hold cards (a Push hand or a Spit! call's ``cards`` map players to theirs; a correction's or
 #: insert's ``event`` is an event); a player's name is never read as a card (one called "KD" took the K♦ as played)
 CARD_FIELDS = frozenset({"card", "cards", "hands", "melds", "wild", "upcard", "event"})
@@ -229,11 +276,14 @@ def card_names(value: Json) -> set[str]:
 
 
 class _Undone:
-    """The events undone in a session, found again only when its log has changed: the camera asks every frame."""
+    """The events undone in a session, and those that count but changed nothing (:func:`_idle_codes`), found again
+    only when its log has changed: the camera asks every frame."""
 
     def __init__(self) -> None:
         self._key: tuple[int, int, int] | None = None
         self._undone: dict[int, int] = {}
+        self._idle_key: tuple[int, int] | None = None
+        self._idle: dict[int, frozenset[str]] = {}
 
     def among(self, session: Session, seqs: Collection[int]) -> set[int]:
         events = session.events
@@ -241,6 +291,12 @@ class _Undone:
         if key != self._key:
             self._key, self._undone = key, session.undone()
         return {seq for seq in seqs if seq in self._undone}
+
+    def idle(self, session: Session, seqs: Collection[int]) -> dict[int, frozenset[str]]:
+        key = (id(session), session.version)  # (a rewind keeps the log's length: the version says it changed)
+        if key != self._idle_key:
+            self._idle_key, self._idle = key, _idle_codes(session)
+        return {seq: self._idle[seq] for seq in seqs if seq in self._idle}
 
 
 class CameraEvents:
@@ -269,6 +325,8 @@ class CameraEvents:
         self.cutoff: int | None = None  # the time of the last frame of the start (START_FRAMES, START_MS)
         self.over = False  # the start is over
         self.looked: set[int] = set()  # cards settle has decided on
+        self.idled: set[int] = set()  # its events that were fouls of the observer's retry_fouls at the last look
+        self.looked_at: set[int] = set()  # its events follow has looked at
 
     def start(self, link: GameLink, observer: Any) -> None:
         """A new ``observer`` starts on a game that may have a log: remember, for each card, the last event of it that
@@ -351,12 +409,31 @@ class CameraEvents:
         for old in sorted(self.proposals)[: -self.keep]:
             del self.proposals[old]
             self.undone.discard(old)
+            self.idled.discard(old)
+            self.looked_at.discard(old)
 
     def follow(self, link: GameLink, observer: Any) -> None:
-        """Tell ``observer`` of each event of its rejected or restored since the last call."""
+        """Tell ``observer`` of each event of its rejected or restored since the last call; and of each that a change
+        made since on a phone re-ruled into a foul of :attr:`Observer.retry_fouls` that changes nothing (Alex's QC
+        undone after Beth's 4C went in: the 4C is now out of turn), with the referee's view just after it
+        (:meth:`vision.observers.Observer.reruled`): its card, still lying there, goes again once that view has
+        changed, as a refused one does (it waited for ever, and the hand went wrong: spadescam, session 49)."""
         if not self.proposals:
             return
         undone = link.undone(list(self.proposals))
         for seq in sorted(undone ^ self.undone):
             observer.rejected(self.proposals[seq], seq in undone)
         self.undone = undone
+        retry = getattr(observer, "retry_fouls", frozenset())
+        if not retry:
+            return
+        idle = {seq for seq, codes in link.idle(list(self.proposals)).items() if codes & retry}
+        for seq in sorted(idle - self.idled - undone):
+            proposal = self.proposals[seq]
+            # the first look at an event taken just now: a foul when it went in was judged then (Observer.judged)
+            judged = seq not in self.looked_at and set(proposal.cards) <= observer.retried
+            view = None if judged else link.view_after(seq)
+            if view is not None:
+                observer.reruled(proposal, view)
+        self.looked_at.update(self.proposals)
+        self.idled = idle

@@ -384,6 +384,60 @@ def test_a_foul_that_did_not_count_is_proposed_again_once_when_the_game_moves_on
     assert push.retry_fouls == frozenset()  # a meld read wrong is not sent again
 
 
+def plays(sent: list) -> list[tuple[str, str]]:
+    return [(b["player"], b["card"]) for _, b, _ in sent]
+
+
+def test_spades_a_play_an_undo_reruled_out_of_turn_goes_again_once_it_is_in_turn() -> None:
+    """Alex's QC and Beth's 4C go in; Alex takes the QC back and a phone undoes it: the referee now rules the 4C out of
+    turn (later_events_reruled). The camera sent it again only after a foul it was told of when it sent it, so it
+    never did: Alex's 7C went in, then Charlie's 9C waited and went out of turn, and the trick never ended
+    (spadescam, session 49). Now the 4C waits while the view stays as the undo left it, and goes once Alex's card is
+    in."""
+    d = spades()
+    sent = d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "QC"), ("Beth", "4C")]
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)  # Alex takes the QC back
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("undo", target=qc)
+    assert [r.code for r in d.session.rulings if r.seq == qc + 1] == ["play_out_of_turn"]  # the 4C, re-ruled
+    assert d.show({"trick/1": ["4C"]}, frames=20, step=100) == []  # Alex's card is not in: the 4C waits
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["4C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "4C")] and codes(sent) == []
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}, frames=10, step=100)
+    assert plays(sent) == [("Charlie", "9C"), ("David", "2C")] and codes(sent) == ["trick_won"]
+    view = d.link.view()
+    assert view["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and view["tricks"]["Charlie"] == 1
+
+
+def test_spades_a_reruled_play_goes_at_once_when_the_undo_left_it_in_turn() -> None:
+    """Alex's QC and Beth's 4C go in; Alex takes the QC back, and his 7C is entered on a phone (out of turn then);
+    then the QC is undone: the 7C now counts as his play and the 4C is out of turn. Beth is in turn now, with the 4C
+    lying there: it goes at once (the view it was ruled in, Alex to play, is gone), not when the view next changes."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    assert [r.code for r in d.manual("play", player="Alex", card="7C")] == ["play_out_of_turn"]
+    d.manual("undo", target=qc)
+    assert d.link.view()["turn"] == "Beth"
+    sent = d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    assert plays(sent) == [("Beth", "4C")] and codes(sent) == []
+    assert d.link.view()["turn"] == "Charlie"
+
+
+def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
+    """As above, but Beth took her 4C back too before the undo: nothing of hers goes (the card is not there) until she
+    puts a card down again, which is news as any card is."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("undo", target=qc)
+    assert plays(d.show({"trick/0": ["7C"]}, frames=30, step=100)) == [("Alex", "7C")]
+    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
+
+
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
     d = spades()  # Alex leads; his card shows a doubtful reading (a new name every frame) before it settles as AC
     for k in range(6):

@@ -23,7 +23,8 @@ Rules every observer keeps:
   player does not hold: a misreading), its cards may be proposed again once the referee's view has changed, not
   before. So may, once, those of an event taken as a foul of timing that does not count
   (:attr:`Observer.retry_fouls`: a Spades card ruled out of turn because the camera missed the card before it: once
-  the players enter that card, it counts).
+  the players enter that card, it counts). The same holds for an event that counted until a change on a phone
+  re-ruled it into such a foul (:meth:`Observer.reruled`, told by :meth:`vision.links.CameraEvents.follow`).
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
@@ -233,6 +234,19 @@ class Observer:
         the card before it counts once the players enter that card), not again after that."""
         for card in proposal.cards:
             if card not in self.retried:
+                self.retried.add(card)
+                self.done.discard(card)
+                self.held[card] = fingerprint(view)
+
+    def reruled(self, proposal: Proposal, view: Mapping[str, Json]) -> None:
+        """A change made since on a phone has re-ruled the event of ``proposal``, which counted, into one of
+        :attr:`retry_fouls` that changes nothing (Alex's QC undone after Beth's 4C went in: the 4C is now out of turn);
+        ``view`` is the referee's view just after it. As after :meth:`idle`, its cards still lying there are proposed
+        once more when the referee's view is no longer that one (the 4C, in turn once Alex's card is in), even if they
+        were sent once more before (then not again after this one); a card that left is not proposed (it is not there:
+        a new card there is news anyway), nor one whose reading was ruled out."""
+        for card in proposal.cards:
+            if card in self.done and card not in self.voided:
                 self.retried.add(card)
                 self.done.discard(card)
                 self.held[card] = fingerprint(view)
