@@ -438,6 +438,54 @@ def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
     assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
 
 
+def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once_it_is_undone() -> None:
+    """Alex leads QC, sent and taken, picks it up and puts 7C there; the others play on. RULES.md: a card legally
+    played cannot be taken back, so the QC stands: the 7C went as his play out of turn, then as the next trick's
+    lead, and every later play was out of step (spadescam, session 49: 3 of 13 tricks, 31 fouls), with no note. Now
+    the 7C is not sent while the QC's play stands, a note says so, and once a phone undoes the QC (late: the trick
+    is over) the 7C goes as Alex's play and the others' cards, re-ruled out of turn, go again after it."""
+    d = spades()
+    assert plays(d.show({"trick/0": ["QC"]}, frames=10, step=100)) == [("Alex", "QC")]
+    d.show({}, frames=5, step=100)  # Alex takes the QC back ...
+    assert d.show({"trick/0": ["7C"]}, frames=30, step=100) == []  # ... and puts 7C there: not another play of his
+    note = "Alex's QC, played to the trick, was taken back (or covered) and 7C put there: a card played cannot be"
+    assert any(
+        n.startswith(note) and n.endswith("undo it on a phone and 7C goes as Alex's play") for n in d.observer.notes
+    )
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    sent = d.show(table, frames=30, step=100)
+    assert plays(sent) == [("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")]  # the trick, won by the QC ...
+    assert d.link.view()["last_trick"]["cards"] == ["QC", "4C", "9C", "2C"]
+    assert d.show(table, frames=30, step=100) == []  # ... and the 7C is not Alex's lead of the next trick
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("undo", target=qc)
+    sent = d.show(table, frames=30, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")] and "trick_won" in codes(
+        sent
+    )
+    view = d.link.view()
+    assert view["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and view["tricks"]["Charlie"] == 1
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
+def test_spades_a_lead_put_down_while_a_trick_is_gathered_before_its_last_card_is_in_is_no_take_back() -> None:
+    """Alex's AC, Beth's 7C and Charlie's 9C go in; David's card is not read. The trick is gathered, Alex's card first,
+    and Alex leads 5D on his spot while the others still lie: it waits as a card put in place of his AC would, but once
+    the others are gathered too it is a lead like any (out of turn until David's 2C is entered on a phone, then his
+    play). Held as a take-back, it never went: the trick moved on with the AC standing."""
+    d = spades()
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "9C")]
+    d.show({"trick/1": ["7C"], "trick/2": ["9C"]}, frames=8, step=100)
+    assert d.show({"trick/0": ["5D"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=8, step=100) == []
+    sent = d.show({"trick/0": ["5D"]}, frames=30, step=100)
+    assert plays(sent) == [("Alex", "5D")] and codes(sent) == ["play_out_of_turn"]
+    d.manual("play", player="David", card="2C")
+    sent = d.show({"trick/0": ["5D"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "5D")] and codes(sent) == []
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
     d = spades()  # Alex leads; his card shows a doubtful reading (a new name every frame) before it settles as AC
     for k in range(6):

@@ -13,18 +13,41 @@ A card on a player's spot is none gathered with an earlier trick, and once the h
 deal) none that another player still holds (:meth:`SpadesObserver.possible`): a reading of such a card is re-read
 as the likeliest one it can be; and a doubtful reading on the spot in turn leans to the cards that player may
 legally play (:meth:`SpadesObserver.likely`).
+A card played cannot be taken back (RULES.md): a card whose play the referee has in the trick in progress that leaves
+its spot while the other cards of the trick still lie there (not the trick being gathered) was taken back. A card
+put on that spot afterwards is not sent, neither as another play of that player in this trick nor as a later trick's
+lead, while that play stands: a note says who took back which card and that a phone's undo of that play lets the new
+card go; once it is undone (its card back in the player's hand, or the trick without the player's card again), the
+new card goes as that player's play (:meth:`SpadesObserver.taken_back`). A card put there once the trick has moved on
+is news as any.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vision.observers import DECK, Observer, Proposal
-from vision.track import Update
+from vision.track import TableCard, Update
 
 __all__ = ["SpadesObserver"]
+
+
+@dataclass
+class TakenBack:
+    """A card whose play the referee has, taken back from its spot while its trick was in progress."""
+
+    card: str
+    player: str
+    hand: Any  # the view's hand number then
+    done: int  # the tricks completed in that hand then
+    first: int | None = None  # the first card put on the spot since (the one that stays unsent while the play stands)
+    note: str = ""
+
+
+def _completed(view: Mapping[str, Any]) -> int:
+    return sum(int(n or 0) for n in (view.get("tricks") or {}).values())
 
 
 @dataclass
@@ -33,6 +56,7 @@ class SpadesObserver(Observer):
     table_events = frozenset({"play"})
     turn_grace_ms: int = 1500
     retry_fouls = frozenset({"play_out_of_turn", "play_before_bidding"})
+    taken: dict[str, TakenBack] = field(default_factory=dict)  # trick spot -> the card played there and taken back
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         phase = view.get("phase")
@@ -47,6 +71,10 @@ class SpadesObserver(Observer):
                 continue
             if top.card in on_table:  # the referee has it already (seen again after being covered)
                 self.use(top)
+                if zone.name in self.taken and self.taken[zone.name].card == top.card:  # put back
+                    self._release(zone.name)
+                continue
+            if self.taken_back(zone.name, top, update, view):
                 continue
             if phase != "play":
                 if phase in ("between_hands", "bidding", "exchange"):  # the bids are entered on a phone
@@ -64,6 +92,53 @@ class SpadesObserver(Observer):
             self.done.update(proposal.cards)
         turn = self.players.index(view["turn"]) if view.get("turn") in self.players else 0
         return sorted(out, key=lambda p: (p.ts, (self.players.index(p.data["player"]) - turn) % len(self.players)))
+
+    def taken_back(self, zone: str, top: TableCard, update: Update, view: Mapping[str, Any]) -> bool:
+        """Whether ``top``, a new card on ``zone``, waits because the card its player played to the trick in progress
+        was taken back (or covered) and that play stands (a note says so). A card put there once that trick moved on
+        goes as usual, and so does this one once that play is undone. The cards of a trick being gathered leave
+        together, before its last card may have gone in (a lead put down meanwhile is no take-back)."""
+        player, taken = self.owner(zone), self.taken.get(zone)
+        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        hand, done = view.get("hand"), _completed(view)
+        spots = {self.owner(z.name): z.name for z in self.zones("trick")}
+        lying = all(card in update.state.names(spots[p]) for p, card in trick.items() if p != player and p in spots)
+        if taken is None:
+            played = trick.get(player)
+            if view.get("phase") != "play" or player is None or played is None or played == top.card or not lying:
+                return False
+            taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
+        if (hand, done) == (taken.hand, taken.done):
+            hands = view.get("hands")
+            if isinstance(hands, Mapping):
+                undone = taken.card in (hands.get(taken.player) or ())
+            else:
+                undone = taken.player not in trick
+            if undone or not lying:  # its play was undone (the new card is that player's play), or a gather
+                self._release(zone)
+                return False
+        elif top.id != taken.first:  # a card put there once the trick moved on
+            self._release(zone)
+            return False
+        text = (
+            f"{taken.player}'s {taken.card}, played to the trick, was taken back (or covered) and {top.card} put "
+            f"there: a card played cannot be taken back, so {taken.card} stands and {top.card} is not sent; if "
+            f"{taken.card} was not played, undo it on a phone and {top.card} goes as {taken.player}'s play"
+        )
+        if text != taken.note:
+            self._unnote(taken.note)
+            taken.note = text
+        self.note(text)
+        return True
+
+    def _unnote(self, text: str) -> None:
+        if text in self.notes:
+            self.notes.remove(text)
+
+    def _release(self, zone: str) -> None:
+        taken = self.taken.pop(zone, None)
+        if taken is not None:
+            self._unnote(taken.note)
 
     def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
         """Each trick spot: any card but those the other players still hold (the hands, once entered) and those
@@ -98,6 +173,7 @@ class SpadesObserver(Observer):
             if turn in spots:
                 out[spots[turn]] = frozenset(str(c) for c in legal)
             for play in view.get("trick") or []:
-                if isinstance(play, Mapping) and play.get("player") in spots:
-                    out[spots[play["player"]]] = frozenset({str(play.get("card"))})
+                spot = spots.get(play.get("player")) if isinstance(play, Mapping) else None
+                if spot is not None and spot not in self.taken:  # (a card taken back: a new one lies there)
+                    out[spot] = frozenset({str(play.get("card"))})
         return out
