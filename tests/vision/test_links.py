@@ -117,6 +117,29 @@ def test_a_live_table_for_a_dashboard_game_end_to_end(app: Flask, tmp_path: Path
         LiveTable.for_hub(the_hub, other.record.id, str(video), config, detector=None)
 
 
+def test_hub_link_says_which_camera_plays_a_phones_undo_reruled_and_the_view_just_after_them(app: Flask) -> None:
+    """What CameraEvents.follow asks of the dashboard's game (spadescam F2, session 49): Alex's QC and Beth's 4C from
+    the camera; the QC undone on a phone leaves the 4C counting for nothing (out of turn), with the view after it
+    Alex's turn and an empty trick; a play entered since does not change that view."""
+    the_hub = hub(app)
+    live = the_hub.create("spades", ["Alex", "Beth", "Charlie", "David"], {})
+    gid = live.record.id
+    the_hub.append(gid, {"type": "deal", "dealer": "David"}, author="host")
+    for name in ("Alex", "Beth", "Charlie", "David"):
+        the_hub.append(gid, {"type": "bid", "player": name, "bid": 3}, author=name)
+    link = HubLink(the_hub, gid)
+    now = live.record.epoch_ms + the_hub.game_time(live)
+    qc, _ = link.append(VisionEvent({"type": "play", "player": "Alex", "card": "QC"}, now, 0, 1, "QC"))
+    four, _ = link.append(VisionEvent({"type": "play", "player": "Beth", "card": "4C"}, now, 0, 2, "4C"))
+    assert link.idle([qc, four]) == {} and link.view_after(four)["turn"] == "Charlie"  # type: ignore[index]
+    the_hub.append(gid, {"type": "undo", "target": qc}, author="Beth")
+    assert link.idle([qc, four]) == {four: frozenset({"play_out_of_turn"})}
+    the_hub.append(gid, {"type": "play", "player": "Alex", "card": "7C"}, author="Alex")
+    after = link.view_after(four)
+    assert after is not None and after["turn"] == "Alex" and after["trick"] == []
+    assert link.view()["turn"] == "Beth" and link.view_after(qc) is None  # (undone: it does not count)
+
+
 def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> None:
     session = Session("snap", ["Alex", "Beth"])
     link = SessionLink(session)
