@@ -468,6 +468,31 @@ def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
+    """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
+    back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the
+    new card goes as his lead and the next player's card, re-ruled out of turn, goes again after it."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    seat = d.session.players.index(view["turn"])
+    first, second = view["legal"][:2]
+    spot, nxt = f"trick/{seat}", f"trick/{(seat + 1) % 4}"
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(view["turn"], first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    assert any(n.startswith(f"{view['turn']}'s {first}, played to the trick, was taken back") for n in d.observer.notes)
+    follow = d.link.view()
+    answer = next(c for c in follow["legal"] if c not in (first, second))
+    assert plays(d.show({spot: [second], nxt: [answer]}, frames=10, step=100)) == [(follow["turn"], answer)]
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == first))
+    sent = d.show({spot: [second], nxt: [answer]}, frames=10, step=100)
+    assert plays(sent) == [(view["turn"], second), (follow["turn"], answer)] and codes(sent) == []
+    assert [p["card"] for p in d.link.view()["trick"]] == [second, answer]
+
+
 def test_spades_a_lead_put_down_while_a_trick_is_gathered_before_its_last_card_is_in_is_no_take_back() -> None:
     """Alex's AC, Beth's 7C and Charlie's 9C go in; David's card is not read. The trick is gathered, Alex's card first,
     and Alex leads 5D on his spot while the others still lie: it waits as a card put in place of his AC would, but once
