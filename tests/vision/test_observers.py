@@ -493,6 +493,33 @@ def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_und
     assert [p["card"] for p in d.link.view()["trick"]] == [second, answer]
 
 
+def test_spades_a_lead_put_on_the_old_card_while_the_tricks_last_card_lies_unsent_is_no_take_back() -> None:
+    """Hands known. Three cards of a trick go in; the fourth lies on its spot but is refused (read as a card its player
+    does not hold); the leader puts his next card on his old one. That is no card taken back: it goes as before (out
+    of turn, judged by the referee), with no note; held as a take-back it would wait for good."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:
+        d.session.append(event)
+    view = d.link.view()
+    lead = d.session.players.index(view["turn"])
+    table: dict[str, list[str]] = {}
+    for k in range(3):
+        now = d.link.view()
+        table[f"trick/{(lead + k) % 4}"] = [now["legal"][0]]
+        assert plays(d.show(table, frames=10, step=100)) == [(now["turn"], now["legal"][0])]
+    last = d.link.view()
+    table[f"trick/{(lead + 3) % 4}"] = [view["hands"][view["turn"]][-1]]  # a card the leader holds: refused
+    assert d.show(table, frames=20, step=100) == [] and d.refused
+    spare = next(c for c in d.link.view()["hands"][view["turn"]] if c != table[f"trick/{lead}"][0])
+    table[f"trick/{lead}"] = [table[f"trick/{lead}"][0], spare]
+    sent = d.show(table, frames=30, step=100)
+    assert (
+        plays(sent) == [(view["turn"], spare)] and codes(sent) == ["play_out_of_turn"] and last["turn"] != view["turn"]
+    )
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_a_lead_put_down_while_a_trick_is_gathered_before_its_last_card_is_in_is_no_take_back() -> None:
     """Alex's AC, Beth's 7C and Charlie's 9C go in; David's card is not read. The trick is gathered, Alex's card first,
     and Alex leads 5D on his spot while the others still lie: it waits as a card put in place of his AC would, but once

@@ -13,13 +13,14 @@ A card on a player's spot is none gathered with an earlier trick, and once the h
 deal) none that another player still holds (:meth:`SpadesObserver.possible`): a reading of such a card is re-read
 as the likeliest one it can be; and a doubtful reading on the spot in turn leans to the cards that player may
 legally play (:meth:`SpadesObserver.likely`).
-A card played cannot be taken back (RULES.md): a card whose play the referee has in the trick in progress that leaves
-its spot while the other cards of the trick still lie there (not the trick being gathered) was taken back. A card
-put on that spot afterwards is not sent, neither as another play of that player in this trick nor as a later trick's
-lead, while that play stands: a note says who took back which card and that a phone's undo of that play lets the new
-card go; once it is undone (its card back in the player's hand, or the trick without the player's card again), the
-new card goes as that player's play (:meth:`SpadesObserver.taken_back`). A card put there once the trick has moved on
-is news as any.
+A card played cannot be taken back (RULES.md): a new card on the spot of a player whose play the referee has in the
+trick in progress (that card taken back, or covered), while the trick's other cards still lie on their spots (not
+a trick being gathered) and no card lies on the spot of a player yet to play (the trick's last card lying unread: the
+new card may be the next lead), is not sent while that play stands, neither as another play of that player in this
+trick nor as a later trick's lead: a note says whose card was taken back and that a phone's undo of its play lets the
+new card go. Once that play is undone (its card back in the player's known hand; hands unknown, the trick without
+the player's card again) the new card goes as that player's play (:meth:`SpadesObserver.taken_back`). A card put there
+once the trick has moved on is news as any.
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class SpadesObserver(Observer):
             played = trick.get(player)
             if view.get("phase") != "play" or player is None or played is None or played == top.card or not lying:
                 return False
+            if any(update.state.top(z) is not None for p, z in spots.items() if p not in trick and p != player):
+                return False  # the trick's last card lies there unsent (misread): this may be the next trick's lead
             taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
         if (hand, done) == (taken.hand, taken.done):
             hands = view.get("hands")
