@@ -485,6 +485,7 @@ def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_und
     assert d.show({spot: [second]}, frames=30, step=100) == []
     assert any(n.startswith(f"{view['turn']}'s {first}, played to the trick, was taken back") for n in d.observer.notes)
     follow = d.link.view()
+    assert spot not in d.observer.likely(follow)  # a doubtful reading there does not lean to the card taken back
     answer = next(c for c in follow["legal"] if c not in (first, second))
     assert plays(d.show({spot: [second], nxt: [answer]}, frames=10, step=100)) == [(follow["turn"], answer)]
     d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == first))

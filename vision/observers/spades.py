@@ -177,6 +177,8 @@ class SpadesObserver(Observer):
                 out[spots[turn]] = frozenset(str(c) for c in legal)
             for play in view.get("trick") or []:
                 spot = spots.get(play.get("player")) if isinstance(play, Mapping) else None
-                if spot is not None and spot not in self.taken:  # (a card taken back: a new one lies there)
-                    out[spot] = frozenset({str(play.get("card"))})
+                taken = self.taken.get(spot) if spot is not None else None
+                now = (view.get("hand"), _completed(view))
+                if spot is not None and (taken is None or (taken.hand, taken.done) != now):  # (not where it was
+                    out[spot] = frozenset({str(play.get("card"))})  # taken back: a new card lies there)
         return out
