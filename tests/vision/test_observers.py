@@ -468,6 +468,30 @@ def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_card_put_in_place_of_a_card_played_seen_with_the_card_that_ends_the_trick_waits() -> None:
+    """The audit's trick 3: Charlie's JC and David's 10C, Alex's QC (sent and taken), picked up; his 7C and Beth's 4C
+    are first seen in the same frame. The 4C goes and ends the trick (won by the QC); the 7C is not sent then, nor as
+    Alex's lead of the next trick. A phone's undo of the QC: the 7C goes as Alex's play and the 4C again after it, and
+    the trick is Charlie's. (9063d0a took the 4C lying there for the trick's last card misread and sent the 7C as the
+    next lead, as before 4340b68: the oracle run of the audit's log had no note for the QC.)"""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="Beth")
+    for name in ("Charlie", "David", "Alex", "Beth"):
+        d.manual("bid", player=name, bid=3)
+    table: dict[str, list[str]] = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["QC"]}
+    assert plays(d.show(table, frames=10, step=100)) == [("Charlie", "JC"), ("David", "10C"), ("Alex", "QC")]
+    del table["trick/0"]
+    d.show(table, frames=8, step=100)
+    table = {**table, "trick/0": ["7C"], "trick/1": ["4C"]}
+    sent = d.show(table, frames=40, step=100)
+    assert plays(sent) == [("Beth", "4C")] and d.link.view()["last_trick"]["cards"] == ["JC", "10C", "QC", "4C"]
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    sent = d.show(table, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "4C")] and "trick_won" in codes(sent)
+    assert d.link.view()["last_trick"] == {"number": 1, "cards": ["JC", "10C", "7C", "4C"], "winner": "Charlie"}
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the

@@ -15,12 +15,12 @@ as the likeliest one it can be; and a doubtful reading on the spot in turn leans
 legally play (:meth:`SpadesObserver.likely`).
 A card played cannot be taken back (RULES.md): a new card on the spot of a player whose play the referee has in the
 trick in progress (that card taken back, or covered), while the trick's other cards still lie on their spots (not
-a trick being gathered) and no card lies on the spot of a player yet to play (the trick's last card lying unread: the
-new card may be the next lead), is not sent while that play stands, neither as another play of that player in this
-trick nor as a later trick's lead: a note says whose card was taken back and that a phone's undo of its play lets the
-new card go. Once that play is undone (its card back in the player's known hand; hands unknown, the trick without
-the player's card again) the new card goes as that player's play (:meth:`SpadesObserver.taken_back`). A card put there
-once the trick has moved on is news as any.
+a trick being gathered) and no card the camera sent but the referee did not take lies on the spot of a player yet to
+play (the trick's last card misread: the new card may be the next lead), is not sent while that play stands, neither
+as another play of that player in this trick nor as a later trick's lead: a note says whose card was taken back and
+that a phone's undo of its play lets the new card go. Once that play is undone (its card back in the player's known
+hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
+(:meth:`SpadesObserver.taken_back`). A card put there once the trick has moved on is news as any.
 """
 
 from __future__ import annotations
@@ -108,8 +108,10 @@ class SpadesObserver(Observer):
             played = trick.get(player)
             if view.get("phase") != "play" or player is None or played is None or played == top.card or not lying:
                 return False
-            if any(update.state.top(z) is not None for p, z in spots.items() if p not in trick and p != player):
-                return False  # the trick's last card lies there unsent (misread): this may be the next trick's lead
+            if any(self._not_taken(update.state.top(z)) for p, z in spots.items() if p not in trick and p != player):
+                return (
+                    False  # the trick's last card lies there, sent but not taken (misread): this may be the next lead
+                )
             taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
         if (hand, done) == (taken.hand, taken.done):
             hands = view.get("hands")
@@ -133,6 +135,12 @@ class SpadesObserver(Observer):
             taken.note = text
         self.note(text)
         return True
+
+    def _not_taken(self, card: TableCard | None) -> bool:
+        """Whether ``card`` was sent (or tried) and the referee did not take it as a play in the trick: refused, ruled
+        impossible or out of turn. (A card just put down, about to go, is not: Beth's 4C, seen with Alex's 7C put in
+        place of his QC, went in and ended the trick, and the 7C went as the next lead, spadescam run, session 49.)"""
+        return card is not None and (card.id in self.done or card.id in self.held)
 
     def _unnote(self, text: str) -> None:
         if text in self.notes:
