@@ -434,8 +434,10 @@ def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
     d.show({}, frames=5, step=100)
     qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
     d.manual("undo", target=qc)
+    undo = d.session.events[-1].seq
     assert plays(d.show({"trick/0": ["7C"]}, frames=30, step=100)) == [("Alex", "7C")]
     assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
+    assert [e.data.get("card") for e in d.session.events if e.seq > undo] == ["7C", "5C"]  # nothing else went in
 
 
 def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once_it_is_undone() -> None:
