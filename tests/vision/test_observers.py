@@ -408,6 +408,7 @@ def test_spades_a_play_an_undo_reruled_out_of_turn_goes_again_once_it_is_in_turn
     assert plays(sent) == [("Charlie", "9C"), ("David", "2C")] and codes(sent) == ["trick_won"]
     view = d.link.view()
     assert view["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and view["tricks"]["Charlie"] == 1
+    assert not any("no longer counts" in n for n in d.observer.notes)  # (sent again: the note went)
 
 
 def test_spades_a_reruled_play_goes_at_once_when_the_undo_left_it_in_turn() -> None:
@@ -438,6 +439,10 @@ def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
     assert plays(d.show({"trick/0": ["7C"]}, frames=30, step=100)) == [("Alex", "7C")]
     assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
     assert [e.data.get("card") for e in d.session.events if e.seq > undo] == ["7C", "5C"]  # nothing else went in
+    # the players are told: the 4C no longer counts, and a card played and gone is entered on a phone
+    assert any(
+        n.startswith("Beth played 4C: that no longer counts") and "enter it on a phone" in n for n in d.observer.notes
+    )
 
 
 def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once_it_is_undone() -> None:

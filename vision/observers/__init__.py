@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -94,6 +94,7 @@ class Observer:
     options: Mapping[str, Json] = field(default_factory=dict)  # the game's house rules (all of them, resolved)
     lost: list[tuple[int, TableCard, str]] = field(default_factory=list)  # (when, a refused or voided card, the
     # referee's view) it left
+    reruled_notes: dict[int, str] = field(default_factory=dict)  # card id -> the note of :meth:`reruled` on it
 
     game = ""
     #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
@@ -136,6 +137,14 @@ class Observer:
 
     def use(self, *cards: TableCard) -> None:
         self.done.update(c.id for c in cards)
+        self._settled(c.id for c in cards)
+
+    def _settled(self, cards: Iterable[int]) -> None:
+        """The note of :meth:`reruled` on these cards is out of date (sent again, or the referee has the card)."""
+        for card in cards:
+            text = self.reruled_notes.pop(card, None)
+            if text is not None and text in self.notes and text not in self.reruled_notes.values():
+                self.notes.remove(text)
 
     def skip(self, card: TableCard, view: Mapping[str, Json]) -> bool:
         """Whether ``card`` is no news: already used, or refused while the referee's view stays the same."""
@@ -221,6 +230,7 @@ class Observer:
         """``proposal`` was appended with ``rulings``, the referee's view ``before`` and ``after`` it: an event that
         left the game as it was is :meth:`void` (an ``error``: impossible) or :meth:`idle` (one of
         :attr:`retry_fouls`: did not count yet)."""
+        self._settled(proposal.cards)
         if before is None or after is None or after != before:
             return
         if any(getattr(r.severity, "value", "") == "error" for r in rulings):
@@ -250,6 +260,14 @@ class Observer:
                 self.retried.add(card)
                 self.done.discard(card)
                 self.held[card] = fingerprint(view)
+                # a card gathered meanwhile is not sent again: the players are told (a late Reject, after the trick
+                # was gathered, left Beth's 4C out of turn with nothing said: the takeback serve run, session 49)
+                text = (
+                    f"{proposal.reason}: that no longer counts after a change on a phone. If the card still lies "
+                    "there it goes again when it can count; if it was played and is gone, enter it on a phone"
+                )
+                self.reruled_notes[card] = text
+                self.note(text)
 
     def rejected(self, proposal: Proposal, undone: bool) -> None:
         """A player has rejected (undone) the event of ``proposal``, or restored it (``undone`` False): a rejected
