@@ -7,6 +7,7 @@ the log does (scores, history, rulings). Rule tables check each kind of event an
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -1031,15 +1032,20 @@ RACES = {
 }
 
 
-def spit_race_table() -> tuple[Driver, dict[str, list[str]]]:
-    """Alex's 2C and Beth's 9D opened (through the camera), at 15 fps."""
+def spit_race_table(
+    tops: Mapping[str, list[str]] = RACE_TOPS,
+    counts: Sequence[int] = (1, 2, 3, 4, 5),
+    spit: Sequence[str] = ("2C", "9D"),
+) -> tuple[Driver, dict[str, list[str]]]:
+    """Alex's and Beth's ``tops`` laid out (``counts``), their ``spit`` cards (2C, 9D) opened through the camera, at
+    15 fps."""
     d = Driver("spit", ["Alex", "Beth"])
     d.step = 67
-    for name, tops in RACE_TOPS.items():
-        d.manual("layout", player=name, counts=[1, 2, 3, 4, 5], tops=tops)
-    table = {f"stock/{seat}/{k}": [c] for seat, tops in enumerate(RACE_TOPS.values()) for k, c in enumerate(tops)}
+    for name, cards in tops.items():
+        d.manual("layout", player=name, counts=list(counts), tops=cards)
+    table = {f"stock/{seat}/{k}": [c] for seat, cards in enumerate(tops.values()) for k, c in enumerate(cards)}
     d.show(table)
-    table |= {"spit/0": ["2C"], "spit/1": ["9D"]}
+    table |= {"spit/0": [spit[0]], "spit/1": [spit[1]]}
     d.show(table, frames=20)
     assert [b["type"] for _, b, _ in d.sent] == ["spit"]
     return d, table
@@ -1261,15 +1267,8 @@ def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner
     above the table (in view, not over a zone), then puts it back, plays it on the 7S, or slides it to his empty
     space. The 6H left its pile as the 6D landed and fits the 5S: the inference must wait until it has stayed unseen
     for gather_ms, or Alex is given the race he lost and Beth's play is ruled lost_race."""
-    d = Driver("spit", ["Alex", "Beth"])
-    d.step = 67
     tops = {"Alex": ["6H", "10S", "JS", "QS", "7S"], "Beth": ["6D", "9H", "9C", "10C", "JD"]}
-    for name, cards in tops.items():
-        d.manual("layout", player=name, counts=[1, 2, 3, 4, 1], tops=cards)
-    table = {f"stock/{seat}/{k}": [c] for seat, cards in enumerate(tops.values()) for k, c in enumerate(cards)}
-    d.show(table)
-    table |= {"spit/0": ["5S"], "spit/1": ["6C"]}
-    d.show(table, frames=20)
+    d, table = spit_race_table(tops, (1, 2, 3, 4, 1), ("5S", "6C"))
     table |= {"stock/0/4": [], "spit/1": ["6C", "7S"]}  # Alex's 7S played: his pile 5 is an empty space
     d.show(table, frames=2, frozen=["spit/1"])
     d.show(table, frames=30)

@@ -1382,6 +1382,19 @@ def test_spades_a_whole_hand_being_typed_says_so_once_another_phone_scored_that_
     clean(david)
 
 
+def hand_over_shown(server: dict[str, Any], david: WebDriver, **options: Any) -> str:
+    """A Spades game (``options``) on David's phone: he types Alex's bid for hand 1 on the whole hand's form, and hand 1
+    is scored on Beth's phone meanwhile; the #hand-over line says so. The game's id."""
+    gid = new_game(server, "spades", SEATS, **options)
+    join(server, david, gid)
+    tab(david, "enter")
+    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
+    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
+    score_hand(server, gid)  # hand 1, scored on Beth's phone
+    wait(david, lambda d: "Hand 1 was scored on another screen" in text(d, "#hand-over"), 3)
+    return gid
+
+
 def test_spades_the_hand_over_alert_is_said_once_not_again_at_every_redraw(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1389,13 +1402,7 @@ def test_spades_the_hand_over_alert_is_said_once_not_again_at_every_redraw(
     entry at every redraw (another phone's deal, an undo): a screen reader said it again each time (spadesfix, session
     49). Saying the same, the node stays in the page, its text untouched; what it says changed, it is drawn anew."""
     david = browsers["phone"]
-    gid = new_game(server, "spades", SEATS)
-    join(server, david, gid)
-    tab(david, "enter")
-    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
-    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
-    score_hand(server, gid)  # hand 1, scored on Beth's phone
-    wait(david, lambda d: "Hand 1 was scored on another screen" in text(d, "#hand-over"), 3)
+    gid = hand_over_shown(server, david)
     assert css(david, "#hand-over").get_attribute("role") == "alert"
     david.execute_script(
         "window.__line = document.getElementById('hand-over'); window.__said = [];"
@@ -1432,13 +1439,7 @@ def test_spades_the_kept_hand_over_line_goes_with_bids_and_cards_and_stays_under
     Mutants that kept it in "Bids & cards", or drew the switcher and heading after it, passed every test (review2,
     session 49)."""
     david = browsers["phone"]
-    gid = new_game(server, "spades", SEATS)
-    join(server, david, gid)
-    tab(david, "enter")
-    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
-    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
-    score_hand(server, gid)  # hand 1, scored on Beth's phone
-    wait(david, lambda d: "Hand 1 was scored on another screen" in text(d, "#hand-over"), 3)
+    gid = hand_over_shown(server, david)
     order = "return Array.from(document.getElementById('entry').children).slice(0, 3).map((n) => n.id || n.tagName)"
     assert david.execute_script(order) == ["entry-mode", "H2", "hand-over"]
     dealer = text(david, "#entry h2").split("dealer ")[1].rstrip(")")
@@ -1466,13 +1467,8 @@ def test_spades_the_kept_hand_over_line_goes_when_the_game_is_over(
     entry says the game is over, no form below the line (review2, session 49: handOverText's game-over and phase checks
     each take it away; with both dropped it stayed above "The game is over")."""
     david = browsers["phone"]
-    gid = new_game(server, "spades", SEATS, target=100)
-    join(server, david, gid)
-    tab(david, "enter")
-    choose(david, '#hand-form select[data-player="Alex"][data-field="bid"]', "5")  # typed for hand 1
-    david.execute_script("document.activeElement.blur()")  # (a field focused keeps the form as it is)
-    score_hand(server, gid)  # hand 1, scored on Beth's phone: 61-51
-    wait(david, lambda d: "not for hand 2" in text(d, "#hand-over"), 3)
+    gid = hand_over_shown(server, david, target=100)  # hand 1 scored 61-51
+    assert "not for hand 2" in text(david, "#hand-over")
     won = {"type": "hand", "bids": dict(zip(SEATS, [5, 2, 5, 1], strict=True))}
     won["tricks"] = dict(won["bids"])
     fix = {"type": "correct", "target": 1, "event": won}

@@ -108,10 +108,9 @@ class SpadesObserver(Observer):
             played = trick.get(player)
             if view.get("phase") != "play" or player is None or played is None or played == top.card or not lying:
                 return False
+            # the trick's last card lies there, sent but not taken (misread): this may be the next lead
             if any(self._not_taken(update.state.top(z)) for p, z in spots.items() if p not in trick and p != player):
-                return (
-                    False  # the trick's last card lies there, sent but not taken (misread): this may be the next lead
-                )
+                return False
             taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
         if (hand, done) == (taken.hand, taken.done):
             hands = view.get("hands")
