@@ -428,6 +428,24 @@ def test_spades_a_reruled_play_goes_at_once_when_the_undo_left_it_in_turn() -> N
     assert d.link.view()["turn"] == "Charlie"
 
 
+def test_spades_a_reruled_play_sent_again_goes_again_when_a_second_undo_reruled_it() -> None:
+    """Alex's QC and Beth's 4C go in; the QC undone, the 4C goes again after Alex's 7C; Alex's 7C is undone too (a
+    second mistake): the 4C, re-ruled out of turn once more, goes again after Alex's 8C. Taken for a foul judged when
+    it went in (CameraEvents.looked_at not kept), it waited for good and the trick went on without Beth's card."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["4C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "4C")]
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "7C"))
+    assert d.show({"trick/1": ["4C"]}, frames=10, step=100) == []
+    sent = d.show({"trick/0": ["8C"], "trick/1": ["4C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "8C"), ("Beth", "4C")] and codes(sent) == []
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "8C"}, {"player": "Beth", "card": "4C"}]
+
+
 def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
     """As above, but Beth took her 4C back too before the undo: nothing of hers goes (the card is not there) until she
     puts a card down again, which is news as any card is."""
