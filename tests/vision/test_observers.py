@@ -494,6 +494,27 @@ def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_the_take_back_note_goes_once_the_card_played_is_put_back() -> None:
+    """Alex's QC, sent and taken, picked up and 7C put there: the note. Alex sees his mistake, takes the 7C away and
+    puts the QC back: the note goes (it told the players to undo the QC, which stands and lies there). The QC put back
+    is the same card to the tracker, already used, so the put-back check after Observer.skip never ran and the note
+    stayed for the rest of the trick. Swapping the 7C for an 8C leaves one note, on the 8C."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["8C"]}, frames=20, step=100) == []
+    assert [n.split(" put there")[0] for n in d.observer.notes if "taken back" in n] == [
+        "Alex's QC, played to the trick, was taken back (or covered) and 8C"
+    ]
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["QC"]}, frames=20, step=100) == []
+    assert not any("taken back" in n for n in d.observer.notes)
+    sent = d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "4C")] and not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_a_card_put_in_place_of_a_card_played_seen_with_the_card_that_ends_the_trick_waits() -> None:
     """The audit's trick 3: Charlie's JC and David's 10C, Alex's QC (sent and taken), picked up; his 7C and Beth's 4C
     are first seen in the same frame. The 4C goes and ends the trick (won by the QC); the 7C is not sent then, nor as

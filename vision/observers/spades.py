@@ -68,12 +68,14 @@ class SpadesObserver(Observer):
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
             player = self.owner(zone.name)
-            if top is None or player is None or self.skip(top, view):
+            if top is None or player is None:
+                continue
+            if top.card in on_table and zone.name in self.taken and self.taken[zone.name].card == top.card:
+                self._release(zone.name)  # put back (before skip: the tracker knows it again, already used)
+            if self.skip(top, view):
                 continue
             if top.card in on_table:  # the referee has it already (seen again after being covered)
                 self.use(top)
-                if zone.name in self.taken and self.taken[zone.name].card == top.card:  # put back
-                    self._release(zone.name)
                 continue
             if self.taken_back(zone.name, top, update, view):
                 continue
