@@ -428,6 +428,22 @@ def test_spades_a_reruled_play_goes_at_once_when_the_undo_left_it_in_turn() -> N
     assert d.link.view()["turn"] == "Charlie"
 
 
+def test_spades_the_note_on_a_reruled_play_whose_card_left_goes_once_it_is_entered_on_a_phone() -> None:
+    """As above: Beth's 4C, re-ruled out of turn by the undo of Alex's QC, left the table; the note tells the players
+    to enter it on a phone. They do (after Alex's 7C): the referee has it, so the note goes. It stayed, still telling
+    them to enter a card they had entered (a second entry is a foul), until the camera saw that card again."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    assert plays(d.show({"trick/0": ["7C"]}, frames=20, step=100)) == [("Alex", "7C")]
+    assert any(n.startswith("Beth played 4C: that no longer counts") for n in d.observer.notes)
+    assert [r.code for r in d.manual("play", player="Beth", card="4C")] == []
+    assert d.show({"trick/0": ["7C"]}, frames=10, step=100) == []
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "7C"}, {"player": "Beth", "card": "4C"}]
+    assert not any("no longer counts" in n for n in d.observer.notes)
+
+
 def test_spades_a_reruled_play_sent_again_goes_again_when_a_second_undo_reruled_it() -> None:
     """Alex's QC and Beth's 4C go in; the QC undone, the 4C goes again after Alex's 7C; Alex's 7C is undone too (a
     second mistake): the 4C, re-ruled out of turn once more, goes again after Alex's 8C. Taken for a foul judged when
