@@ -555,6 +555,28 @@ def test_spades_a_card_put_in_place_of_a_card_played_seen_with_the_card_that_end
     assert d.link.view()["last_trick"] == {"number": 1, "cards": ["JC", "10C", "7C", "4C"], "winner": "Charlie"}
 
 
+def test_spades_a_card_put_in_place_of_a_card_played_still_waits_when_another_card_of_the_trick_is_hidden() -> None:
+    """The audit's trick: Charlie's JC, David's 10C, Alex's QC in; the QC picked up and 7C put there (waits, the note).
+    An arm rests over Charlie's JC for two seconds (gone to the tracker, nothing moving), then lifts: that is no gather
+    (David's 10C still lies there), so the 7C still waits and is not Alex's lead of the next trick. Taken for a gather
+    (any other card missing), the 7C went out of turn and then as the next trick's lead, as before 4340b68."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="Beth")
+    for name in ("Charlie", "David", "Alex", "Beth"):
+        d.manual("bid", player=name, bid=3)
+    table: dict[str, list[str]] = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["QC"]}
+    assert plays(d.show(table, frames=10, step=100)) == [("Charlie", "JC"), ("David", "10C"), ("Alex", "QC")]
+    d.show({"trick/2": ["JC"], "trick/3": ["10C"]}, frames=8, step=100)
+    table = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["7C"]}
+    assert d.show(table, frames=20, step=100) == []
+    assert d.show({"trick/3": ["10C"], "trick/0": ["7C"]}, frames=20, step=100) == []  # the arm over the JC
+    assert d.show(table, frames=20, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    sent = d.show({**table, "trick/1": ["4C"]}, frames=30, step=100)
+    assert plays(sent) == [("Beth", "4C")] and d.link.view()["last_trick"]["cards"] == ["JC", "10C", "QC", "4C"]
+    assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["JC", "10C", "QC", "4C"]
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the

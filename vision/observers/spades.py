@@ -20,7 +20,8 @@ play (the trick's last card misread: the new card may be the next lead), is not 
 as another play of that player in this trick nor as a later trick's lead: a note says whose card was taken back and
 that a phone's undo of its play lets the new card go. Once that play is undone (its card back in the player's known
 hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
-(:meth:`SpadesObserver.taken_back`). A card put there once the trick has moved on is news as any.
+(:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone (a gather: one of them
+hidden a while, an arm resting over it, is none). A card put there once the trick has moved on is news as any.
 """
 
 from __future__ import annotations
@@ -118,7 +119,8 @@ class SpadesObserver(Observer):
         trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
         hand, done = view.get("hand"), _completed(view)
         spots = {self.owner(z.name): z.name for z in self.zones("trick")}
-        lying = all(card in update.state.names(spots[p]) for p, card in trick.items() if p != player and p in spots)
+        others = [card in update.state.names(spots[p]) for p, card in trick.items() if p != player and p in spots]
+        lying = all(others)
         if taken is None:
             played = trick.get(player)
             if view.get("phase") != "play" or player is None or played is None or played == top.card or not lying:
@@ -133,7 +135,9 @@ class SpadesObserver(Observer):
                 undone = taken.card in (hands.get(taken.player) or ())
             else:
                 undone = taken.player not in trick
-            if undone or not lying:  # its play was undone (the new card is that player's play), or a gather
+            # its play was undone (the new card is that player's play), or a gather: the trick's other cards all gone
+            # (one of them missing is no gather: an arm resting over it sent the new card as the next lead)
+            if undone or (others and not any(others)):
                 self._release(zone)
                 return False
         elif top.id != taken.first:  # a card put there once the trick moved on
