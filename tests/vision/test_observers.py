@@ -444,6 +444,23 @@ def test_spades_the_note_on_a_reruled_play_whose_card_left_goes_once_it_is_enter
     assert not any("no longer counts" in n for n in d.observer.notes)
 
 
+def test_spades_the_note_on_a_reruled_play_goes_once_its_player_has_another_card_in_the_trick() -> None:
+    """Beth's 4C, re-ruled out of turn by the undo of Alex's QC, is picked up and her 5C put down instead: the 5C goes
+    after Alex's 7C and counts, so the 4C cannot count in this trick any more and the note on it goes. It stayed for
+    good, telling the players to enter the 4C on a phone if it was played (a foul: Beth has played this trick)."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    d.show({}, frames=8, step=100)
+    assert any(n.startswith("Beth played 4C: that no longer counts") for n in d.observer.notes)
+    d.show({"trick/1": ["5C"]}, frames=20, step=100)
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=20, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "5C")] and codes(sent) == []
+    assert not any("no longer counts" in n for n in d.observer.notes)
+
+
 def test_spades_a_reruled_play_sent_again_goes_again_when_a_second_undo_reruled_it() -> None:
     """Alex's QC and Beth's 4C go in; the QC undone, the 4C goes again after Alex's 7C; Alex's 7C is undone too (a
     second mistake): the 4C, re-ruled out of turn once more, goes again after Alex's 8C. Taken for a foul judged when
@@ -472,12 +489,13 @@ def test_spades_a_reruled_play_whose_card_left_is_not_sent_again() -> None:
     d.manual("undo", target=qc)
     undo = d.session.events[-1].seq
     assert plays(d.show({"trick/0": ["7C"]}, frames=30, step=100)) == [("Alex", "7C")]
-    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
-    assert [e.data.get("card") for e in d.session.events if e.seq > undo] == ["7C", "5C"]  # nothing else went in
     # the players are told: the 4C no longer counts, and a card played and gone is entered on a phone
     assert any(
         n.startswith("Beth played 4C: that no longer counts") and "enter it on a phone" in n for n in d.observer.notes
     )
+    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["5C"]}, frames=10, step=100)) == [("Beth", "5C")]
+    assert [e.data.get("card") for e in d.session.events if e.seq > undo] == ["7C", "5C"]  # nothing else went in
+    assert not any("no longer counts" in n for n in d.observer.notes)  # Beth has played this trick: the 4C cannot
 
 
 def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once_it_is_undone() -> None:

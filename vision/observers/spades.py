@@ -59,22 +59,36 @@ class SpadesObserver(Observer):
     turn_grace_ms: int = 1500
     retry_fouls = frozenset({"play_out_of_turn", "play_before_bidding"})
     taken: dict[str, TakenBack] = field(default_factory=dict)  # trick spot -> the card played there and taken back
-    reruled_cards: dict[int, str] = field(default_factory=dict)  # card id -> its name, while a reruled note is on it
+    # card id -> (its name, its player, the hand and tricks completed just after it), while a reruled note is on it
+    reruled_cards: dict[int, tuple[str, str, Any, int]] = field(default_factory=dict)
 
     def reruled(self, proposal: Proposal, view: Mapping[str, Any]) -> None:
         super().reruled(proposal, view)
         for card in proposal.cards:
             if card in self.reruled_notes:
-                self.reruled_cards[card] = str(proposal.data.get("card"))
+                data = proposal.data
+                self.reruled_cards[card] = (
+                    str(data.get("card")),
+                    str(data.get("player")),
+                    view.get("hand"),
+                    _completed(view),
+                )
 
     def observe(self, update: Update, view: Mapping[str, Any]) -> list[Proposal]:
         phase = view.get("phase")
         on_table = {p.get("card") for p in view.get("trick") or []}
         if not on_table:  # the last trick may lie on the spots until the next is led (then it has been gathered)
             on_table = set((view.get("last_trick") or {}).get("cards") or [])
-        # a re-ruled play the referee has again (entered on a phone, as its note asks, or the change itself undone):
-        # the note goes, even with the card gone from the table (it stayed, asking for a card entered already)
-        had = [card for card, name in self.reruled_cards.items() if name in on_table or card not in self.reruled_notes]
+        # a re-ruled play the referee has again (entered on a phone, as its note asks, or the change itself undone),
+        # or that cannot count any more (its player has another card in that trick, or the trick is over): the note
+        # goes, even with the card gone from the table (it stayed, asking for a card entered already or replaced)
+        players = {p.get("player") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        now = (view.get("hand"), _completed(view))
+        had = [
+            card
+            for card, (name, player, hand, tricks) in self.reruled_cards.items()
+            if name in on_table or player in players or (hand, tricks) != now or card not in self.reruled_notes
+        ]
         for card in had:
             del self.reruled_cards[card]
         self._settled(had)
