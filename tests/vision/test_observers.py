@@ -549,18 +549,24 @@ def test_spades_the_take_back_note_goes_once_the_card_played_is_put_back() -> No
     assert plays(sent) == [("Beth", "4C")] and not any("taken back" in n for n in d.observer.notes)
 
 
-def test_spades_a_card_put_in_place_of_a_card_played_seen_with_the_card_that_ends_the_trick_waits() -> None:
-    """The audit's trick 3: Charlie's JC and David's 10C, Alex's QC (sent and taken), picked up; his 7C and Beth's 4C
-    are first seen in the same frame. The 4C goes and ends the trick (won by the QC); the 7C is not sent then, nor as
-    Alex's lead of the next trick. A phone's undo of the QC: the 7C goes as Alex's play and the 4C again after it, and
-    the trick is Charlie's. (9063d0a took the 4C lying there for the trick's last card misread and sent the 7C as the
-    next lead, as before 4340b68: the oracle run of the audit's log had no note for the QC.)"""
+def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
+    """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
     d.manual("deal", dealer="Beth")
     for name in ("Charlie", "David", "Alex", "Beth"):
         d.manual("bid", player=name, bid=3)
     table: dict[str, list[str]] = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["QC"]}
     assert plays(d.show(table, frames=10, step=100)) == [("Charlie", "JC"), ("David", "10C"), ("Alex", "QC")]
+    return d, table
+
+
+def test_spades_a_card_put_in_place_of_a_card_played_seen_with_the_card_that_ends_the_trick_waits() -> None:
+    """The audit's trick 3: Charlie's JC and David's 10C, Alex's QC (sent and taken), picked up; his 7C and Beth's 4C
+    are first seen in the same frame. The 4C goes and ends the trick (won by the QC); the 7C is not sent then, nor as
+    Alex's lead of the next trick. A phone's undo of the QC: the 7C goes as Alex's play and the 4C again after it, and
+    the trick is Charlie's. (9063d0a took the 4C lying there for the trick's last card misread and sent the 7C as the
+    next lead, as before 4340b68: the oracle run of the audit's log had no note for the QC.)"""
+    d, table = spades_audit_trick()
     del table["trick/0"]
     d.show(table, frames=8, step=100)
     table = {**table, "trick/0": ["7C"], "trick/1": ["4C"]}
@@ -578,12 +584,7 @@ def test_spades_a_card_put_in_place_of_a_card_played_still_waits_when_another_ca
     An arm rests over Charlie's JC for two seconds (gone to the tracker, nothing moving), then lifts: that is no gather
     (David's 10C still lies there), so the 7C still waits and is not Alex's lead of the next trick. Taken for a gather
     (any other card missing), the 7C went out of turn and then as the next trick's lead, as before 4340b68."""
-    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
-    d.manual("deal", dealer="Beth")
-    for name in ("Charlie", "David", "Alex", "Beth"):
-        d.manual("bid", player=name, bid=3)
-    table: dict[str, list[str]] = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["QC"]}
-    assert plays(d.show(table, frames=10, step=100)) == [("Charlie", "JC"), ("David", "10C"), ("Alex", "QC")]
+    d, table = spades_audit_trick()
     d.show({"trick/2": ["JC"], "trick/3": ["10C"]}, frames=8, step=100)
     table = {"trick/2": ["JC"], "trick/3": ["10C"], "trick/0": ["7C"]}
     assert d.show(table, frames=20, step=100) == []
