@@ -413,6 +413,22 @@ class Session:
         metas = [seq for seq, (event, _) in self.refused.items() if event.type in META_TYPES and seq not in undone]
         return sorted(waiting + metas)
 
+    def view_after(self, seq: int) -> dict[str, Json] | None:
+        """The referee's view just after event ``seq`` among the events that count now (None: it does not count),
+        folded from the replay memo's last mark before it (at most ``MEMO_EVERY`` events), not from the start: the
+        camera asks it, under the game's lock, when a phone's change re-rules one of its events."""
+        walk = self._walk(self.events)
+        at = next((i for i, (event, counts) in enumerate(walk) if counts and event.seq == seq), None)
+        if at is None:
+            return None
+        memo = self._memo
+        start = max(mark for mark in memo.marks if mark <= min(at, memo.same_start(walk)))
+        state = memo.marks[start]
+        for event, counts in walk[start : at + 1]:
+            if counts:
+                state, _ = self.game.apply(state, event)
+        return self.game.view(state)
+
     def counting(self) -> list[GameEvent]:
         """The game events that count now, in order (:func:`effective_events`, less refused stored events)."""
         return [event for event, counts in self._walk(self.events) if counts]

@@ -122,7 +122,7 @@ class SessionLink:
 
     def view_after(self, seq: int) -> Mapping[str, Json] | None:
         with self._lock:
-            return _view_after(self.session, seq)
+            return self.session.view_after(seq)
 
 
 class HubLink:
@@ -192,7 +192,7 @@ class HubLink:
     def view_after(self, seq: int) -> Mapping[str, Json] | None:
         live = self._live()
         with live.lock:
-            return _view_after(live.session, seq)
+            return live.session.view_after(seq)
 
 
 RECENT = 32  # a rejected camera reading older than this many events of the log is not taken to be still lying there
@@ -238,17 +238,6 @@ def _idle_codes(session: Session) -> dict[int, frozenset[str]]:
         if ruling.seq in codes:
             codes[ruling.seq].add(ruling.code)
     return {seq: frozenset(found) for seq, found in codes.items()}
-
-
-def _view_after(session: Session, seq: int) -> Mapping[str, Json] | None:
-    """The referee's view just after event ``seq`` in the events that count now (a fold of them: asked only when a
-    phone's change re-ruled a camera event, :meth:`CameraEvents.follow`)."""
-    state = session.game.initial_state(session.players, session.options)
-    for event in session.counting():
-        state, _ = session.game.apply(state, event)
-        if event.seq == seq:
-            return session.game.view(state)
-    return None
 
 
 #: the payload fields that hold cards (a Push hand or a Spit! call's ``cards`` map players to theirs; a correction's or

@@ -119,6 +119,24 @@ def test_a_session_with_the_memo_rules_every_event_as_one_refolding_from_the_sta
         assert _whole(memo) == _whole(plain), every
 
 
+@pytest.mark.parametrize("log", LOGS, ids=[str(p.relative_to(ROOT)) for p in LOGS])
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_view_after_an_event_is_that_of_a_fold_from_the_start(log: Path, data: st.DataObject) -> None:
+    """``Session.view_after`` (asked by the camera when a phone's change re-rules one of its events) folds from the
+    memo's last mark before the event: the same view as a fold of the events that count from the start, for each of
+    them, whatever undos, corrections and rewinds came; None for an event that does not count."""
+    game = parse_log(log.read_text(encoding="utf-8"))
+    _, session = _play(game, _script(game, data), 3, False)
+    state = session.game.initial_state(session.players, session.options)
+    counting = session.counting()
+    for event in counting:
+        state, _ = session.game.apply(state, event)
+        assert session.view_after(event.seq) == session.game.view(state), event.seq
+    counted = {e.seq for e in counting}
+    assert all(session.view_after(e.seq) is None for e in session.events if e.seq not in counted)
+
+
 @pytest.mark.parametrize("bid", [True, 1.0], ids=["true", "one_point_oh"])
 def test_a_correction_equal_only_to_python_is_ruled_on(bid: object) -> None:
     """A bid of 1 corrected to ``true`` or ``1.0``: equal under Python's ``==``, so the memo took the correction for no
