@@ -790,6 +790,17 @@ def alex_stock(**tops: str) -> dict[str, list[str]]:
     return base
 
 
+def alex_opened() -> tuple[Driver, dict[str, list[str]]]:
+    """The layouts on the table at 15 fps, and Alex's opening 2C turned and settled (gathered, waiting for Beth's)."""
+    d = spit()
+    d.step = 67
+    table = alex_stock()
+    d.show(table)
+    table["spit/0"] = ["2C"]
+    d.show(table, frames=20)
+    return d, table
+
+
 def test_spit_opening_cards_go_as_one_spit_event() -> None:
     d = spit()
     table = alex_stock()
@@ -1014,12 +1025,7 @@ def test_spit_a_play_on_an_opening_spit_card_before_it_settled_goes_after_that_s
     """Beth turns her opening 9D and plays her 10H on it at once (15 fps): the 9D is seen alone for a frame or two,
     then only at the 10H's edge. The 10H went as a play, refused (waiting for the opening Spit!), the Spit! never
     went and every camera event of the round was refused (spitpace audit F1, session 48)."""
-    d = spit()
-    d.step = 67
-    table = alex_stock()
-    d.show(table)
-    table["spit/0"] = ["2C"]
-    d.show(table, frames=20)  # Alex's opening card, settled: gathered, waiting for Beth's
+    d, table = alex_opened()  # Alex's opening card, settled: gathered, waiting for Beth's
     table["spit/1"] = ["9D"]
     d.show(table, frames=alone)
     table.update({"stock/1/0": [], "spit/1": ["9D", "10H"]})
@@ -1077,12 +1083,7 @@ def test_spit_a_play_on_an_opening_spit_card_never_read_is_a_note_and_goes_once_
     """Beth's 9D is covered by her 10H before the camera read it (seen in one frame only, wholly covered after): no
     spit card is invented; a note asks for the Spit! on a phone, and once it is entered the camera goes on (the play,
     and no second Spit! for Alex's 2C it had gathered: that went as a refused spit)."""
-    d = spit()
-    d.step = 67
-    table = alex_stock()
-    d.show(table)
-    table["spit/0"] = ["2C"]
-    d.show(table, frames=20)
+    d, table = alex_opened()
     table["spit/1"] = ["9D"]
     d.show(table, frames=1)
     table.update({"stock/1/0": [], "spit/1": ["10H"]})
@@ -1102,12 +1103,7 @@ def test_spit_a_play_on_an_opening_spit_card_never_read_is_a_note_and_goes_once_
 def test_spit_a_second_play_before_the_opening_takes_no_stock_card_for_a_spit_card() -> None:
     """Beth's 9D never read, her 10H on it waits for the Spit!; her JD on the 10H: the 10H under it is her stock card,
     not her spit card (the camera sent Spit! with it, refused at every frame: seen in the audit's video)."""
-    d = spit()
-    d.step = 67
-    table = alex_stock()
-    d.show(table)
-    table["spit/0"] = ["2C"]
-    d.show(table, frames=20)
+    d, table = alex_opened()
     table.update({"stock/1/0": [], "spit/1": ["10H"]})
     d.show(table, frames=20)
     table.update({"stock/1/1": [], "spit/1": ["10H", "JD"]})
