@@ -508,13 +508,16 @@ class Hub:
         words = " ".join(r.message for r in faults)
         what = "a foul" if faults[0].severity is Severity.FOUL else "an error"
         moved = "" if session.score() == scored else ", and change the score"
+        keep = ""
         if event.type == "undo":
             verb, fix = "undo", f"edit event {target} if it is wrong"
         else:
             verb, fix = "edit", "edit it again"
+            if what == "a foul":  # one that did happen: an undo and an insert after it, the same game (review2 F2)
+                keep = f" To keep the foul in the Log, undo event {target}, then insert it after event {target}."
         raise EventError(
             f"this {verb} would make event {target} ({kind}) {what} that counts for nothing{moved}: {words} "
-            f"Nothing was changed: {fix}, or undo event {target} if it should not count."
+            f"Nothing was changed: {fix}, or undo event {target} if it should not count.{keep}"
         )
 
     @staticmethod

@@ -348,6 +348,29 @@ def test_a_correction_the_referee_rules_a_foul_is_refused_only_where_it_takes_a_
     assert codes(false_call) == ["false_call"] and false_call["state"]["totals"] == {"Alex": 19, "Beth": 16, "Cara": 17}
 
 
+def test_a_foul_that_did_happen_is_kept_in_the_log_as_the_refusal_says(app: Flask, host: FlaskClient) -> None:
+    """Alex's draw corrected to Beth's (she drew out of turn and put it back) is refused: it would be a foul that counts
+    for nothing. The refusal says how to keep such a foul in the Log (review2 F2, session 49: it said only "edit it
+    again, or undo"); doing what it says is taken, the foul is in the Log where the draw was, and the game is the one
+    the undo alone gives."""
+    gid = new_game(host, game="ten", players=["Alex", "Beth", "Cara"])["id"]
+    player = player_of(app, gid)
+    ok(player, gid, type="draw", player="Alex", card="R5")
+    ok(player, gid, type="draw", player="Alex", card="B3")
+    foul = {"type": "draw", "player": "Beth", "card": "B3"}
+    keep = "To keep the foul in the Log, undo event 2, then insert it after event 2."
+    said = "this edit would make event 2 (draw) a foul that counts for nothing"
+    refused(player, gid, app, 400, said, type="correct", target=2, event=foul)
+    response = post_event(player, gid, type="correct", target=2, event=foul)
+    assert response.get_json()["error"].endswith(keep)
+    undone = ok(player, gid, type="undo", target=2)["state"]
+    kept = ok(player, gid, type="insert", after=2, event=foul)
+    assert codes(kept) == ["out_of_turn"]
+    assert (kept["state"]["totals"], kept["state"]["view"]) == (undone["totals"], undone["view"])
+    last = store(app).events(gid)[-1]
+    assert (last.type, last.data["after"], last.data["event"]) == ("insert", 2, foul)
+
+
 def test_ten_an_auction_nobody_bids_on(app: Flask, host: FlaskClient) -> None:
     gid = new_game(host, game="ten", players=["Alex", "Beth"])["id"]
     player = player_of(app, gid)

@@ -57,22 +57,26 @@ def test_a_correction_that_would_unscore_a_scored_hand_is_refused_and_nothing_ch
     post_event(host, gid, **hand([3, 3, 3, 3], [3, 4, 3, 3]))
     scored = post_event(host, gid, **hand([4, 0, 4, 4], [4, 0, 4, 5])).get_json()["state"]
     assert scored["totals"] == {AC: 140, BD: 202} and len(scored["history"]) == 2
-    for fix, said in (
+    tail = "Nothing was changed: edit it again, or undo event 1 if it should not count."
+    keep = " To keep the foul in the Log, undo event 1, then insert it after event 1."  # a foul only: review2 F2
+    for fix, said, end in (
         (
             hand([3, 0, 3, 3], [3, 0, 4, 6], ["Beth"]),
             "a foul that counts for nothing, and change the score: Blind Nil "
             "needs a team behind by 100; hand not scored.",
+            tail + keep,
         ),
         (
             hand([3, 3, 3, 3], [3, 3, 3, 3]),
             "an error that counts for nothing, and change the score: The tricks add up to 12, not 13; hand not scored.",
+            tail,
         ),
     ):
         answer = post_event(host, gid, type="correct", target=1, event=fix)
         assert answer.status_code == 400, answer.get_json()
         error = answer.get_json()["error"]
         assert error.startswith("this edit would make event 1 (hand) " + said), error
-        assert error.endswith("Nothing was changed: edit it again, or undo event 1 if it should not count.")
+        assert error.endswith(" " + end), error
         assert len(store(app).events(gid)) == 2
         state = host.get(f"/api/games/{gid}").get_json()["state"]
         assert state["totals"] == {AC: 140, BD: 202} and len(state["history"]) == 2
@@ -99,7 +103,8 @@ def test_a_correction_of_an_accepted_bid_to_a_barred_blind_nil_is_refused(app: F
         assert answer.status_code == 400, answer.get_json()
         said = (
             f"this edit would make event {target} (bid) a foul that counts for nothing: Blind Nil needs a team behind "
-            f"by 100; bid again. Nothing was changed: edit it again, or undo event {target} if it should not count."
+            f"by 100; bid again. Nothing was changed: edit it again, or undo event {target} if it should not count. "
+            f"To keep the foul in the Log, undo event {target}, then insert it after event {target}."
         )
         assert answer.get_json()["error"] == said
         assert len(store(app).events(gid)) == 5
