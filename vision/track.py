@@ -279,7 +279,8 @@ class Tracker:
             if track.id not in matched and track.zone not in frozen:
                 self._miss(track, ts)
         changes = self._promote(frozen, ts) + self._bury_and_leave()
-        self.state = TableState(tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order))))
+        ordered = sorted(self._stable(), key=lambda t: (t.zone, t.order))  # once a frame: state and missing
+        self.state = TableState(tuple(t.as_card() for t in ordered))
         unsettled = tuple(sorted({t.zone for t in self._tracks.values() if not t.stable and not t.missed}))
         placed = {c.card for c in self.state.cards}
         self._glimpsed = {
@@ -288,7 +289,7 @@ class Tracker:
             if cover in self._tracks and card.card not in placed
         }
         glimpsed = tuple(card for card, _ in self._glimpsed.values())
-        missing = tuple(t.as_card() for t in sorted(self._stable(), key=lambda t: (t.zone, t.order)) if t.missed)
+        missing = tuple(t.as_card() for t in ordered if t.missed)
         flags = self._flags()
         return Update(ts, self.state, tuple(changes), flags, tuple(sorted(frozen)), unsettled, glimpsed, missing)
 
