@@ -14,6 +14,8 @@ each game it counts the camera events the live session has that the log has too 
 log does not (extra: wrong or invented), and those of the log it lacks (missed), comparing each event's type and
 data (a Push meld or a deal's hands must be right in every card to count), and the times the live table flagged an
 impossible table (flags: the demo games have none, so every one is false, a red zone on the camera view for nothing).
+Each game's line names the held-out design its video was drawn with: the seed picks it among those installed, so a
+checkout without data/npm measures another design (compare figures only where the design is the same).
 The file ``--json`` writes also lists each game's extra and missed events, as [type, data], and its flags.
 """
 
@@ -37,6 +39,7 @@ from scorer.events import Source  # noqa: E402
 from tests.vision.simsupport import is_camera  # noqa: E402
 from tests.vision.test_e2e import referee_video  # noqa: E402
 from vision.sim import DEMOS  # noqa: E402
+from vision.sim.render import pick_design  # noqa: E402
 from vision.track import TrackSettings  # noqa: E402
 
 #: what the --json file has beyond the counts printed
@@ -88,6 +91,9 @@ def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
     return {
         "game": name,
         "seed": seed,
+        # the held-out card art the video was drawn with, chosen by seed among those installed: without data/npm (a
+        # clone ./dev has not set up) Spit's seed 31 is gnome:paris, not npm:react-playing-cards/4color (session 49)
+        "design": pick_design(seed, "heldout"),
         "camera_events": sum(want.values()),
         "right": sum((want & got).values()),
         "extra": sum((got - want).values()),
