@@ -596,6 +596,32 @@ def test_spades_a_card_put_in_place_of_a_card_played_still_waits_when_another_ca
     assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["JC", "10C", "QC", "4C"]
 
 
+def test_spades_a_card_put_in_place_of_a_card_played_waits_while_an_arm_rests_over_the_tricks_only_other_card() -> None:
+    """David leads 10C, Alex's QC goes in; the QC is picked up and 7C put there (waits, the note). An arm rests over the
+    10C, the trick's only other card, for two seconds (gone to the tracker), then lifts: no gather, so the 7C still
+    waits and Beth's 4C goes in turn. Taken for a gather (the other cards all gone in one frame), the 7C went as Alex's
+    play out of turn (review4 F1's open case s11, session 49). Gone for good (gather_ms and more), it is a gather:
+    the 7C goes as a card put down on a trick gathered early (out of turn here: the referee waits for Beth)."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="Charlie")
+    for name in ("David", "Alex", "Beth", "Charlie"):
+        d.manual("bid", player=name, bid=3)
+    sent = d.show({"trick/3": ["10C"], "trick/0": ["QC"]}, frames=10, step=100)
+    assert plays(sent) == [("David", "10C"), ("Alex", "QC")]
+    d.show({"trick/3": ["10C"]}, frames=8, step=100)
+    table = {"trick/3": ["10C"], "trick/0": ["7C"]}
+    assert d.show(table, frames=20, step=100) == []
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []  # the arm over the 10C
+    assert d.show(table, frames=20, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    sent = d.show({**table, "trick/1": ["4C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "4C")] and codes(sent) == []
+    assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["10C", "QC", "4C"]
+    sent = d.show({"trick/0": ["7C"]}, frames=40, step=100)  # the other cards gathered (Charlie's never read)
+    assert plays(sent) == [("Alex", "7C")] and codes(sent) == ["play_out_of_turn"]
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the

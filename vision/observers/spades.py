@@ -20,8 +20,9 @@ play (the trick's last card misread: the new card may be the next lead), is not 
 as another play of that player in this trick nor as a later trick's lead: a note says whose card was taken back and
 that a phone's undo of its play lets the new card go. Once that play is undone (its card back in the player's known
 hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
-(:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone (a gather: one of them
-hidden a while, an arm resting over it, is none). A card put there once the trick has moved on is news as any.
+(:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone, and for
+``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it, is
+none). A card put there once the trick has moved on is news as any.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ class TakenBack:
     done: int  # the tricks completed in that hand then
     first: int | None = None  # the first card put on the spot since (the one that stays unsent while the play stands)
     note: str = ""
+    gone: int | None = None  # since when (tracker ms) the trick's other cards have all been gone (a gather?)
 
 
 def _completed(view: Mapping[str, Any]) -> int:
@@ -57,6 +59,7 @@ class SpadesObserver(Observer):
     game = "spades"
     table_events = frozenset({"play"})
     turn_grace_ms: int = 1500
+    gather_ms: int = 2000  # the trick's other cards all gone this long (tracker ms, after they left): a gather
     retry_fouls = frozenset({"play_out_of_turn", "play_before_bidding"})
     taken: dict[str, TakenBack] = field(default_factory=dict)  # trick spot -> the card played there and taken back
     # card id -> (its name, its player, the hand and tricks completed just after it), while a reruled note is on it
@@ -149,9 +152,12 @@ class SpadesObserver(Observer):
                 undone = taken.card in (hands.get(taken.player) or ())
             else:
                 undone = taken.player not in trick
-            # its play was undone (the new card is that player's play), or a gather: the trick's other cards all gone
-            # (one of them missing is no gather: an arm resting over it sent the new card as the next lead)
-            if undone or (others and not any(others)):
+            # its play was undone (the new card is that player's play), or a gather: the trick's other cards all gone,
+            # and for gather_ms (one of them missing is no gather, nor the last one hidden a while: an arm resting over
+            # it sent the new card out of turn, then as the next lead)
+            gathered = bool(others) and not any(others)
+            taken.gone = (update.ts if taken.gone is None else taken.gone) if gathered else None
+            if undone or (taken.gone is not None and update.ts - taken.gone >= self.gather_ms):
                 self._release(zone)
                 return False
         elif top.id != taken.first:  # a card put there once the trick moved on
