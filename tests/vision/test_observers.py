@@ -622,6 +622,32 @@ def test_spades_a_card_put_in_place_of_a_card_played_waits_while_an_arm_rests_ov
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_card_held_for_a_play_taken_back_is_stale_once_the_hand_is_over() -> None:
+    """Alex's QC taken back and 7C put there (waits, the note); Alex claims the rest of the hand. The hand is over: the
+    note goes and the 7C, still lying there into the next deal, is never sent (a card from the old hand). The note
+    stayed into the next hand's play, asking for an undo of the old hand's QC (review4 F5, session 49); released
+    instead, the 7C would have gone as Alex's play in the new hand. A card put down in the new hand goes as usual."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("claim", player="Alex")
+    assert d.show({"trick/0": ["7C"]}, frames=5, step=100) == []
+    assert not any("taken back" in n or "7C" in n for n in d.observer.notes)
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    assert d.link.view()["turn"] == "Beth"
+    assert d.show({"trick/0": ["7C"]}, frames=30, step=100) == []
+    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["4H"]}, frames=30, step=100)) == [("Beth", "4H")]
+    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["4H"], "trick/2": ["9H"]}, frames=10, step=100)) == [
+        ("Charlie", "9H")
+    ]
+    assert not any("7C" in n for n in d.observer.notes)
+    assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["QC", "4H", "9H"]
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the

@@ -22,7 +22,8 @@ that a phone's undo of its play lets the new card go. Once that play is undone (
 hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
 (:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone, and for
 ``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it, is
-none). A card put there once the trick has moved on is news as any.
+none). A card put there once the trick has moved on is news as any. Once the hand is over (claimed, its last trick
+played, the next deal entered) the note goes and the card held is never sent (a card left from the old hand).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ class TakenBack:
     done: int  # the tricks completed in that hand then
     first: int | None = None  # the first card put on the spot since (the one that stays unsent while the play stands)
     note: str = ""
+    held: set[int] = field(default_factory=set)  # the cards held on the spot for it (unsent while the play stands)
     gone: int | None = None  # since when (tracker ms) the trick's other cards have all been gone (a gather?)
 
 
@@ -95,6 +97,12 @@ class SpadesObserver(Observer):
         for card in had:
             del self.reruled_cards[card]
         self._settled(had)
+        # the hand is over (claimed, its last trick played, a new deal): a card held for a play taken back is stale and
+        # stays unsent, and its note goes (it stayed into the next hand, asking for an undo of an old hand's play)
+        for zone, taken in list(self.taken.items()):
+            if view.get("hand") != taken.hand:
+                self.done.update(taken.held)
+                self._release(zone)
         out = []
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
@@ -172,6 +180,7 @@ class SpadesObserver(Observer):
             self._unnote(taken.note)
             taken.note = text
         self.note(text)
+        taken.held.add(top.id)
         return True
 
     def _not_taken(self, card: TableCard | None) -> bool:
