@@ -728,6 +728,18 @@ class LiveTable:
         return self.view.mjpeg(boundary, max_fps, timeout)
 
     # -- status --------------------------------------------------------------------------------------------
+    def resends(self, seq: int, code: str) -> bool:
+        """Whether the card of event ``seq``, re-ruled by a change on a phone into the foul ``code``, goes again once it
+        can count if it still lies there (:meth:`vision.links.CameraEvents.follow`, :meth:`Observer.reruled`): an
+        event the running observer sent, ``code`` one of its ``retry_fouls``, its reading not rejected on a phone nor
+        ruled impossible. (Read without the lock: a phone's entry asks it under the game's lock, which the pipeline
+        takes to enter its events.)"""
+        observer, mine = self.observer, self._mine
+        proposal = mine.proposals.get(seq)
+        if proposal is None or code not in observer.retry_fouls:
+            return False
+        return not any(card in observer.voided for card in proposal.cards)
+
     def status(self) -> dict[str, Json]:
         """Everything the dashboard shows about the camera, as plain JSON."""
         last = self.view.last

@@ -256,7 +256,7 @@ def post_event(game_id: str) -> Any:
         raise AccessDenied(409, "another event was written at the same moment; send it again") from None
     except RefereeFault as exc:
         raise AccessDenied(422, str(exc)) from None
-    rulings = [r.to_json() for r in result.rulings]
+    rulings = [r.to_json() for r in result.rulings] if result.said is None else result.said
     state = lean(result.state, have(request.headers.get("X-Have")))  # (hub.KEPT: the screen keeps its own)
     if result.duplicate:  # already logged: the answer to the first sending, which was lost
         # ``counts``: false for a foul that left the game as it was (the phone said "it counts once"; a review, s41)

@@ -173,6 +173,7 @@ class CameraDesk:
         self.frame_size: tuple[int, int] | None = None
         self.streams = 0
         self._stopped = threading.Event()  # the server is shutting down (ends the probe's retries)
+        hub.camera_resends = self.resends  # what the screens say of a camera event re-ruled on a phone (Hub._said)
         if self.unavailable:
             log.warning("camera: %s", self.unavailable)
 
@@ -325,6 +326,12 @@ class CameraDesk:
         if detector is None:
             table.detector_message = message
         return table
+
+    def resends(self, game_id: str, seq: int, code: str) -> bool:
+        """Whether the camera following ``game_id`` enters the card of its event ``seq`` again once it can count, that
+        event re-ruled by a change on a phone into the foul ``code`` (:meth:`vision.live.LiveTable.resends`)."""
+        table = self.table
+        return table is not None and self.game_id == game_id and bool(table.resends(seq, code))
 
     def _stop_table(self) -> None:
         table, self.table, self.game_id = self.table, None, None

@@ -179,6 +179,7 @@ class AppendResult:
     state: dict[str, Any]
     duplicate: bool = False  # the same entry was already logged after what the screen had seen: not written again
     counts: bool = True  # (a duplicate's) whether that entry counts: not a foul that left the game as it was
+    said: list[dict[str, Any]] | None = None  # the rulings as the screens show them (Hub._said); None: as they are
 
 
 def twins(subscribers: Iterable[Subscriber]) -> dict[str, int]:
@@ -215,6 +216,8 @@ class Hub:
         self._streams = 0
         self._opened = 0
         self._results: dict[str, tuple[tuple[int, int], dict[str, Any] | None]] = {}  # (:meth:`result`)
+        # (game id, event seq, foul code) -> whether the camera enters that event's card again (:meth:`_said`)
+        self.camera_resends: Callable[[str, int, str], bool] | None = None
 
     # -- loading --------------------------------------------------------------------------
     def live(self, game_id: str) -> LiveGame | None:
@@ -464,12 +467,67 @@ class Hub:
                 with suppress(Exception):  # the store is the truth (another writer's events): catch up if it reads
                     self._catch_up(live)
                 raise
-            body = {"event": event.to_json(), "rulings": [r.to_json() for r in rulings]}
+            said = self._said(live, rulings)
+            body = {"event": event.to_json(), "rulings": said}
             try:  # stored: it is answered as such whatever happens here
                 self._send_event(live, body, state, event.seq)
             except Exception:
                 log.exception("event %s of game %s is stored, but could not be sent to its screens", seq, game_id)
-            return AppendResult(event, rulings, state)
+            return AppendResult(event, rulings, state, said=said)
+
+    def _said(
+        self,
+        live: LiveGame,
+        rulings: Sequence[Ruling],
+        events: Sequence[GameEvent] | None = None,
+        everything: Sequence[Ruling] | None = None,
+    ) -> list[dict[str, Any]]:
+        """``rulings`` as the screens show them: the referee's, but for a camera event that a change on a phone re-ruled
+        into a foul after which the camera enters its card again once it can count (Spades: Beth's 4C out of turn once
+        Alex's QC is undone, :meth:`vision.live.LiveTable.resends`), where the referee says "take it back" (a card
+        entered on a phone plays again that way) the camera's word is said instead, in the foul and in the alert that
+        names it: the players were told to take up a card the camera was about to enter (its note said to leave it:
+        spadesleft, session 50). ``events`` and ``everything``: the game's events and rulings (the session's by
+        default; the caller's copy where it took them under the lock)."""
+        out = [r.to_json() for r in rulings]
+        resends = self.camera_resends
+        alerts = [said for said in out if said["code"] == "later_events_reruled"]
+        if resends is None or not (alerts or any(said["severity"] == "foul" for said in out)):
+            return out
+        session = live.session
+        events = session.events if events is None else events
+        everything = session.rulings if everything is None else everything
+        camera = {e.seq for e in events if e.source is Source.VISION}
+        rerules = {s for r in everything if r.code == "later_events_reruled" for s in (r.data or {}).get("events", ())}
+        shown = {said["seq"] for said in out if said["severity"] == "foul"}
+        shown |= {s for said in alerts for s in (said.get("data") or {}).get("events", ())}
+        words: dict[tuple[int, str], tuple[str, str]] = {}  # (seq, code) -> (the referee's words, the camera's)
+        for ruling in everything:
+            if ruling.seq is None or ruling.severity is not Severity.FOUL or (ruling.seq, ruling.code) in words:
+                continue
+            if ruling.seq not in shown or ruling.seq not in rerules or ruling.seq not in camera:
+                continue
+            try:
+                resent = resends(live.record.id, ruling.seq, ruling.code)
+            except Exception:  # the camera's answer is a courtesy: the referee's words stand without it
+                log.exception("the camera could not say whether it enters event %s again", ruling.seq)
+                resent = False
+            if resent:
+                base = ruling.message.rstrip(".").removesuffix("; take it back")
+                again = "if it still lies there, leave it: the camera enters it again once it can count."
+                words[(ruling.seq, ruling.code)] = (ruling.message, f"{base}; {again}")
+        if not words:
+            return out
+        for said in out:
+            new = words.get((said["seq"], said["code"]))
+            if new is not None:
+                said["message"] = new[1]
+            elif said["code"] == "later_events_reruled":
+                for (seq, _), (old, camera_says) in words.items():
+                    said["message"] = said["message"].replace(
+                        f"event {seq}: {old.rstrip('.')}", f"event {seq}: {camera_says.rstrip('.')}"
+                    )
+        return out
 
     @staticmethod
     def _subject(session: Session, event: GameEvent) -> int | None:
@@ -642,7 +700,7 @@ class Hub:
         session = live.session
         sheet = session.score().to_json()
         counting = session.counting()
-        alerts = [r.to_json() for r in session.rulings if r.severity.value != "info"][-ALERTS:]
+        alerts = self._said(live, [r for r in session.rulings if r.severity.value != "info"][-ALERTS:])
         kept = {"history": sheet["history"], "alerts": alerts}
         return {
             "id": live.record.id,
@@ -783,9 +841,9 @@ class Hub:
         rows = self._completions(live, ordered)
         authors = self.store.authors(live.record.id)
         by_seq: dict[int, list[dict[str, Any]]] = {}
-        for ruling in rulings:
-            if ruling.seq is not None:
-                by_seq.setdefault(ruling.seq, []).append(ruling.to_json())
+        for said in self._said(live, rulings, events, rulings):
+            if said["seq"] is not None:
+                by_seq.setdefault(said["seq"], []).append(said)
         undone: set[int] = set()
         for event in reversed(events):  # as scorer.session decides: an undo counts unless undone itself
             target = meta_target(event) if event.type == "undo" else None
@@ -860,7 +918,7 @@ class Hub:
                 if last_id is not None and 0 <= last_id <= last:
                     for event in session.events:
                         if event.seq > last_id:
-                            rulings = [r.to_json() for r in session.rulings if r.seq == event.seq]
+                            rulings = self._said(live, [r for r in session.rulings if r.seq == event.seq])
                             backlog.append(
                                 sse({"event": event.to_json(), "rulings": rulings}, event="missed", id=event.seq)
                             )

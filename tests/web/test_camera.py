@@ -19,6 +19,8 @@ pytest.importorskip("cv2", reason="the camera needs the vision extras (OpenCV)")
 from scorer.events import Source
 from tests.web.camerakit import CORNERS, frames_seen, live_status, wait_for, write_video
 from tests.web.conftest import new_game, phone, post_event, with_token
+from vision.detections import Detections
+from vision.observers import Proposal
 from vision.tableconfig import load_config
 from web.app import camera, hub, install_camera, store
 from web.camera import CameraDesk
@@ -651,3 +653,67 @@ def test_a_phone_slow_to_answer_is_found_by_the_retry_and_its_message_cleared(ap
         desk.stop()
         phone_app.shutdown()
         phone_app.server_close()
+
+
+# -- what the phones say of a camera play that a phone's change re-ruled ----------------------------------------
+def rerule_through_a_phone(app: Flask, host: FlaskClient, desk: CameraDesk, source: Source) -> tuple[str, Any]:
+    """A Spades hand (David dealt, 3 bid each) the camera follows, calibrated, its detector seeing no card: Alex's QC
+    and Beth's 4C go in from ``source`` (the camera's as its pipeline enters them: the game, then its own list), then
+    a phone undoes the QC (Alex took it back). The game's id and the undo's answer."""
+    game_id: str = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
+    assert post_event(host, game_id, type="deal", dealer="David").status_code == 201
+    for name in ("Alex", "Beth", "Charlie", "David"):
+        assert post_event(host, game_id, type="bid", player=name, bid=3).status_code == 201
+    attached(host, game_id)
+    desk.set_corners(game_id, {"corners": CORNERS})
+    table = wait_for(lambda: desk.table.status()["calibration"]["state"] == "ok" and desk.table, what="calibration")
+    seqs = []
+    for ident, (player, card) in enumerate((("Alex", "QC"), ("Beth", "4C")), start=901):
+        proposal = Proposal("play", {"player": player, "card": card}, 0, f"{player} played {card}", (ident,))
+        seq = hub(app).append(game_id, proposal.body(), "camera", source).event.seq
+        if source is Source.VISION:
+            table.observer.done.add(ident)
+            table._mine.add(seq, proposal)
+        seqs.append(seq)
+    answer = post_event(host, game_id, type="undo", target=seqs[0])
+    assert answer.status_code == 201, answer.get_json()
+    return game_id, answer.get_json()
+
+
+def no_cards(image: Any, region: Any = None) -> Detections:
+    return Detections.from_records([])
+
+
+def test_a_camera_play_a_phone_s_undo_reruled_out_of_turn_is_said_to_go_again_not_to_be_taken_back(
+    app: Flask, host: FlaskClient, video: Path
+) -> None:
+    """Alex's QC and Beth's 4C, both the camera's, go in; a phone undoes the QC: the referee now rules the 4C out of
+    turn, "take it back", and the camera enters the 4C again once it is in turn if it still lies there (its note says
+    so). The phones said "take it back" in the banner, the Alerts and the Log, beeped and spoke it on Beth's phone: she
+    took up a card the camera was about to enter (spadesleft, session 50: scripts/browser_rerule.py, a real serve and
+    Chromium). Now they say the camera's word. Entered on a phone, the same plays keep the referee's."""
+    camera_says = (
+        "Beth played 4C out of turn: it is Alex's turn; if it still lies there, leave it: the camera enters it "
+    )
+    camera_says += "again once it can count."
+    desk = install_camera(app, str(video), detector=no_cards, recheck_s=0.5)
+    try:
+        game_id, answer = rerule_through_a_phone(app, host, desk, Source.VISION)
+        foul = next(r for r in answer["rulings"] if r["code"] == "play_out_of_turn")
+        alert = next(r for r in answer["rulings"] if r["code"] == "later_events_reruled")
+        assert foul["message"] == camera_says and foul["player"] == "Beth"
+        assert f"(event {foul['seq']}: {camera_says.rstrip('.')})" in alert["message"]
+        state = host.get(f"/api/games/{game_id}").get_json()["state"]
+        assert [a["message"] for a in state["alerts"] if a["seq"] == foul["seq"]] == [camera_says]
+        assert not any("take it back" in a["message"] for a in state["alerts"])
+        assert [a["message"] for a in state["alerts"] if a["code"] == "later_events_reruled"] == [alert["message"]]
+        log = host.get(f"/api/games/{game_id}/log").get_json()
+        entry = next(e for e in log["entries"] if e["event"]["seq"] == foul["seq"])
+        assert [r["message"] for r in entry["rulings"]] == [camera_says]
+        note = wait_for(lambda: [n for n in live_status(host, game_id)["live"]["notes"] if "no longer counts" in n])
+        assert note[0].startswith("Beth played 4C: that no longer counts") and "goes again" in note[0]
+        _, answer = rerule_through_a_phone(app, host, desk, Source.MANUAL)
+        foul = next(r for r in answer["rulings"] if r["code"] == "play_out_of_turn")
+        assert foul["message"] == "Beth played 4C out of turn: it is Alex's turn; take it back."
+    finally:
+        desk.stop()
