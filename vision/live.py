@@ -56,7 +56,7 @@ from vision.observers import Observer, observer_for
 from vision.occlusion import MotionMeter
 from vision.sightings import sightings
 from vision.tableconfig import ConfigError, TableConfig, default_config, load_config, save_config
-from vision.track import Tracker, Update, deck_for, spread_zones
+from vision.track import Tracker, Update, deck_for, face_down_zones, spread_zones
 from vision.zones import Layout, LayoutError, Zone
 
 __all__ = ["GameLink", "HubLink", "LiveTable", "SessionLink", "VisionEvent"]
@@ -227,7 +227,10 @@ class LiveTable:
         meter and the drift watch (a new calibration keeps the stable table: it is in table coordinates)."""
         self.config = config
         if fresh:
-            self.tracker = Tracker(config.tracking, deck_for(config.layout.game), spread_zones(config.layout))
+            layout = config.layout
+            self.tracker = Tracker(
+                config.tracking, deck_for(layout.game), spread_zones(layout), face_down_zones(layout)
+            )
             self.observer: Observer = observer_for(
                 config.layout.game, config.layout, self.link.players, self.link.options
             )

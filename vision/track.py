@@ -46,6 +46,7 @@ from scorer.cards import push_deck, standard_deck
 from vision.zones import Layout, Point
 
 __all__ = [
+    "FACE_DOWN_KINDS",
     "SPREAD_KINDS",
     "Change",
     "Flag",
@@ -56,6 +57,7 @@ __all__ = [
     "Tracker",
     "Update",
     "deck_for",
+    "face_down_zones",
     "spread_zones",
 ]
 
@@ -114,10 +116,20 @@ AWAY_SEEN_MS = 1000
 
 #: zone kinds whose cards lie side by side, each in view (the others are piles: the top hides the cards below)
 SPREAD_KINDS = frozenset({"melds", "tableau", "market", "area"})
+#: kinds of zones whose cards lie face down: the trained detector read the white-edged corner of a Spades team's won
+#: pile as JK (0.33-0.53, tens of frames in a row), flagged "JK is not a card of this game" in 3 of 7 trained runs of
+#: the spadescam audit (session 49; data/s50/spadesleft/scripts/jk_frames.py)
+FACE_DOWN_KINDS = frozenset({"won"})
 
 
 def spread_zones(layout: Layout) -> frozenset[str]:
     return frozenset(z.name for z in layout.zones if z.kind in SPREAD_KINDS)
+
+
+def face_down_zones(layout: Layout) -> frozenset[str]:
+    """The zones whose cards lie face down (Spades' ``won`` piles): a reading there of a card the game does not use is
+    a card back's edge, not a card, and is not flagged."""
+    return frozenset(z.name for z in layout.zones if z.kind in FACE_DOWN_KINDS)
 
 
 def deck_for(game: str) -> Mapping[str, int] | None:
@@ -247,6 +259,7 @@ class Tracker:
     settings: TrackSettings = field(default_factory=TrackSettings)
     deck: Mapping[str, int] | None = None
     spread: frozenset[str] = frozenset()  # zones whose cards lie side by side (melds): nothing is buried there
+    backs: frozenset[str] = frozenset()  # zones whose cards lie face down (:func:`face_down_zones`)
     _tracks: dict[int, _Track] = field(default_factory=dict)
     _next: int = 1
     _order: int = 0
@@ -297,6 +310,8 @@ class Tracker:
     def _usable(self, s: Sighting) -> bool:
         if self.deck is None or s.card in self.deck:
             return True
+        if s.zone in self.backs:  # a card back's edge read as a card outside the game: nothing to flag
+            return False
         if s.card not in self._unknown_now:
             self._unknown[s.card] += 1
             self._unknown_now[s.card] = s.zone

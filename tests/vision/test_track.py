@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.track import Sighting, Tracker, TrackSettings, deck_for
+from vision.track import Sighting, Tracker, TrackSettings, deck_for, face_down_zones, spread_zones
 from vision.zones import default_layout
 
 LAYOUT = default_layout("snap", 2)
@@ -344,6 +344,22 @@ def test_a_faint_unknown_card_is_flagged_only_as_a_faint_card_would_appear() -> 
     t = tracker("snap")  # sure for two frames then faint: neither count reached
     ups = run(t, [[seen("JK", PILE0, "face_up/0")]] * 2 + [[faint]] * 3)
     assert all(u.flags == () for u in ups) and changes(ups) == []
+
+
+def test_a_card_outside_the_game_read_on_a_face_down_pile_is_not_flagged() -> None:
+    """The spadescam audit's trained runs (session 49): the white-edged corner of team 0's won pile, face-down backs,
+    read JK at 0.33-0.53 for tens of frames in a row (data/s50/spadesleft/scripts/jk_frames.py: frames 465-636 of the
+    held-out brisk run), flagged "JK is not a card of this game" on the camera view in 3 of 7 runs. A face-down zone
+    holds no face to read: nothing is flagged there. On a trick spot a joker is still flagged, sure or faint."""
+    layout = default_layout("spades", 4)
+    assert face_down_zones(layout) == {"won/0", "won/1"}
+    won, spot = layout.zone("won/0").centre, layout.zone("trick/0").centre
+    for confidence, frames in ((0.45, 40), (0.52, 5)):
+        t = Tracker(TrackSettings(), deck_for("spades"), spread_zones(layout), face_down_zones(layout))
+        ups = run(t, [[Sighting("JK", won, confidence, "won/0")]] * frames)
+        assert all(u.flags == () for u in ups) and changes(ups) == []
+        ups = run(t, [[Sighting("JK", spot, confidence, "trick/0")]] * frames, start=frames)
+        assert [f.code for f in ups[-1].flags] == ["unknown_card"] and ups[-1].flags[0].zones == ("trick/0",)
 
 
 def test_a_faint_unknown_card_at_a_pile_edge_under_its_settled_top_is_not_flagged() -> None:
