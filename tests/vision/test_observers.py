@@ -2121,6 +2121,30 @@ def test_spades_a_card_lying_at_a_restart_read_anew_is_noted_not_played() -> Non
     assert d.observer.notes[-1] == "the camera now reads the 7C on trick/1 as 7S: correct it if so"
 
 
+def test_spades_a_card_of_the_old_trick_corrected_on_a_phone_is_not_played_again_after_a_restart() -> None:
+    """Beth's 7C, read 7S and sent, is corrected on a phone to 7C; the trick ends, Alex claims the rest, the next
+    deal is bid and serve restarts with the old trick still lying there. The only event naming the 7C is the
+    correction, whose inner event is a play: the new camera must take the 7C as played, as it does the three cards
+    it sent itself (a start that read only the camera's events and the table events themselves sent the 7C as
+    Beth's lead of the new hand: mutant L09, session 50)."""
+    d = spades()
+    table = {"trick/0": ["AC"], "trick/1": ["7S"]}  # Beth's 7C misread
+    assert plays(d.show(table)) == [("Alex", "AC"), ("Beth", "7S")]
+    seven = d.session.events[-1].seq
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    table = {**table, "trick/1": ["7C"], "trick/2": ["4C"], "trick/3": ["2C"]}
+    assert plays(d.show(table)) == [("Charlie", "4C"), ("David", "2C")]
+    assert d.link.view()["last_trick"]["cards"] == ["AC", "7C", "4C", "2C"]
+    d.manual("claim", player="Alex")
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.restart()
+    assert d.show(table, frames=400) == [] and d.session.view()["trick"] == []
+    d.show({}, frames=10)  # gathered; the hand starts
+    assert plays(d.show({"trick/1": ["9H"]})) == [("Beth", "9H")]
+
+
 def test_spades_a_play_out_of_turn_before_a_restart_counts_once_the_lead_is_entered() -> None:
     """The camera missed Alex's lead, so Beth's 7C was ruled out of turn; after a restart it was held back as "in the
     game already" and the trick waited for a phone, where a camera that never stopped sends it again and it counts
