@@ -2159,6 +2159,32 @@ def test_spades_a_play_out_of_turn_before_a_restart_counts_once_the_lead_is_ente
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7C")] and codes(sent) == []
 
 
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_play_out_of_turn_rejected_on_a_phone_is_not_sent_again_once_the_lead_is_entered(
+    restart: bool,
+) -> None:
+    """The camera missed Alex's lead, so Beth's 7C went in out of turn (a foul of timing: it would go again once the
+    lead is in); a phone rejects it. A rejected event is not sent again (docs/live.md), whether or not serve
+    restarted since: a camera that never stopped sent the 7C again once Alex's lead was entered (the retry it waited
+    for outlived the Reject), and a restarted one did not (found with mutant L13, session 50). Restored, it goes once
+    in turn."""
+    d = spades()
+    table = {"trick/1": ["7C"]}
+    ((seven, _, _),) = (sent := d.show(table, frames=250))
+    assert codes(sent) == ["play_out_of_turn"]
+    d.manual("undo", target=seven)
+    reject = d.session.events[-1].seq
+    d.show(table, frames=5)
+    if restart:
+        d.restart()
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Alex", card="AC")  # entered on a phone
+    assert d.show(table, frames=250) == [] and d.link.view()["turn"] == "Beth"
+    d.manual("undo", target=reject)  # the Reject taken back: the 7C's play stands again (out of turn where it is)
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
+
+
 def test_snap_a_reject_after_a_restart_of_a_flip_sent_before_it_makes_the_card_news() -> None:
     """Alex's 5S misread as 5C and sent; serve restarts; a phone rejects the 5C; the camera reads the card right:
     the new observer never heard of the Reject (not its own event), and only noted a re-read (camera-restart audit)."""

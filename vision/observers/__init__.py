@@ -273,7 +273,8 @@ class Observer:
         """A player has rejected (undone) the event of ``proposal``, or restored it (``undone`` False): a rejected
         reading is wrong, as a :meth:`void` one is, so the card read anew under another name is news (a Snap flip
         read ``5C``, rejected, then read ``5S``: the flip of ``5S``); a restored one stands again."""
-        if undone:
+        if undone:  # a retry its cards waited for (:meth:`idle`, :meth:`reruled`) is off: Beth's 7C, ruled out of turn
+            self.done.update(proposal.cards)  # and rejected, went in again once Alex's lead was entered (session 50)
             self.void(proposal)
             return
         for card in proposal.cards:
