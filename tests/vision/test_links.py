@@ -166,6 +166,33 @@ def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> No
     assert sorted(mine.proposals) == [98, 99]
 
 
+def test_camera_events_forget_a_rejected_event_they_no_longer_follow() -> None:
+    """Alex's 5S flip is rejected on a phone, then the camera sends more flips than it follows (``keep``): the old
+    flip is forgotten with its Reject, and a later Reject is told as usual. Kept among the rejected ones, the old
+    flip was looked up in the events followed on every frame (a KeyError), and the camera stopped turning the table
+    into events for the rest of the evening (mutant L14, session 50)."""
+    session = Session("snap", ["Alex", "Beth"])
+    link = SessionLink(session)
+    session.append(GameEvent(1, 0, Source.MANUAL, "deal", {"dealer": "Beth"}))
+    told: list[tuple[str, bool]] = []
+
+    class Listener:
+        def rejected(self, proposal: str, undone: bool) -> None:
+            told.append((proposal, undone))
+
+    mine = CameraEvents(keep=2)
+    for k, card in enumerate(["5S", "7D", "9H", "JC"]):
+        seq, _ = link.append(flip(card, player=("Alex", "Beth")[k % 2]))
+        mine.add(seq, f"the {card} flip")
+        if card == "5S":
+            session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "undo", {"target": seq}))
+        mine.follow(link, Listener())
+    assert told == [("the 5S flip", True)] and sorted(mine.proposals) == [seq - 1, seq]
+    session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "undo", {"target": seq}))
+    mine.follow(link, Listener())
+    assert told == [("the 5S flip", True), ("the JC flip", True)]
+
+
 def spades_old_trick() -> tuple[Driver, dict[str, list[str]]]:
     """Trick 1 (AC 7C 4C 2C) lies on the spots after Alex claimed the rest of the hand; the next deal is bid (Beth
     leads), then serve restarts: a new observer whose start (:meth:`CameraEvents.settle`) must know the old trick."""
