@@ -412,6 +412,27 @@ def test_spades_a_play_an_undo_reruled_out_of_turn_goes_again_once_it_is_in_turn
     assert not any("no longer counts" in n for n in d.observer.notes)  # (sent again: the note went)
 
 
+def test_spades_a_reruled_play_sent_again_is_not_sent_a_third_time_when_the_next_trick_is_led() -> None:
+    """As above: Beth's 4C, re-ruled out of turn by the undo of Alex's QC, goes again after Alex's 7C and the trick is
+    won by Charlie's 9C; Charlie leads the 5H onto his spot while the others' cards of that trick still lie there.
+    The 4C's first event stays a foul that counts for nothing: re-ruled again on every look (not only when the
+    change on the phone made it so), the 4C was freed again and went as Beth's play in the new trick, ruled "already
+    played" (mutant L16, session 50)."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({"trick/1": ["4C"]}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    d.show({"trick/1": ["4C"]}, frames=20, step=100)
+    assert plays(d.show({"trick/0": ["7C"], "trick/1": ["4C"]}, frames=10, step=100)) == [
+        ("Alex", "7C"),
+        ("Beth", "4C"),
+    ]
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    assert plays(d.show(table, frames=10, step=100)) == [("Charlie", "9C"), ("David", "2C")]
+    sent = d.show({**table, "trick/2": ["9C", "5H"]}, frames=30, step=100)
+    assert plays(sent) == [("Charlie", "5H")] and codes(sent) == []
+
+
 def test_spades_a_reruled_play_goes_at_once_when_the_undo_left_it_in_turn() -> None:
     """Alex's QC and Beth's 4C go in; Alex takes the QC back, and his 7C is entered on a phone (out of turn then);
     then the QC is undone: the 7C now counts as his play and the 4C is out of turn. Beth is in turn now, with the 4C
