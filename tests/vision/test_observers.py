@@ -1594,6 +1594,18 @@ def test_push_melds_laid_one_by_one_go_as_one_meld_event_when_still() -> None:
     assert "requirement_not_met" not in codes(sent)
 
 
+def test_push_a_meld_laid_a_card_every_600_ms_goes_as_one_meld_once_the_last_card_is_still() -> None:
+    """Alex lays 7S, 7H and JK 0.6 s apart: the strip is still for settle_ms (1 s) only after the JK, so the three go
+    as one meld. Timed from the first new card instead of the last, 7S 7H went as a meld 1 s after the 7S (two cards:
+    invalid_meld) and the JK as another (mutant P04, session 50)."""
+    d = push_driver()
+    cards = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0)]
+    sent = d.show({"melds/0": cards[:1]}, frames=12) + d.show({"melds/0": cards[:2]}, frames=12)
+    sent += d.show({"melds/0": cards}, frames=40)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["7S", "7H", "JK"]]]
+    assert "invalid_meld" not in codes(sent)
+
+
 @pytest.mark.parametrize("gap", ["hand_rests_over_the_strip", "detector_fails"])
 def test_push_a_meld_waits_for_its_last_card_however_long_since_the_first_were_laid(gap: str) -> None:
     # 7S and 7H settle, then for 2 s the hand rests over the strip (frozen) or the detector fails (LiveTable tracks
