@@ -1876,6 +1876,30 @@ def test_push_a_lay_off_that_settles_after_the_discard_is_entered_is_the_layer_s
     assert d.link.view()["melds"][0]["cards"] == ["KS", "KH", "JK", "KD"]
 
 
+def test_push_a_lay_off_of_two_cards_whose_second_lands_after_the_discard_is_entered_is_the_layer_s() -> None:
+    """As above, but Beth lays off the KD and then the KC on her kings, and her discard is entered on a phone between
+    the two: the lay-off is hers, the player in turn when its first card landed. Taken by the last card's landing, it
+    went as Charlie's lay-off of the two cards (mutant P12, session 50)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex", stock_card="KD")
+    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
+    d.show({}, frames=2)  # the camera watches Alex's turn
+    d.manual("discard", player="Alex", card="JC")
+    d.manual("draw", player="Beth", **{"from": "stock"})  # a card the referee does not know (the KC)
+    kings, fours = ["KS", "KH", "JK"], ["4S", "4H", "2D"]
+    d.manual("meld", player="Beth", melds=[{"kind": "set", "cards": kings}, {"kind": "set", "cards": fours}])
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=6)  # the KD lands in Beth's turn
+    d.manual("discard", player="Beth", card="9C")
+    sent += d.show({"melds/1": [*melds, ("KD", -140.0), ("KC", -120.0)]}, frames=40)  # the KC after the discard
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD", "KC"]}
+    ]
+    assert d.link.view()["melds"][0]["cards"] == ["KS", "KH", "JK", "KD", "KC"]
+
+
 def test_push_a_card_by_a_rejected_meld_waits_for_the_meld_to_be_entered_again() -> None:
     """A camera meld is rejected on a phone; Alex lays the 8H by his eights before the players enter the meld again:
     it went as a one-card meld (two fouls) and was never a lay-off; now a note, then the lay-off."""
