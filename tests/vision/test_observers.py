@@ -1718,6 +1718,38 @@ def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_require
     assert "requirement_not_met" not in codes(sent)
 
 
+def test_push_a_meld_that_can_be_a_set_or_a_run_after_the_first_meld_is_its_plain_kind() -> None:
+    """Deal 3 (two runs of 4): David has laid his two runs (entered on a phone); a turn later he lays 5S 2C JK 2D. The
+    requirement is met, so the meld is its plain kind, a set of fives (meld_kind), not the run a first meld would
+    need: taking the requirement for a player who had laid down already made it the run 5S-8S (mutant P13, session
+    50)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    for _ in range(2):  # deals 1 and 2, scored on paper
+        d.manual("deal_end", hands={"Alex": [], "Beth": ["3S"], "Charlie": ["3H"], "David": ["3D"]}, out="Alex")
+    d.manual("deal", dealer="Beth", upcard="9C")
+    d.manual("push", player="Charlie", stock_card="5S")  # David gets the 9C and the 5S
+    d.manual("draw", player="Charlie", **{"from": "stock"})
+    d.manual("discard", player="Charlie", card="3C")
+    d.manual("draw", player="David", **{"from": "discard"})
+    runs = [["9H", "10H", "JH", "QH"], ["4D", "5D", "6D", "7D"]]
+    d.manual("meld", player="David", melds=[{"kind": "run", "cards": cards} for cards in runs])
+    d.manual("discard", player="David", card="9C")
+    for name, card in (("Alex", "3S"), ("Beth", "2C")):
+        d.manual("draw", player=name, **{"from": "stock"})
+        d.manual("discard", player=name, card=card)
+    d.manual("push", player="Charlie", stock_card="JK")  # David gets the 2C and the JK
+    d.manual("draw", player="Charlie", **{"from": "stock"})
+    d.manual("discard", player="Charlie", card="2D")
+    d.manual("draw", player="David", **{"from": "discard"})
+    assert sorted(d.link.view()["hands"]["David"]["known"]) == ["2C", "2D", "3C", "5S", "JK"]
+    laid = [(c, -220.0 + 20 * i) for i, c in enumerate(runs[0])] + [(c, -60.0 + 20 * i) for i, c in enumerate(runs[1])]
+    assert d.show({"melds/3": laid}, frames=40) == []
+    sent = d.show({"melds/3": [*laid, ("5S", 120.0), ("2C", 140.0), ("JK", 160.0), ("2D", 180.0)]}, frames=40)
+    assert [b["melds"] for _, b, _ in sent] == [[{"kind": "set", "cards": ["5S", "2C", "JK", "2D"]}]]
+    assert codes(sent) == []
+
+
 def push_counting() -> tuple[Driver, list[tuple[str, float]]]:
     """A Push deal Alex ended: his two melds in his strip (the cards and their places), his last card discarded; the
     referee counting, the other hands still to be shown."""
