@@ -1424,6 +1424,28 @@ def test_spit_a_stock_card_held_over_a_pile_is_no_play_under_the_next_card_there
     assert d.link.view()["players"]["Beth"]["stock"][1]["top"] == "JD"
 
 
+def spit_race_for_the_5s() -> tuple[Driver, dict[str, list[str]]]:
+    """Alex and Beth race for the 5S (Alex's 7S played on the 6C before: his pile 5 is an empty space): Alex lifts his
+    6H (in view, not over a zone) and Beth's 6D lands on the 5S. The table just after, at 15 fps."""
+    tops = {"Alex": ["6H", "10S", "JS", "QS", "7S"], "Beth": ["6D", "9H", "9C", "10C", "JD"]}
+    d, table = spit_race_table(tops, (1, 2, 3, 4, 1), ("5S", "6C"))
+    table |= {"stock/0/4": [], "spit/1": ["6C", "7S"]}
+    d.show(table, frames=2, frozen=["spit/1"])
+    d.show(table, frames=30)
+    lifted = {**table, "stock/0/0": []}
+    d.show(lifted, frames=2, frozen=["stock/0/0"])
+    landed = {**lifted, "stock/1/0": [], "spit/0": ["5S", "6D"]}
+    d.show(landed, frames=3, frozen=["spit/0"])
+    return d, landed
+
+
+#: where Alex's 6H shows again after the race for the 5S (put back on its pile otherwise)
+SHOWN_AGAIN = {
+    "played on the other pile": ("spit/1", ["6C", "7S", "6H"]),
+    "slid to an empty space": ("stock/0/4", ["6H"]),
+}
+
+
 @pytest.mark.parametrize(
     "case", ["put back after 0.5 s", "put back after 1 s", "played on the other pile", "slid to an empty space"]
 )
@@ -1432,20 +1454,9 @@ def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner
     above the table (in view, not over a zone), then puts it back, plays it on the 7S, or slides it to his empty
     space. The 6H left its pile as the 6D landed and fits the 5S: the inference must wait until it has stayed unseen
     for gather_ms, or Alex is given the race he lost and Beth's play is ruled lost_race."""
-    tops = {"Alex": ["6H", "10S", "JS", "QS", "7S"], "Beth": ["6D", "9H", "9C", "10C", "JD"]}
-    d, table = spit_race_table(tops, (1, 2, 3, 4, 1), ("5S", "6C"))
-    table |= {"stock/0/4": [], "spit/1": ["6C", "7S"]}  # Alex's 7S played: his pile 5 is an empty space
-    d.show(table, frames=2, frozen=["spit/1"])
-    d.show(table, frames=30)
-    lifted = {**table, "stock/0/0": []}
-    d.show(lifted, frames=2, frozen=["stock/0/0"])
-    landed = {**lifted, "stock/1/0": [], "spit/0": ["5S", "6D"]}
-    d.show(landed, frames=3, frozen=["spit/0"])
+    d, landed = spit_race_for_the_5s()
     d.show(landed, frames=15 if case == "put back after 1 s" else 8)
-    zone, cards = {
-        "played on the other pile": ("spit/1", ["6C", "7S", "6H"]),
-        "slid to an empty space": ("stock/0/4", ["6H"]),
-    }.get(case, ("stock/0/0", ["6H"]))
+    zone, cards = SHOWN_AGAIN.get(case, ("stock/0/0", ["6H"]))
     d.show({**landed, zone: cards}, frames=2, frozen=[zone])
     d.show({**landed, zone: cards}, frames=40)
     got = [(b["type"], b["player"], b.get("card"), b.get("pile"), [r.code for r in rs]) for _, b, rs in d.sent[2:]]
@@ -1455,6 +1466,45 @@ def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner
     }.get(case, [])
     assert got == [("play", "Beth", "6D", 0, []), *after]
     assert d.refused == [] and not d.observer.notes
+
+
+@pytest.mark.parametrize("case", ["put back on its pile", "played on the other pile", "slid to an empty space"])
+def test_spit_an_inferred_play_whose_card_shows_again_is_a_note_until_undone(case: str) -> None:
+    """docs/games/spit.md, "What it cannot tell": Alex, who lost the race for the 5S, holds his 6H above the table for
+    2 s (longer than gather_ms), so the camera takes it as played under Beth's 6D (Beth's play a lost_race). When the
+    6H then shows again (put back, played on the 7S, slid to his space), the camera says that the play it sent is
+    evidently wrong and what to do; it un-sends nothing. The note goes once that play is undone on a phone."""
+    d, landed = spit_race_for_the_5s()
+    d.show(landed, frames=30)
+    got = [(b["player"], b["card"], b["pile"], [r.code for r in rs]) for _, b, rs in d.sent[2:]]
+    assert got == [("Alex", "6H", 0, []), ("Beth", "6D", 0, ["lost_race"])]
+    assert d.observer.notes == []
+    zone, cards = SHOWN_AGAIN.get(case, ("stock/0/0", ["6H"]))
+    again = {**landed, zone: cards}
+    d.show(again, frames=2, frozen=[zone])
+    d.show(again, frames=40)
+    place = {"played on the other pile": "spit pile 2", "slid to an empty space": "Alex's stock pile 5"}.get(
+        case, "Alex's stock pile 1"
+    )
+    note = (
+        "the camera sent Alex's 6H as played under 6D on spit pile 1 (never seen there), but 6H is seen again on "
+        f"{place}: if 6H was not played, undo it on a phone"
+    )
+    # no "not explained: enter it by hand" note beside it (a reveal or move of a card the referee has on a pile is
+    # refused); the 6H on the 7S is not sent (it went nowhere the referee can tell): that note stays
+    other = (
+        ["6H on spit pile 2: whose card was it? enter the play by hand"] if case == "played on the other pile" else []
+    )
+    assert sorted(d.observer.notes) == sorted([note, *other])
+    d.show(again, frames=20)
+    assert sorted(d.observer.notes) == sorted([note, *other])  # it stays while it applies
+    (seq,) = [seq for seq, b, _ in d.sent if b["type"] == "play" and b["card"] == "6H" and b["pile"] == 0]
+    d.manual("undo", target=seq)
+    sent = d.show(again, frames=30)
+    assert d.observer.notes == other
+    # a slide to the space is Alex's move once the referee has the 6H on his pile again
+    assert [b["type"] for _, b, _ in sent] == (["move"] if case == "slid to an empty space" else [])
+    assert d.link.view()["spit_piles"][0]["top"] == "6D"
 
 
 @pytest.mark.parametrize("case", ["two cards it could be", "a card that left long before"])
