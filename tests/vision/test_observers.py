@@ -1507,23 +1507,81 @@ def test_spit_an_inferred_play_whose_card_shows_again_is_a_note_until_undone(cas
     assert d.link.view()["spit_piles"][0]["top"] == "6D"
 
 
-@pytest.mark.parametrize("case", ["two cards it could be", "a card that left long before"])
+@pytest.mark.parametrize(
+    "case",
+    ["two cards it could be", "a card that left long before", "a top that goes neither on it nor on the old top"],
+)
 def test_spit_no_play_is_inferred_under_a_top_where_the_card_under_it_is_not_certain(case: str) -> None:
     """The inference names exactly one card that left its stock pile close to the top's landing, or none: Alex's 3S
     and 5S both gone from his stock piles as Beth's 4C lands on the 2C (it would go on either), or his 3S gone 3 s
     before (lifted and held, never seen on the pile). Beth's 4C goes alone, judged on the 2C, and both stay Alex's
     stock tops (the whole-diff review, session 49: the first of two, or a leave of any age, was taken in review3's
-    mutants with every test passing)."""
+    mutants with every test passing). Nor when the top goes neither on the card nor on the pile's old top: Alex's 3S
+    knocked off the table as Beth lays her 6D on the 2C (an illegal play) was no play of the 3S under it (session 50:
+    with the race taken on the 3S fitting the 2C alone, Alex was sent a play of a card lying on the floor)."""
     d, table = spit_race_table()
     gone = {"stock/0/0": [], "stock/0/2": []} if case == "two cards it could be" else {"stock/0/0": []}
     lifted = {**table, **gone}
     d.show(lifted, frames=45 if case == "a card that left long before" else 8)
-    landed = {**lifted, "stock/1/3": [], "spit/0": ["2C", "4C"]}
+    slot, top = (4, "6D") if case == "a top that goes neither on it nor on the old top" else (3, "4C")
+    landed = {**lifted, f"stock/1/{slot}": [], "spit/0": ["2C", top]}
     d.show(landed, frames=3, frozen=["spit/0"])
     d.show(landed, frames=40)
     got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
-    assert got == [("Beth", "4C", ["illegal_play"])]
+    assert got == [("Beth", top, ["illegal_play"])]
     assert [s["top"] for s in d.link.view()["players"]["Alex"]["stock"]][:3] == ["3S", "4S", "5S"]
+
+
+def test_spit_a_stock_top_read_anew_as_a_play_lands_is_not_taken_for_a_play_under_it() -> None:
+    """Alex's 3S, on his stock pile, is read 3C (a smudge, a glare) in the frames Beth's 4C lands on the 2C: the 3S is
+    not seen any more, but it never left its pile (the tracker's re-read: a leave with a destination, its own pile).
+    Beth's 4C goes alone, judged on the 2C, and a note asks about the reading (session 50: taking a leave with a
+    destination for a card gone, Alex was sent a play of his 3S under the 4C, and Beth's illegal play counted)."""
+    d, table = spit_race_table()
+    landed = {**table, "stock/1/3": [], "spit/0": ["2C", "4C"]}
+    d.show(landed, frames=1, frozen=["spit/0"])
+    misread = {**landed, "stock/0/0": ["3C"]}
+    d.show(misread, frames=2, frozen=["spit/0"], moved=False)
+    d.show(misread, frames=40, moved=False)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == [("Beth", "4C", ["illegal_play"])]
+    assert d.observer.notes == ["the camera now reads the 3S on stock/0/0 as 3C: correct it if so"]
+
+
+def test_spit_a_card_played_on_the_other_pile_under_a_hand_resting_there_is_no_play_under_the_winner() -> None:
+    """Alex, who lost the race for the 5S to Beth's 6D, plays his 6H on the 7S instead, and his hand rests over that
+    pile for 3 s (reaching for his next card). The 6H is not taken for a play under the 6D (the other spit pile has a
+    hand over it: it may have gone there); the 6D goes within gather_ms of landing, while the hand still rests, and
+    the 6H goes on the 7S once it is seen there (session 50: with the other pile not counted as a place it may have
+    gone, Alex was sent a play of the 6H under the 6D and Beth a lost_race; waiting for that pile without a limit, the
+    6D went only once the hand left it)."""
+    d, landed = spit_race_for_the_5s()
+    again = {**landed, "spit/1": ["6C", "7S", "6H"]}
+    sent = d.show(again, frames=24, frozen=["spit/1"])  # up to 1.8 s after the 6D landed (3 frames before these)
+    assert [(b["player"], b["card"], b["pile"], [r.code for r in rs]) for _, b, rs in sent] == [("Beth", "6D", 0, [])]
+    sent = d.show(again, frames=21, frozen=["spit/1"])
+    assert sent == []
+    d.show(again, frames=30)
+    got = [(b["player"], b["card"], b["pile"], [r.code for r in rs]) for _, b, rs in d.sent[2:]]
+    assert got == [("Beth", "6D", 0, []), ("Alex", "6H", 1, [])]
+    assert d.refused == [] and not d.observer.notes
+
+
+def test_spit_a_card_covered_as_an_arm_over_its_stock_pile_lifts_is_played_under_the_top() -> None:
+    """Alex lays his 3S on the 2C and Beth covers it with her 4C at once, hands over the pile, Alex's arm over his stock
+    pile all along; the arm lifts a frame after the hands leave the pile. The 3S, missing from its pile in the very
+    frame the 4C settles, may be under it: the 4C waits, and once the 3S has left its pile both go, the 3S first
+    (session 50: with a card missed for one frame not counted missing, the 4C went alone at once, an illegal_play for
+    a legal card, and the 3S was never sent)."""
+    d, table = spit_race_table()
+    lifted = {**table, "stock/0/0": []}
+    d.show(lifted, frames=2, frozen=["stock/0/0"])
+    landed = {**lifted, "stock/1/3": [], "spit/0": ["2C", "4C"]}
+    d.show(landed, frames=3, frozen=["spit/0", "stock/0/0"])
+    d.show(landed, frames=1, frozen=["stock/0/0"])
+    d.show(landed, frames=40)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == true_plays([("Alex", 0), ("Beth", 3)]) == [("Alex", "3S", []), ("Beth", "4C", [])]
 
 
 def spit_cards_left(d: Driver) -> tuple[int, int]:
