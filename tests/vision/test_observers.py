@@ -1446,6 +1446,37 @@ SHOWN_AGAIN = {
 }
 
 
+def test_spit_a_stock_card_held_over_a_pile_as_another_lands_there_is_a_note_once_it_is_back() -> None:
+    """docs/games/spit.md, "What it cannot tell" (review1, session 49, adv_hover_during): Beth holds her JD over the 2C
+    just as Alex's 3S lands there, then takes it back to her side. Glimpsed under the 3S, it looks like a JD laid a
+    moment before: Beth's JD is sent as an illegal_play and Alex's legal 3S a lost_race. Once the JD is back on her
+    stock pile, a note says the play sent is evidently wrong; an undo of the JD on a phone puts both right, and the
+    note goes."""
+    d, table = spit_race_table()
+    table["stock/1/1"] = []
+    d.show(table, frames=8, frozen=["stock/1/1"])
+    d.show({**table, "spit/0": ["2C", ("JD", 30.0)]}, frames=3, frozen=["spit/0"])
+    table |= {"stock/0/0": [], "spit/0": ["2C", "3S"]}
+    d.show({**table, "spit/0": ["2C", ("JD", 30.0), "3S"]}, frames=2, frozen=["spit/0"])
+    d.show(table, frames=20)
+    got = [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in d.sent if b["type"] == "play"]
+    assert got == [("Beth", "JD", ["illegal_play"]), ("Alex", "3S", ["lost_race"])]  # what it cannot tell
+    assert d.observer.notes == []
+    table["stock/1/1"] = ["JD"]
+    d.show(table, frames=2, frozen=["stock/1/1"])
+    d.show(table, frames=30)
+    assert d.observer.notes == [
+        "the camera sent Beth's JD as played under 3S on spit pile 1 (glimpsed there a moment), but JD is seen again "
+        "on Beth's stock pile 2: if JD was not played, undo it on a phone"
+    ]
+    (seq,) = [seq for seq, b, _ in d.sent if b.get("card") == "JD"]
+    d.manual("undo", target=seq)
+    d.show(table, frames=5)
+    assert d.observer.notes == []
+    view = d.link.view()
+    assert view["spit_piles"][0]["top"] == "3S" and view["fouls"] == []
+
+
 @pytest.mark.parametrize(
     "case", ["put back after 0.5 s", "put back after 1 s", "played on the other pile", "slid to an empty space"]
 )

@@ -13,9 +13,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   them) are its pile's earlier plays: each goes first, in the order they landed (:meth:`SpitObserver._played_under`).
   One never read there that left its stock pile, in view, as the top landed and is seen nowhere else, when the top
   goes on it (or both on the pile's old top), is inferred as played under it (:meth:`SpitObserver._vanished_under`).
-  Such a card seen again anywhere but under that top is a note that the play sent is evidently wrong (an undo on a
-  phone if it was not played), until that play is undone or corrected, or the spit piles are taken up
-  (:meth:`SpitObserver._seen_again`).
+  Such a card, or one only glimpsed under the top (a card held over the pile as the top landed looks the same), seen
+  again anywhere but under that top is a note that the play sent is evidently wrong (an undo on a phone if it was not
+  played), until that play is undone or corrected, or the spit piles are taken up (:meth:`SpitObserver._seen_again`).
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
   the referee still shows face up waits: the play or move of that top is often seen in the same frame or later
@@ -47,14 +47,16 @@ Json = Any
 
 
 @dataclass
-class Inferred:
-    """A play :meth:`SpitObserver._vanished_under` sent for a card never read on the pile, while the referee has it."""
+class Unseen:
+    """A play sent for a card never seen lying on the pile, under a top (:meth:`SpitObserver._vanished_under`'s
+    inference, or a card :meth:`SpitObserver._played_under` only glimpsed there), while the referee has that play."""
 
     card: str
     player: str
     pile: int
     top: str  # the card that covered it
-    zone: str  # the spit zone it was inferred in
+    zone: str  # the spit zone it was sent in
+    how: str  # "never seen there" or "glimpsed there a moment"
     note: str = ""  # the note once the card is seen again
 
 
@@ -68,7 +70,7 @@ class SpitObserver(Observer):
     vanish_ms: int = 1000  # a stock top that left its pile for nowhere seen this close to a play may lie under it
     _left: dict[str, int] = field(default_factory=dict)  # card -> when it left a stock pile, seen going nowhere
     _held: dict[int, str] = field(default_factory=dict)  # top id -> the card inferred under it, not seen again yet
-    _inferred: dict[str, Inferred] = field(default_factory=dict)  # card -> its inferred play, while the referee has it
+    _unseen: dict[str, Unseen] = field(default_factory=dict)  # card -> its play under a top, while the referee has it
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -159,7 +161,7 @@ class SpitObserver(Observer):
             return Proposal("reveal", data, top.since, f"{name} turned up {top.card}", (top.id,))
         # not explained yet: the card it covers may be on its way to a spit pile or a space (seen in the same
         # frame, or later under a hand), so the next frames judge it again; a note only once it stays unexplained
-        if now - top.since >= self.gather_ms and top.card not in self._inferred:  # that card's own note says more
+        if now - top.since >= self.gather_ms and top.card not in self._unseen:  # that card's own note says more
             self.note(f"{top.card} on {name}'s stock pile {slot + 1} is not explained: enter it by hand")
         return None
 
@@ -227,6 +229,9 @@ class SpitObserver(Observer):
             if card.card in tops and card.card != top.card and card.id not in self.done and card.id not in self.held:
                 under.setdefault(card.card, card)
         ordered = sorted(under.values(), key=lambda c: (c.since, seen.index(c)))
+        for card in ordered:
+            if card not in cards:  # only glimpsed: a card held over the pile as the top landed looks the same
+                self._sent_unseen(card.card, tops[card.card][0], pile, top, "glimpsed there a moment")
         return [self._play(card, pile, tops) for card in ordered]
 
     def _vanished_under(
@@ -287,41 +292,46 @@ class SpitObserver(Observer):
         del self._left[card]
         data = {"player": name, "card": card, "pile": pile, "from": slot}
         reason = f"{name} played {card} on spit pile {pile + 1} (left stock pile {slot + 1}, covered by {top.card})"
-        self._drop(self._inferred.pop(card, None))
-        self._inferred[card] = Inferred(card, name, pile, top.card, top.zone)
+        self._sent_unseen(card, name, pile, top, "never seen there")
         return [Proposal("play", data, top.since - 1, reason)]
 
+    def _sent_unseen(self, card: str, name: str, pile: int, top: TableCard, how: str) -> None:
+        self._drop(self._unseen.pop(card, None))
+        self._unseen[card] = Unseen(card, name, pile, top.card, top.zone, how)
+
     def _seen_again(self, update: Update, view: Mapping[str, Json]) -> None:
-        """A card whose play :meth:`_vanished_under` inferred, seen again anywhere but under its top (back on its
-        stock pile, on the other spit pile, on a space): it was not on the pile when the camera said so (held off the
-        table for longer than ``gather_ms``, a sleeve resting over its pile). The play stands (the camera un-sends
-        nothing): a note says so and asks for an undo on a phone if it was not played. The note goes once the referee
-        no longer has the card on the spit piles: that play undone or corrected on a phone, or the piles taken up at the
-        round's end (a card of a round over is not one of the next: its record goes before it can be played again)."""
+        """A card whose play went under a top without being seen lying there (:class:`Unseen`), seen again anywhere
+        but under that top (back on its stock pile, on the other spit pile, on a space): it may never have been on the
+        pile (held off the table for longer than ``gather_ms``, a sleeve resting over its pile, a card held over the
+        pile as the top landed). The play stands (the camera un-sends nothing): a note says so and asks for an undo on
+        a phone if it was not played. The note goes once the referee no longer has the card on the spit piles (a foul's
+        card lies there too): that play undone or corrected on a phone, or the piles taken up at the round's end (a
+        card of a round over is not one of the next: its record goes before it can be played again). A foul's card
+        taken back, as the referee asks, makes the note too: it cannot be told from a card never played."""
         known = _known(view)
-        for card, inferred in list(self._inferred.items()):
+        for card, unseen in list(self._unseen.items()):
             if card not in known:
-                self._drop(self._inferred.pop(card))
+                self._drop(self._unseen.pop(card))
                 continue
-            if inferred.note:
+            if unseen.note:
                 continue
             where = [
                 c
                 for c in update.state.where(card)
-                if c.zone != inferred.zone or c == update.state.top(c.zone)  # under its top it may lie, as said
+                if c.zone != unseen.zone or c == update.state.top(c.zone)  # under its top it may lie, as said
             ]
             if where:
                 place = self._place(where[0].zone)
-                inferred.note = (
-                    f"the camera sent {inferred.player}'s {card} as played under {inferred.top} on spit pile "
-                    f"{inferred.pile + 1} (never seen there), but {card} is seen again on {place}: if {card} was not "
+                unseen.note = (
+                    f"the camera sent {unseen.player}'s {card} as played under {unseen.top} on spit pile "
+                    f"{unseen.pile + 1} ({unseen.how}), but {card} is seen again on {place}: if {card} was not "
                     "played, undo it on a phone"
                 )
-                self.note(inferred.note)
+                self.note(unseen.note)
 
-    def _drop(self, inferred: Inferred | None) -> None:
-        if inferred is not None and inferred.note in self.notes:
-            self.notes.remove(inferred.note)
+    def _drop(self, unseen: Unseen | None) -> None:
+        if unseen is not None and unseen.note in self.notes:
+            self.notes.remove(unseen.note)
 
     def _place(self, zone: str) -> str:
         """``zone`` as the players say it (Alex's stock pile 1, spit pile 2)."""
