@@ -1061,6 +1061,26 @@ def test_spit_a_spit_card_turned_after_the_other_s_went_alone_is_that_player_s_s
     assert not [c for c in codes(sent) if c != "spit_call"] and d.link.view()["called"] == []
 
 
+@pytest.mark.parametrize("seen", ["at_the_top_s_edge", "glimpsed_then_hidden"])
+def test_spit_a_play_on_a_stall_s_spit_card_before_it_settled_goes_after_the_spit(seen: str) -> None:
+    """After a stall both turn a spit card (Alex's 8C on the 10C, Beth's 9H on the QC), and Alex plays his 7S on his 8C
+    200 ms later, hands over the pile all along, at 15 fps: the 8C, seen at the 7S's edge or glimpsed before it, is
+    Alex's spit card; the Spit! goes first and the 7S is judged on the 8C (session 50: the 7S went as an illegal_play
+    on the 10C, and the 8C was never sent: the referee's pile 1 was wrong for the rest of the round)."""
+    d, table = spit_stalled()
+    d.step = 67
+    table |= {"spit/0": ["10C", "8C"], "spit/1": ["QC", "9H"]}
+    d.show(table, frames=3, frozen=["spit/0", "spit/1"])
+    table |= {"stock/0/4": [], "spit/0": ["10C", "8C", "7S"] if seen == "at_the_top_s_edge" else ["10C", "7S"]}
+    d.show(table, frames=3, frozen=["spit/0"])
+    sent = d.show(table, frames=40)
+    assert [(b, [r.code for r in rs]) for _, b, rs in sent] == [
+        ({"type": "spit", "cards": {"Alex": "8C", "Beth": "9H"}, "piles": {"Alex": 0, "Beth": 1}}, []),
+        ({"type": "play", "player": "Alex", "card": "7S", "pile": 0, "from": 4}, []),
+    ]
+    assert d.link.view()["spit_piles"][0]["top"] == "7S" and d.refused == [] and not d.observer.notes
+
+
 def test_spit_spit_cards_turned_a_second_apart_in_a_stall_are_one_spit() -> None:
     """docs/live.md: a stall gathers for 1.5 s. Beth turns her spit card 1.0 s after Alex: one ``spit`` with both
     cards (gathered for 0.5 s, they went as two ``spit`` events)."""

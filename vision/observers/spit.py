@@ -7,7 +7,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   table is stalled or waiting for the opening Spit!, is a spit card: the cards turned on both piles within
   ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards); so
   is one on the pile of a player the last Spit! call named who turns it only after the other's went alone
-  (the view's ``called``). A spit card re-read before it is sent goes with its new reading.
+  (the view's ``called``). A spit card re-read before it is sent goes with its new reading. A stock card played on
+  a spit card before it settled waits for that Spit!, the card seen under it gathered as the pile's spit card
+  (:meth:`SpitObserver._played_on_opening`, :meth:`SpitObserver._played_on_spit_card`).
   During play an unseen card is a card turned and played at once, when only one stock pile can have given it.
   Face-up stock tops under a played card that were never sent (seen at its edge, or glimpsed before it covered
   them) are its pile's earlier plays: each goes first, in the order they landed (:meth:`SpitObserver._played_under`).
@@ -179,6 +181,8 @@ class SpitObserver(Observer):
             name, _ = tops[top.card]
             if view.get("phase") == "start":  # before the opening Spit!: it waits for it (not used)
                 self._played_on_opening(top, pile, name, view, update)
+                return []
+            if self._played_on_spit_card(top, pile, view, update):  # on a stall's spit card: after the Spit!
                 return []
             under = self._played_under(top, pile, view, update) or self._vanished_under(top, pile, view, update)
             if under is None:  # a stock top is vanishing: wait until it has left its pile or is seen again
@@ -354,6 +358,35 @@ class SpitObserver(Observer):
         asks for the Spit! on a phone, and the play goes after it."""
         if pile in self._spit:  # its spit card was gathered before the play covered it
             return
+        spit = self._spit_card_under(top, view, update)
+        if spit is not None:
+            self._spit[pile], self._opening = spit, True
+            return
+        self.note(
+            f"{name}'s {top.card} on spit pile {pile + 1} before the opening Spit!: the spit card under it was not"
+            " seen, enter the Spit! on a phone"
+        )
+
+    def _played_on_spit_card(self, top: TableCard, pile: int, view: Mapping[str, Json], update: Update) -> bool:
+        """Whether ``top``, a stock top on spit pile ``pile`` while the referee waits for a stall's Spit! (stalled, or
+        the last call names that pile's player), waits for it: it covers a spit card turned a moment before, covered
+        before the camera could settle it (Alex's 7S on his 8C 200 ms after he turned it: the 7S went as an
+        illegal_play on the 10C under it and the 8C was never sent, a wrong pile for the rest of the round; session
+        50), seen under it as in :meth:`_played_on_opening` and gathered as that pile's spit card; or such a card was
+        gathered there already. The play goes once the Spit! is in. With none seen there it goes as it is (a stock card
+        played in a stall is a foul)."""
+        if view.get("phase") != "play" or not (view.get("stalled") or self._called(pile, view)):
+            return False
+        if pile not in self._spit:
+            spit = self._spit_card_under(top, view, update)
+            if spit is None:
+                return False
+            self._spit[pile], self._opening = spit, False
+        return True
+
+    def _spit_card_under(self, top: TableCard, view: Mapping[str, Json], update: Update) -> TableCard | None:
+        """The card under ``top`` (a stock top on a spit pile) seen at its edge, or glimpsed before it was covered
+        (:attr:`vision.track.Update.glimpsed`), that the referee has nowhere: a spit card (the last one seen)."""
         players = view.get("players") or {}
         stock = {str(s.get("top")) for side in players.values() for s in side.get("stock") or [] if s.get("top")}
         known = _known(view) | stock  # a stock card played before it (waiting too) is no spit card
@@ -361,13 +394,7 @@ class SpitObserver(Observer):
         below = next((k for k, c in enumerate(cards) if c.id == top.id), 0)
         under = [c for c in cards[:below] if c.id not in self.done and c.card not in known]
         glimpsed = [c for c in update.glimpsed if c.zone == top.zone and c.id not in self.done and c.card not in known]
-        if under or glimpsed:
-            self._spit[pile], self._opening = (under or glimpsed)[-1], True
-            return
-        self.note(
-            f"{name}'s {top.card} on spit pile {pile + 1} before the opening Spit!: the spit card under it was not"
-            " seen, enter the Spit! on a phone"
-        )
+        return (under or glimpsed or [None])[-1]
 
     def _both_on_one_pile(
         self, update: Update, view: Mapping[str, Json], waiting: list[str]
