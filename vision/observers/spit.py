@@ -16,7 +16,7 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   One never read there that left its stock pile, in view, as the top landed and is seen nowhere else, when the top
   goes on it (or both on the pile's old top), is inferred as played under it (:meth:`SpitObserver._vanished_under`).
   Such a card, or one only glimpsed under the top (a card held over the pile as the top landed looks the same), seen
-  again anywhere but under that top is a note that the play sent is evidently wrong (an undo on a phone if it was not
+  again anywhere but on that pile is a note that the play sent is evidently wrong (an undo on a phone if it was not
   played), until that play is undone or corrected, or the spit piles are taken up (:meth:`SpitObserver._seen_again`).
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
@@ -305,7 +305,7 @@ class SpitObserver(Observer):
 
     def _seen_again(self, update: Update, view: Mapping[str, Json]) -> None:
         """A card whose play went under a top without being seen lying there (:class:`Unseen`), seen again anywhere
-        but under that top (back on its stock pile, on the other spit pile, on a space): it may never have been on the
+        but on that pile (back on its stock pile, on the other spit pile, on a space): it may never have been on the
         pile (held off the table for longer than ``gather_ms``, a sleeve resting over its pile, a card held over the
         pile as the top landed). The play stands (the camera un-sends nothing): a note says so and asks for an undo on
         a phone if it was not played. The note goes once the referee no longer has the card on the spit piles (a foul's
@@ -319,11 +319,8 @@ class SpitObserver(Observer):
                 continue
             if unseen.note:
                 continue
-            where = [
-                c
-                for c in update.state.where(card)
-                if c.zone != unseen.zone or c == update.state.top(c.zone)  # under its top it may lie, as said
-            ]
+            # on its own pile it lies where the camera said (at the top's edge, the tracker puts it last: no order)
+            where = [c for c in update.state.where(card) if c.zone != unseen.zone]
             if where:
                 place = self._place(where[0].zone)
                 unseen.note = (
