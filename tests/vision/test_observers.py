@@ -740,6 +740,23 @@ def test_spades_a_lead_put_down_while_a_trick_is_gathered_before_its_last_card_i
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_lead_put_down_while_a_trick_is_gathered_goes_when_its_last_card_is_entered_just_after() -> None:
+    """As above, but David's 2C, never read, is entered on a phone a second after the others were gathered: the trick
+    is Alex's (the AC) and the 5D goes as his lead. Held as a take-back when the trick moved on within gather_ms of the
+    gather (0.8 to 2.5 s), the 5D never went and the note told the players to undo Alex's AC
+    (data/s50/review1/scripts/gather_window.py)."""
+    d = spades()
+    d.show({"trick/0": ["AC"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=10, step=100)
+    d.show({"trick/1": ["7C"], "trick/2": ["9C"]}, frames=8, step=100)
+    assert d.show({"trick/0": ["5D"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=8, step=100) == []
+    assert d.show({"trick/0": ["5D"]}, frames=10, step=100) == []  # gathered a second ago: no lead yet
+    d.manual("play", player="David", card="2C")
+    assert d.link.view()["turn"] == "Alex"
+    sent = d.show({"trick/0": ["5D"]}, frames=30, step=100)
+    assert plays(sent) == [("Alex", "5D")] and codes(sent) == []
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
     d = spades()  # Alex leads; his card shows a doubtful reading (a new name every frame) before it settles as AC
     for k in range(6):

@@ -22,7 +22,8 @@ that a phone's undo of its play lets the new card go. Once that play is undone (
 hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
 (:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone, and for
 ``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it, is
-none). A card put there once the trick has moved on is news as any. Once the hand is over (claimed, its last trick
+none). A card put there once the trick has moved on is news as any, and so is this one when the trick moved on
+while its other cards were gone (its last card entered during a gather). Once the hand is over (claimed, its last trick
 played, the next deal entered) the note goes and the card held is never sent (a card left from the old hand).
 """
 
@@ -168,7 +169,10 @@ class SpadesObserver(Observer):
             if undone or (taken.gone is not None and update.ts - taken.gone >= self.gather_ms):
                 self._release(zone)
                 return False
-        elif top.id != taken.first:  # a card put there once the trick moved on
+        # a card put there once the trick moved on; or the trick moved on while its other cards were all gone (its last
+        # card entered during a gather: the lead put down meanwhile waited for good, its note asking to undo the card
+        # its player led before; review1, session 50)
+        elif top.id != taken.first or taken.gone is not None:
             self._release(zone)
             return False
         text = (
