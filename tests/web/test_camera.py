@@ -6,7 +6,7 @@ a game the camera cannot follow, a server without the vision extras, and the tab
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -656,10 +656,13 @@ def test_a_phone_slow_to_answer_is_found_by_the_retry_and_its_message_cleared(ap
 
 
 # -- what the phones say of a camera play that a phone's change re-ruled ----------------------------------------
-def rerule_through_a_phone(app: Flask, host: FlaskClient, desk: CameraDesk, source: Source) -> tuple[str, Any]:
+def rerule_through_a_phone(
+    app: Flask, host: FlaskClient, desk: CameraDesk, source: Source, before_undo: Callable[[str], Any] | None = None
+) -> tuple[str, Any]:
     """A Spades hand (David dealt, 3 bid each) the camera follows, calibrated, its detector seeing no card: Alex's QC
     and Beth's 4C go in from ``source`` (the camera's as its pipeline enters them: the game, then its own list), then
-    a phone undoes the QC (Alex took it back). The game's id and the undo's answer."""
+    a phone undoes the QC (Alex took it back; ``before_undo(game id)`` just before). The game's id and the undo's
+    answer."""
     game_id: str = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
     assert post_event(host, game_id, type="deal", dealer="David").status_code == 201
     for name in ("Alex", "Beth", "Charlie", "David"):
@@ -675,6 +678,8 @@ def rerule_through_a_phone(app: Flask, host: FlaskClient, desk: CameraDesk, sour
             table.observer.done.add(ident)
             table._mine.add(seq, proposal)
         seqs.append(seq)
+    if before_undo is not None:
+        before_undo(game_id)
     answer = post_event(host, game_id, type="undo", target=seqs[0])
     assert answer.status_code == 201, answer.get_json()
     return game_id, answer.get_json()
@@ -716,4 +721,51 @@ def test_a_camera_play_a_phone_s_undo_reruled_out_of_turn_is_said_to_go_again_no
         foul = next(r for r in answer["rulings"] if r["code"] == "play_out_of_turn")
         assert foul["message"] == "Beth played 4C out of turn: it is Alex's turn; take it back."
     finally:
+        desk.stop()
+
+
+def test_a_camera_play_a_phone_s_undo_reruled_is_said_to_go_again_on_the_other_phones_and_after_a_reconnect(
+    app: Flask, host: FlaskClient, video: Path
+) -> None:
+    """As above, heard where Beth hears it: the undo is made on another phone, so hers gets it through its live
+    stream, and a phone whose stream dropped gets it in the backlog of its reconnect. Both say the camera's word, as
+    the undo's answer does (the stream's banner beeped and spoke "take it back" on Beth's phone at base; a stream body
+    or a backlog built from the referee's rulings passed every test: review1, session 50)."""
+    the_hub = hub(app)
+    streams: list[Any] = []
+    before: list[int] = []
+
+    def listen(game_id: str) -> None:
+        live = the_hub.live(game_id)
+        assert live is not None
+        streams.append(the_hub.subscribe(live, None)[0])
+        before.append(live.session.events[-1].seq)
+
+    desk = install_camera(app, str(video), detector=no_cards, recheck_s=0.5)
+    try:
+        game_id, answer = rerule_through_a_phone(app, host, desk, Source.VISION, listen)
+        said = {r["code"]: r["message"] for r in answer["rulings"]}
+        assert said["play_out_of_turn"].endswith(
+            "; if it still lies there, leave it: the camera enters it again once it can count."
+        )
+        heard = []
+        while not streams[0].queue.empty():
+            message = streams[0].queue.get_nowait()
+            assert message is not None
+            if b"event: event" in message:
+                heard.append(json.loads(message.decode().split("data: ", 1)[1]))
+        assert [r["message"] for r in heard[-1]["rulings"]] == [r["message"] for r in answer["rulings"]]
+        live = the_hub.live(game_id)
+        assert live is not None
+        later, backlog = the_hub.subscribe(live, before[0])
+        streams.append(later)
+        missed = [json.loads(m.decode().split("data: ", 1)[1]) for m in backlog if b"event: missed" in m]
+        alert = said["later_events_reruled"]  # (the foul is its own event's, which this phone had already)
+        assert "leave it: the camera enters it again" in alert and "take it back" not in alert
+        assert [r["message"] for m in missed for r in m["rulings"]] == [alert]
+    finally:
+        for stream in streams:
+            live = the_hub.live(stream.game_id)
+            if live is not None:
+                the_hub.unsubscribe(live, stream)
         desk.stop()
