@@ -769,3 +769,42 @@ def test_a_camera_play_a_phone_s_undo_reruled_is_said_to_go_again_on_the_other_p
             if live is not None:
                 the_hub.unsubscribe(live, stream)
         desk.stop()
+
+
+def test_a_camera_play_a_phone_s_correction_reruled_into_a_foul_that_counts_keeps_the_referee_s_words(
+    app: Flask, host: FlaskClient, video: Path
+) -> None:
+    """The camera's plays: Alex's QH led, Beth's 4H, Charlie's 9H, David's 2H (Alex wins), Alex's 3C, Beth's 5C. A
+    phone corrects the lead to QC (the camera misread it): Beth did not follow clubs in trick 1, so her 5C is now a
+    revoke, a foul that counts: the camera does not enter it again, and the phones say the referee's words. The camera's
+    "leave it ... enters it again" is for its retry fouls only (a hand mutant that asked nothing of the foul's code
+    appended it to the revoke and passed every test: review1, session 50, scripts/mutants.py M11)."""
+    desk = install_camera(app, str(video), detector=no_cards, recheck_s=0.5)
+    try:
+        game_id: str = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
+        assert post_event(host, game_id, type="deal", dealer="David").status_code == 201
+        for name in ("Alex", "Beth", "Charlie", "David"):
+            assert post_event(host, game_id, type="bid", player=name, bid=3).status_code == 201
+        attached(host, game_id)
+        desk.set_corners(game_id, {"corners": CORNERS})
+        table = wait_for(lambda: desk.table.status()["calibration"]["state"] == "ok" and desk.table, what="calibration")
+        plays = [("Alex", "QH"), ("Beth", "4H"), ("Charlie", "9H"), ("David", "2H"), ("Alex", "3C"), ("Beth", "5C")]
+        seqs = []
+        for ident, (player, card) in enumerate(plays, start=901):
+            proposal = Proposal("play", {"player": player, "card": card}, 0, f"{player} played {card}", (ident,))
+            seq = hub(app).append(game_id, proposal.body(), "camera", Source.VISION).event.seq
+            table.observer.done.add(ident)
+            table._mine.add(seq, proposal)
+            seqs.append(seq)
+        fix = {"type": "play", "player": "Alex", "card": "QC"}
+        answer = post_event(host, game_id, type="correct", target=seqs[0], event=fix)
+        assert answer.status_code == 201, answer.get_json()
+        said = {r["code"]: r for r in answer.get_json()["rulings"]}
+        revoke = "Revoke in trick 1: Beth did not follow clubs there but now plays 5C."
+        assert said["revoke"]["message"] == revoke and said["revoke"]["seq"] == seqs[-1]
+        assert f"(event {seqs[-1]}: {revoke.rstrip('.')})" in said["later_events_reruled"]["message"]
+        state = host.get(f"/api/games/{game_id}").get_json()["state"]
+        assert [a["message"] for a in state["alerts"] if a["code"] == "revoke"] == [revoke]
+        assert not any("leave it" in a["message"] for a in state["alerts"])
+    finally:
+        desk.stop()
