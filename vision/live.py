@@ -735,8 +735,11 @@ class LiveTable:
         """Whether the card of event ``seq``, re-ruled by a change on a phone into the foul ``code``, goes again once it
         can count if it still lies there (:meth:`vision.links.CameraEvents.follow`, :meth:`Observer.reruled`): an
         event the running observer sent, ``code`` one of its ``retry_fouls``, its reading not rejected on a phone nor
-        ruled impossible. (Read without the lock: a phone's entry asks it under the game's lock, which the pipeline
-        takes to enter its events.)"""
+        ruled impossible; never once the camera reads no more frames (stopped, or its video ended or could not be read:
+        the phones said "leave it" for a camera that had stopped; review1, session 50). (Read without the lock: a
+        phone's entry asks it under the game's lock, which the pipeline takes to enter its events.)"""
+        if self._stop.is_set() or self._ended.is_set():
+            return False
         observer, mine = self.observer, self._mine
         proposal = mine.proposals.get(seq)
         if proposal is None or code not in observer.retry_fouls:

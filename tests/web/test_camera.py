@@ -808,3 +808,27 @@ def test_a_camera_play_a_phone_s_correction_reruled_into_a_foul_that_counts_keep
         assert not any("leave it" in a["message"] for a in state["alerts"])
     finally:
         desk.stop()
+
+
+def test_a_camera_play_reruled_by_a_phone_is_said_to_be_taken_back_once_the_camera_reads_no_more(
+    app: Flask, host: FlaskClient, tmp_path: Path
+) -> None:
+    """As in the re-rule above, on a recorded game that then ends (a video file: its camera reads no more frames, as
+    after one that cannot be read): the camera will not enter Beth's 4C again, so the Alerts and the Log say the
+    referee's "take it back". They kept saying "leave it: the camera enters it again once it can count" for a camera
+    that had stopped (review1, session 50)."""
+    short = write_video(tmp_path / "short.mp4", seconds=4)
+    desk = install_camera(app, str(short), detector=no_cards, recheck_s=0.5)
+    try:
+        game_id, _ = rerule_through_a_phone(app, host, desk, Source.VISION)
+        assert desk.table is not None and desk.table.wait(30)  # the video has ended; the desk still follows the game
+        referee = "Beth played 4C out of turn: it is Alex's turn; take it back."
+        state = host.get(f"/api/games/{game_id}").get_json()["state"]
+        assert [a["message"] for a in state["alerts"] if a["code"] == "play_out_of_turn"] == [referee]
+        assert not any("leave it" in a["message"] for a in state["alerts"])
+        log = host.get(f"/api/games/{game_id}/log").get_json()
+        assert [r["message"] for e in log["entries"] for r in e["rulings"] if r["code"] == "play_out_of_turn"] == [
+            referee
+        ]
+    finally:
+        desk.stop()
