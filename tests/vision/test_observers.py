@@ -669,6 +669,29 @@ def test_spades_a_card_held_for_a_play_taken_back_is_stale_once_the_hand_is_over
     assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["QC", "4H", "9H"]
 
 
+def test_spades_every_card_held_for_a_play_taken_back_is_stale_once_the_hand_is_over() -> None:
+    """As above, but Alex swapped the 7C for an 8C before the claim (each held in turn): the 8C lying there into the
+    next deal is not sent either. Marking only the first card held used (a hand mutant, review1, session 50: it passed
+    every test) sent the 8C as Alex's play out of turn in the new hand."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["8C"]}, frames=20, step=100) == []
+    assert any(
+        n.startswith("Alex's QC, played to the trick, was taken back (or covered) and 8C") for n in d.observer.notes
+    )
+    d.manual("claim", player="Alex")
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    assert d.show({"trick/0": ["8C"]}, frames=30, step=100) == []
+    assert not any("8C" in n for n in d.observer.notes)
+    assert plays(d.show({"trick/0": ["8C"], "trick/1": ["4H"]}, frames=30, step=100)) == [("Beth", "4H")]
+    assert [e.data.get("card") for e in d.session.events if e.type == "play"] == ["QC", "4H"]
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_undone() -> None:
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the
