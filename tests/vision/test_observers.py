@@ -643,6 +643,29 @@ def test_spades_a_card_put_in_place_of_a_card_played_waits_while_an_arm_rests_ov
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_card_put_in_place_of_a_card_played_waits_when_the_trick_ends_under_an_arm() -> None:
+    """David leads 10C, Alex's QC and Beth's 4C go in; the QC is picked up and 7C put there (waits). An arm rests over
+    the 10C and the 4C while Charlie puts his 9C down: it goes and ends the trick (the QC wins: Alex leads next). That
+    is no gather (the 9C lies there), so the 7C is still not Alex's lead of the next trick, nor once the trick is
+    gathered. (Releasing the hold whenever the trick moved on while its other cards were hidden sent the 7C as his
+    lead, in turn, with nothing said.)"""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="Charlie")
+    for name in ("David", "Alex", "Beth", "Charlie"):
+        d.manual("bid", player=name, bid=3)
+    sent = d.show({"trick/3": ["10C"], "trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    assert plays(sent) == [("David", "10C"), ("Alex", "QC"), ("Beth", "4C")]
+    d.show({"trick/3": ["10C"], "trick/1": ["4C"]}, frames=8, step=100)
+    table = {"trick/3": ["10C"], "trick/0": ["7C"], "trick/1": ["4C"]}
+    assert d.show(table, frames=20, step=100) == []
+    assert d.show({"trick/0": ["7C"]}, frames=10, step=100) == []  # the arm over the 10C and the 4C
+    sent = d.show({"trick/0": ["7C"], "trick/2": ["9C"]}, frames=10, step=100)
+    assert plays(sent) == [("Charlie", "9C")] and d.link.view()["last_trick"]["winner"] == "Alex"
+    assert d.show({**table, "trick/2": ["9C"]}, frames=30, step=100) == []  # the arm lifts
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    assert d.show({"trick/0": ["7C"]}, frames=40, step=100) == []  # the trick gathered: nor then
+
+
 def test_spades_a_card_held_for_a_play_taken_back_is_stale_once_the_hand_is_over() -> None:
     """Alex's QC taken back and 7C put there (waits, the note); Alex claims the rest of the hand. The hand is over: the
     note goes and the 7C, still lying there into the next deal, is never sent (a card from the old hand). The note

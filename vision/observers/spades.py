@@ -21,10 +21,11 @@ as another play of that player in this trick nor as a later trick's lead: a note
 that a phone's undo of its play lets the new card go. Once that play is undone (its card back in the player's known
 hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
 (:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone, and for
-``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it, is
-none). A card put there once the trick has moved on is news as any, and so is this one when the trick moved on
-while its other cards were gone (its last card entered during a gather). Once the hand is over (claimed, its last trick
-played, the next deal entered) the note goes and the card held is never sent (a card left from the old hand).
+``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it,
+is none). A card put there once the trick has moved on is news as any, and so is this one when the trick moved on
+while its other cards were gone and none of its cards lies on a spot (its last card entered during a gather). Once
+the hand is over (claimed, its last trick played, the next deal entered) the note goes and the card held is never
+sent (a card left from the old hand).
 """
 
 from __future__ import annotations
@@ -169,12 +170,15 @@ class SpadesObserver(Observer):
             if undone or (taken.gone is not None and update.ts - taken.gone >= self.gather_ms):
                 self._release(zone)
                 return False
-        # a card put there once the trick moved on; or the trick moved on while its other cards were all gone (its last
-        # card entered during a gather: the lead put down meanwhile waited for good, its note asking to undo the card
-        # its player led before; review1, session 50)
-        elif top.id != taken.first or taken.gone is not None:
-            self._release(zone)
-            return False
+        else:  # the trick moved on: a card put there since is news
+            # and so is this one if the trick moved on while its other cards were all gone and none of its cards lies on
+            # a spot (its last card entered on a phone during a gather: the lead put down meanwhile waited for good, its
+            # note asking to undo the card its player led before; review1, session 50); with its last card lying there,
+            # the others hidden (an arm over them), the hold stays, for good (decided at once)
+            if top.id != taken.first or (taken.gone is not None and not self._trick_lies(update, view, taken.card)):
+                self._release(zone)
+                return False
+            taken.gone = None
         text = (
             f"{taken.player}'s {taken.card}, played to the trick, was taken back (or covered) and {top.card} put "
             f"there: a card played cannot be taken back, so {taken.card} stands and {top.card} is not sent; if "
@@ -186,6 +190,12 @@ class SpadesObserver(Observer):
         self.note(text)
         taken.held.add(top.id)
         return True
+
+    def _trick_lies(self, update: Update, view: Mapping[str, Any], taken: str) -> bool:
+        """Whether a card of the trick just completed (the view's ``last_trick``; ``taken``, the card taken back, aside)
+        lies on a trick spot."""
+        cards = set((view.get("last_trick") or {}).get("cards") or []) - {taken}
+        return any(card in update.state.names(zone.name) for zone in self.zones("trick") for card in cards)
 
     def _not_taken(self, card: TableCard | None) -> bool:
         """Whether ``card`` was sent (or tried) and the referee did not take it as a play in the trick: refused, ruled
