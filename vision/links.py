@@ -61,6 +61,11 @@ class GameLink(Protocol):
         """Those of ``seqs`` a player has undone (a Reject on a phone), as the game stands now."""
         ...
 
+    def corrected(self, seqs: Collection[int]) -> dict[int, Mapping[str, Json]]:
+        """Those of ``seqs`` a phone has corrected, as the game stands now, each as it stands (``{"type": ...,
+        payload}``)."""
+        ...
+
     def logged(self) -> list[Logged]:
         """Every event of the log, as a camera starting on the game needs them (:meth:`CameraEvents.start`)."""
         ...
@@ -111,6 +116,10 @@ class SessionLink:
     def undone(self, seqs: Collection[int]) -> set[int]:
         with self._lock:
             return self._undone.among(self.session, seqs)
+
+    def corrected(self, seqs: Collection[int]) -> dict[int, Mapping[str, Json]]:
+        with self._lock:
+            return self._undone.corrected(self.session, seqs)
 
     def logged(self) -> list[Logged]:
         with self._lock:
@@ -179,6 +188,11 @@ class HubLink:
         with live.lock:
             return self._undone.among(live.session, seqs)
 
+    def corrected(self, seqs: Collection[int]) -> dict[int, Mapping[str, Json]]:
+        live = self._live()
+        with live.lock:
+            return self._undone.corrected(live.session, seqs)
+
     def logged(self) -> list[Logged]:
         live = self._live()
         with live.lock:
@@ -210,6 +224,7 @@ class Logged:
     rejected: bool = False  # the camera's, undone or corrected on a phone since: a reading as wrong as a rejected one
     idle_codes: frozenset[str] = frozenset()
     impossible: bool = False  # counts, left the game as it was, with an error ruling: a reading the referee ruled out
+    now: Mapping[str, Json] | None = None  # the camera's, corrected on a phone: as it stands now ({"type": ...})
 
 
 def _logged(session: Session) -> list[Logged]:
@@ -225,10 +240,22 @@ def _logged(session: Session) -> list[Logged]:
     out = []
     for e in session.events:
         camera = e.source is Source.VISION
-        rejected = camera and (e.seq in undone or (e.seq in now and now[e.seq] != e))
+        fixed = _body(now[e.seq]) if camera and e.seq in now and now[e.seq] != e else None
+        rejected = camera and (e.seq in undone or fixed is not None)
         idle = frozenset(codes.get(e.seq, ()))
-        out.append(Logged(e.seq, e.type, dict(e.data), camera, rejected, idle, camera and e.seq in errors))
+        out.append(Logged(e.seq, e.type, dict(e.data), camera, rejected, idle, camera and e.seq in errors, fixed))
     return out
+
+
+def _body(event: GameEvent) -> dict[str, Json]:
+    return {"type": event.type, **dict(event.data)}
+
+
+def _corrected(session: Session) -> dict[int, dict[str, Json]]:
+    """The events a phone has corrected, each as it stands now (a correction's event, with the seq of the event it
+    corrects: :func:`scorer.session.effective_events`)."""
+    logged = {e.seq: e for e in session.events}
+    return {e.seq: _body(e) for e in session.counting() if e.seq in logged and logged[e.seq] != e}
 
 
 def _idle_codes(session: Session) -> dict[int, frozenset[str]]:
@@ -273,6 +300,8 @@ class _Undone:
         self._undone: dict[int, int] = {}
         self._idle_key: tuple[int, int] | None = None
         self._idle: dict[int, frozenset[str]] = {}
+        self._fixed_key: tuple[int, int] | None = None
+        self._fixed: dict[int, dict[str, Json]] = {}
 
     def among(self, session: Session, seqs: Collection[int]) -> set[int]:
         events = session.events
@@ -286,6 +315,12 @@ class _Undone:
         if key != self._idle_key:
             self._idle_key, self._idle = key, _idle_codes(session)
         return {seq: self._idle[seq] for seq in seqs if seq in self._idle}
+
+    def corrected(self, session: Session, seqs: Collection[int]) -> dict[int, Mapping[str, Json]]:
+        key = (id(session), session.version)
+        if key != self._fixed_key:
+            self._fixed_key, self._fixed = key, _corrected(session)
+        return {seq: self._fixed[seq] for seq in seqs if seq in self._fixed}
 
 
 class CameraEvents:
@@ -316,21 +351,28 @@ class CameraEvents:
         self.looked: set[int] = set()  # cards settle has decided on
         self.idled: set[int] = set()  # its events that were fouls of the observer's retry_fouls at the last look
         self.looked_at: set[int] = set()  # its events follow has looked at
+        self.fixed: dict[int, Mapping[str, Json]] = {}  # its events a phone has corrected, as they stand (follow)
 
     def start(self, link: GameLink, observer: Any) -> None:
         """A new ``observer`` starts on a game that may have a log: remember, for each card, the last event of it that
         the camera sent naming the card, or that laid the card on the table in a game whose referee forgets cards
         once their trick or deal is over (:attr:`Observer.table_events`, or a correction or insert of one; a hand
-        entered at the deal names cards still held)."""
+        entered at the deal names cards still held). A phone's correction of the camera's event names its cards for
+        that event, as corrected (:attr:`Logged.now`)."""
         self.placed = {}
         kinds = observer.table_events
         logged = link.logged()
+        by_seq = {event.seq: event for event in logged}
         for k, event in enumerate(logged):
             if event.rejected and k < len(logged) - RECENT:
                 continue  # a misreading put right long ago is not what lies there now (the card read right may be)
             inner = event.data.get("event") if event.type in ("correct", "insert") else None
+            aim = event.data.get("target") if event.type == "correct" else None
+            target = by_seq.get(aim) if isinstance(aim, int) else None
+            if target is not None and target.now is not None:
+                event = target
             if event.camera or event.type in kinds or (isinstance(inner, Mapping) and inner.get("type") in kinds):
-                for name in card_names(event.data):
+                for name in card_names(event.data) | card_names(event.now or {}):
                     self.placed[name] = event
 
     @property
@@ -352,7 +394,9 @@ class CameraEvents:
         - the camera's own event that the referee ruled impossible (a card already played): a misreading, so the
           card read anew under another name is news;
         - the camera's own event, ruled a foul that did not count (a Spades play out of turn,
-          :attr:`Observer.retry_fouls`): tried once more when the game moves on, as it would have been.
+          :attr:`Observer.retry_fouls`): tried once more when the game moves on, as it would have been; corrected on a
+          phone and still such a foul, tried as corrected (:meth:`Observer.corrected`), read under the camera's name
+          or the phone's.
         The camera's own event is followed as if the observer had sent it: a Reject of it (before or after the
         start) makes the card news again under another reading, and a reading of a card taken as played under
         another name is a re-read it notes, not a new play. Any other card (first seen later, or named by no such
@@ -381,8 +425,9 @@ class CameraEvents:
             observer.names[card.id] = card.card  # for a re-read's note ("the camera now reads the 7C on ... as 7S")
             reason = f"{card.card} lay on {card.zone} when the camera started"
             proposal = Proposal(event.type, event.data, card.since, reason, (card.id,))
-            if event.camera and not event.rejected and event.idle_codes & observer.retry_fouls:
-                observer.idle(proposal, view)
+            fixed = event.now if event.camera else None  # its own event, corrected on a phone since (:meth:`start`)
+            if event.camera and (not event.rejected or fixed is not None) and event.idle_codes & observer.retry_fouls:
+                observer.idle(proposal, view)  # (follow tells the observer of a correction: Observer.corrected)
             elif event.impossible and not event.rejected:  # a misreading the referee ruled out (a card played
                 observer.use(card)  # before): as the observer that sent it judged it, the card read anew is news
                 observer.void(proposal)
@@ -400,11 +445,13 @@ class CameraEvents:
             self.undone.discard(old)
             self.idled.discard(old)
             self.looked_at.discard(old)
+            self.fixed.pop(old, None)
 
     def follow(self, link: GameLink, observer: Any) -> None:
-        """Tell ``observer`` of each event of its rejected or restored since the last call; and of each that a change
-        made since on a phone re-ruled into a foul of :attr:`Observer.retry_fouls` that changes nothing (Alex's QC
-        undone after Beth's 4C went in: the 4C is now out of turn), with the referee's view just after it
+        """Tell ``observer`` of each event of its rejected or restored since the last call, and of each corrected on a
+        phone since, or whose correction is gone (:meth:`vision.observers.Observer.corrected`); and of each that a
+        change made since on a phone re-ruled into a foul of :attr:`Observer.retry_fouls` that changes nothing (Alex's
+        QC undone after Beth's 4C went in: the 4C is now out of turn), with the referee's view just after it
         (:meth:`vision.observers.Observer.reruled`): its card, still lying there, goes again once that view has
         changed, as a refused one does (it waited for ever, and the hand went wrong: spadescam, session 49)."""
         if not self.proposals:
@@ -413,6 +460,11 @@ class CameraEvents:
         for seq in sorted(undone ^ self.undone):
             observer.rejected(self.proposals[seq], seq in undone)
         self.undone = undone
+        fixed = link.corrected(list(self.proposals))
+        for seq in sorted(set(fixed) | set(self.fixed)):
+            if fixed.get(seq) != self.fixed.get(seq):
+                observer.corrected(self.proposals[seq], fixed.get(seq))
+        self.fixed = fixed
         retry = getattr(observer, "retry_fouls", frozenset())
         if not retry:
             return

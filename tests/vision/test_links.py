@@ -140,6 +140,31 @@ def test_hub_link_says_which_camera_plays_a_phones_undo_reruled_and_the_view_jus
     assert link.view()["turn"] == "Beth" and link.view_after(qc) is None  # (undone: it does not count)
 
 
+def test_hub_link_says_which_camera_events_a_phone_corrected_and_as_what(app: Flask) -> None:
+    """What CameraEvents.follow and start ask of the dashboard's game: the camera's "Beth 7S", out of turn, corrected
+    on a phone to Beth's 7C, is told as it stands now (and in the log a restarted camera reads, beside the camera's
+    own reading); a phone's own play is no camera event; the correction undone, nothing is corrected."""
+    the_hub = hub(app)
+    live = the_hub.create("spades", ["Alex", "Beth", "Charlie", "David"], {})
+    gid = live.record.id
+    the_hub.append(gid, {"type": "deal", "dealer": "David"}, author="host")
+    for name in ("Alex", "Beth", "Charlie", "David"):
+        the_hub.append(gid, {"type": "bid", "player": name, "bid": 3}, author=name)
+    link = HubLink(the_hub, gid)
+    now = live.record.epoch_ms + the_hub.game_time(live)
+    seven, _ = link.append(VisionEvent({"type": "play", "player": "Beth", "card": "7S"}, now, 0, 1, "7S"))
+    assert link.corrected([seven]) == {}
+    told = {"type": "play", "player": "Beth", "card": "7C"}
+    fix = the_hub.append(gid, {"type": "correct", "target": seven, "event": told}, author="Beth").event.seq
+    the_hub.append(gid, {"type": "play", "player": "Alex", "card": "AC"}, author="Alex")
+    assert link.corrected([seven, fix, fix + 1]) == {seven: told}
+    (logged,) = [event for event in link.logged() if event.seq == seven]
+    assert (logged.data["card"], logged.rejected, logged.now) == ("7S", True, told)
+    assert logged.idle_codes == {"play_out_of_turn"}
+    the_hub.append(gid, {"type": "undo", "target": fix}, author="Beth")
+    assert link.corrected([seven]) == {} and [e.now for e in link.logged() if e.seq == seven] == [None]
+
+
 def test_camera_events_tell_the_observer_of_each_reject_and_restore_once() -> None:
     session = Session("snap", ["Alex", "Beth"])
     link = SessionLink(session)

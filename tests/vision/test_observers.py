@@ -2527,6 +2527,77 @@ def test_spades_a_play_out_of_turn_rejected_on_a_phone_is_not_sent_again_once_th
     assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
 
 
+@pytest.mark.parametrize(
+    ("restart", "reading"),
+    [(False, "7S"), (False, "7C"), (False, "7D"), (True, "7S"), (True, "7C")],
+    ids=[
+        "never_stopped-still_7S",
+        "never_stopped-read_7C",
+        "never_stopped-read_7D",
+        "restarted-still_7S",
+        "restarted-read_7C",
+    ],
+)
+def test_spades_a_play_out_of_turn_corrected_on_a_phone_goes_again_as_corrected(restart: bool, reading: str) -> None:
+    """The camera missed Alex's lead and read Beth's 7C as 7S: "Beth 7S" went in out of turn (a foul of timing: it
+    goes again once the lead is in). A phone corrects it to 7C (still out of turn). The correction is the truth about
+    that card (the lead's decision, session 50): once Alex's lead is entered the camera sends Beth's 7C, whatever it
+    reads now, whether or not serve restarted. It sent "Beth 7S" and it counted (the trick held the card the players
+    had corrected away); read right, a camera that never stopped sent the 7C out of turn a second time at once, and
+    a restarted one sent nothing (the 7C taken as played). A re-read under another name waits with the card."""
+    d = spades()
+    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
+    assert codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    table = {"trick/1": [reading]}
+    assert d.show(table, frames=5, moved=False) == []  # the same card read anew, or as before
+    if restart:
+        d.restart()
+    assert d.show(table, frames=250) == [] and d.observer.notes == []  # Alex's lead is not in: the 7C waits
+    d.manual("play", player="Alex", card="AC")  # entered on a phone
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "AC"}, {"player": "Beth", "card": "7C"}]
+    assert d.observer.notes == []
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_play_out_of_turn_whose_player_a_phone_corrected_goes_again_as_that_player_s(restart: bool) -> None:
+    """Beth put her 7C on Charlie's spot; the camera, which missed Alex's lead, sent "Charlie 7S" out of turn, and a
+    phone corrects it to Beth's 7C. The player is the phone's word too: once Alex's lead is entered the camera sends
+    Beth's 7C (it sent Charlie's 7S, out of turn again)."""
+    d = spades()
+    ((seven, _, _),) = (sent := d.show({"trick/2": ["7S"]}, frames=250))
+    assert plays(sent) == [("Charlie", "7S")] and codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    table = {"trick/2": ["7S"]}
+    if restart:
+        d.restart()
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Alex", card="AC")
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_corrected_play_reruled_out_of_turn_goes_again_as_corrected(restart: bool) -> None:
+    """Alex's QC and Beth's 4C, read 4S, go in; a phone corrects the 4S to 4C; Alex takes the QC back and a phone
+    undoes it, which re-rules Beth's play out of turn. Once Alex's 7C is in, the camera sends Beth's play again as
+    corrected, 4C (it sent 4S)."""
+    d = spades()
+    sent = d.show({"trick/0": ["QC"], "trick/1": ["4S"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "QC"), ("Beth", "4S")]
+    d.manual("correct", target=sent[1][0], event={"type": "play", "player": "Beth", "card": "4C"})
+    d.show({"trick/1": ["4S"]}, frames=5, step=100)  # Alex takes the QC back
+    d.manual("undo", target=sent[0][0])
+    if restart:
+        d.restart()
+    assert d.show({"trick/1": ["4S"]}, frames=20, step=100) == []  # Alex's card is not in: the 4C waits
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["4S"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Beth", "4C")] and codes(sent) == []
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "7C"}, {"player": "Beth", "card": "4C"}]
+
+
 def test_snap_a_reject_after_a_restart_of_a_flip_sent_before_it_makes_the_card_news() -> None:
     """Alex's 5S misread as 5C and sent; serve restarts; a phone rejects the 5C; the camera reads the card right:
     the new observer never heard of the Reject (not its own event), and only noted a re-read (camera-restart audit)."""

@@ -24,7 +24,9 @@ Rules every observer keeps:
   before. So may, once, those of an event taken as a foul of timing that does not count
   (:attr:`Observer.retry_fouls`: a Spades card ruled out of turn because the camera missed the card before it: once
   the players enter that card, it counts). The same holds for an event that counted until a change on a phone
-  re-ruled it into such a foul (:meth:`Observer.reruled`, told by :meth:`vision.links.CameraEvents.follow`).
+  re-ruled it into such a foul (:meth:`Observer.reruled`, told by :meth:`vision.links.CameraEvents.follow`). A
+  card whose event a phone corrected goes again as corrected, whatever the camera reads then
+  (:meth:`Observer.corrected`).
 * **What the camera cannot see is not guessed**: face-down cards, bids, calls, layouts are entered on the
   phones. Something the observer cannot explain becomes a note on the dashboard, not an event.
 * **What the referee knows narrows what a card can be** (:meth:`Observer.possible`): where the game knows which
@@ -95,6 +97,7 @@ class Observer:
     lost: list[tuple[int, TableCard, str]] = field(default_factory=list)  # (when, a refused or voided card, the
     # referee's view) it left
     reruled_notes: dict[int, str] = field(default_factory=dict)  # card id -> the note of :meth:`reruled` on it
+    told: dict[int, dict[str, Json]] = field(default_factory=dict)  # chain -> its event as a phone corrected it
 
     game = ""
     #: fouls of timing that leave the game as it was, after which the same card may count once the game has moved on
@@ -169,6 +172,10 @@ class Observer:
                 self.note(text)
                 self.deferred[card.id] = (stands[-1], text)
                 return True
+            waiting = [c for c in chain if c != card.id and c in self.retried and c not in self.done and c in self.held]
+            if waiting and card.id not in self.retried:  # a re-read of a card waiting to go again (:meth:`idle`,
+                self.retried.add(card.id)  # :meth:`reruled`) waits with it (read right, it went out of turn again at
+                self.held[card.id] = self.held[waiting[-1]]  # once: a second foul on the phones)
         if card.id in self.held:
             if self.held[card.id] == fingerprint(view):
                 return True
@@ -281,6 +288,23 @@ class Observer:
             self.voided.discard(card)
             if card in self.names:
                 self.void_names.get(self.chain.get(card, card), set()).discard(self.names[card])
+
+    def corrected(self, proposal: Proposal, event: Mapping[str, Json] | None) -> None:
+        """A phone has corrected the event of ``proposal`` to ``event`` (``{"type": ..., payload}``; None: that
+        correction is gone, the camera's event stands as sent): that is the truth about its cards. When one of them is
+        sent again (a foul of timing retried, :meth:`idle`, :meth:`reruled`) it goes as corrected (:meth:`as_told`),
+        whatever the camera reads then (Beth's 7C read 7S, out of turn, corrected to 7C on a phone: the camera sent
+        7S once Alex's lead was entered, and it counted; session 50)."""
+        for card in proposal.cards:
+            root = self.chain.get(card, card)
+            if event is None:
+                self.told.pop(root, None)
+                continue
+            self.told[root] = dict(event)
+
+    def as_told(self, card: TableCard) -> dict[str, Json] | None:
+        """The event of ``card`` as a phone corrected it (:meth:`corrected`), None if none did."""
+        return self.told.get(self.chain.get(card.id, card.id))
 
     def void(self, proposal: Proposal) -> None:
         """``proposal`` was appended but the referee found it impossible and left the game as it was: a later

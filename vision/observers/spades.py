@@ -115,7 +115,13 @@ class SpadesObserver(Observer):
                 self._release(zone.name)  # put back (before skip: the tracker knows it again, already used)
             if self.skip(top, view):
                 continue
-            if top.card in on_table:  # the referee has it already (seen again after being covered)
+            name, told = top.card, self.as_told(top)
+            if told is not None:  # a phone corrected its play: the truth, whatever the camera reads now
+                if told.get("type") != "play" or told.get("player") not in self.players:
+                    self.use(top)  # (no play any more: not sent again)
+                    continue
+                name, player = str(told.get("card")), str(told.get("player"))
+            if name in on_table:  # the referee has it already (seen again after being covered)
                 self.use(top)
                 continue
             if self.taken_back(zone.name, top, update, view):
@@ -127,8 +133,8 @@ class SpadesObserver(Observer):
                 continue
             if player != view.get("turn") and update.ts - top.since < self.turn_grace_ms:
                 continue  # the card in turn may be there, not read yet (or not above the threshold yet)
-            reason = f"{player} played {top.card}"
-            out.append(Proposal("play", {"player": player, "card": top.card}, top.since, reason, (top.id,)))
+            reason = f"{player} played {name}" + (" (as corrected on a phone)" if told is not None else "")
+            out.append(Proposal("play", {"player": player, "card": name}, top.since, reason, (top.id,)))
         in_turn = [p for p in out if p.data["player"] == view.get("turn")]
         if in_turn:
             out = in_turn  # the others are judged again once the referee has moved the turn on
