@@ -396,7 +396,7 @@ class CameraEvents:
         - the camera's own event, ruled a foul that did not count (a Spades play out of turn,
           :attr:`Observer.retry_fouls`): tried once more when the game moves on, as it would have been; corrected on a
           phone and still such a foul, tried as corrected (:meth:`Observer.corrected`), read under the camera's name
-          or the phone's.
+          or the phone's, unless a later event named the card as corrected.
         The camera's own event is followed as if the observer had sent it: a Reject of it (before or after the
         start) makes the card news again under another reading, and a reading of a card taken as played under
         another name is a re-read it notes, not a new play. Any other card (first seen later, or named by no such
@@ -426,7 +426,9 @@ class CameraEvents:
             reason = f"{card.card} lay on {card.zone} when the camera started"
             proposal = Proposal(event.type, event.data, card.since, reason, (card.id,))
             fixed = event.now if event.camera else None  # its own event, corrected on a phone since (:meth:`start`)
-            if event.camera and (not event.rejected or fixed is not None) and event.idle_codes & observer.retry_fouls:
+            if fixed is not None and any(self.placed.get(name) is not event for name in card_names(fixed)):
+                observer.use(card)  # the card as corrected was named again since (played in turn): not sent again
+            elif event.camera and (not event.rejected or fixed is not None) and event.idle_codes & observer.retry_fouls:
                 observer.idle(proposal, view)  # (follow tells the observer of a correction: Observer.corrected)
             elif event.impossible and not event.rejected:  # a misreading the referee ruled out (a card played
                 observer.use(card)  # before): as the observer that sent it judged it, the card read anew is news

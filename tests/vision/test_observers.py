@@ -2561,6 +2561,26 @@ def test_spades_a_play_out_of_turn_corrected_on_a_phone_goes_again_as_corrected(
     assert d.observer.notes == []
 
 
+def test_spades_a_corrected_play_sent_again_is_not_sent_a_third_time_after_a_restart() -> None:
+    """As above: Beth's 7S, out of turn, corrected to 7C, goes again as 7C once Alex's lead is in, and the trick ends
+    (Alex's AC wins). Serve restarts with the trick still lying, the 7S still read, and Alex leads the next trick on a
+    phone: the 7C went in again as Beth's play, ruled already played, had the restarted camera taken the corrected
+    foul for one still waiting (the 7C, named by the later event, was played)."""
+    d = spades()
+    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    d.manual("play", player="Alex", card="AC")
+    table = {"trick/1": ["7S"]}
+    assert plays(d.show(table, frames=250)) == [("Beth", "7C")]
+    table.update({"trick/2": ["4C"], "trick/3": ["2C"]})
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Charlie", "4C"), ("David", "2C")] and codes(sent) == ["trick_won"]
+    d.restart()
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Alex", card="KH")
+    assert d.show(table, frames=250) == []
+
+
 @pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
 def test_spades_a_play_out_of_turn_whose_player_a_phone_corrected_goes_again_as_that_player_s(restart: bool) -> None:
     """Beth put her 7C on Charlie's spot; the camera, which missed Alex's lead, sent "Charlie 7S" out of turn, and a
