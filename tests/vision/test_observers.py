@@ -2618,6 +2618,40 @@ def test_spades_a_corrected_play_reruled_out_of_turn_goes_again_as_corrected(res
     assert d.link.view()["trick"] == [{"player": "Alex", "card": "7C"}, {"player": "Beth", "card": "4C"}]
 
 
+@pytest.mark.parametrize("order", ["corrected_then_read", "read_then_corrected"])
+def test_spades_a_re_read_under_the_name_a_phone_corrected_to_makes_no_note(order: str) -> None:
+    """Alex leads AC; Beth's 7C, read 7S, goes in and a phone corrects it to 7C; the camera then reads the card right.
+    That is what the log says already: no "the camera now reads the 7S on trick/1 as 7C: correct it if so" note
+    (mutlinks, session 50), and a note made before the correction goes with it. A re-read under a third name is
+    still noted, naming the card as corrected."""
+    d = spades()
+    table = {"trick/0": ["AC"], "trick/1": ["7S"]}
+    d.show(table)
+    (seven,) = [e.seq for e in d.session.events if e.data.get("card") == "7S"]
+    table["trick/1"] = ["7C"]
+    if order == "read_then_corrected":
+        assert d.show(table, moved=False) == []
+        assert d.observer.notes == ["the camera now reads the 7S on trick/1 as 7C: correct it if so"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    assert d.show(table, moved=False) == [] and d.observer.notes == []
+    table["trick/1"] = ["7D"]
+    assert d.show(table, moved=False) == []
+    assert d.observer.notes == ["the camera now reads the 7C on trick/1 as 7D: correct it if so"]
+
+
+def test_spades_a_re_read_of_a_corrected_play_names_the_card_as_corrected() -> None:
+    """As above, but the camera reads the card as 7D straight after the correction: the note names the 7C the log
+    has, not the 7S the players corrected away."""
+    d = spades()
+    table = {"trick/0": ["AC"], "trick/1": ["7S"]}
+    d.show(table)
+    (seven,) = [e.seq for e in d.session.events if e.data.get("card") == "7S"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    table["trick/1"] = ["7D"]
+    assert d.show(table, moved=False) == []
+    assert d.observer.notes == ["the camera now reads the 7C on trick/1 as 7D: correct it if so"]
+
+
 def test_snap_a_reject_after_a_restart_of_a_flip_sent_before_it_makes_the_card_news() -> None:
     """Alex's 5S misread as 5C and sent; serve restarts; a phone rejects the 5C; the camera reads the card right:
     the new observer never heard of the Reject (not its own event), and only noted a re-read (camera-restart audit)."""

@@ -165,9 +165,12 @@ class Observer:
                 self.voided.add(card.id)
                 return True
             stands = [c for c in chain if c != card.id and c in self.done and c not in self.voided]
+            told = self.told.get(root, {}).get("card")
             if stands:  # its event was sent and taken (or the referee already had the card)
                 self.use(card)
-                was = self.names.get(stands[-1], "?")
+                if told == card.card:
+                    return True  # what a phone's correction of its event says already: no note
+                was = told or self.names.get(stands[-1], "?")
                 text = f"the camera now reads the {was} on {card.zone} as {card.card}: correct it if so"
                 self.note(text)
                 self.deferred[card.id] = (stands[-1], text)
@@ -293,14 +296,18 @@ class Observer:
         """A phone has corrected the event of ``proposal`` to ``event`` (``{"type": ..., payload}``; None: that
         correction is gone, the camera's event stands as sent): that is the truth about its cards. When one of them is
         sent again (a foul of timing retried, :meth:`idle`, :meth:`reruled`) it goes as corrected (:meth:`as_told`),
-        whatever the camera reads then (Beth's 7C read 7S, out of turn, corrected to 7C on a phone: the camera sent
-        7S once Alex's lead was entered, and it counted; session 50)."""
+        whatever the camera reads then, and a re-read of it under the corrected name is no news and makes no note
+        (Beth's 7C read 7S, out of turn, corrected to 7C on a phone: the camera sent 7S once Alex's lead was entered,
+        and it counted; session 50). A note made by a re-read under that name before the correction goes."""
         for card in proposal.cards:
             root = self.chain.get(card, card)
             if event is None:
                 self.told.pop(root, None)
                 continue
             self.told[root] = dict(event)
+            for later, (stood, text) in self.deferred.items():
+                if stood == card and self.names.get(later) == event.get("card") and text in self.notes:
+                    self.notes.remove(text)
 
     def as_told(self, card: TableCard) -> dict[str, Json] | None:
         """The event of ``card`` as a phone corrected it (:meth:`corrected`), None if none did."""
