@@ -2652,6 +2652,15 @@ def test_spades_a_re_read_of_a_corrected_play_names_the_card_as_corrected() -> N
     assert d.observer.notes == ["the camera now reads the 7C on trick/1 as 7D: correct it if so"]
 
 
+def test_snap_a_re_read_under_the_name_a_phone_corrected_to_makes_no_note() -> None:
+    """Alex's 5S flip, read 5C, goes in and a phone corrects it to 5S; the camera then reads the card right: no "the
+    camera now reads the 5C on face_up/0 as 5S: correct it if so" note (the log says 5S already), and nothing sent."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5S"})
+    assert d.show({"face_up/0": ["5S"]}, frames=20, moved=False) == [] and d.observer.notes == []
+
+
 def test_snap_a_reject_after_a_restart_of_a_flip_sent_before_it_makes_the_card_news() -> None:
     """Alex's 5S misread as 5C and sent; serve restarts; a phone rejects the 5C; the camera reads the card right:
     the new observer never heard of the Reject (not its own event), and only noted a re-read (camera-restart audit)."""
