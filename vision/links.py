@@ -362,15 +362,15 @@ class CameraEvents:
         self.placed = {}
         kinds = observer.table_events
         logged = link.logged()
-        by_seq = {event.seq: event for event in logged}
+        at = {event.seq: k for k, event in enumerate(logged)}
         for k, event in enumerate(logged):
             if event.rejected and k < len(logged) - RECENT:
                 continue  # a misreading put right long ago is not what lies there now (the card read right may be)
             inner = event.data.get("event") if event.type in ("correct", "insert") else None
             aim = event.data.get("target") if event.type == "correct" else None
-            target = by_seq.get(aim) if isinstance(aim, int) else None
-            if target is not None and target.now is not None:
-                event = target
+            target = logged[at[aim]] if isinstance(aim, int) and aim in at else None
+            if target is not None and target.now is not None and at[target.seq] >= len(logged) - RECENT:
+                event = target  # (put right long ago: the correction as any other, not the camera's misreading)
             if event.camera or event.type in kinds or (isinstance(inner, Mapping) and inner.get("type") in kinds):
                 for name in card_names(event.data) | card_names(event.now or {}):
                     self.placed[name] = event

@@ -187,6 +187,22 @@ def test_snap_a_rejected_misread_still_lying_after_a_restart_is_not_sent_again()
     assert d.show({"face_up/0": ["5S"]}, frames=20) == [] and d.observer.notes == []
 
 
+def test_snap_a_misread_corrected_long_ago_does_not_hide_a_new_flip_of_that_name_after_a_restart() -> None:
+    """Alex's 5S read 5C and corrected on a phone; 33 flips later (the 5S long covered) Alex turns up the real 5C while
+    serve restarts: the camera sends it. The restart filed the 5C under the camera's old event through its correction
+    (past RECENT), took the card for the misreading still lying there, and sent nothing (review3, session 50)."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5S"})
+    between = "7H 9D 2C JS 4H KD 8C 3S QH 6D TC AS 9H 2D JC 4S KH 8D 3C QS 6H TD AC 9S 2H JD 4C KS 8H 3D QC 6S TH"
+    for k, card in enumerate(between.split()):  # no two tops of a rank: no snap
+        assert d.manual("flip", player=("Beth", "Alex")[k % 2], card=card) == []
+    assert d.link.view()["turn"] == "Alex"
+    d.restart()
+    sent = d.show({"face_up/0": ["5C"], "face_up/1": ["TH"]}, frames=20)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5C")] and codes(sent) == []
+
+
 def test_snap_a_rejected_misread_read_right_later_is_the_flip_and_a_restored_one_stands() -> None:
     d = snap()
     ((seq, _, _),) = d.show({"face_up/0": ["5C"]})  # Alex's 5S misread as 5C
