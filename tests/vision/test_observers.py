@@ -2577,6 +2577,29 @@ def test_spades_a_play_out_of_turn_corrected_on_a_phone_goes_again_as_corrected(
     assert d.observer.notes == []
 
 
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_correction_undone_sends_the_play_again_as_the_camera_read_it(restart: bool) -> None:
+    """As above, but the edit is undone on a phone ("Undo this edit": it was the 7S after all): the log's event is the
+    camera's "Beth 7S" again, out of turn, and once Alex's lead is in that goes, not the 7C of the edit taken back
+    (a hand mutant of CameraEvents.follow that did not tell the observer of a correction gone sent Beth's 7C: review3,
+    session 50)."""
+    d = spades()
+    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
+    assert codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    edit = d.session.events[-1].seq
+    table = {"trick/1": ["7S"]}
+    assert d.show(table, frames=5) == []
+    d.manual("undo", target=edit)
+    assert d.show(table, frames=5) == []
+    if restart:
+        d.restart()
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Alex", card="AC")
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Beth", "7S")] and codes(sent) == []
+
+
 def test_spades_a_corrected_play_sent_again_is_not_sent_a_third_time_after_a_restart() -> None:
     """As above: Beth's 7S, out of turn, corrected to 7C, goes again as 7C once Alex's lead is in, and the trick ends
     (Alex's AC wins). Serve restarts with the trick still lying, the 7S still read, and Alex leads the next trick on a
