@@ -218,6 +218,38 @@ def test_camera_events_forget_a_rejected_event_they_no_longer_follow() -> None:
     assert told == [("the 5S flip", True), ("the JC flip", True)]
 
 
+def test_camera_events_forget_a_corrected_event_they_no_longer_follow() -> None:
+    """Alex's 5S flip, read 5C, is corrected on a phone, then the camera sends more flips than it follows (``keep``):
+    the old flip is forgotten with its correction, and a later correction is told as usual. Kept among the corrected
+    ones (a hand mutant of CameraEvents.add, review3, session 50), the old flip was looked up in the events followed on
+    every frame (a KeyError): the camera stopped turning the table into events for the rest of the evening."""
+    session = Session("snap", ["Alex", "Beth"])
+    link = SessionLink(session)
+    session.append(GameEvent(1, 0, Source.MANUAL, "deal", {"dealer": "Beth"}))
+    told: list[tuple[str, Any]] = []
+
+    class Listener:
+        def rejected(self, proposal: str, undone: bool) -> None:
+            told.append((proposal, undone))
+
+        def corrected(self, proposal: str, event: Any) -> None:
+            told.append((proposal, event))
+
+    mine = CameraEvents(keep=2)
+    five = {"type": "flip", "player": "Alex", "card": "5S"}
+    for k, card in enumerate(["5C", "7D", "9H", "JC"]):
+        seq, _ = link.append(flip(card, player=("Alex", "Beth")[k % 2]))
+        mine.add(seq, f"the {card} flip")
+        if card == "5C":
+            session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "correct", {"target": seq, "event": five}))
+        mine.follow(link, Listener())
+    assert told == [("the 5C flip", five)] and sorted(mine.proposals) == [seq - 1, seq]
+    jack = {"type": "flip", "player": "Beth", "card": "JD"}
+    session.append(GameEvent(session.next_seq, 0, Source.MANUAL, "correct", {"target": seq, "event": jack}))
+    mine.follow(link, Listener())
+    assert told == [("the 5C flip", five), ("the JC flip", jack)]
+
+
 def spades_old_trick() -> tuple[Driver, dict[str, list[str]]]:
     """Trick 1 (AC 7C 4C 2C) lies on the spots after Alex claimed the rest of the hand; the next deal is bid (Beth
     leads), then serve restarts: a new observer whose start (:meth:`CameraEvents.settle`) must know the old trick."""
