@@ -2700,6 +2700,21 @@ def test_snap_a_re_read_under_the_name_a_phone_corrected_to_makes_no_note() -> N
     assert d.show({"face_up/0": ["5S"]}, frames=20, moved=False) == [] and d.observer.notes == []
 
 
+def test_snap_a_re_read_under_the_corrected_name_after_a_flicker_leaves_no_note_naming_it() -> None:
+    """As above, but the camera read the card 5D for a while before it read it right, and the phone's correction came
+    after: the note "the camera now reads the 5D on face_up/0 as 5S: correct it if so" goes with the correction, as
+    one on the camera's own reading does (it stayed: only a note made on the first reading went; review3, session
+    50)."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    assert d.show({"face_up/0": ["5D"]}, frames=20, moved=False) == []
+    assert d.show({"face_up/0": ["5S"]}, frames=20, moved=False) == []
+    assert "the camera now reads the 5D on face_up/0 as 5S: correct it if so" in d.observer.notes
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5S"})
+    assert d.show({"face_up/0": ["5S"]}, frames=20, moved=False) == []
+    assert [note for note in d.observer.notes if "as 5S:" in note] == []
+
+
 def test_snap_a_reject_after_a_restart_of_a_flip_sent_before_it_makes_the_card_news() -> None:
     """Alex's 5S misread as 5C and sent; serve restarts; a phone rejects the 5C; the camera reads the card right:
     the new observer never heard of the Reject (not its own event), and only noted a re-read (camera-restart audit)."""

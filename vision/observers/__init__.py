@@ -305,8 +305,10 @@ class Observer:
                 self.told.pop(root, None)
                 continue
             self.told[root] = dict(event)
-            for later, (stood, text) in self.deferred.items():
-                if stood == card and self.names.get(later) == event.get("card") and text in self.notes:
+            said = event.get("card")
+            for later, (stood, text) in self.deferred.items():  # stood: the card, or a re-read of it (a flicker: 5C
+                same = self.chain.get(stood, stood) == root  # read 5D, then 5S, noted "the 5D ... as 5S")
+                if same and self.names.get(later) == said and text in self.notes:
                     self.notes.remove(text)
 
     def as_told(self, card: TableCard) -> dict[str, Json] | None:
