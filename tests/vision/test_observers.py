@@ -2639,6 +2639,65 @@ def test_spades_a_play_out_of_turn_whose_player_a_phone_corrected_goes_again_as_
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
+def test_spades_a_play_corrected_to_a_player_not_yet_in_turn_waits_for_that_turn(restart: bool) -> None:
+    """Charlie's 7C on Beth's spot, read "Beth 7S", went in out of turn (the camera missed Alex's lead); a phone
+    corrects it to Charlie's 7C. Once Alex's lead is in it is Beth's turn: the 7C waits, and goes once Beth's card is
+    in. It went at once as Charlie's, out of turn again (a second foul on the phones), and never after that: the
+    trick went on without it, nothing said (review3, session 50; the corrected helper's limitation 2)."""
+    d = spades()
+    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
+    assert codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
+    table = {"trick/1": ["7S"]}
+    if restart:
+        d.restart()
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Alex", card="AC")
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Beth", card="9C")
+    sent = d.show(table, frames=250)
+    assert plays(sent) == [("Charlie", "7C")] and codes(sent) == []
+
+
+def test_spades_a_play_corrected_to_a_player_who_then_enters_another_card_is_not_sent() -> None:
+    """As above, but Charlie's own card is entered on a phone with Beth's (8C: the correction was wrong) and the trick
+    ends: the 7C still lying on Beth's spot is no play of Charlie's in the next trick."""
+    d = spades()
+    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
+    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
+    table = {"trick/1": ["7S"]}
+    d.manual("play", player="Alex", card="AC")
+    assert d.show(table, frames=250) == []
+    d.manual("play", player="Beth", card="9C")
+    for player, card in (("Charlie", "8C"), ("David", "2C")):  # (entered before the camera looked again)
+        d.manual("play", player=player, card=card)
+        assert d.show(table, frames=50) == []
+    for player, card in (("Alex", "KH"), ("Beth", "3H")):  # the next trick: Charlie's turn comes
+        d.manual("play", player=player, card=card)
+        assert d.show(table, frames=250) == []
+    assert d.link.view()["turn"] == "Charlie"
+
+
+def test_spades_a_play_corrected_to_a_player_not_in_turn_when_the_hand_is_claimed_is_not_sent() -> None:
+    """As above, but Alex claims the rest of the hand before Charlie's turn comes: the 7C still lying on Beth's spot
+    into the next deal is no play of Charlie's in the new hand."""
+    d = spades()
+    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
+    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
+    table = {"trick/1": ["7S"]}
+    d.manual("play", player="Alex", card="AC")
+    assert d.show(table, frames=250) == []
+    d.manual("claim", player="Alex")
+    assert d.show(table, frames=50) == []
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    d.manual("play", player="Beth", card="4H")
+    assert d.link.view()["turn"] == "Charlie"
+    assert d.show(table, frames=250) == []
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
 def test_spades_a_corrected_play_reruled_out_of_turn_goes_again_as_corrected(restart: bool) -> None:
     """Alex's QC and Beth's 4C, read 4S, go in; a phone corrects the 4S to 4C; Alex takes the QC back and a phone
     undoes it, which re-rules Beth's play out of turn. Once Alex's 7C is in, the camera sends Beth's play again as

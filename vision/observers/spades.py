@@ -133,6 +133,10 @@ class SpadesObserver(Observer):
                 continue
             if player != view.get("turn") and update.ts - top.since < self.turn_grace_ms:
                 continue  # the card in turn may be there, not read yet (or not above the threshold yet)
+            if told is not None and player != view.get("turn"):  # as corrected, its player's turn has not come: it
+                if player in players:  # waits for it (it went out of turn again, a second foul); with its player's
+                    self.use(top)  # card in the trick, it cannot count
+                continue
             reason = f"{player} played {name}" + (" (as corrected on a phone)" if told is not None else "")
             out.append(Proposal("play", {"player": player, "card": name}, top.since, reason, (top.id,)))
         in_turn = [p for p in out if p.data["player"] == view.get("turn")]
