@@ -1160,6 +1160,30 @@ def test_spit_a_play_on_a_stall_s_spit_card_before_it_settled_goes_after_the_spi
     assert d.link.view()["spit_piles"][0]["top"] == "7S" and d.refused == [] and not d.observer.notes
 
 
+@pytest.mark.parametrize("seen", ["at_the_top_s_edge", "glimpsed_then_hidden"])
+def test_spit_a_play_on_the_called_player_s_late_spit_card_before_it_settled_goes_after_that_spit(seen: str) -> None:
+    """After a stall Alex's spit card (8C) goes alone, so the call still names Beth; she turns her 6C onto the QC and
+    Alex plays his 7S on it 200 ms later, hands over the pile all along, at 15 fps. The game is no longer stalled, but
+    the call waits on her pile: the 6C, seen at the 7S's edge or glimpsed before it, is her spit card, and the 7S is
+    judged on it (review2, session 50: with only a stalled game counted, the 7S went as an illegal_play on the QC and
+    the 6C was never sent)."""
+    d, table = spit_stalled()
+    table["spit/0"] = ["10C", "8C"]
+    d.show(table, frames=160)
+    assert d.link.view()["called"] == ["Beth"] and not d.link.view()["stalled"]
+    d.step = 67
+    table["spit/1"] = ["QC", "6C"]
+    d.show(table, frames=3, frozen=["spit/1"])
+    table |= {"stock/0/4": [], "spit/1": ["QC", "6C", "7S"] if seen == "at_the_top_s_edge" else ["QC", "7S"]}
+    d.show(table, frames=3, frozen=["spit/1"])
+    sent = d.show(table, frames=40)
+    assert [(b, [r.code for r in rs]) for _, b, rs in sent] == [
+        ({"type": "spit", "cards": {"Beth": "6C"}, "piles": {"Beth": 1}}, []),
+        ({"type": "play", "player": "Alex", "card": "7S", "pile": 1, "from": 4}, []),
+    ]
+    assert d.link.view()["spit_piles"][1]["top"] == "7S" and d.refused == [] and not d.observer.notes
+
+
 def test_spit_spit_cards_turned_a_second_apart_in_a_stall_are_one_spit() -> None:
     """docs/live.md: a stall gathers for 1.5 s. Beth turns her spit card 1.0 s after Alex: one ``spit`` with both
     cards (gathered for 0.5 s, they went as two ``spit`` events)."""
