@@ -16,8 +16,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   One never read there that left its stock pile, in view, as the top landed and is seen nowhere else, when the top
   goes on it (or both on the pile's old top), is inferred as played under it (:meth:`SpitObserver._vanished_under`).
   Such a card, or one only glimpsed under the top (a card held over the pile as the top landed looks the same), seen
-  again anywhere but on that pile is a note that the play sent is evidently wrong (an undo on a phone if it was not
-  played), until that play is undone or corrected, or the spit piles are taken up (:meth:`SpitObserver._seen_again`).
+  again on the other spit pile or its player's stock piles is a note that the play sent is evidently wrong (an undo
+  on a phone if it was not played), until that play is undone or corrected, or the spit piles are taken up
+  (:meth:`SpitObserver._seen_again`).
 * A card turned up on a stock pile whose top the referee shows face down is a ``reveal``; the face-up top of
   another of the player's piles appearing on an empty space is a ``move``. A card turned up on a pile whose top
   the referee still shows face up waits: the play or move of that top is often seen in the same frame or later
@@ -304,14 +305,15 @@ class SpitObserver(Observer):
         self._unseen[card] = Unseen(card, name, pile, top.card, top.zone, how)
 
     def _seen_again(self, update: Update, view: Mapping[str, Json]) -> None:
-        """A card whose play went under a top without being seen lying there (:class:`Unseen`), seen again anywhere
-        but on that pile (back on its stock pile, on the other spit pile, on a space): it may never have been on the
-        pile (held off the table for longer than ``gather_ms``, a sleeve resting over its pile, a card held over the
-        pile as the top landed). The play stands (the camera un-sends nothing): a note says so and asks for an undo on
-        a phone if it was not played. The note goes once the referee no longer has the card on the spit piles (a foul's
-        card lies there too): that play undone or corrected on a phone, or the piles taken up at the round's end (a
-        card of a round over is not one of the next: its record goes before it can be played again). A foul's card
-        taken back, as the referee asks, makes the note too: it cannot be told from a card never played."""
+        """A card whose play went under a top without being seen lying there (:class:`Unseen`), seen again on the other
+        spit pile or its player's stock piles (back on its stock pile, on the other spit pile, on a space; on the other
+        player's it is a misread): it may never have been on the pile (held off the table for longer than ``gather_ms``,
+        a sleeve resting over its pile, a card held over the pile as the top landed). The play stands (the camera
+        un-sends nothing): a note says so and asks for an undo on a phone if it was not played. The note goes once the
+        referee no longer has the card on the spit piles (a foul's card lies there too): that play undone or corrected
+        on a phone, or the piles taken up at the round's end (a card of a round over is not one of the next: its record
+        goes before it can be played again). A foul's card taken back, as the referee asks, makes the note too: it
+        cannot be told from a card never played."""
         known = _known(view)
         for card, unseen in list(self._unseen.items()):
             if card not in known:
@@ -319,8 +321,9 @@ class SpitObserver(Observer):
                 continue
             if unseen.note:
                 continue
-            # on its own pile it lies where the camera said (at the top's edge, the tracker puts it last: no order)
-            where = [c for c in update.state.where(card) if c.zone != unseen.zone]
+            # on its own pile it lies where the camera said (at the top's edge, the tracker puts it last: no order); on
+            # another player's stock pile it cannot be (no card changes hands in a round): a misread, no note
+            where = [c for c in update.state.where(card) if c.zone != unseen.zone and self._could_hold(c.zone, unseen)]
             if where:
                 place = self._place(where[0].zone)
                 unseen.note = (
@@ -329,6 +332,11 @@ class SpitObserver(Observer):
                     "played, undo it on a phone"
                 )
                 self.note(unseen.note)
+
+    def _could_hold(self, zone: str, unseen: Unseen) -> bool:
+        """Whether the card of ``unseen`` could lie in ``zone``: a spit pile, or one of its player's stock piles."""
+        z = self.layout.zone(zone)
+        return z.kind == "spit" or (z.kind == "stock" and self.owner(zone) == unseen.player)
 
     def _drop(self, unseen: Unseen | None) -> None:
         if unseen is not None and unseen.note in self.notes:
