@@ -307,13 +307,13 @@ class SpitObserver(Observer):
     def _seen_again(self, update: Update, view: Mapping[str, Json]) -> None:
         """A card whose play went under a top without being seen lying there (:class:`Unseen`), seen again on the other
         spit pile or its player's stock piles (back on its stock pile, on the other spit pile, on a space; on the other
-        player's it is a misread): it may never have been on the pile (held off the table for longer than ``gather_ms``,
-        a sleeve resting over its pile, a card held over the pile as the top landed). The play stands (the camera
-        un-sends nothing): a note says so and asks for an undo on a phone if it was not played. The note goes once the
-        referee no longer has the card on the spit piles (a foul's card lies there too): that play undone or corrected
-        on a phone, or the piles taken up at the round's end (a card of a round over is not one of the next: its record
-        goes before it can be played again). A foul's card taken back, as the referee asks, makes the note too: it
-        cannot be told from a card never played."""
+        player's, or a card lying there read anew as it, it is a misread): it may never have been on the pile (held off
+        the table for longer than ``gather_ms``, a sleeve resting over its pile, a card held over the pile as the top
+        landed). The play stands (the camera un-sends nothing): a note says so and asks for an undo on a phone if it was
+        not played. The note goes once the referee no longer has the card on the spit piles (a foul's card lies there
+        too): that play undone or corrected on a phone, or the piles taken up at the round's end (a card of a round over
+        is not one of the next: its record goes before it can be played again). A foul's card taken back, as the referee
+        asks, makes the note too: it cannot be told from a card never played."""
         known = _known(view)
         for card, unseen in list(self._unseen.items()):
             if card not in known:
@@ -322,8 +322,13 @@ class SpitObserver(Observer):
             if unseen.note:
                 continue
             # on its own pile it lies where the camera said (at the top's edge, the tracker puts it last: no order); on
-            # another player's stock pile it cannot be (no card changes hands in a round): a misread, no note
-            where = [c for c in update.state.where(card) if c.zone != unseen.zone and self._could_hold(c.zone, unseen)]
+            # another player's stock pile it cannot be (no card changes hands in a round), and a card lying there read
+            # anew as it (TableCard.replaces) is that card: misreads, no note
+            where = [
+                c
+                for c in update.state.where(card)
+                if c.zone != unseen.zone and self._could_hold(c.zone, unseen) and c.replaces is None
+            ]
             if where:
                 place = self._place(where[0].zone)
                 unseen.note = (
