@@ -1654,6 +1654,33 @@ def test_spit_an_inferred_play_s_card_misread_on_a_stock_pile_is_no_note(case: s
     assert not [n for n in d.observer.notes if "undo" in n]
 
 
+def test_spit_the_card_of_an_inferred_play_that_ended_the_round_laid_out_again_is_no_note() -> None:
+    """Alex's last stock card, his 3S (a short layout stands for the round's last card), is covered by Beth's 4C before
+    it was read: inferred under it, it ends the round. Before the slap is entered on a phone the players gather the
+    piles and lay out again, Alex's 3S face up on his stock pile 1: no note asking to undo the play that ended the round
+    (review2, session 50: "if 3S was not played, undo it on a phone" until the slap was entered)."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.step = 67
+    d.manual("layout", player="Alex", counts=[1, 0, 0, 0, 0], tops=["3S", None, None, None, None])
+    beth = {"stock/1/0": ["5H"], "stock/1/1": ["JD"], "stock/1/2": ["QD"], "stock/1/3": ["4C"], "stock/1/4": ["8H"]}
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=[c for (c,) in beth.values()])
+    table = {"stock/0/0": ["3S"], **beth}
+    d.show(table)
+    d.show({**table, "spit/0": ["2C"], "spit/1": ["9D"]}, frames=20)
+    table |= {"stock/0/0": [], "stock/1/3": [], "spit/1": ["9D"]}
+    d.show({**table, "spit/0": ["2C"]}, frames=2, frozen=["spit/0"])
+    d.show({**table, "spit/0": ["2C", "4C"]}, frames=3, frozen=["spit/0"])
+    sent = d.show({**table, "spit/0": ["2C", "4C"]}, frames=30)
+    assert [(b["player"], b["card"], [r.code for r in rs]) for _, b, rs in sent] == [
+        ("Alex", "3S", ["round_over"]),
+        ("Beth", "4C", ["late_play"]),
+    ]
+    table = {"stock/0/0": ["3S"], **{k: v for k, v in beth.items() if k != "stock/1/3"}}
+    d.show(table, frames=2, frozen=["spit/0", "spit/1"])
+    d.show(table, frames=30)
+    assert d.link.view()["phase"] == "slap" and not [n for n in d.observer.notes if "undo" in n]
+
+
 @pytest.mark.parametrize(
     "case", ["put back after 0.5 s", "put back after 1 s", "played on the other pile", "slid to an empty space"]
 )

@@ -312,14 +312,15 @@ class SpitObserver(Observer):
         landed). The play stands (the camera un-sends nothing): a note says so and asks for an undo on a phone if it was
         not played. The note goes once the referee no longer has the card on the spit piles (a foul's card lies there
         too): that play undone or corrected on a phone, or the piles taken up at the round's end (a card of a round over
-        is not one of the next: its record goes before it can be played again). A foul's card taken back, as the referee
+        is not one of the next: its record goes before it can be played again; no new note once the round is over: the
+        cards are gathered and laid out again before the slap may be entered). A foul's card taken back, as the referee
         asks, makes the note too: it cannot be told from a card never played."""
         known = _known(view)
         for card, unseen in list(self._unseen.items()):
             if card not in known:
                 self._drop(self._unseen.pop(card))
                 continue
-            if unseen.note:
+            if unseen.note or view.get("phase") != "play":  # a round over: the piles gathered, laid out again
                 continue
             # on its own pile it lies where the camera said (at the top's edge, the tracker puts it last: no order); on
             # another player's stock pile it cannot be (no card changes hands in a round), and a card lying there read
