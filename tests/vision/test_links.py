@@ -117,18 +117,23 @@ def test_a_live_table_for_a_dashboard_game_end_to_end(app: Flask, tmp_path: Path
         LiveTable.for_hub(the_hub, other.record.id, str(video), config, detector=None)
 
 
-def test_hub_link_says_which_camera_plays_a_phones_undo_reruled_and_the_view_just_after_them(app: Flask) -> None:
-    """What CameraEvents.follow asks of the dashboard's game (spadescam F2, session 49): Alex's QC and Beth's 4C from
-    the camera; the QC undone on a phone leaves the 4C counting for nothing (out of turn), with the view after it
-    Alex's turn and an empty trick; a play entered since does not change that view."""
+def spades_bid_on_the_hub(app: Flask) -> tuple[Any, str, HubLink, int]:
+    """A Spades game on the dashboard, dealt by David and bid 3 each (Alex to lead), the camera's HubLink on it, and
+    the wall clock's ms now on the game's clock (a VisionEvent's time)."""
     the_hub = hub(app)
     live = the_hub.create("spades", ["Alex", "Beth", "Charlie", "David"], {})
     gid = live.record.id
     the_hub.append(gid, {"type": "deal", "dealer": "David"}, author="host")
     for name in ("Alex", "Beth", "Charlie", "David"):
         the_hub.append(gid, {"type": "bid", "player": name, "bid": 3}, author=name)
-    link = HubLink(the_hub, gid)
-    now = live.record.epoch_ms + the_hub.game_time(live)
+    return the_hub, gid, HubLink(the_hub, gid), live.record.epoch_ms + the_hub.game_time(live)
+
+
+def test_hub_link_says_which_camera_plays_a_phones_undo_reruled_and_the_view_just_after_them(app: Flask) -> None:
+    """What CameraEvents.follow asks of the dashboard's game (spadescam F2, session 49): Alex's QC and Beth's 4C from
+    the camera; the QC undone on a phone leaves the 4C counting for nothing (out of turn), with the view after it
+    Alex's turn and an empty trick; a play entered since does not change that view."""
+    the_hub, gid, link, now = spades_bid_on_the_hub(app)
     qc, _ = link.append(VisionEvent({"type": "play", "player": "Alex", "card": "QC"}, now, 0, 1, "QC"))
     four, _ = link.append(VisionEvent({"type": "play", "player": "Beth", "card": "4C"}, now, 0, 2, "4C"))
     assert link.idle([qc, four]) == {} and link.view_after(four)["turn"] == "Charlie"  # type: ignore[index]
@@ -144,14 +149,7 @@ def test_hub_link_says_which_camera_events_a_phone_corrected_and_as_what(app: Fl
     """What CameraEvents.follow and start ask of the dashboard's game: the camera's "Beth 7S", out of turn, corrected
     on a phone to Beth's 7C, is told as it stands now (and in the log a restarted camera reads, beside the camera's
     own reading); a phone's own play is no camera event; the correction undone, nothing is corrected."""
-    the_hub = hub(app)
-    live = the_hub.create("spades", ["Alex", "Beth", "Charlie", "David"], {})
-    gid = live.record.id
-    the_hub.append(gid, {"type": "deal", "dealer": "David"}, author="host")
-    for name in ("Alex", "Beth", "Charlie", "David"):
-        the_hub.append(gid, {"type": "bid", "player": name, "bid": 3}, author=name)
-    link = HubLink(the_hub, gid)
-    now = live.record.epoch_ms + the_hub.game_time(live)
+    the_hub, gid, link, now = spades_bid_on_the_hub(app)
     seven, _ = link.append(VisionEvent({"type": "play", "player": "Beth", "card": "7S"}, now, 0, 1, "7S"))
     assert link.corrected([seven]) == {}
     told = {"type": "play", "player": "Beth", "card": "7C"}

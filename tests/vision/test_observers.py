@@ -565,17 +565,24 @@ def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once
     assert not any("taken back" in n for n in d.observer.notes)
 
 
-def test_spades_the_take_back_note_goes_once_the_card_played_is_put_back() -> None:
-    """Alex's QC, sent and taken, picked up and 7C put there: the note. Alex sees his mistake, takes the 7C away and
-    puts the QC back: the note goes (it told the players to undo the QC, which stands and lies there). The QC put back
-    is the same card to the tracker, already used, so the put-back check after Observer.skip never ran and the note
-    stayed for the rest of the trick. Swapping the 7C for an 8C leaves one note, on the 8C."""
+def alex_put_7c_then_8c_in_place_of_his_qc() -> Driver:
+    """Spades, Alex to lead: his QC sent and taken, picked up, a 7C put there and then swapped for an 8C, neither
+    sent (the take-back hold)."""
     d = spades()
     d.show({"trick/0": ["QC"]}, frames=10, step=100)
     d.show({}, frames=5, step=100)
     assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
     d.show({}, frames=5, step=100)
     assert d.show({"trick/0": ["8C"]}, frames=20, step=100) == []
+    return d
+
+
+def test_spades_the_take_back_note_goes_once_the_card_played_is_put_back() -> None:
+    """Alex's QC, sent and taken, picked up and 7C put there: the note. Alex sees his mistake, takes the 7C away and
+    puts the QC back: the note goes (it told the players to undo the QC, which stands and lies there). The QC put back
+    is the same card to the tracker, already used, so the put-back check after Observer.skip never ran and the note
+    stayed for the rest of the trick. Swapping the 7C for an 8C leaves one note, on the 8C."""
+    d = alex_put_7c_then_8c_in_place_of_his_qc()
     assert [n.split(" put there")[0] for n in d.observer.notes if "taken back" in n] == [
         "Alex's QC, played to the trick, was taken back (or covered) and 8C"
     ]
@@ -712,12 +719,7 @@ def test_spades_every_card_held_for_a_play_taken_back_is_stale_once_the_hand_is_
     """As above, but Alex swapped the 7C for an 8C before the claim (each held in turn): the 8C lying there into the
     next deal is not sent either. Marking only the first card held used (a hand mutant, review1, session 50: it passed
     every test) sent the 8C as Alex's play out of turn in the new hand."""
-    d = spades()
-    d.show({"trick/0": ["QC"]}, frames=10, step=100)
-    d.show({}, frames=5, step=100)
-    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
-    d.show({}, frames=5, step=100)
-    assert d.show({"trick/0": ["8C"]}, frames=20, step=100) == []
+    d = alex_put_7c_then_8c_in_place_of_his_qc()
     assert any(
         n.startswith("Alex's QC, played to the trick, was taken back (or covered) and 8C") for n in d.observer.notes
     )
@@ -2224,11 +2226,9 @@ def test_push_a_lay_off_is_the_layer_s_when_a_discard_entered_too_early_is_undon
     assert codes(sent) == [] and "KD" in d.link.view()["melds"][0]["cards"]
 
 
-def test_push_a_lay_off_that_settles_after_the_discard_is_entered_is_the_layer_s() -> None:
-    """Beth's melds are entered on a phone; she lays the KD on her kings as the camera first sees her turn, and her
-    discard is entered before the strip has settled (1 s). docs/live.md: a lay-off is the player's in turn when its
-    card landed: Beth's (the referee notes it came after her discard). Taken as the player in turn when sent, or in
-    turn before her, it went as Charlie's or Alex's, refused for the meld (the KD never in her kings)."""
+def beth_melded_kings_and_fours(drawn_from: str) -> tuple[Driver, list[tuple[str, float]]]:
+    """Push, entered on a phone: Alex pushed for the KD and discarded the JC, the camera watching his turn; Beth drew
+    (from ``drawn_from``) and melded KS KH JK and 4S 4H 2D, which lie in her strip (returned: card, x)."""
     d = Driver("push", PLAYERS)
     d.step = 50
     d.manual("deal", dealer="David", upcard="9C")
@@ -2236,10 +2236,18 @@ def test_push_a_lay_off_that_settles_after_the_discard_is_entered_is_the_layer_s
     d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
     d.show({}, frames=2)  # the camera watches Alex's turn
     d.manual("discard", player="Alex", card="JC")
-    d.manual("draw", player="Beth", **{"from": "discard"})
+    d.manual("draw", player="Beth", **{"from": drawn_from})
     kings, fours = ["KS", "KH", "JK"], ["4S", "4H", "2D"]
     d.manual("meld", player="Beth", melds=[{"kind": "set", "cards": kings}, {"kind": "set", "cards": fours}])
-    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    return d, [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+
+
+def test_push_a_lay_off_that_settles_after_the_discard_is_entered_is_the_layer_s() -> None:
+    """Beth's melds are entered on a phone; she lays the KD on her kings as the camera first sees her turn, and her
+    discard is entered before the strip has settled (1 s). docs/live.md: a lay-off is the player's in turn when its
+    card landed: Beth's (the referee notes it came after her discard). Taken as the player in turn when sent, or in
+    turn before her, it went as Charlie's or Alex's, refused for the meld (the KD never in her kings)."""
+    d, melds = beth_melded_kings_and_fours(drawn_from="discard")
     table = {"melds/1": [*melds, ("KD", -140.0)]}
     sent = d.show(table, frames=6)  # the KD lands in the first frame of Beth's turn
     d.manual("discard", player="Beth", card="9C")
@@ -2255,17 +2263,7 @@ def test_push_a_lay_off_of_two_cards_whose_second_lands_after_the_discard_is_ent
     """As above, but Beth lays off the KD and then the KC on her kings, and her discard is entered on a phone between
     the two: the lay-off is hers, the player in turn when its first card landed. Taken by the last card's landing, it
     went as Charlie's lay-off of the two cards (mutant P12, session 50)."""
-    d = Driver("push", PLAYERS)
-    d.step = 50
-    d.manual("deal", dealer="David", upcard="9C")
-    d.manual("push", player="Alex", stock_card="KD")
-    d.manual("draw", player="Alex", card="JC", **{"from": "stock"})
-    d.show({}, frames=2)  # the camera watches Alex's turn
-    d.manual("discard", player="Alex", card="JC")
-    d.manual("draw", player="Beth", **{"from": "stock"})  # a card the referee does not know (the KC)
-    kings, fours = ["KS", "KH", "JK"], ["4S", "4H", "2D"]
-    d.manual("meld", player="Beth", melds=[{"kind": "set", "cards": kings}, {"kind": "set", "cards": fours}])
-    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    d, melds = beth_melded_kings_and_fours(drawn_from="stock")  # a card the referee does not know (the KC)
     sent = d.show({"melds/1": [*melds, ("KD", -140.0)]}, frames=6)  # the KD lands in Beth's turn
     d.manual("discard", player="Beth", card="9C")
     sent += d.show({"melds/1": [*melds, ("KD", -140.0), ("KC", -120.0)]}, frames=40)  # the KC after the discard
@@ -2617,6 +2615,17 @@ def test_spades_a_play_out_of_turn_rejected_on_a_phone_is_not_sent_again_once_th
     assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
 
 
+def seven_s_sent_out_of_turn_and_corrected(spot: int, player: str) -> tuple[Driver, dict[str, list[str]]]:
+    """Spades, Alex's lead missed by the camera: it sent "7S" on ``trick/<spot>`` as that seat's play, out of turn,
+    and a phone corrects that event to ``player``'s 7C. Returns the driver and the table."""
+    d = spades()
+    table = {f"trick/{spot}": ["7S"]}
+    ((seven, _, _),) = (sent := d.show(table, frames=250))
+    assert plays(sent) == [(PLAYERS[spot], "7S")] and codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "play", "player": player, "card": "7C"})
+    return d, table
+
+
 @pytest.mark.parametrize(
     ("restart", "reading"),
     [(False, "7S"), (False, "7C"), (False, "7D"), (True, "7S"), (True, "7C")],
@@ -2635,10 +2644,7 @@ def test_spades_a_play_out_of_turn_corrected_on_a_phone_goes_again_as_corrected(
     reads now, whether or not serve restarted. It sent "Beth 7S" and it counted (the trick held the card the players
     had corrected away); read right, a camera that never stopped sent the 7C out of turn a second time at once, and
     a restarted one sent nothing (the 7C taken as played). A re-read under another name waits with the card."""
-    d = spades()
-    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
-    assert codes(sent) == ["play_out_of_turn"]
-    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    d, _ = seven_s_sent_out_of_turn_and_corrected(1, "Beth")
     table = {"trick/1": [reading]}
     assert d.show(table, frames=5, moved=False) == []  # the same card read anew, or as before
     if restart:
@@ -2657,10 +2663,7 @@ def test_spades_a_correction_undone_sends_the_play_again_as_the_camera_read_it(r
     camera's "Beth 7S" again, out of turn, and once Alex's lead is in that goes, not the 7C of the edit taken back
     (a hand mutant of CameraEvents.follow that did not tell the observer of a correction gone sent Beth's 7C: review3,
     session 50)."""
-    d = spades()
-    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
-    assert codes(sent) == ["play_out_of_turn"]
-    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    d, _ = seven_s_sent_out_of_turn_and_corrected(1, "Beth")
     edit = d.session.events[-1].seq
     table = {"trick/1": ["7S"]}
     assert d.show(table, frames=5) == []
@@ -2679,9 +2682,7 @@ def test_spades_a_corrected_play_sent_again_is_not_sent_a_third_time_after_a_res
     (Alex's AC wins). Serve restarts with the trick still lying, the 7S still read, and Alex leads the next trick on a
     phone: the 7C went in again as Beth's play, ruled already played, had the restarted camera taken the corrected
     foul for one still waiting (the 7C, named by the later event, was played)."""
-    d = spades()
-    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
-    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
+    d, _ = seven_s_sent_out_of_turn_and_corrected(1, "Beth")
     d.manual("play", player="Alex", card="AC")
     table = {"trick/1": ["7S"]}
     assert plays(d.show(table, frames=250)) == [("Beth", "7C")]
@@ -2699,11 +2700,7 @@ def test_spades_a_play_out_of_turn_whose_player_a_phone_corrected_goes_again_as_
     """Beth put her 7C on Charlie's spot; the camera, which missed Alex's lead, sent "Charlie 7S" out of turn, and a
     phone corrects it to Beth's 7C. The player is the phone's word too: once Alex's lead is entered the camera sends
     Beth's 7C (it sent Charlie's 7S, out of turn again)."""
-    d = spades()
-    ((seven, _, _),) = (sent := d.show({"trick/2": ["7S"]}, frames=250))
-    assert plays(sent) == [("Charlie", "7S")] and codes(sent) == ["play_out_of_turn"]
-    d.manual("correct", target=seven, event={"type": "play", "player": "Beth", "card": "7C"})
-    table = {"trick/2": ["7S"]}
+    d, table = seven_s_sent_out_of_turn_and_corrected(2, "Beth")
     if restart:
         d.restart()
     assert d.show(table, frames=250) == []
@@ -2718,11 +2715,7 @@ def test_spades_a_play_corrected_to_a_player_not_yet_in_turn_waits_for_that_turn
     corrects it to Charlie's 7C. Once Alex's lead is in it is Beth's turn: the 7C waits, and goes once Beth's card is
     in. It went at once as Charlie's, out of turn again (a second foul on the phones), and never after that: the
     trick went on without it, nothing said (review3, session 50; the corrected helper's limitation 2)."""
-    d = spades()
-    ((seven, _, _),) = (sent := d.show({"trick/1": ["7S"]}, frames=250))
-    assert codes(sent) == ["play_out_of_turn"]
-    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
-    table = {"trick/1": ["7S"]}
+    d, table = seven_s_sent_out_of_turn_and_corrected(1, "Charlie")
     if restart:
         d.restart()
     assert d.show(table, frames=250) == []
@@ -2736,10 +2729,7 @@ def test_spades_a_play_corrected_to_a_player_not_yet_in_turn_waits_for_that_turn
 def test_spades_a_play_corrected_to_a_player_who_then_enters_another_card_is_not_sent() -> None:
     """As above, but Charlie's own card is entered on a phone with Beth's (8C: the correction was wrong) and the trick
     ends: the 7C still lying on Beth's spot is no play of Charlie's in the next trick."""
-    d = spades()
-    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
-    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
-    table = {"trick/1": ["7S"]}
+    d, table = seven_s_sent_out_of_turn_and_corrected(1, "Charlie")
     d.manual("play", player="Alex", card="AC")
     assert d.show(table, frames=250) == []
     d.manual("play", player="Beth", card="9C")
@@ -2755,10 +2745,7 @@ def test_spades_a_play_corrected_to_a_player_who_then_enters_another_card_is_not
 def test_spades_a_play_corrected_to_a_player_not_in_turn_when_the_hand_is_claimed_is_not_sent() -> None:
     """As above, but Alex claims the rest of the hand before Charlie's turn comes: the 7C still lying on Beth's spot
     into the next deal is no play of Charlie's in the new hand."""
-    d = spades()
-    ((seven, _, _),) = d.show({"trick/1": ["7S"]}, frames=250)
-    d.manual("correct", target=seven, event={"type": "play", "player": "Charlie", "card": "7C"})
-    table = {"trick/1": ["7S"]}
+    d, table = seven_s_sent_out_of_turn_and_corrected(1, "Charlie")
     d.manual("play", player="Alex", card="AC")
     assert d.show(table, frames=250) == []
     d.manual("claim", player="Alex")

@@ -656,13 +656,9 @@ def test_a_phone_slow_to_answer_is_found_by_the_retry_and_its_message_cleared(ap
 
 
 # -- what the phones say of a camera play that a phone's change re-ruled ----------------------------------------
-def rerule_through_a_phone(
-    app: Flask, host: FlaskClient, desk: CameraDesk, source: Source, before_undo: Callable[[str], Any] | None = None
-) -> tuple[str, Any]:
-    """A Spades hand (David dealt, 3 bid each) the camera follows, calibrated, its detector seeing no card: Alex's QC
-    and Beth's 4C go in from ``source`` (the camera's as its pipeline enters them: the game, then its own list), then
-    a phone undoes the QC (Alex took it back; ``before_undo(game id)`` just before). The game's id and the undo's
-    answer."""
+def camera_on_a_bid_spades_hand(host: FlaskClient, desk: CameraDesk) -> tuple[str, Any]:
+    """A Spades game, David dealt and 3 bid each (Alex to lead), the camera following it, calibrated by corners: the
+    game's id and the camera's live table."""
     game_id: str = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
     assert post_event(host, game_id, type="deal", dealer="David").status_code == 201
     for name in ("Alex", "Beth", "Charlie", "David"):
@@ -670,6 +666,17 @@ def rerule_through_a_phone(
     attached(host, game_id)
     desk.set_corners(game_id, {"corners": CORNERS})
     table = wait_for(lambda: desk.table.status()["calibration"]["state"] == "ok" and desk.table, what="calibration")
+    return game_id, table
+
+
+def rerule_through_a_phone(
+    app: Flask, host: FlaskClient, desk: CameraDesk, source: Source, before_undo: Callable[[str], Any] | None = None
+) -> tuple[str, Any]:
+    """A Spades hand (David dealt, 3 bid each) the camera follows, calibrated, its detector seeing no card: Alex's QC
+    and Beth's 4C go in from ``source`` (the camera's as its pipeline enters them: the game, then its own list), then
+    a phone undoes the QC (Alex took it back; ``before_undo(game id)`` just before). The game's id and the undo's
+    answer."""
+    game_id, table = camera_on_a_bid_spades_hand(host, desk)
     seqs = []
     for ident, (player, card) in enumerate((("Alex", "QC"), ("Beth", "4C")), start=901):
         proposal = Proposal("play", {"player": player, "card": card}, 0, f"{player} played {card}", (ident,))
@@ -781,13 +788,7 @@ def test_a_camera_play_a_phone_s_correction_reruled_into_a_foul_that_counts_keep
     appended it to the revoke and passed every test: review1, session 50, scripts/mutants.py M11)."""
     desk = install_camera(app, str(video), detector=no_cards, recheck_s=0.5)
     try:
-        game_id: str = new_game(host, "spades", ["Alex", "Beth", "Charlie", "David"])["id"]
-        assert post_event(host, game_id, type="deal", dealer="David").status_code == 201
-        for name in ("Alex", "Beth", "Charlie", "David"):
-            assert post_event(host, game_id, type="bid", player=name, bid=3).status_code == 201
-        attached(host, game_id)
-        desk.set_corners(game_id, {"corners": CORNERS})
-        table = wait_for(lambda: desk.table.status()["calibration"]["state"] == "ok" and desk.table, what="calibration")
+        game_id, table = camera_on_a_bid_spades_hand(host, desk)
         plays = [("Alex", "QH"), ("Beth", "4H"), ("Charlie", "9H"), ("David", "2H"), ("Alex", "3C"), ("Beth", "5C")]
         seqs = []
         for ident, (player, card) in enumerate(plays, start=901):
