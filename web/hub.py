@@ -518,15 +518,19 @@ class Hub:
                 words[(ruling.seq, ruling.code)] = (ruling.message, f"{base}; {again}")
         if not words:
             return out
+        by_seq: dict[int, list[tuple[str, str]]] = {}
+        for (seq, _), pair in words.items():
+            by_seq.setdefault(seq, []).append(pair)
         for said in out:
             new = words.get((said["seq"], said["code"]))
             if new is not None:
                 said["message"] = new[1]
-            elif said["code"] == "later_events_reruled":
-                for (seq, _), (old, camera_says) in words.items():
-                    said["message"] = said["message"].replace(
-                        f"event {seq}: {old.rstrip('.')}", f"event {seq}: {camera_says.rstrip('.')}"
-                    )
+            elif said["code"] == "later_events_reruled":  # only the events it names (each alert against every change
+                for seq in (said.get("data") or {}).get("events", ()):  # made the Log's cost grow with their square)
+                    for old, camera_says in by_seq.get(seq, ()):
+                        said["message"] = said["message"].replace(
+                            f"event {seq}: {old.rstrip('.')}", f"event {seq}: {camera_says.rstrip('.')}"
+                        )
         return out
 
     @staticmethod
