@@ -1592,7 +1592,7 @@ def test_spit_a_stock_card_held_over_a_pile_as_another_lands_there_is_a_note_onc
     d.show(table, frames=30)
     assert d.observer.notes == [
         "the camera sent Beth's JD as played under 3S on spit pile 1 (glimpsed there a moment), but JD is seen again "
-        "on Beth's stock pile 2: if JD was not played, undo it on a phone"
+        "on Beth's stock pile 2: if JD was not played (or was taken back), undo it on a phone"
     ]
     (seq,) = [seq for seq, b, _ in d.sent if b.get("card") == "JD"]
     d.manual("undo", target=seq)
@@ -1725,7 +1725,7 @@ def test_spit_an_inferred_play_whose_card_shows_again_is_a_note_until_undone(cas
     )
     note = (
         "the camera sent Alex's 6H as played under 6D on spit pile 1 (never seen there), but 6H is seen again on "
-        f"{place}: if 6H was not played, undo it on a phone"
+        f"{place}: if 6H was not played (or was taken back), undo it on a phone"
     )
     # no "not explained: enter it by hand" note beside it (a reveal or move of a card the referee has on a pile is
     # refused); the 6H on the 7S is not sent (it went nowhere the referee can tell): that note stays

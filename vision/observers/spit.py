@@ -335,7 +335,7 @@ class SpitObserver(Observer):
                 unseen.note = (
                     f"the camera sent {unseen.player}'s {card} as played under {unseen.top} on spit pile "
                     f"{unseen.pile + 1} ({unseen.how}), but {card} is seen again on {place}: if {card} was not "
-                    "played, undo it on a phone"
+                    "played (or was taken back), undo it on a phone"
                 )
                 self.note(unseen.note)
 
