@@ -254,7 +254,10 @@ def _body(event: GameEvent) -> dict[str, Json]:
 def _corrected(session: Session) -> dict[int, dict[str, Json]]:
     """The events a phone has corrected, each as it stands now (a correction's event, with the seq of the event it
     corrects: :func:`scorer.session.effective_events`)."""
-    logged = {e.seq: e for e in session.events}
+    targets = {e.data.get("target") for e in session.events if e.type == "correct"}
+    if not targets:  # most games: no fold to look through (asked under the game's lock at every new event)
+        return {}
+    logged = {e.seq: e for e in session.events if e.seq in targets}
     return {e.seq: _body(e) for e in session.counting() if e.seq in logged and logged[e.seq] != e}
 
 

@@ -497,8 +497,10 @@ class Hub:
         session = live.session
         events = session.events if events is None else events
         everything = session.rulings if everything is None else everything
-        camera = {e.seq for e in events if e.source is Source.VISION}
         rerules = {s for r in everything if r.code == "later_events_reruled" for s in (r.data or {}).get("events", ())}
+        if not rerules:  # nothing re-ruled in this game (most): the referee's words stand
+            return out
+        camera = {e.seq for e in events if e.source is Source.VISION}
         shown = {said["seq"] for said in out if said["severity"] == "foul"}
         shown |= {s for said in alerts for s in (said.get("data") or {}).get("events", ())}
         words: dict[tuple[int, str], tuple[str, str]] = {}  # (seq, code) -> (the referee's words, the camera's)

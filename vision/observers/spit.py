@@ -315,6 +315,8 @@ class SpitObserver(Observer):
         is not one of the next: its record goes before it can be played again; no new note once the round is over: the
         cards are gathered and laid out again before the slap may be entered). A foul's card taken back, as the referee
         asks, makes the note too: it cannot be told from a card never played."""
+        if not self._unseen:  # (every frame)
+            return
         known = _known(view)
         for card, unseen in list(self._unseen.items()):
             if card not in known:
