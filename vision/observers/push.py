@@ -11,6 +11,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   for ``settle_ms`` and no card seen in it is still settling (for up to ``3 * settle_ms``), nor was a moment ago
   (``grace_frames``), nor a hand over it (a card the detector misses in the first frames after the hand lifts,
   or in one while it settles, is still waited for); a lay-off is the player's who was in turn when its card landed.
+  New melds the referee would refuse, and that one card more would make melds it takes (a meld of two cards, a run
+  of 3 where the requirement needs 4), wait ``2 * settle_ms`` longer for a card the detector missed for a while
+  (:meth:`PushObserver._waits`); then they go as they lie.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -36,7 +39,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.push_melds import REQUIREMENTS
+from scorer.cards import CardError, parse_face
+from scorer.push_melds import REQUIREMENTS, Meld, check_meld, meets_requirement
 from vision.observers import Observer, Proposal
 from vision.track import TableCard, Update
 from vision.zones import Layout
@@ -77,6 +81,9 @@ class PushObserver(Observer):
     _landing: dict[str, int] = field(default_factory=dict)  # strip -> since when a card there is seen but not settled
     _covered: dict[str, int] = field(default_factory=dict)  # strip -> frames since a hand covered it (a moment ago)
     _lost: dict[str, int] = field(default_factory=dict)  # strip -> frames since a card was landing there (a moment ago)
+    #: seat -> (its new meld cards, since when they have been ready to go): a meld event the referee would refuse
+    #: waits ``2 * settle_ms`` longer (:meth:`_waits`)
+    _ready: dict[int, tuple[frozenset[int], int]] = field(default_factory=dict)
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Each meld strip: the cards in the referee's melds and those its owner holds, and, once the owner has a
@@ -129,13 +136,15 @@ class PushObserver(Observer):
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
             # someone is still laying cards down (a hand over the strip counts in _is_landing: _follow_landing)
             if self._is_landing(zone.name) or (fresh and update.ts - max(c.since for c in fresh) < self.settle_ms):
+                self._ready.clear()
                 return []
         if phase == "counting":
             end = self._deal_end(new, view, update.ts)
             return [end] if end else []
         out = []
         for seat, fresh in new.items():
-            out += self._melds(seat, fresh, old, view, rejected[seat])
+            if not self._waits(seat, fresh, old, view, rejected[seat], update.ts):
+                out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
 
     def _follow_landing(self, update: Update) -> None:
@@ -298,6 +307,59 @@ class PushObserver(Observer):
             reason = f"{turn} laid off {' '.join(names)} on meld {number}"
             out.append(Proposal("layoff", data, ts, reason, tuple(c.id for c in group)))
         return out
+
+    def _waits(
+        self,
+        seat: int,
+        fresh: Sequence[TableCard],
+        old: Mapping[int, list[tuple[TableCard, int]]],
+        view: Mapping[str, Json],
+        rejected: Sequence[TableCard],
+        now: int,
+    ) -> bool:
+        """Whether the seat's new melds, ready to go, wait for a card of theirs the detector has not seen yet: a meld
+        event the referee would refuse that one card more would make one it takes (a meld of two cards, a run of 3
+        where the deal's requirement needs 4) waits until it has been ready for ``2 * settle_ms``. The detector can
+        miss a card for a while after it landed (after the hand that laid it lifts, or a detector outage): the first
+        cards went as a meld of their own, refused, and the last as another (session 51). A new card makes it wait
+        anew (it was ready to go only while nothing was landing); a card that never comes lets it go as it lies, and
+        the referee's foul says why. A refusal one card cannot mend (a single set when two are needed, a lone card)
+        goes at once, as before."""
+        placed = [card for pairs in old.values() for card, _ in pairs]
+        melds = [
+            [c.card.split("/")[0] for c in group]
+            for group in self._groups(fresh)
+            if not any(math.dist(c.point, g.point) <= self.join_mm for c in [*placed, *rejected] for g in group)
+        ]
+        short = not self._is_taken(seat, melds, view) and any(
+            self._is_taken(seat, [[*m, "JK"] if i == k else m for i, m in enumerate(melds)], view)
+            for k in range(len(melds))
+        )
+        if not short:
+            self._ready.pop(seat, None)
+            return False
+        ids = frozenset(c.id for c in fresh)
+        cards, since = self._ready.get(seat, (ids, now))
+        self._ready[seat] = (ids, since if cards == ids else now)
+        return now - self._ready[seat][1] < 2 * self.settle_ms
+
+    def _is_taken(self, seat: int, melds: Sequence[Sequence[str]], view: Mapping[str, Json]) -> bool:
+        """Whether the referee would take ``melds`` (card names) as the seat's ``meld`` event (as
+        :func:`scorer.push._meld` judges it): each a valid meld of its kind (:meth:`_kinds`), and the seat's first
+        meld of the deal making the deal's requirement. A name that is no card counts as taken: no card helps it."""
+        try:
+            faces = [[parse_face(name) for name in meld] for meld in melds]
+        except CardError:
+            return True
+        distinct = bool(self.options.get("set_suits_distinct"))
+        kinds = self._kinds(seat, melds, view)
+        checked = [check_meld(k, cards, distinct_suits=distinct) for k, cards in zip(kinds, faces, strict=True)]
+        valid: list[Meld] = [c.meld for c in checked if c.meld is not None]
+        if len(valid) < len(checked):
+            return False
+        hand = (view.get("hands") or {}).get(self.players[seat]) or {}
+        deal = view.get("deal")
+        return bool(hand.get("laid")) or deal not in REQUIREMENTS or meets_requirement(valid, int(deal))
 
     def _wilds_moved(self, placed: Sequence[tuple[TableCard, int]]) -> dict[int, TableCard]:
         """The referee's melds whose wild lies away from all its other cards (more than ``join_mm``): taken out
