@@ -7,6 +7,7 @@ the log does (scores, history, rulings). Rule tables check each kind of event an
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -19,12 +20,13 @@ from hypothesis import strategies as st
 
 from scorer.events import EventError, GameEvent, Source, format_log, parse_log
 from scorer.game import Ruling, Severity
+from scorer.push_melds import REQUIREMENTS
 from scorer.session import Session, replay
 from tests.vision.tabledriver import CAMERA, Driver, along, play_through_camera, spades, spades_trick_claimed
 from vision.detections import Detection, Detections
 from vision.links import VisionEvent
 from vision.observers import DECK, OBSERVERS, Proposal, observer_for
-from vision.observers.push import meld_kind
+from vision.observers.push import PushObserver, meld_kind
 from vision.sightings import sightings
 from vision.track import TableCard, TrackSettings
 from vision.zones import default_layout
@@ -2117,6 +2119,78 @@ def test_push_a_meld_two_cards_short_goes_after_a_second_as_it_lies(distinct: bo
         [["9S", "9S"]] if distinct else [["7S", "7H"], ["8D", "8C"]]
     ]
     assert 1000 <= d.ts - d.step - shown <= 1300
+
+
+RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+
+def meld_like(rng: Any, shape: tuple[str, int] | None = None) -> list[str]:
+    """Cards that often make a meld: a set or a run (of ``shape``'s kind and size, or any), at times a card short or
+    over, a card made a wild, a wild added, or a card of any name."""
+    kind, size = shape or (rng.choice(["set", "run"]), rng.choice([1, 2, 3, 3, 4, 5]))
+    size = max(1, size + rng.choice([-1, 0, 0, 0, 1]))
+    rank, suit, start = rng.choice(RANKS[2:]), rng.choice("SHDC"), rng.randrange(0, 10)
+    if kind == "set":
+        cards = [rank + rng.choice("SHDC") for _ in range(size)]
+    else:
+        cards = [RANKS[(start + k) % 13] + suit for k in range(size)]
+    if rng.random() < 0.3:
+        cards[rng.randrange(size)] = rng.choice(["JK", "2C", "2H"])
+    if rng.random() < 0.15:
+        cards.append("JK")
+    if rng.random() < 0.15:
+        cards[rng.randrange(len(cards))] = rng.choice(RANKS) + rng.choice("SHDC")
+    return cards
+
+
+def is_taken_as_judged(rng: Any, deal: int, laid: bool, distinct: bool) -> str:
+    """One random meld event of Beth's in deal ``deal`` (Alex pushed to her, so she holds 3 cards more than dealt;
+    ``laid``: in deal 1, she laid the requirement on a phone first): asserts that PushObserver._is_taken says what
+    the referee does; "taken", "refused", or "held" (a card her hand cannot hold: the referee judged no meld)."""
+    d = Driver("push", PLAYERS, {"set_suits_distinct": distinct})
+    deal = 1 if laid else deal
+    for _ in range(deal - 1):
+        d.manual("deal_end", hands={"Alex": [], "Beth": ["AS"], "Charlie": ["3S"], "David": ["4S"]}, out="Alex")
+    d.manual("deal", dealer="David", upcard="9C")
+    d.manual("push", player="Alex")
+    d.manual("draw", player="Alex", **{"from": "stock"})
+    d.manual("discard", player="Alex", card="KC")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    need = list(REQUIREMENTS[deal])
+    if laid:  # the requirement with the 9C and the KC she holds (then 3 cards the referee does not know): deal 1
+        melds = [["9C", "9S", "9H"], ["KC", "KS", "KH"]]
+        d.manual("meld", player="Beth", melds=[{"kind": "set", "cards": m} for m in melds])
+    view = d.link.view()
+    shapes = need if not laid and rng.random() < 0.6 else [None] * rng.choice([1, 1, 2, 3])
+    groups = [meld_like(rng, shape) for shape in shapes]
+    room = int(view["hands"]["Beth"]["count"])
+    while len(groups) > 1 and sum(map(len, groups)) > room:
+        groups.pop()
+    groups = [groups[0][:room], *groups[1:]]
+    observer = d.observer
+    assert isinstance(observer, PushObserver)
+    taken = observer._is_taken(1, groups, view)
+    kinds = observer._kinds(1, groups, view)
+    event = [{"kind": kind, "cards": cards} for kind, cards in zip(kinds, groups, strict=True)]
+    try:
+        rulings = d.manual("meld", player="Beth", melds=event)
+    except EventError:  # a card the hand cannot hold: no judgement of the melds
+        return "held"
+    assert taken == (not {"invalid_meld", "requirement_not_met"} & {r.code for r in rulings}), event
+    return "taken" if taken else "refused"
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), deal=st.integers(1, 5), laid=st.booleans(), distinct=st.booleans())
+def test_push_observer_s_is_taken_is_the_referee_s_judgement_of_a_meld_event(
+    seed: int, deal: int, laid: bool, distinct: bool
+) -> None:
+    """PushObserver._is_taken (whether a meld event goes without invalid_meld or requirement_not_met, which decides
+    the wait for a missed last card) copies scorer.push's judgement from the view: the two agree on random meld
+    events (a first meld of deal 1..5, or one after the player laid their requirement; sets of distinct suits or
+    not), with the kinds the observer would send (review1, session 51). A seed, not Hypothesis' own randoms: those
+    were too plain (cards of one suit) to ever lay a set with a suit twice."""
+    is_taken_as_judged(random.Random(seed), deal, laid, distinct)
 
 
 def test_push_a_meld_waits_for_a_card_landing_slowly_through_a_frame_it_is_missed_in() -> None:
