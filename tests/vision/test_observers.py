@@ -2095,6 +2095,32 @@ def test_push_a_meld_one_card_short_that_never_grows_goes_two_seconds_later_as_i
     assert 3000 <= went - shown <= 3300  # still for settle_ms, then 2 x settle_ms more
 
 
+def test_push_a_meld_waiting_for_its_missed_last_card_is_not_overtaken_by_another_player_s_meld() -> None:
+    """Deal 2 (a set of 3 and a run of 4 first): Beth, in turn, lays 9S 9H 9D and 5H 6H 7H 8H, the 8H under her
+    resting hand and missed 4 frames after it lifts, while Charlie lays QS QH (his QD comes 1.5 s later). Beth's
+    meld waits for the 8H, and Charlie's, laid after it, waits with it: sent first, it took the turn (out of turn)
+    and Beth's own meld was judged out of turn (review1, session 51: data/s51/review1/scripts/scenarios.py s1b)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal_end", hands={"Alex": [], "Beth": ["AS"], "Charlie": ["3S"], "David": ["4S"]}, out="Alex")
+    d.manual("deal", dealer="Alex", upcard="9C")
+    d.manual("draw", player="Beth", **{"from": "discard"})
+    beth = [("9S", -200.0), ("9H", -180.0), ("9D", -160.0), ("5H", 60.0), ("6H", 80.0), ("7H", 100.0), ("8H", 120.0)]
+    charlie = [("QS", -200.0), ("QH", -180.0)]
+    sent = []
+    for n in range(1, 7):
+        sent += d.show({"melds/1": beth[:n], "melds/2": charlie[: n // 3]}, frames=4)
+    sent += d.show({"melds/1": beth[:6], "melds/2": charlie}, frames=20, frozen=["melds/1"], moved=False)
+    sent += d.show({"melds/1": beth[:6], "melds/2": charlie}, frames=4, moved=False)
+    sent += d.show({"melds/1": beth, "melds/2": charlie}, frames=60)
+    assert [(b["player"], [m["cards"] for m in b["melds"]]) for _, b, _ in sent] == [
+        ("Beth", [["9S", "9H", "9D"], ["5H", "6H", "7H", "8H"]]),
+        ("Charlie", [["QS", "QH"]]),
+    ]
+    assert sent[0][2] == []  # Beth's requirement, in turn: no foul
+    assert "out_of_turn" in codes(sent[1:])  # Charlie's
+
+
 @pytest.mark.parametrize("distinct", [False, True])
 def test_push_a_meld_two_cards_short_goes_after_a_second_as_it_lies(distinct: bool) -> None:
     """Refusals one card cannot mend do not wait: Alex lays 7S 7H and 8D 8C for deal 1's two sets of 3 (a card short

@@ -13,7 +13,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   or in one while it settles, is still waited for); a lay-off is the player's who was in turn when its card landed.
   New melds the referee would refuse, and that one card more would make melds it takes (a meld of two cards, a run
   of 3 where the requirement needs 4), wait ``2 * settle_ms`` longer for a card the detector missed for a while
-  (:meth:`PushObserver._waits`); then they go as they lie.
+  (:meth:`PushObserver._waits`), and the other strips' news with them (it keeps the order the cards were laid in);
+  then they go as they lie.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -141,10 +142,16 @@ class PushObserver(Observer):
         if phase == "counting":
             end = self._deal_end(new, view, update.ts)
             return [end] if end else []
+        # a seat's melds that wait for a missed card hold the other strips' news too: sent first, another player's
+        # meld laid after them went before them, and the referee judged theirs out of turn (review1, session 51)
+        waiting = [
+            seat for seat, fresh in new.items() if self._waits(seat, fresh, old, view, rejected[seat], update.ts)
+        ]
+        if waiting:
+            return []
         out = []
         for seat, fresh in new.items():
-            if not self._waits(seat, fresh, old, view, rejected[seat], update.ts):
-                out += self._melds(seat, fresh, old, view, rejected[seat])
+            out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
 
     def _follow_landing(self, update: Update) -> None:
