@@ -6,6 +6,8 @@ Not collected by pytest. Run from the repository root::
     .venv/bin/python tests/bench_events.py                               # seed 31, the four demo games
     .venv/bin/python tests/bench_events.py --set weak_confidence=0.5     # the same without the faint tier
     .venv/bin/python tests/bench_events.py --seed 12 --games snap spit --json out.json
+    .venv/bin/python tests/bench_events.py --keep-every 2                # a pipeline that reads 7.5 of 15 fps
+    .venv/bin/python tests/bench_events.py --busy-ms 110 140             # a slower laptop's (newest frame kept)
 
 What it does: each demo game is rendered and refereed exactly as in ``tests/vision/test_e2e.py`` (the trained
 detector, held-out card art, the corner markers, the phones entering what a camera cannot see), but from video
@@ -36,8 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorer.events import Source  # noqa: E402
-from tests.vision.simsupport import is_camera  # noqa: E402
-from tests.vision.test_e2e import referee_video  # noqa: E402
+from tests.vision.simsupport import is_camera, keep_busy, keep_every  # noqa: E402
+from tests.vision.test_e2e import VIDEO, referee_video  # noqa: E402
 from vision.sim import DEMOS  # noqa: E402
 from vision.sim.render import pick_design  # noqa: E402
 from vision.track import TrackSettings  # noqa: E402
@@ -76,13 +78,22 @@ class _Flags(logging.Handler):
             self.messages.append(record.getMessage())
 
 
-def count(name: str, seed: int, tracking: TrackSettings) -> dict[str, Any]:
+def count(
+    name: str, seed: int, tracking: TrackSettings, every: int = 1, busy: tuple[float, float] | None = None
+) -> dict[str, Any]:
+    """One game's counts; ``every`` > 1: the pipeline sees every ``every``-th frame only; ``busy``: it sees those
+    a pipeline taking that many ms a frame (uniform, drawn by ``seed``) would take, the newest each time."""
     started = time.monotonic()
     flags, logger = _Flags(), logging.getLogger("vision.live")
+    keep = None
+    if busy is not None:
+        keep = keep_busy(busy[0], busy[1], VIDEO["trained"][1], seed)
+    elif every > 1:
+        keep = keep_every(every)
     logger.addHandler(flags)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking)
+            live, truth, _ = referee_video(name, Path(tmp), "trained", seed, tracking, keep=keep)
     finally:
         logger.removeHandler(flags)
     game = truth.game.spec.name
@@ -113,16 +124,26 @@ def main() -> None:
     parser.add_argument("--games", nargs="+", choices=DEMOS, default=list(DEMOS))
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE", help="tracker settings to change")
     parser.add_argument("--json", type=Path, help="also write the results here")
+    parser.add_argument("--keep-every", type=int, default=1, metavar="N", help="the pipeline sees every N-th frame")
+    parser.add_argument(
+        "--busy-ms",
+        type=float,
+        nargs=2,
+        metavar=("LOW", "HIGH"),
+        help="the pipeline sees the frames one spending LOW-HIGH ms a frame (drawn by --seed) takes, the newest each",
+    )
     args = parser.parse_args()
     tracking = settings(args.set)
     rows = []
     for i, name in enumerate(args.games, 1):
         print(f"[{i}/{len(args.games)}] {name}: rendering and refereeing seed {args.seed} ...", file=sys.stderr)
-        rows.append(count(name, args.seed, tracking))
+        rows.append(count(name, args.seed, tracking, args.keep_every, args.busy_ms and tuple(args.busy_ms)))
         print(json.dumps({k: v for k, v in rows[-1].items() if k not in DETAILS}))
     total = {k: sum(r[k] for r in rows) for k in ("camera_events", "right", "extra", "missed", "flags")}
+    frames = {"keep_every": args.keep_every, "busy_ms": args.busy_ms}
     result = {"settings": {pair.split("=")[0]: pair.split("=")[1] for pair in args.set}, "games": rows, **total}
-    print(json.dumps({"total": total, "settings": result["settings"]}))
+    result["frames"] = frames
+    print(json.dumps({"total": total, "settings": result["settings"], "frames": frames}))
     if args.json:
         args.json.write_text(json.dumps(result, indent=1))
 

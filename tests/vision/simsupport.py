@@ -3,13 +3,15 @@ a stand-in detector that knows what the simulator drew, and when the "phones" en
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from scorer.events import GameEvent, Source
 from vision import synth
-from vision.capture import Frame
+from vision.capture import Capture, Frame
 from vision.detections import Detection, Detections
 from vision.sim import Simulation
 
@@ -45,6 +47,40 @@ class SimOracle:
                 (x1, y1), (x2, y2) = points.min(axis=0), points.max(axis=0)
                 rows.append(Detection(card.split("/")[0], 0.95, (float(x1), float(y1), float(x2), float(y2))))
         return Detections.from_records(rows)
+
+
+class Thinned(Capture):
+    """A video file read as a slower laptop's pipeline reads a webcam: only the frames ``keep`` passes reach the
+    pipeline, each with its own time (``pos_ms``) and number; the others are skipped as the newest-frame capture skips
+    them while the pipeline is busy (``vision.capture``)."""
+
+    def __init__(self, source: str, keep: Callable[[Frame], bool]) -> None:
+        super().__init__(source, lossless=True, realtime=False)
+        self.keep = keep
+
+    def _publish(self, frame: Frame) -> None:
+        if self.keep(frame):
+            super()._publish(frame)
+
+
+def keep_every(n: int) -> Callable[[Frame], bool]:
+    """Every ``n``-th frame, from the first."""
+    return lambda frame: frame.index % n == 0
+
+
+def keep_busy(low_ms: float, high_ms: float, fps: float, seed: int) -> Callable[[Frame], bool]:
+    """The frames a pipeline takes that spends ``low_ms``-``high_ms`` on each (uniform, by ``seed``) on a ``fps``
+    camera, taking the newest frame once it is free: a frame is taken when the next one would come after the pipeline
+    is done with the one before."""
+    draw, period, free = random.Random(seed), 1000.0 / fps, [float("-inf")]
+
+    def keep(frame: Frame) -> bool:
+        if frame.pos_ms + period <= free[0]:
+            return False  # a newer frame comes before the pipeline is free
+        free[0] = max(float(frame.pos_ms), free[0]) + draw.uniform(low_ms, high_ms)
+        return True
+
+    return keep
 
 
 def is_camera(event: GameEvent, game: str) -> bool:

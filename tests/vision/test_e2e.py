@@ -14,6 +14,7 @@ Two detectors:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ import pytest
 
 from scorer.events import META_TYPES, GameEvent, GameLog, Source, parse_log
 from scorer.session import Session, replay
-from tests.vision.simsupport import SimOracle, is_camera, phone_times
+from tests.vision.simsupport import SimOracle, Thinned, is_camera, phone_times
 from vision.capture import Frame
 from vision.detections import DetectorUnavailable, load_detector
 from vision.live import LiveTable, SessionLink, VisionEvent
@@ -59,12 +60,14 @@ def referee_video(
     log: GameLog | None = None,
     video: tuple[tuple[int, int], float] | None = None,
     timing: Timing | None = None,
+    keep: Callable[[Frame], bool] | None = None,
 ) -> tuple[Session, Session, LiveTable]:
     """Render demo game ``name`` (video ``seed``) and referee it through ``LiveTable``: (the live session, the
     log's replay, the table). ``tracking``: other tracker settings than the game's defaults; ``bump``: (a share of
     the video, (dx, dy) px): from there on the picture is shifted, as by a camera knocked and left there. ``log``:
     this game instead of the demo; ``video``: (size, fps) instead of the detector's; ``timing``: the simulator's pace
-    (``Timing.pile_gap``: a real one)."""
+    (``Timing.pile_gap``: a real one); ``keep``: the frames the pipeline sees (``simsupport.keep_every``, ``keep_busy``:
+    a slower machine's), not all."""
     log = log or parse_log(demo_log(name).read_text(encoding="utf-8"))
     design, oracle = None, None
     if detector == "trained":
@@ -116,7 +119,7 @@ def referee_video(
     if tracking is not None:
         config = replace(config, tracking=tracking)
     table = LiveTable(
-        str(video),
+        str(video) if keep is None else Thinned(str(video), keep),
         link,
         config,
         detector=detect,
