@@ -8,9 +8,10 @@ Small single-purpose steps, as in supervision's tools:
 2. :class:`Tracker`: N-frame hysteresis against flicker. A card **appears** in a zone after it was seen there
    in ``appear_frames`` frames in a row (a one-frame gap is forgiven) at ``min_confidence`` or more, or, a faint
    card (seen at ``weak_confidence`` or more), ``weak_frames`` in a row; the last ``still_frames`` of them with
-   nothing moving over the zone, and **leaves** after ``leave_frames`` frames without being seen. A card
-   covered by a later card of the same pile is *buried*: it need not be seen (it leaves with the pile); not so
-   in ``spread`` zones (melds), whose cards lie side by side. A card seen arriving in a new zone while it is
+   nothing moving over the zone (below 15 fps, one such frame as long as they take at 15 fps: ``Tracker._still``),
+   and **leaves** after ``leave_frames`` frames without being seen. A card covered by a later card of the same pile
+   is *buried*: it need not be seen (it leaves with the pile); not so in ``spread`` zones (melds), whose cards lie
+   side by side. A card seen arriving in a new zone while it is
    missing from its old one has **moved** (one leave and one appear in the same update).
 3. **Occlusion freeze**: zones covered by a hand or arm (given per frame as ``frozen``, see
    :mod:`vision.occlusion`) are frozen: nothing in them appears or leaves, and a card missing there is not
@@ -110,6 +111,10 @@ class TrackSettings:
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
                 raise ValueError(f"{name} must be a number from {low} to {high}, not {value!r}")
 
+
+#: the webcam rate the frame-counted settings were chosen at (the bench's videos): ``still_frames`` frames without
+#: motion at this rate is the time a zone must have been still for a card there to appear at a lower rate too
+SETTINGS_FPS = 15.0
 
 #: a card first seen this soon after the camera came back (``Tracker.update``'s ``moved``) was laid while it was away
 AWAY_SEEN_MS = 1000
@@ -239,6 +244,7 @@ class _Track:
     seen: int = 1
     strong: int = 1  # of those frames, the ones seen at min_confidence or more
     still: int = 0  # frames seen in a row in an unfrozen zone (nothing moving over it)
+    still_from: int = 0  # the time of the picture the first of them was compared with (motion: ``Tracker.update``)
     missed: int = 0
     missed_ts: int = 0
     stable: bool = False
@@ -273,6 +279,7 @@ class Tracker:
     _gone: dict[str, _Track] = field(default_factory=dict)  # zone -> the last stable card that left it
     _glimpsed: dict[str, tuple[TableCard, int]] = field(default_factory=dict)  # zone -> (a card glimpsed under a
     # card that covered it before it settled, that card's track id): :meth:`_glimpse`
+    _last_ts: int | None = None  # the time of the frame before (what the motion meter compared this one with)
 
     def update(
         self, seen: Iterable[Sighting], frozen: Collection[str] = (), ts: int = 0, moved: Collection[str] = ()
@@ -287,7 +294,9 @@ class Tracker:
         self._away.update(dict.fromkeys(moved, ts))
         self._unknown_now, self._unknown_sure_now = {}, set()
         usable = [s for s in seen if self._usable(s) and s.zone is not None]
-        matched = self._associate(usable, frozen, ts)
+        before = {z: ts if self._last_ts is None or z in moved else self._last_ts for z in {s.zone for s in usable}}
+        self._last_ts = ts
+        matched = self._associate(usable, frozen, ts, before)
         for track in list(self._tracks.values()):
             if track.id not in matched and track.zone not in frozen:
                 self._miss(track, ts)
@@ -323,7 +332,11 @@ class Tracker:
     def _copies(self, card: str) -> int:
         return 10**6 if self.deck is None else self.deck.get(card, 0)
 
-    def _associate(self, seen: Sequence[Sighting], frozen: frozenset[str], ts: int) -> set[int]:
+    def _associate(
+        self, seen: Sequence[Sighting], frozen: frozenset[str], ts: int, before: Mapping[str | None, int]
+    ) -> set[int]:
+        """Sightings to tracks (new ones for the rest); ``before``: by zone, when the picture this frame's motion was
+        measured against was taken (this frame's own time where there was none: the camera was away)."""
         pairs = []
         for i, s in enumerate(seen):
             for t in self._tracks.values():
@@ -345,12 +358,18 @@ class Tracker:
                 t.seen, t.strong = 1, strong
             else:  # (a one-frame gap is forgiven while appearing)
                 t.seen, t.strong = t.seen + 1, t.strong + strong
-            t.still = 0 if t.zone in frozen else t.still + 1
+            if t.zone in frozen:
+                t.still = 0
+            else:
+                t.still_from = before[t.zone] if t.still == 0 else t.still_from
+                t.still += 1
             t.missed = 0
         for i, s in enumerate(seen):
             if i not in used and s.zone is not None:
                 strong = self._strong(s)
-                track = _Track(self._next, s.card, s.zone, s.point, ts, strong=strong, still=int(s.zone not in frozen))
+                still = int(s.zone not in frozen)
+                track = _Track(self._next, s.card, s.zone, s.point, ts, strong=strong, still=still)
+                track.still_from = before[s.zone] if still else ts
                 self._tracks[track.id] = track
                 matched.add(track.id)
                 self._next += 1
@@ -403,7 +422,7 @@ class Tracker:
             and not t.missed
             and t.seen >= self.settings.appear_frames
             and (t.strong >= self.settings.appear_frames or t.seen >= self.settings.weak_frames)
-            and t.still >= self.settings.still_frames
+            and self._still(t, ts)
         ]
         for track in sorted(ready, key=lambda t: (t.first_ts, t.id)):
             if self._under_top(track):
@@ -434,6 +453,17 @@ class Tracker:
             reread = None if old is None else old.card
             changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from, reread_of=reread))
         return changes
+
+    def _still(self, track: _Track, ts: int) -> bool:
+        """Whether ``track``'s zone has been still long enough for it to appear: ``still_frames`` frames in a row
+        without motion, or, at a lower frame rate than the settings were chosen at (``SETTINGS_FPS``: a slower laptop
+        reads 5-8 of a webcam's 15 frames a second), at least one such frame and as long as ``still_frames`` frames
+        take at that rate. Each frame's motion is measured against the frame before, so at 5 fps one still frame
+        spans 200 ms of stillness, more than two at 15 fps (133 ms); counted in frames, a pile with hands passing
+        near it every few hundred ms never settled (Alex's last KC in the seed-31 Spit video at every 3rd frame:
+        seen on the pile in 8 frames, never two still frames in a row, lost)."""
+        needed = self.settings.still_frames
+        return track.still >= needed or (track.still >= 1 and ts - track.still_from >= needed * 1000 / SETTINGS_FPS)
 
     def _under_top(self, track: _Track) -> bool:
         """Whether ``track``, a faint card (one that would appear by the weak tier alone), lies under the pile's top

@@ -147,6 +147,49 @@ def test_a_card_held_over_a_zone_for_a_still_moment_does_not_appear() -> None:
     assert changes(ups) == []
 
 
+# a pile hands pass near every few hundred ms (Alex's last KC in the seed-31 Spit video read at every 3rd frame): the
+# motion meter compares each frame with the one before, so at 5 fps one still frame spans 200 ms without motion
+PASSING = [{"face_up/0"}, {"face_up/0"}, set(), {"face_up/0"}, {"face_up/0"}, set(), {"face_up/0"}, {"face_up/0"}]
+
+
+@pytest.mark.parametrize(
+    "step, expected",
+    [
+        pytest.param(200, [("appear", "AS", "face_up/0")], id="5fps: a still frame spans 200 ms"),
+        pytest.param(150, [("appear", "AS", "face_up/0")], id="6.7fps: 150 ms"),
+        pytest.param(125, [], id="8fps: 125 ms, less than two frames at 15 fps"),
+        pytest.param(67, [], id="15fps: 67 ms, a still moment"),
+        pytest.param(100, [], id="10fps: 100 ms, still less than two frames at 15 fps"),
+    ],
+)
+def test_at_a_lower_frame_rate_a_card_settles_once_its_zone_was_still_as_long_as_two_frames_take_at_15fps(
+    step: int, expected: list
+) -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update(a, PASSING[i], ts=i * step) for i in range(len(PASSING))]
+    assert changes(ups) == expected
+    if expected:
+        assert [bool(u.changes) for u in ups].index(True) == 2  # at the first still frame, seen three times by then
+        assert ups[2].changes[0].ts == 0
+
+
+def test_at_a_lower_frame_rate_a_card_in_a_moving_hand_still_never_appears() -> None:
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    assert changes([t.update(a, {"face_up/0"}, ts=i * 200) for i in range(10)]) == []
+
+
+def test_a_still_frame_just_after_the_camera_was_away_does_not_count_the_time_away() -> None:
+    """The first picture after a gap has nothing before it to measure motion against: one still frame is one."""
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update(a, {"face_up/0"}, ts=i * 200) for i in range(3)]
+    ups.append(t.update(a, (), ts=5000, moved=("face_up/0",)))
+    assert changes(ups) == []
+    assert changes([t.update(a, (), ts=5200)]) == [("appear", "AS", "face_up/0")]
+
+
 @pytest.mark.parametrize("frames", [2, 3], ids=["seen two frames", "seen three frames"])
 def test_a_card_covered_before_it_settled_is_glimpsed_under_the_card_that_covered_it(frames: int) -> None:
     """Spit's opening 5S, Alex's 4C sliding onto it 100 ms after it landed (spitpace audit F1, session 48): both read
