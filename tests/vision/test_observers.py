@@ -1847,6 +1847,26 @@ def test_spit_both_spit_cards_turned_onto_one_pile_are_one_each(seen: str) -> No
     assert spit_cards_left(d) == (9, 9) and d.link.view()["spit_piles"][0]["top"] == "10D"
 
 
+@pytest.mark.parametrize("gap_ms", [300, 1000])
+def test_spit_both_spit_cards_turned_onto_one_pile_a_moment_apart_leave_the_later_on_top(gap_ms: int) -> None:
+    """After the stall Alex turns his 10S onto pile 1 and Beth her 8D onto it a moment later, within the 1.5 s the
+    camera gathers spit cards in: Alex's 8D and Beth's 10S were sent, so the referee had the 10S on top and Beth's 7D
+    played on the 8D was an illegal_play (mutspit, session 51)."""
+    d, table = spit_stalled()
+    d.step = 67
+    table["spit/0"] = ["10C", "10S"]
+    sent = d.show(table, frames=gap_ms // 67)
+    table["spit/0"] = ["10C", "10S", "8D"]
+    sent += d.show(table, frames=30)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Alex": "10S", "Beth": "8D"}, "piles": {"Alex": 0, "Beth": 0}}
+    ]
+    assert d.link.view()["spit_piles"][0]["top"] == "8D" and spit_cards_left(d) == (9, 9)
+    table |= {"stock/1/4": [], "spit/0": ["10C", "10S", "8D", "7D"]}
+    sent = d.show(table, frames=30)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [

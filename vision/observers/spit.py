@@ -412,9 +412,11 @@ class SpitObserver(Observer):
     def _both_on_one_pile(
         self, update: Update, view: Mapping[str, Json], waiting: list[str]
     ) -> tuple[int, TableCard, TableCard] | None:
-        """A Spit! call named both players and one spit pile alone got a card: when a new card lies under that top
-        too (both turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, that card and the top;
-        else None (the other player has not turned theirs yet)."""
+        """A Spit! call named both players and one spit pile alone got a card: when one more new card lies there (both
+        turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, the lower of the two (the pile's
+        player's) and the upper, as the tracker lists them (the pile's top as the camera sees it: the one gathered
+        is the first turned when the other lands on it a moment later); else None (the other player has not turned
+        theirs yet)."""
         if len(waiting) != 2 or len(self._spit) != 1 or view.get("phase") != "play":
             return None
         ((pile, top),) = self._spit.items()
@@ -422,12 +424,14 @@ class SpitObserver(Observer):
             return None
         known = _known(view)
         zone = next((z.name for z in self.zones("spit") if z.slot == pile), None)
-        under = [
-            c
-            for c in (update.state.in_zone(zone) if zone else ())
-            if c.id != top.id and c.id not in self.done and c.card not in known
-        ]
-        return (pile, under[-1], top) if len(under) == 1 else None
+        cards = update.state.in_zone(zone) if zone else ()
+        other = [c for c in cards if c.id != top.id and c.id not in self.done and c.card not in known]
+        if len(other) != 1:
+            return None
+        ids = [c.id for c in cards]
+        if top.id in ids and ids.index(top.id) < ids.index(other[0].id):  # it landed on the one gathered
+            return pile, top, other[0]
+        return pile, other[0], top
 
     def _called(self, pile: int, view: Mapping[str, Json]) -> bool:
         """Whether a new card on ``pile`` may be a spit card the last Spit! call asked for and its player turns
