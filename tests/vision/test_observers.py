@@ -1635,6 +1635,24 @@ def test_spit_a_card_seen_lying_under_its_top_makes_no_note_that_it_was_not_ther
     assert d.observer.notes == []
 
 
+def test_spit_an_inferred_play_s_card_seen_again_in_two_places_is_one_note_that_goes_with_the_undo() -> None:
+    """Alex's 6H, taken as played under Beth's 6D, is put back on his stock pile 1 (the note), then slid to his space:
+    still one note, gone once the play is undone, and the slide then goes as his move. A note said again for each new
+    place stayed after the undo (mutspit, session 51: hand mutant S46)."""
+    d, landed = spit_race_for_the_5s()
+    d.show(landed, frames=30)
+    for zone in ("stock/0/0", "stock/0/4"):  # put back, then slid to the space
+        again = {**landed, zone: ["6H"]}
+        d.show(again, frames=2, frozen=[zone])
+        d.show(again, frames=40)
+        assert len(d.observer.notes) == 1 and "6H is seen again on Alex's stock pile 1" in d.observer.notes[0]
+    (seq,) = [seq for seq, b, _ in d.sent if b["type"] == "play" and b["card"] == "6H" and b["pile"] == 0]
+    d.manual("undo", target=seq)
+    sent = d.show(again, frames=30)
+    assert d.observer.notes == []
+    assert [b for _, b, _ in sent] == [{"type": "move", "player": "Alex", "from": 0, "to": 4}]
+
+
 @pytest.mark.parametrize("case", ["Beth's card turned up", "Alex's 4S read anew"])
 def test_spit_an_inferred_play_s_card_misread_on_a_stock_pile_is_no_note(case: str) -> None:
     """Alex's 3S, covered by Beth's 4C before it was read, is inferred under it (a real play); then the card Beth turns
