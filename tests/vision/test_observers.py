@@ -1932,6 +1932,26 @@ def test_spit_a_single_spit_pile_laid_in_the_right_hand_zone_is_pile_one() -> No
     assert d.refused == []
 
 
+def test_spit_an_illegal_play_taken_back_to_its_empty_space_is_a_note_not_a_reveal() -> None:
+    """Alex plays his 3S, the only card of his stock pile 1, on the 9D (an illegal_play) and takes it back as the
+    referee asks: to the referee that pile is an empty space, so the 3S there is no card turned up (a reveal was sent
+    and refused, and no note said what to do: mutspit, session 51, hand mutant S14). Once the foul is undone on a
+    phone the 3S is his stock top again and its play on the 2C goes."""
+    d, table = spit_opened()
+    d.step = 67
+    table |= {"stock/0/0": [], "spit/1": ["9D", "3S"]}
+    assert codes(d.show(table, frames=20)) == ["illegal_play"]
+    table |= {"stock/0/0": ["3S"], "spit/1": ["9D"]}
+    assert d.show(table, frames=40) == [] and d.refused == []
+    assert d.observer.notes == ["3S on Alex's stock pile 1 is not explained: enter it by hand"]
+    (seq,) = [seq for seq, b, _ in d.sent if b["type"] == "play" and b["card"] == "3S"]
+    d.manual("undo", target=seq)
+    assert d.show(table, frames=20) == [] and d.link.view()["players"]["Alex"]["stock"][0]["top"] == "3S"
+    table |= {"stock/0/0": [], "spit/0": ["2C", "3S"]}
+    sent = d.show(table, frames=20)
+    assert [(b["card"], b["pile"]) for _, b, _ in sent] == [("3S", 0)] and codes(sent) == [] and d.refused == []
+
+
 def test_spit_a_card_on_a_face_up_top_that_stays_unexplained_is_a_note_after_a_while() -> None:
     d, table = spit_opened()
     table.update({"stock/1/2": ["KC"]})  # the AD it covers is nowhere to be seen
