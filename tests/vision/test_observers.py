@@ -1885,6 +1885,29 @@ def test_spit_both_spit_cards_turned_onto_one_pile_a_moment_apart_leave_the_late
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
 
 
+@pytest.mark.parametrize("gap_ms", [0, 300, 1000])
+def test_spit_both_spit_cards_turned_onto_pile_two_leave_the_later_on_top(gap_ms: int) -> None:
+    """After the stall Alex turns his 10S onto Beth's pile 2 and Beth her 8D onto it too, in the same frame or a moment
+    later: the referee lays a Spit!'s cards in seat order (scorer/spit.py: _spit_cards), so the lower card must be
+    Alex's. It was given to the pile's player, Beth: the 10S was laid last, the referee's top, and Beth's 7D played
+    on the 8D an illegal_play (review2, session 51)."""
+    d, table = spit_stalled()
+    d.step = 67
+    sent = []
+    if gap_ms:
+        table["spit/1"] = ["QC", "10S"]
+        sent = d.show(table, frames=gap_ms // 67)
+    table["spit/1"] = ["QC", "10S", "8D"]
+    sent += d.show(table, frames=30)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Alex": "10S", "Beth": "8D"}, "piles": {"Alex": 1, "Beth": 1}}
+    ]
+    assert d.link.view()["spit_piles"][1]["top"] == "8D" and spit_cards_left(d) == (9, 9)
+    table |= {"stock/1/4": [], "spit/1": ["QC", "10S", "8D", "7D"]}
+    sent = d.show(table, frames=30)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [

@@ -413,10 +413,9 @@ class SpitObserver(Observer):
         self, update: Update, view: Mapping[str, Json], waiting: list[str]
     ) -> tuple[int, TableCard, TableCard] | None:
         """A Spit! call named both players and one spit pile alone got a card: when one more new card lies there (both
-        turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, the lower of the two (the pile's
-        player's) and the upper, as the tracker lists them (the pile's top as the camera sees it: the one gathered
-        is the first turned when the other lands on it a moment later); else None (the other player has not turned
-        theirs yet)."""
+        turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, the lower of the two and the upper,
+        as the tracker lists them (the pile's top as the camera sees it: the one gathered is the first turned when the
+        other lands on it a moment later); else None (the other player has not turned theirs yet)."""
         if len(waiting) != 2 or len(self._spit) != 1 or view.get("phase") != "play":
             return None
         ((pile, top),) = self._spit.items()
@@ -473,10 +472,10 @@ class SpitObserver(Observer):
         cards: dict[str, str] = {}
         piles: dict[str, int] = {}
         both = self._both_on_one_pile(update, view, waiting)
-        if both is not None:  # both turned onto one pile: the card under its top is the pile's player's
-            pile, under, top = both
-            owner, other = self.players[pile], next(name for name in waiting if name != self.players[pile])
-            cards, piles = {owner: under.card, other: top.card}, {owner: pile, other: pile}
+        if both is not None:  # both turned onto one pile: the referee lays a Spit!'s cards in seat order
+            pile, under, top = both  # (scorer/spit.py: _spit_cards), so the lower is the first seat's, the upper the
+            low, high = sorted(waiting, key=self.players.index)  # other's, whichever pile it is
+            cards, piles = {low: under.card, high: top.card}, {low: pile, high: pile}
             used: tuple[int, ...] = (under.id, top.id)
         else:
             for pile, card in sorted(self._spit.items()):
