@@ -1885,6 +1885,30 @@ def test_spit_both_spit_cards_turned_onto_one_pile_a_moment_apart_leave_the_late
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
 
 
+@pytest.mark.parametrize(("hands", "late"), [(0, 1), (0, 2), (3, 1)])
+def test_spit_both_spit_cards_turned_onto_one_pile_with_the_lower_read_late_leave_the_upper_on_top(
+    hands: int, late: int
+) -> None:
+    """After the stall both turn their spit card onto pile 1 at once (hands over it for a few frames, or not): Alex's
+    10S under Beth's 8D. The 8D is read, and the 10S at its edge only a frame or two later, nothing moving over the
+    pile meanwhile. The 8D is the top: with the two ordered as the tracker lists them (the 10S last, first read
+    last), the 10S was sent as the top and Beth's 7D on the 8D was an illegal_play (dcce360; review2, session 51)."""
+    d, table = spit_stalled()
+    d.step = 67
+    table["spit/0"] = ["10C", "8D"]
+    sent = d.show(table, frames=hands, frozen=["spit/0"]) if hands else []
+    sent += d.show(table, frames=late, moved=not hands)
+    table["spit/0"] = ["10C", "10S", "8D"]
+    sent += d.show(table, frames=30, moved=False)
+    assert [b for _, b, _ in sent] == [
+        {"type": "spit", "cards": {"Alex": "10S", "Beth": "8D"}, "piles": {"Alex": 0, "Beth": 0}}
+    ]
+    assert d.link.view()["spit_piles"][0]["top"] == "8D" and spit_cards_left(d) == (9, 9)
+    table |= {"stock/1/4": [], "spit/0": ["10C", "10S", "8D", "7D"]}
+    sent = d.show(table, frames=30)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
+
+
 @pytest.mark.parametrize("gap_ms", [0, 300, 1000])
 def test_spit_both_spit_cards_turned_onto_pile_two_leave_the_later_on_top(gap_ms: int) -> None:
     """After the stall Alex turns his 10S onto Beth's pile 2 and Beth her 8D onto it too, in the same frame or a moment

@@ -70,6 +70,7 @@ class SpitObserver(Observer):
     _spit: dict[int, TableCard] = field(default_factory=dict)  # spit pile -> the spit card gathered there
     _since: dict[int, int] = field(default_factory=dict)  # spit pile -> when its card was first seen (re-reads)
     _opening: bool = False  # the cards in _spit were gathered for the opening Spit!
+    _stirred: set[int] = field(default_factory=set)  # spit piles something moved over since their card was gathered
     vanish_ms: int = 1000  # a stock top that left its pile for nowhere seen this close to a play may lie under it
     _left: dict[str, int] = field(default_factory=dict)  # card -> when it left a stock pile, seen going nowhere
     _held: dict[int, str] = field(default_factory=dict)  # top id -> the card inferred under it, not seen again yet
@@ -83,6 +84,8 @@ class SpitObserver(Observer):
                 self._left[change.card.card] = change.ts
             elif change.kind == "appear":
                 self._left.pop(change.card.card, None)
+        spit_zones = {z.slot: z.name for z in self.zones("spit")}
+        self._stirred.update(pile for pile in self._spit if spit_zones.get(pile) in update.frozen)
         self._seen_again(update, view)
         tops = [(z, update.state.top(z.name)) for z in self.layout.zones if z.kind in ("stock", "spit")]
         for zone, top in sorted(
@@ -413,9 +416,11 @@ class SpitObserver(Observer):
         self, update: Update, view: Mapping[str, Json], waiting: list[str]
     ) -> tuple[int, TableCard, TableCard] | None:
         """A Spit! call named both players and one spit pile alone got a card: when one more new card lies there (both
-        turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, the lower of the two and the upper,
-        as the tracker lists them (the pile's top as the camera sees it: the one gathered is the first turned when the
-        other lands on it a moment later); else None (the other player has not turned theirs yet)."""
+        turned theirs onto the same pile, RULES.md: "onto a spit pile"), the pile, the lower of the two and the upper;
+        else None (the other player has not turned theirs yet). The one gathered is the upper (the pile's top when the
+        first was seen), unless the other is listed after it and something moved over the pile since it was gathered:
+        then the other landed on it a moment later. The tracker lists a card by when it was first read, so the order
+        alone cannot tell a card laid on the gathered one from one under it read at its edge a frame later."""
         if len(waiting) != 2 or len(self._spit) != 1 or view.get("phase") != "play":
             return None
         ((pile, top),) = self._spit.items()
@@ -428,9 +433,9 @@ class SpitObserver(Observer):
         if len(other) != 1:
             return None
         ids = [c.id for c in cards]
-        if top.id in ids and ids.index(top.id) < ids.index(other[0].id):  # it landed on the one gathered
-            return pile, top, other[0]
-        return pile, other[0], top
+        if pile in self._stirred and top.id in ids and ids.index(top.id) < ids.index(other[0].id):
+            return pile, top, other[0]  # it landed on the one gathered, a hand moving over the pile
+        return pile, other[0], top  # under the one gathered: at its edge, or read there only a moment later
 
     def _called(self, pile: int, view: Mapping[str, Json]) -> bool:
         """Whether a new card on ``pile`` may be a spit card the last Spit! call asked for and its player turns
@@ -460,6 +465,7 @@ class SpitObserver(Observer):
             self.use(*self._spit.values())
             self._spit.clear()
             self._since.clear()
+            self._stirred.clear()
             self._opening = False
             return None
         players = view.get("players") or {}
@@ -488,6 +494,7 @@ class SpitObserver(Observer):
         self.done.update(used)
         self._spit.clear()
         self._since.clear()
+        self._stirred.clear()
         self._opening = False
         if not cards:
             return None
