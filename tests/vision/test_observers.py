@@ -1885,6 +1885,28 @@ def test_spit_both_spit_cards_turned_onto_one_pile_a_moment_apart_leave_the_late
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
 
 
+def test_spit_a_stock_card_played_on_a_lone_spit_card_before_the_other_turned_is_no_spit_card() -> None:
+    """After the stall Alex turns his 8C onto pile 1 and plays his 7S on it 200 ms later; Beth turns her 9H onto pile 2
+    only later. The 7S, a face-up stock top, is no spit card: the camera sent Alex's 8C and Beth's 7S as both spit
+    cards turned onto pile 1, refused ("7S is already face up on Alex's stock pile 5"), in the camera's log (review2,
+    session 51)."""
+    d, table = spit_stalled()
+    d.step = 67
+    table["spit/0"] = ["10C", "8C"]
+    d.show(table, frames=3)
+    table |= {"stock/0/4": [], "spit/0": ["10C", "8C", "7S"]}
+    d.show(table, frames=30)
+    table["spit/1"] = ["QC", "9H"]
+    d.show(table, frames=40)
+    assert d.refused == []
+    assert [b for _, b, _ in d.sent[1:]] == [
+        {"type": "spit", "cards": {"Alex": "8C"}, "piles": {"Alex": 0}},
+        {"type": "play", "player": "Alex", "card": "7S", "pile": 0, "from": 4},
+        {"type": "spit", "cards": {"Beth": "9H"}, "piles": {"Beth": 1}},
+    ]
+    assert [p["top"] for p in d.link.view()["spit_piles"]] == ["7S", "9H"] and spit_cards_left(d) == (9, 9)
+
+
 @pytest.mark.parametrize(("hands", "late"), [(0, 1), (0, 2), (3, 1)])
 def test_spit_both_spit_cards_turned_onto_one_pile_with_the_lower_read_late_leave_the_upper_on_top(
     hands: int, late: int

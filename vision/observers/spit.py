@@ -426,7 +426,7 @@ class SpitObserver(Observer):
         ((pile, top),) = self._spit.items()
         if pile >= len(self.players) or self.players[pile] not in waiting:
             return None
-        known = _known(view)
+        known = _known(view) | set(_stock_tops(view))  # a stock card played on it (waiting too) is no spit card
         zone = next((z.name for z in self.zones("spit") if z.slot == pile), None)
         cards = update.state.in_zone(zone) if zone else ()
         other = [c for c in cards if c.id != top.id and c.id not in self.done and c.card not in known]
