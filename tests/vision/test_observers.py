@@ -1907,26 +1907,50 @@ def test_spit_a_stock_card_played_on_a_lone_spit_card_before_the_other_turned_is
     assert [p["top"] for p in d.link.view()["spit_piles"]] == ["7S", "9H"] and spit_cards_left(d) == (9, 9)
 
 
-@pytest.mark.parametrize(("hands", "late"), [(0, 1), (0, 2), (3, 1)])
+@pytest.mark.parametrize(("hands", "late", "arm"), [(0, 1, False), (0, 2, False), (3, 1, False), (0, 2, True)])
 def test_spit_both_spit_cards_turned_onto_one_pile_with_the_lower_read_late_leave_the_upper_on_top(
-    hands: int, late: int
+    hands: int, late: int, arm: bool
 ) -> None:
     """After the stall both turn their spit card onto pile 1 at once (hands over it for a few frames, or not): Alex's
     10S under Beth's 8D. The 8D is read, and the 10S at its edge only a frame or two later, nothing moving over the
-    pile meanwhile. The 8D is the top: with the two ordered as the tracker lists them (the 10S last, first read
-    last), the 10S was sent as the top and Beth's 7D on the 8D was an illegal_play (dcce360; review2, session 51)."""
+    pile meanwhile (``arm``: Alex's arm moving over his stock pile 5 then, not over the pile). The 8D is the top: with
+    the two ordered as the tracker lists them (the 10S last, first read last), the 10S was sent as the top and Beth's
+    7D on the 8D was an illegal_play (dcce360; review2, session 51)."""
     d, table = spit_stalled()
     d.step = 67
     table["spit/0"] = ["10C", "8D"]
     sent = d.show(table, frames=hands, frozen=["spit/0"]) if hands else []
     sent += d.show(table, frames=late, moved=not hands)
     table["spit/0"] = ["10C", "10S", "8D"]
-    sent += d.show(table, frames=30, moved=False)
+    sent += d.show(table, frames=30, moved=False, frozen=["stock/0/4"] if arm else ())
     assert [b for _, b, _ in sent] == [
         {"type": "spit", "cards": {"Alex": "10S", "Beth": "8D"}, "piles": {"Alex": 0, "Beth": 0}}
     ]
     assert d.link.view()["spit_piles"][0]["top"] == "8D" and spit_cards_left(d) == (9, 9)
     table |= {"stock/1/4": [], "spit/0": ["10C", "10S", "8D", "7D"]}
+    sent = d.show(table, frames=30)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
+
+
+def test_spit_a_pile_moved_over_in_one_spit_is_not_taken_as_moved_over_in_the_next() -> None:
+    """Two stalls in a row. First Spit!: Alex's 10S onto pile 1 and Beth's 10D on it 300 ms later (no play on the 10D:
+    Spit! again). Second: both at once onto pile 1, Alex's JS under Beth's 8D, the JS read at the 8D's edge a frame
+    late, nothing moving over the pile since the 8D was seen: the 8D is the top, and Beth's 7D on it is legal. (A hand
+    mutant keeping the first Spit!'s motion over pile 1 sent the JS as the top; review2, session 51.)"""
+    d, table = spit_stalled()
+    d.step = 67
+    table["spit/0"] = ["10C", "10S"]
+    d.show(table, frames=4)
+    table["spit/0"] = ["10C", "10S", "10D"]
+    sent = d.show(table, frames=30)
+    assert [b["cards"] for _, b, _ in sent] == [{"Alex": "10S", "Beth": "10D"}] and "spit_call" in codes(sent)
+    table["spit/0"] = ["10C", "10S", "10D", "8D"]
+    sent = d.show(table, frames=1)
+    table["spit/0"] = ["10C", "10S", "10D", "JS", "8D"]
+    sent += d.show(table, frames=30, moved=False)
+    assert [b["cards"] for _, b, _ in sent] == [{"Alex": "JS", "Beth": "8D"}]
+    assert d.link.view()["spit_piles"][0]["top"] == "8D" and spit_cards_left(d) == (8, 8)
+    table |= {"stock/1/4": [], "spit/0": [*table["spit/0"], "7D"]}
     sent = d.show(table, frames=30)
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
 
