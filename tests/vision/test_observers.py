@@ -334,6 +334,25 @@ def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
     assert [b["card"] for _, b, _ in d.show({"trick/0": ["AC"]})] == ["AC"]
 
 
+def test_spades_a_card_lying_through_the_bidding_is_not_sent_until_the_bids_are_in() -> None:
+    """Alex leads his AC while the bids are still being entered on the phones, and it lies there for seconds (longer
+    than a card out of turn waits, turn_grace_ms): it is not sent during the bidding, in turn or not (Alex to bid, then
+    Beth), only noted, and goes once the bids are in, with no foul. Sent once the wait was over (mutant S13, session
+    51), it went in during the bidding, a foul on the phones ("play_before_bidding"), and again after the bids."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="David")
+    assert d.link.view()["turn"] == "Alex"
+    assert d.show({"trick/0": ["AC"]}, frames=30, step=100) == []
+    assert d.observer.notes[-1] == "AC lies on Alex's spot: waiting for the bids before it counts"
+    d.manual("bid", player="Alex", bid=3)
+    assert d.show({"trick/0": ["AC"]}, frames=30, step=100) == []
+    for name in ("Beth", "Charlie", "David"):
+        d.manual("bid", player=name, bid=3)
+    sent = d.show({"trick/0": ["AC"]}, frames=5, step=100)
+    assert plays(sent) == [("Alex", "AC")] and codes(sent) == []
+    assert [e.type for e in d.session.events] == ["deal", "bid", "bid", "bid", "bid", "play"]
+
+
 def test_spades_a_card_put_down_during_the_blind_nil_exchange_waits_for_it() -> None:
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
     d.manual("deal", dealer="David")
