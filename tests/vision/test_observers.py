@@ -3045,6 +3045,25 @@ def test_spades_a_play_out_of_turn_corrected_on_a_phone_goes_again_as_corrected(
     assert d.observer.notes == []
 
 
+def test_spades_a_play_out_of_turn_a_phone_edited_into_a_claim_is_no_play_any_more() -> None:
+    """Beth lays her cards down to claim; the camera, which missed Alex's lead, sent the card on her spot as "Beth 7S",
+    out of turn (a foul of timing: it would go again once the game moves on), and a phone edits that event into
+    Beth's claim. The card is no play any more: with it still lying there, the claim ending the hand, no note and no
+    event, nor once the next hand is bid. Taken for a play as corrected (mutant S09, session 51), it noted "7S lies on
+    Beth's spot: waiting for the bids before it counts" and tried "Beth None" once the bids were in."""
+    d = spades()
+    table = {"trick/1": ["7S"]}
+    ((seven, _, _),) = (sent := d.show(table, frames=250))
+    assert codes(sent) == ["play_out_of_turn"]
+    d.manual("correct", target=seven, event={"type": "claim", "player": "Beth"})
+    assert d.link.view()["phase"] == "between_hands"
+    assert d.show(table, frames=50) == [] and d.observer.notes == []
+    d.manual("deal")
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    assert d.show(table, frames=250) == [] and d.observer.notes == [] and d.refused == []
+
+
 @pytest.mark.parametrize("restart", [False, True], ids=["never_stopped", "restarted"])
 def test_spades_a_correction_undone_sends_the_play_again_as_the_camera_read_it(restart: bool) -> None:
     """As above, but the edit is undone on a phone ("Undo this edit": it was the 7S after all): the log's event is the
