@@ -519,6 +519,25 @@ def test_spades_the_note_on_a_reruled_play_goes_once_its_player_has_another_card
     assert not any("no longer counts" in n for n in d.observer.notes)
 
 
+def test_spades_the_note_on_a_reruled_play_whose_card_left_goes_once_the_hand_is_claimed() -> None:
+    """Beth's 4C, re-ruled out of turn by the undo of Alex's QC, left the table (the note asks to enter it on a phone);
+    Alex's 7C goes, then Alex claims the rest of the hand: the 4C can no longer count, so the note goes, and it stays
+    gone into the next hand. Kept while the hand and its tricks moved on (mutant S04, session 51), it told the players
+    to enter a card of a hand already over."""
+    d = spades()
+    d.show({"trick/0": ["QC"], "trick/1": ["4C"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"))
+    assert plays(d.show({"trick/0": ["7C"]}, frames=20, step=100)) == [("Alex", "7C")]
+    assert any(n.startswith("Beth played 4C: that no longer counts") for n in d.observer.notes)
+    d.manual("claim", player="Alex")
+    assert d.show({}, frames=5, step=100) == []
+    assert not any("no longer counts" in n for n in d.observer.notes)
+    d.manual("deal")
+    assert d.show({}, frames=5, step=100) == []
+    assert not any("no longer counts" in n for n in d.observer.notes)
+
+
 def test_spades_a_reruled_play_sent_again_goes_again_when_a_second_undo_reruled_it() -> None:
     """Alex's QC and Beth's 4C go in; the QC undone, the 4C goes again after Alex's 7C; Alex's 7C is undone too (a
     second mistake): the 4C, re-ruled out of turn once more, goes again after Alex's 8C. Taken for a foul judged when
