@@ -323,6 +323,26 @@ def test_spades_cards_seen_together_are_played_in_landing_order() -> None:
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "AC"), ("Beth", "7C"), ("Charlie", "4C")]
 
 
+def test_spades_cards_out_of_turn_go_in_landing_order_and_those_seen_together_in_turn_order() -> None:
+    """Alex dealt: Beth will lead. While the bids are entered, Alex puts his 7C down, then Charlie his 4C (Beth's lead
+    is never read): both wait for the bids, then go together, both out of turn, in the order they landed (the log, the
+    fouls on the phones). Both taken back, Alex's and Charlie's next cards, first seen in the same frame, go in turn
+    order from Beth: Charlie's, then Alex's. Sorted by turn order alone (mutant S20, session 51) or by seat from Alex
+    (S21), they went the other way."""
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="Alex")
+    assert d.show({"trick/0": ["7C"]}, frames=3, step=100) == []
+    assert d.show({"trick/0": ["7C"], "trick/2": ["4C"]}, frames=20, step=100) == []  # (the bids take a while)
+    for name in ("Beth", "Charlie", "David", "Alex"):
+        d.manual("bid", player=name, bid=3)
+    assert d.link.view()["turn"] == "Beth"
+    sent = d.show({"trick/0": ["7C"], "trick/2": ["4C"]}, frames=20, step=100)
+    assert plays(sent) == [("Alex", "7C"), ("Charlie", "4C")] and codes(sent) == ["play_out_of_turn"] * 2
+    d.show({}, frames=5, step=100)
+    sent = d.show({"trick/0": ["8C"], "trick/2": ["5C"]}, frames=20, step=100)
+    assert plays(sent) == [("Charlie", "5C"), ("Alex", "8C")] and codes(sent) == ["play_out_of_turn"] * 2
+
+
 def test_spades_a_card_put_down_during_bidding_waits_for_the_bids() -> None:
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
     assert d.show({"trick/0": ["AC"]}) == [] and "waiting for the bids" in d.observer.notes[-1]  # none yet
