@@ -653,6 +653,27 @@ def test_spades_the_take_back_note_goes_once_the_card_played_is_put_back() -> No
     assert plays(sent) == [("Beth", "4C")] and not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_to_the_one_put_there() -> None:
+    """Alex's QC, sent and taken, picked up and 7C put there: the 7C waits, and the note asks for an undo of the QC if
+    it was not played. A player edits the QC's event to the 7C instead (Edit, not Undo): the referee has the 7C as
+    Alex's play, the card lying there, so the note goes. It stayed through the trick and after it, telling the
+    players that the QC stands, the 7C is not sent, and to undo the QC (the 7C's play now; session 51, seen with
+    mutant S26)."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("correct", target=qc, event={"type": "play", "player": "Alex", "card": "7C"})
+    assert d.show({"trick/0": ["7C"]}, frames=10, step=100) == []
+    assert not any("taken back" in n for n in d.observer.notes)
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    sent = d.show(table, frames=20, step=100)
+    assert plays(sent) == [("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")] and codes(sent) == ["trick_won"]
+    assert d.link.view()["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and d.observer.notes == []
+
+
 def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
     """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])

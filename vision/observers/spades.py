@@ -25,7 +25,8 @@ hand; hands unknown, the trick without the player's card again) the new card goe
 is none). A card put there once the trick has moved on is news as any, and so is this one when the trick moved on
 while its other cards were gone and none of its cards lies on a spot (its last card entered during a gather). Once
 the hand is over (claimed, its last trick played, the next deal entered) the note goes and the card held is never
-sent (a card left from the old hand).
+sent (a card left from the old hand). A phone's correction of the play taken back to the card lying there (Edit, not
+Undo) ends the hold too: the referee has that card, so nothing is sent and the note goes.
 """
 
 from __future__ import annotations
@@ -89,7 +90,8 @@ class SpadesObserver(Observer):
         # a re-ruled play the referee has again (entered on a phone, as its note asks, or the change itself undone),
         # or that cannot count any more (its player has another card in that trick, or the trick is over): the note
         # goes, even with the card gone from the table (it stayed, asking for a card entered already or replaced)
-        players = {p.get("player") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        plays = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        players = set(plays)
         now = (view.get("hand"), _completed(view))
         had = [
             card
@@ -122,6 +124,9 @@ class SpadesObserver(Observer):
                     continue
                 name, player = str(told.get("card")), str(told.get("player"))
             if name in on_table:  # the referee has it already (seen again after being covered)
+                held = self.taken.get(zone.name)
+                if held is not None and plays.get(held.player) == name:  # a phone made it the play the hold was for
+                    self._release(zone.name)  # (the card taken back corrected to this one): that play stands no more
                 self.use(top)
                 continue
             if self.taken_back(zone.name, top, update, view):
