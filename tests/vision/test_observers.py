@@ -625,6 +625,25 @@ def test_spades_a_card_taken_back_stands_and_the_card_put_in_its_place_goes_once
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_card_put_on_a_held_spot_once_the_trick_is_over_goes_as_the_next_lead() -> None:
+    """Alex's QC taken back and 7C put there (waits, the note); the others play on and the QC wins the trick. The trick
+    is gathered, the 7C taken up with it, and Alex leads his 8C on his spot: that card was put there once the trick had
+    moved on, so it is news as any: his lead, no foul, and the note goes. Held like the 7C (mutant S30, session 51: the
+    first-card check dropped), Alex's lead never went and the note still asked for an undo of the QC."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    sent = d.show(table, frames=20, step=100)
+    assert codes(sent) == ["trick_won"] and d.link.view()["last_trick"]["winner"] == "Alex"
+    d.show({}, frames=10, step=100)  # the trick gathered
+    sent = d.show({"trick/0": ["8C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "8C")] and codes(sent) == []
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "8C"}]
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def alex_put_7c_then_8c_in_place_of_his_qc() -> Driver:
     """Spades, Alex to lead: his QC sent and taken, picked up, a 7C put there and then swapped for an 8C, neither
     sent (the take-back hold)."""
