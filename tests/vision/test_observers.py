@@ -403,6 +403,21 @@ def test_spades_a_play_ruled_out_of_turn_counts_once_the_missed_card_before_it_i
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Charlie", "9C")] and codes(sent) == []
 
 
+def test_spades_a_play_ruled_out_of_turn_read_anew_waits_with_it() -> None:
+    """The camera never reads Alex's lead: Beth's 7C goes after the wait, out of turn, and waits to go again once the
+    game moves on. The camera then reads it anew as 7S (a smudged index; nothing moved): that reading waits with the
+    card, it is not a second play out of turn. Once Alex's lead is entered on a phone Beth's card goes, once, and
+    counts. Not held with it (mutant O07, session 51), the re-read went at once, a second foul on the phones."""
+    d = spades()
+    sent = d.show({"trick/1": ["7C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == ["play_out_of_turn"]
+    assert d.show({"trick/1": ["7S"]}, frames=30, step=100, moved=False) == []
+    d.manual("play", player="Alex", card="AC")
+    sent = d.show({"trick/1": ["7S"]}, frames=10, step=100)
+    assert [b["player"] for _, b, _ in sent] == ["Beth"] and codes(sent) == []
+    assert [e.data.get("player") for e in d.session.events if e.type == "play"] == ["Beth", "Alex", "Beth"]
+
+
 def test_spades_a_card_held_after_a_play_out_of_turn_waits_for_the_card_in_turn_seen_with_it() -> None:
     """Charlie puts his 4C down early (ruled out of turn, it does not count and is held for one more try); then Alex
     leads AC and Beth drops 7C at once. Without the in-turn filter the held 4C went again before Beth's 7C, out of
