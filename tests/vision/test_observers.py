@@ -936,6 +936,22 @@ def test_spades_a_lead_put_down_while_a_trick_is_gathered_goes_when_its_last_car
     assert not any("taken back" in n for n in d.observer.notes)
 
 
+def test_spades_a_lead_put_on_the_leaders_own_card_during_a_gather_goes_when_its_last_card_is_entered() -> None:
+    """As above, but Alex puts his 5D on top of his AC (not yet gathered) while Beth's 7C and Charlie's 9C still lie:
+    it waits. They are gathered, and David's 2C, never read, is entered a second later: the trick is Alex's and the
+    5D goes as his lead. The AC under it is the card the hold was for, not a card of the trick still lying: taken for
+    one (mutant S34, session 51), the 5D waited for good and the note asked to undo Alex's AC."""
+    d = spades()
+    d.show({"trick/0": ["AC"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=10, step=100)
+    assert d.show({"trick/0": ["AC", "5D"], "trick/1": ["7C"], "trick/2": ["9C"]}, frames=8, step=100) == []
+    assert d.show({"trick/0": ["AC", "5D"]}, frames=10, step=100) == []  # gathered a second ago: no lead yet
+    d.manual("play", player="David", card="2C")
+    assert d.link.view()["turn"] == "Alex"
+    sent = d.show({"trick/0": ["AC", "5D"]}, frames=30, step=100)
+    assert plays(sent) == [("Alex", "5D")] and codes(sent) == []
+    assert not any("taken back" in n for n in d.observer.notes)
+
+
 def test_spades_the_card_in_turn_read_late_is_still_played_first() -> None:
     d = spades()  # Alex leads; his card shows a doubtful reading (a new name every frame) before it settles as AC
     for k in range(6):
