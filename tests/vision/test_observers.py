@@ -708,6 +708,26 @@ def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_to
     assert d.link.view()["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and d.observer.notes == []
 
 
+def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_after_the_trick() -> None:
+    """As above, but the edit comes once the trick is over (the QC won it; with the 7C it is Charlie's): the note goes
+    too, with the trick lying and once it is gathered. c853050 looked at the trick in progress only: the note stayed
+    until Alex's next card or the end of the hand (data/s51/mutspades/scripts/edit_late_probe.py)."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    assert plays(d.show(table, frames=20, step=100)) == [("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")]
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("correct", target=qc, event={"type": "play", "player": "Alex", "card": "7C"})
+    assert d.link.view()["last_trick"] == {"number": 1, "cards": ["7C", "4C", "9C", "2C"], "winner": "Charlie"}
+    assert d.show(table, frames=10, step=100) == [] and d.observer.notes == []
+    assert d.show({}, frames=10, step=100) == [] and d.observer.notes == []
+    sent = d.show({"trick/2": ["5H"]}, frames=10, step=100)
+    assert plays(sent) == [("Charlie", "5H")] and codes(sent) == []
+
+
 def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
     """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])

@@ -26,7 +26,8 @@ is none). A card put there once the trick has moved on is news as any, and so is
 while its other cards were gone and none of its cards lies on a spot (its last card entered during a gather). Once
 the hand is over (claimed, its last trick played, the next deal entered) the note goes and the card held is never
 sent (a card left from the old hand). A phone's correction of the play taken back to the card lying there (Edit, not
-Undo) ends the hold too: the referee has that card, so nothing is sent and the note goes.
+Undo), in the trick in progress or once it is over, ends the hold too: the referee has that card, so nothing is sent
+and the note goes.
 """
 
 from __future__ import annotations
@@ -124,9 +125,10 @@ class SpadesObserver(Observer):
                     continue
                 name, player = str(told.get("card")), str(told.get("player"))
             if name in on_table:  # the referee has it already (seen again after being covered)
-                held = self.taken.get(zone.name)
-                if held is not None and plays.get(held.player) == name:  # a phone made it the play the hold was for
-                    self._release(zone.name)  # (the card taken back corrected to this one): that play stands no more
+                held = self.taken.get(zone.name)  # a phone made it the play the hold was for (the card taken back
+                if held is not None and held.card not in on_table and (plays.get(held.player) == name or not plays):
+                    self._release(zone.name)  # corrected to this one, in the trick or the one just completed): that
+                    # play stands no more
                 self.use(top)
                 continue
             if self.taken_back(zone.name, top, update, view):
