@@ -708,6 +708,37 @@ def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_to
     assert d.link.view()["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and d.observer.notes == []
 
 
+def test_spades_a_card_taken_back_with_the_hands_known_still_waits_when_a_phone_edits_its_play_to_a_third_card() -> (
+    None
+):
+    """The hands entered at the deal: the leader's card (first) taken back and another (second) put there waits. A phone
+    edits the first card's event to a third card of his hand instead of undoing it: the first card is back in his hand,
+    but he has a card in the trick, so the second card still waits (the note stays) and no second play of his goes in.
+    Taken for an undo (the card back in the hand), it went as his play out of turn, a foul on the phones
+    (review3, session 51: data/s51/review3/scripts/scen.py known_third). Undone on a phone, it goes as his play."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
+    first, second, third = view["legal"][:3]
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    d.manual(
+        "correct",
+        target=next(e.seq for e in d.session.events if e.data.get("card") == first),
+        event={"type": "play", "player": leader, "card": third},
+    )
+    assert d.link.view()["trick"] == [{"player": leader, "card": third}] and first in d.link.view()["hands"][leader]
+    assert d.show({spot: [second]}, frames=30, step=100) == [] and d.refused == []
+    assert any(n.startswith(f"{leader}'s {first}, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("undo", target=next(e.seq for e in d.session.events if e.data.get("card") == first))
+    sent = d.show({spot: [second]}, frames=10, step=100)
+    assert plays(sent) == [(leader, second)] and codes(sent) == [] and d.observer.notes == []
+
+
 def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_after_the_trick() -> None:
     """As above, but the edit comes once the trick is over (the QC won it; with the 7C it is Charlie's): the note goes
     too, with the trick lying and once it is gathered. c853050 looked at the trick in progress only: the note stayed

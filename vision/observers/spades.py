@@ -18,8 +18,9 @@ trick in progress (that card taken back, or covered), while the trick's other ca
 a trick being gathered) and no card the camera sent but the referee did not take lies on the spot of a player yet to
 play (the trick's last card misread: the new card may be the next lead), is not sent while that play stands, neither
 as another play of that player in this trick nor as a later trick's lead: a note says whose card was taken back and
-that a phone's undo of its play lets the new card go. Once that play is undone (its card back in the player's known
-hand; hands unknown, the trick without the player's card again) the new card goes as that player's play
+that a phone's undo of its play lets the new card go. Once that play is undone (the trick without the player's card
+again and, hands known, its card back in their hand: a phone's Edit of it to a third card puts it back there too, but
+the player still has a card in the trick) the new card goes as that player's play
 (:meth:`SpadesObserver.taken_back`); it is news as any once the trick's other cards are all gone, and for
 ``gather_ms`` (2 s) after they left (a gather: one of them hidden a while, or the only one, an arm resting over it,
 is none). A card put there once the trick has moved on is news as any, and so is this one when the trick moved on
@@ -175,8 +176,9 @@ class SpadesObserver(Observer):
             taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
         if (hand, done) == (taken.hand, taken.done):
             hands = view.get("hands")
-            if isinstance(hands, Mapping):
-                undone = taken.card in (hands.get(taken.player) or ())
+            if isinstance(hands, Mapping):  # its card back in the hand and no card of theirs in the trick (a phone's
+                # Edit of the play to a third card puts it back too: the new card went as a second play, session 51)
+                undone = taken.card in (hands.get(taken.player) or ()) and taken.player not in trick
             else:
                 undone = taken.player not in trick
             # its play was undone (the new card is that player's play), or a gather: the trick's other cards all gone,
