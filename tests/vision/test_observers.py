@@ -759,6 +759,56 @@ def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_af
     assert plays(sent) == [("Charlie", "5H")] and codes(sent) == []
 
 
+@pytest.mark.parametrize("left", [False, True], ids=["gathered_with_it", "left_lying"])
+def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_after_the_gather(left: bool) -> None:
+    """As above, but the edit comes once the trick is gathered: the 7C gathered with it (the spot empty), or left lying
+    there while Charlie, who won the trick with it, leads on a phone. The note goes all the same, and the 7C is never
+    sent. 955065e looked at the card on the spot only: with none there, or with the next trick led, the note stayed,
+    telling the players to undo what is now the 7C's play, until Alex's next card (review3, session 51:
+    data/s51/review3/scripts/scen.py edit_after_gather, edit_after_next_lead)."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    assert plays(d.show(table, frames=20, step=100)) == [("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")]
+    table = {"trick/0": ["7C"]} if left else {}
+    assert d.show(table, frames=30, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual(
+        "correct",
+        target=next(e.seq for e in d.session.events if e.data.get("card") == "QC"),
+        event={"type": "play", "player": "Alex", "card": "7C"},
+    )
+    if left:
+        d.manual("play", player="Charlie", card="5H")
+    sent = d.show({**table, "trick/2": ["5H"]}, frames=20, step=100)
+    assert plays(sent) == ([] if left else [("Charlie", "5H")]) and d.observer.notes == []
+    table = {**table, "trick/2": ["5H"], "trick/3": ["6H"]}
+    assert plays(d.show(table, frames=20, step=100)) == [("David", "6H")] and d.link.view()["turn"] == "Alex"
+    assert d.show(table, frames=30, step=100) == [] and d.observer.notes == []  # (left: the 7C not sent, Alex in turn)
+
+
+def test_spades_a_card_held_past_its_trick_and_entered_on_a_phone_as_the_next_lead_ends_the_hold() -> None:
+    """Alex's QC taken back and 7C put there (waits, the note); the QC wins the trick, which is gathered, the 7C left
+    lying on Alex's spot (still held: it cannot be his lead while the QC stands). A phone enters the 7C as Alex's lead:
+    the referee has it, so nothing is sent and the note goes (955065e did so; a first version of review3's fix, which
+    looked for the card only in the trick the hold began in, kept the note for good: scripts/scen.py
+    held_entered_as_next_lead)."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    table = {"trick/0": ["7C"], "trick/1": ["4C"], "trick/2": ["9C"], "trick/3": ["2C"]}
+    assert plays(d.show(table, frames=20, step=100)) == [("Beth", "4C"), ("Charlie", "9C"), ("David", "2C")]
+    assert d.show({"trick/0": ["7C"]}, frames=30, step=100) == [] and d.link.view()["turn"] == "Alex"
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("play", player="Alex", card="7C")
+    assert d.show({"trick/0": ["7C"]}, frames=10, step=100) == [] and d.observer.notes == []
+    sent = d.show({"trick/0": ["7C"], "trick/1": ["8C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "8C")] and d.observer.notes == []
+
+
 def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
     """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])

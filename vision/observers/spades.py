@@ -27,8 +27,8 @@ is none). A card put there once the trick has moved on is news as any, and so is
 while its other cards were gone and none of its cards lies on a spot (its last card entered during a gather). Once
 the hand is over (claimed, its last trick played, the next deal entered) the note goes and the card held is never
 sent (a card left from the old hand). A phone's correction of the play taken back to the card lying there (Edit, not
-Undo), in the trick in progress or once it is over, ends the hold too: the referee has that card, so nothing is sent
-and the note goes.
+Undo), in the trick in progress or once it is over, the card still lying there or gathered with the trick, ends the
+hold too: the referee has that card, so nothing is sent and the note goes.
 """
 
 from __future__ import annotations
@@ -92,8 +92,7 @@ class SpadesObserver(Observer):
         # a re-ruled play the referee has again (entered on a phone, as its note asks, or the change itself undone),
         # or that cannot count any more (its player has another card in that trick, or the trick is over): the note
         # goes, even with the card gone from the table (it stayed, asking for a card entered already or replaced)
-        plays = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
-        players = set(plays)
+        players = {p.get("player") for p in view.get("trick") or [] if isinstance(p, Mapping)}
         now = (view.get("hand"), _completed(view))
         had = [
             card
@@ -108,6 +107,14 @@ class SpadesObserver(Observer):
         for zone, taken in list(self.taken.items()):
             if view.get("hand") != taken.hand:
                 self.done.update(taken.held)
+                self._release(zone)
+        # a phone corrected the play taken back to a card held for it (Edit, not Undo): the referee has that card, so
+        # it is used and the note goes, whether it still lies there or was gathered with the trick (the note stayed,
+        # asking for an undo of what is now its play, until the player's next card; review3, session 51)
+        for zone, taken in list(self.taken.items()):
+            card = self._corrected(taken, view)
+            if card is not None:
+                self.done.update(c for c in taken.held if self.names.get(c) == card)
                 self._release(zone)
         out = []
         for zone in self.zones("trick"):
@@ -126,10 +133,6 @@ class SpadesObserver(Observer):
                     continue
                 name, player = str(told.get("card")), str(told.get("player"))
             if name in on_table:  # the referee has it already (seen again after being covered)
-                held = self.taken.get(zone.name)  # a phone made it the play the hold was for (the card taken back
-                if held is not None and held.card not in on_table and (plays.get(held.player) == name or not plays):
-                    self._release(zone.name)  # corrected to this one, in the trick or the one just completed): that
-                    # play stands no more
                 self.use(top)
                 continue
             if self.taken_back(zone.name, top, update, view):
@@ -209,6 +212,22 @@ class SpadesObserver(Observer):
         self.note(text)
         taken.held.add(top.id)
         return True
+
+    def _corrected(self, taken: TakenBack, view: Mapping[str, Any]) -> str | None:
+        """The card held for ``taken`` that the referee has as its player's play in the trick in progress (a phone's
+        Edit of the play taken back, or the card entered as their play of a later trick), or in the trick just
+        completed, the card taken back gone from it (its player's card there unknown)."""
+        held = {self.names.get(c) for c in taken.held}
+        if view.get("hand") != taken.hand:
+            return None
+        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        card = trick.get(taken.player)
+        if card in held and taken.card not in trick.values():
+            return str(card)
+        if _completed(view) == taken.done + 1:
+            cards = [str(c) for c in (view.get("last_trick") or {}).get("cards") or []]
+            return next((c for c in cards if c in held), None) if taken.card not in cards else None
+        return None
 
     def _trick_lies(self, update: Update, view: Mapping[str, Any], taken: str) -> bool:
         """Whether a card of the trick just completed (the view's ``last_trick``; ``taken``, the card taken back, aside)
