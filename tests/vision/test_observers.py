@@ -809,6 +809,28 @@ def test_spades_a_card_held_past_its_trick_and_entered_on_a_phone_as_the_next_le
     assert plays(sent) == [("Beth", "8C")] and d.observer.notes == []
 
 
+def test_spades_a_phones_edit_of_a_play_taken_back_undone_brings_the_hold_back() -> None:
+    """Alex's QC taken back and 7C put there (waits, the note); a phone edits the QC's event to the 7C (the note goes),
+    then that edit is undone (the QC was played after all): the QC stands again, so the note comes back and the 7C is
+    not sent. The QC's play then undone, as the note says, the 7C goes as Alex's lead, no foul. 955065e dropped the
+    hold at the edit and used the 7C: no note with the QC standing again, and the 7C never went after the undo (nor
+    did it at 296f4dd, whose note stayed throughout; data/s51/review3/scripts/scen.py edit_then_undo)."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("correct", target=qc, event={"type": "play", "player": "Alex", "card": "7C"})
+    assert d.show({"trick/0": ["7C"]}, frames=10, step=100) == [] and d.observer.notes == []
+    d.manual("undo", target=d.session.events[-1].seq)
+    assert d.link.view()["trick"] == [{"player": "Alex", "card": "QC"}]
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    assert any(n.startswith("Alex's QC, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("undo", target=qc)
+    sent = d.show({"trick/0": ["7C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C")] and codes(sent) == [] and d.observer.notes == []
+
+
 def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
     """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])

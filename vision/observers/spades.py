@@ -28,7 +28,8 @@ while its other cards were gone and none of its cards lies on a spot (its last c
 the hand is over (claimed, its last trick played, the next deal entered) the note goes and the card held is never
 sent (a card left from the old hand). A phone's correction of the play taken back to the card lying there (Edit, not
 Undo), in the trick in progress or once it is over, the card still lying there or gathered with the trick, ends the
-hold too: the referee has that card, so nothing is sent and the note goes.
+hold too: the referee has that card, so nothing is sent and the note goes; that Edit undone while the trick is in
+progress, the hold comes back (the note, and the card goes once the play taken back is undone).
 """
 
 from __future__ import annotations
@@ -71,6 +72,9 @@ class SpadesObserver(Observer):
     taken: dict[str, TakenBack] = field(default_factory=dict)  # trick spot -> the card played there and taken back
     # card id -> (its name, its player, the hand and tricks completed just after it), while a reruled note is on it
     reruled_cards: dict[int, tuple[str, str, Any, int]] = field(default_factory=dict)
+    # trick spot -> a hold a phone's Edit ended (the card taken back corrected to a held one) and the held cards it
+    # used, while that trick is in progress: the Edit undone, the hold comes back
+    edited: dict[str, tuple[TakenBack, frozenset[int]]] = field(default_factory=dict)
 
     def reruled(self, proposal: Proposal, view: Mapping[str, Any]) -> None:
         super().reruled(proposal, view)
@@ -108,14 +112,27 @@ class SpadesObserver(Observer):
             if view.get("hand") != taken.hand:
                 self.done.update(taken.held)
                 self._release(zone)
+        # a phone's Edit that ended a hold (below) undone while its trick is in progress (the card taken back is its
+        # player's play again): the hold comes back and the card held is news again (there was no note, and an undo of
+        # the play then never sent it; review3, session 51)
+        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        for zone, (taken, used) in list(self.edited.items()):
+            if now != (taken.hand, taken.done) or trick.get(taken.player) == taken.card:
+                del self.edited[zone]
+                if now == (taken.hand, taken.done) and zone not in self.taken:
+                    self.done.difference_update(used)
+                    taken.note = ""
+                    self.taken[zone] = taken
         # a phone corrected the play taken back to a card held for it (Edit, not Undo): the referee has that card, so
         # it is used and the note goes, whether it still lies there or was gathered with the trick (the note stayed,
         # asking for an undo of what is now its play, until the player's next card; review3, session 51)
         for zone, taken in list(self.taken.items()):
             card = self._corrected(taken, view)
             if card is not None:
-                self.done.update(c for c in taken.held if self.names.get(c) == card)
+                used = frozenset(c for c in taken.held if self.names.get(c) == card)
+                self.done.update(used)
                 self._release(zone)
+                self.edited[zone] = (taken, used)
         out = []
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
