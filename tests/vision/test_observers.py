@@ -831,6 +831,27 @@ def test_spades_a_phones_edit_of_a_play_taken_back_undone_brings_the_hold_back()
     assert plays(sent) == [("Alex", "7C")] and codes(sent) == [] and d.observer.notes == []
 
 
+def test_spades_an_edit_to_the_top_card_held_leaves_the_card_under_it_to_be_judged() -> None:
+    """Alex's QC taken back, his 7C put there and his 8C on it (both wait). A phone edits the QC's event to the 8C (the
+    card on top): the referee has the 8C, so it is never sent; the 7C under it is not that play. Once the 8C is lifted
+    the 7C is a card put in place of Alex's 8C: it waits, with the note naming the 8C, and goes once the 8C's play is
+    undone. Used with the 8C (a hand mutant of review3's fix, session 51: every held card used at the Edit), it lay
+    there with no note and never went after the undo."""
+    d = spades()
+    d.show({"trick/0": ["QC"]}, frames=10, step=100)
+    d.show({}, frames=5, step=100)
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    assert d.show({"trick/0": ["7C", "8C"]}, frames=20, step=100) == []
+    qc = next(e.seq for e in d.session.events if e.data.get("card") == "QC")
+    d.manual("correct", target=qc, event={"type": "play", "player": "Alex", "card": "8C"})
+    assert d.show({"trick/0": ["7C", "8C"]}, frames=10, step=100) == [] and d.observer.notes == []
+    assert d.show({"trick/0": ["7C"]}, frames=20, step=100) == []
+    assert any(n.startswith("Alex's 8C, played to the trick, was taken back") for n in d.observer.notes)
+    d.manual("undo", target=qc)
+    sent = d.show({"trick/0": ["7C"]}, frames=10, step=100)
+    assert plays(sent) == [("Alex", "7C")] and codes(sent) == [] and d.observer.notes == []
+
+
 def spades_audit_trick() -> tuple[Driver, dict[str, list[str]]]:
     """The spadescam audit's trick 3 (Beth dealt, 3 bid each): Charlie's JC, David's 10C, Alex's QC sent and taken."""
     d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
