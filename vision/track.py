@@ -245,6 +245,7 @@ class _Track:
     strong: int = 1  # of those frames, the ones seen at min_confidence or more
     still: int = 0  # frames seen in a row in an unfrozen zone (nothing moving over it)
     still_from: int = 0  # the time of the picture the first of them was compared with (motion: ``Tracker.update``)
+    still_to: int = 0  # the time of the last of them (a frame it is not seen in shows nothing still)
     missed: int = 0
     missed_ts: int = 0
     stable: bool = False
@@ -362,14 +363,14 @@ class Tracker:
                 t.still = 0
             else:
                 t.still_from = before[t.zone] if t.still == 0 else t.still_from
-                t.still += 1
+                t.still, t.still_to = t.still + 1, ts
             t.missed = 0
         for i, s in enumerate(seen):
             if i not in used and s.zone is not None:
                 strong = self._strong(s)
                 still = int(s.zone not in frozen)
                 track = _Track(self._next, s.card, s.zone, s.point, ts, strong=strong, still=still)
-                track.still_from = before[s.zone] if still else ts
+                track.still_from, track.still_to = (before[s.zone] if still else ts), ts
                 self._tracks[track.id] = track
                 matched.add(track.id)
                 self._next += 1
@@ -422,7 +423,7 @@ class Tracker:
             and not t.missed
             and t.seen >= self.settings.appear_frames
             and (t.strong >= self.settings.appear_frames or t.seen >= self.settings.weak_frames)
-            and self._still(t, ts)
+            and self._still(t)
         ]
         for track in sorted(ready, key=lambda t: (t.first_ts, t.id)):
             if self._under_top(track):
@@ -454,16 +455,20 @@ class Tracker:
             changes.append(Change("appear", track.as_card(), track.first_ts, moved_from=moved_from, reread_of=reread))
         return changes
 
-    def _still(self, track: _Track, ts: int) -> bool:
+    def _still(self, track: _Track) -> bool:
         """Whether ``track``'s zone has been still long enough for it to appear: ``still_frames`` frames in a row
         without motion, or, at a lower frame rate than the settings were chosen at (``SETTINGS_FPS``: a slower laptop
         reads 5-8 of a webcam's 15 frames a second), at least one such frame and as long as ``still_frames`` frames
         take at that rate. Each frame's motion is measured against the frame before, so at 5 fps one still frame
         spans 200 ms of stillness, more than two at 15 fps (133 ms); counted in frames, a pile with hands passing
         near it every few hundred ms never settled (Alex's last KC in the seed-31 Spit video at every 3rd frame:
-        seen on the pile in 8 frames, never two still frames in a row, lost)."""
+        seen on the pile in 8 frames, never two still frames in a row, lost). The time runs to the last frame it was
+        seen still in, not to now: a frame it is not seen in, a hand moving over the zone, shows nothing lying still
+        (a card in a hand carried over a pile, still there for one frame, appeared under the hand two frames later,
+        at 15 fps too: review4, session 51)."""
         needed = self.settings.still_frames
-        return track.still >= needed or (track.still >= 1 and ts - track.still_from >= needed * 1000 / SETTINGS_FPS)
+        span = track.still_to - track.still_from
+        return track.still >= needed or (track.still >= 1 and span >= needed * 1000 / SETTINGS_FPS)
 
     def _under_top(self, track: _Track) -> bool:
         """Whether ``track``, a faint card (one that would appear by the weak tier alone), lies under the pile's top

@@ -190,6 +190,30 @@ def test_a_still_frame_just_after_the_camera_was_away_does_not_count_the_time_aw
     assert changes([t.update(a, (), ts=5200)]) == [("appear", "AS", "face_up/0")]
 
 
+@pytest.mark.parametrize("step", [67, 33, 100, 125], ids=["15fps", "30fps", "10fps", "8fps"])
+def test_a_card_carried_over_a_zone_still_for_one_frame_does_not_appear_under_the_hand_that_moves_on(step: int) -> None:
+    """A card in a hand carried over a pile: seen there while it moves, still for one frame (a still moment), then
+    the hand moves on over the pile (frozen, the card no longer seen there) and lifts: nothing was laid. The frames
+    it is not seen in show nothing lying still (review4, session 51: the time ran on to them, and it appeared under
+    the hand two frames after its still frame, at 15 fps too)."""
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    frames = [(a, {"face_up/0"})] * 2 + [(a, set())] + [([], {"face_up/0"})] * 4 + [([], set())] * 6
+    assert changes([t.update(s, f, ts=i * step) for i, (s, f) in enumerate(frames)]) == []
+
+
+def test_a_card_seen_in_the_frame_the_camera_came_back_then_hidden_by_a_moving_hand_does_not_appear() -> None:
+    """At 5 fps, back after 5 s: the first frame has nothing to measure motion against, and the frames after it that
+    a hand over the pile hides the card in show nothing still either (it was picked up)."""
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update(a, {"face_up/0"}, ts=i * 200) for i in range(2)]
+    ups.append(t.update(a, (), ts=5000, moved=("face_up/0",)))
+    ups += [t.update([], {"face_up/0"}, ts=5000 + k * 200) for k in range(1, 5)]
+    ups += [t.update([], (), ts=5000 + k * 200) for k in range(5, 10)]
+    assert changes(ups) == []
+
+
 @pytest.mark.parametrize("frames", [2, 3], ids=["seen two frames", "seen three frames"])
 def test_a_card_covered_before_it_settled_is_glimpsed_under_the_card_that_covered_it(frames: int) -> None:
     """Spit's opening 5S, Alex's 4C sliding onto it 100 ms after it landed (spitpace audit F1, session 48): both read
