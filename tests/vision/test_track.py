@@ -202,6 +202,18 @@ def test_a_card_carried_over_a_zone_still_for_one_frame_does_not_appear_under_th
     assert changes([t.update(s, f, ts=i * step) for i, (s, f) in enumerate(frames)]) == []
 
 
+def test_at_5fps_a_card_still_for_one_frame_before_it_was_seen_three_times_waits_for_the_hand_to_stop() -> None:
+    """A card first seen in a still frame (200 ms: enough time), then in a hand moving over the zone: it is seen a
+    third time while the hand moves, and its earlier still frame does not let it appear under the hand (nor once
+    the hand has taken it away)."""
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update([], (), ts=0), t.update(a, (), ts=200)]
+    ups += [t.update(a, {"face_up/0"}, ts=200 * i) for i in range(2, 5)]
+    ups += [t.update([], (), ts=200 * i) for i in range(5, 12)]
+    assert changes(ups) == []
+
+
 def test_a_card_seen_in_the_frame_the_camera_came_back_then_hidden_by_a_moving_hand_does_not_appear() -> None:
     """At 5 fps, back after 5 s: the first frame has nothing to measure motion against, and the frames after it that
     a hand over the pile hides the card in show nothing still either (it was picked up)."""
