@@ -202,6 +202,15 @@ def test_a_card_carried_over_a_zone_still_for_one_frame_does_not_appear_under_th
     assert changes([t.update(s, f, ts=i * step) for i, (s, f) in enumerate(frames)]) == []
 
 
+def test_the_first_frame_ever_counts_no_still_time() -> None:
+    """The motion meter's first picture has none before it to be compared with: with ``appear_frames`` 1, a card in
+    the tracker's first frame (the wall clock at 5 s) does not appear there, only once a second frame was still."""
+    t = Tracker(TrackSettings(appear_frames=1), deck_for("snap"))
+    a = [seen("AS", PILE0, "face_up/0")]
+    assert changes([t.update(a, (), ts=5000)]) == []
+    assert changes([t.update(a, (), ts=5200)]) == [("appear", "AS", "face_up/0")]
+
+
 def test_at_5fps_a_card_still_for_one_frame_before_it_was_seen_three_times_waits_for_the_hand_to_stop() -> None:
     """A card first seen in a still frame (200 ms: enough time), then in a hand moving over the zone: it is seen a
     third time while the hand moves, and its earlier still frame does not let it appear under the hand (nor once
