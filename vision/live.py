@@ -463,6 +463,8 @@ class LiveTable:
         if away:  # the picture before is seconds old: no evidence of motion (and the light may have changed)
             motion.reset()
             self._said_away(frame.away_ms, asleep)
+        if not motion.compares:  # a new meter (the corners clicked again), or reset: no motion measured
+            tracker.unmeasured()
         frozen = motion.update(frame.image)
         if self._recalibrated:  # what changed while the camera was off was laid down then, not read anew
             frozen, self._recalibrated = tuple(z.name for z in config.layout.zones), False

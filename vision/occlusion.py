@@ -62,6 +62,12 @@ class MotionMeter:
                 frozen.append(name)
         return tuple(frozen)
 
+    @property
+    def compares(self) -> bool:
+        """Whether :meth:`update` has a picture to compare the next one with (not so in a new or reset meter: it
+        then finds no motion, having measured none)."""
+        return self._previous is not None
+
     def saved(self) -> tuple[np.ndarray | None, dict[str, int], np.ndarray]:
         """What :meth:`update` changes, for :meth:`restore`."""
         return self._previous, dict(self._hold), self.motion

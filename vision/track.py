@@ -316,6 +316,11 @@ class Tracker:
         flags = self._flags()
         return Update(ts, self.state, tuple(changes), flags, tuple(sorted(frozen)), unsettled, glimpsed, missing)
 
+    def unmeasured(self) -> None:
+        """The next frame's motion was measured against no picture (a new motion meter: the corners clicked again
+        mid-game): a still frame there counts no time (:meth:`_still`), as the first frame ever."""
+        self._last_ts = None
+
     # -- steps -------------------------------------------------------------------------------------------
     def _usable(self, s: Sighting) -> bool:
         if self.deck is None or s.card in self.deck:

@@ -145,6 +145,28 @@ def test_clicked_corners_calibrate_and_are_saved(tmp_path: Path) -> None:
     assert np.allclose(table.status()["corners_image"], corners, atol=0.5)
 
 
+def test_the_first_frame_after_the_corners_are_clicked_again_counts_no_still_time(tmp_path: Path) -> None:
+    """Clicked corners mid-game install a new motion meter, whose first frame has no picture to be compared with (it
+    finds no motion, having measured none): the tracker counts no still time for it, or at 5 fps a card in a hand
+    moving over a pile appeared there (review4, session 51: Tracker._still, data/s51/review4/scripts/scenarios.py)."""
+    script = snap_script()
+    table, _ = run(tmp_path, script, 12)
+    w, h = LAYOUT.table
+    table.set_corners(project(camera(), [(0, 0), (w, 0), (w, h), (0, h)]).tolist())
+    tracker, at_entry = table.tracker, []
+    update, last = tracker.update, tracker._last_ts
+    assert last is not None  # the tracker took the video's frames
+
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        at_entry.append(tracker._last_ts)
+        return update(*args, **kwargs)
+
+    tracker.update = spy  # type: ignore[method-assign]
+    for index in (12, 13):
+        table._process(Frame(script.frame(index), index, round(index * 1000 / FPS), last + (index - 11) * 200))
+    assert at_entry == [None, last + 200]  # the second frame was compared with the first
+
+
 def test_without_a_detector_the_camera_view_says_so(tmp_path: Path) -> None:
     table, session = run(tmp_path, snap_script(), 12, detector=None)
     assert table.status()["detector"] == {"ready": False, "message": "no card detector given"}

@@ -211,6 +211,20 @@ def test_the_first_frame_ever_counts_no_still_time() -> None:
     assert changes([t.update(a, (), ts=5200)]) == [("appear", "AS", "face_up/0")]
 
 
+def test_a_frame_the_motion_meter_compared_with_nothing_counts_no_still_time() -> None:
+    """At 5 fps a card in a hand moving over a pile, when the corners are clicked again (a new motion meter: its first
+    frame finds no motion, having measured none; ``Tracker.unmeasured``): it does not appear there, nor once the hand
+    moved on and took it away."""
+    t = tracker()
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update(a, {"face_up/0"}, ts=i * 200) for i in range(3)]
+    t.unmeasured()
+    ups.append(t.update(a, (), ts=600))
+    ups += [t.update([], {"face_up/0"}, ts=i * 200) for i in range(4, 7)]
+    ups += [t.update([], (), ts=i * 200) for i in range(7, 15)]
+    assert changes(ups) == []
+
+
 def test_at_5fps_a_card_still_for_one_frame_before_it_was_seen_three_times_waits_for_the_hand_to_stop() -> None:
     """A card first seen in a still frame (200 ms: enough time), then in a hand moving over the zone: it is seen a
     third time while the hand moves, and its earlier still frame does not let it appear under the hand (nor once
