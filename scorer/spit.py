@@ -509,6 +509,9 @@ def _view(state: SpitState) -> dict[str, Json]:
             "hand": side.hand,
             "cards": side.cards,
             "laid_out": side.laid_out,
+            # the face-down cards known to be this player's (face up when they picked them up): the camera gives a
+            # spit card to the player known to hold it (vision/observers/spit.py)
+            "known": sorted(str(c) for c in side.known),
         }
         for name, side in zip(state.players, state.sides, strict=True)
     }

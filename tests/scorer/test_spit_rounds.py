@@ -179,6 +179,9 @@ def test_slap_race_shares_the_piles(slapper: str, pile: int, hands: tuple[int, i
     taken = {"Alex": state.sides[0].known, "Beth": state.sides[1].known}
     assert card("8C") in taken["Beth"]  # her face-up stock top is hers, face down, next round
     assert (card("4H") in taken[slapper]) is (pile == 0)
+    view = GAME.view(state)["players"]  # the camera gives a spit card to the player known to hold it
+    assert {name: view[name]["known"] for name in taken} == {n: sorted(str(c) for c in k) for n, k in taken.items()}
+    assert "8C" in view["Beth"]["known"]
     state, rulings = GAME.apply(state, event(42, "slap", player="Beth" if slapper == "Alex" else "Alex", pile=pile))
     assert codes(rulings) == ["late_slap"] and rulings[0].severity is Severity.INFO
 
