@@ -2251,6 +2251,62 @@ def test_spit_both_spit_cards_turned_onto_pile_two_leave_the_later_on_top(gap_ms
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "7D")] and codes(sent) == []
 
 
+def spit_stalled_in_round_two() -> tuple[Driver, dict[str, list[str]]]:
+    """Round 1: Alex's one stock card, his 3S, goes on his opening 2C and ends it; he slaps pile 1 (2C, 3S) and Beth
+    takes pile 2 (her 9D) and her face-up stock tops, so the referee knows Alex holds the 2C and 3S, Beth the 9D, 8H,
+    JD, QD, 9C and KH. Round 2 is laid out as :func:`spit_stalled`'s (10C and QC on the piles): nobody can play."""
+    d = Driver("spit", ["Alex", "Beth"])
+    d.step = 67
+    d.manual("layout", player="Alex", counts=[1, 0, 0, 0, 0], tops=["3S", None, None, None, None])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["8H", "JD", "QD", "9C", "KH"])
+    d.manual("spit", cards={"Alex": "2C", "Beth": "9D"})
+    d.manual("play", player="Alex", card="3S", pile=0)
+    d.manual("slap", player="Alex", pile=0)
+    known = {name: side["known"] for name, side in d.link.view()["players"].items()}
+    assert known == {"Alex": ["2C", "3S"], "Beth": ["8H", "9C", "9D", "JD", "KH", "QD"]}
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=["3S", "4S", "5S", "6S", "7S"])
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=["3H", "4H", "5H", "6H", "7D"])
+    table = {f"stock/{seat}/{k}": [f"{k + 3}{'SH'[seat]}"] for seat in (0, 1) for k in range(4)}
+    table |= {"stock/0/4": ["7S"], "stock/1/4": ["7D"], "spit/0": ["10C"], "spit/1": ["QC"]}
+    sent = d.show(table, frames=30)
+    assert "spit_call" in codes(sent) and d.link.view()["called"] == ["Alex", "Beth"]
+    return d, table
+
+
+@pytest.mark.parametrize(
+    ("lower", "upper", "turned"),
+    [
+        ("9D", "2C", [("Beth", "9D"), ("Alex", "2C")]),  # both known, the lower Beth's
+        ("8H", "2C", [("Beth", "8H"), ("Alex", "2C")]),
+        ("4D", "2C", [("Beth", "4D"), ("Alex", "2C")]),  # only the upper known: Alex's
+        ("9D", "4D", [("Beth", "9D"), ("Alex", "4D")]),  # only the lower known: Beth's
+        ("2C", "9D", [("Alex", "2C"), ("Beth", "9D")]),  # known, and in seat order: one event as before
+        ("4D", "9D", [("Alex", "4D"), ("Beth", "9D")]),
+        ("4D", "5D", [("Alex", "4D"), ("Beth", "5D")]),  # neither known: the lower is the first seat's, as before
+    ],
+)
+@pytest.mark.parametrize("pile", [0, 1])
+def test_spit_both_spit_cards_on_one_pile_in_a_later_round_go_to_the_players_known_to_hold_them(
+    lower: str, upper: str, turned: list[tuple[str, str]], pile: int
+) -> None:
+    """Round 2, after the stall both turn a spit card onto one pile at once, ``lower`` under ``upper``. The camera
+    cannot see whose hand turned which and gave the lower to Alex, the upper to Beth: a card the referee knows is the
+    other's was refused ("9D is among Beth's cards"), and the players had to enter the Spit! by hand (spitknown,
+    session 51). Each goes to the player known to hold it; Beth's lower card goes first, in its own event, since the
+    referee lays a Spit!'s cards in seat order, so the upper stays the top."""
+    d, table = spit_stalled_in_round_two()
+    zone, under = f"spit/{pile}", table[f"spit/{pile}"][0]
+    table[zone] = [under, lower, upper]
+    sent = d.show(table, frames=30)
+    assert d.refused == []
+    got = [(name, card) for _, b, _ in sent if b["type"] == "spit" for name, card in b["cards"].items()]
+    assert got == turned and all(set(b["piles"].values()) == {pile} for _, b, _ in sent if b["type"] == "spit")
+    assert len(sent) == (1 if turned[0][0] == "Alex" else 2)
+    view = d.link.view()
+    assert view["spit_piles"][pile] == {"top": upper, "size": 3}
+    assert {name: side["spit_cards"] for name, side in view["players"].items()} == {"Alex": 9, "Beth": 9}
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [

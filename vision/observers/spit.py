@@ -5,7 +5,9 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
 * A card on a spit pile that the referee shows as a face-up stock top is a ``play`` from that pile; the referee
   judges it (an ``illegal_play`` foul when it does not fit). A card that was never seen face up, while the
   table is stalled or waiting for the opening Spit!, is a spit card: the cards turned on both piles within
-  ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards); so
+  ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards; both on
+  one pile, the lower the first seat's unless the view's ``known`` says whose either is, and as two events, the lower
+  first, when that makes the lower the second seat's: :func:`_whose`); so
   is one on the pile of a player the last Spit! call named who turns it only after the other's went alone
   (the view's ``called``). A spit card re-read before it is sent goes with its new reading. A stock card played on
   a spit card before it settled waits for that Spit!, the card seen under it gathered as the pile's spit card
@@ -97,8 +99,7 @@ class SpitObserver(Observer):
             proposal = self._stock(top, zone.owner, zone.slot, view, update.ts)
             if proposal is not None:
                 out.append(proposal)
-        spit = self._flush(update.ts, view, update)
-        return out + ([spit] if spit else [])
+        return out + self._flush(update.ts, view, update)
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Every pile: no card the referee has covered in a spit pile (played this round, it cannot show again; a
@@ -457,30 +458,33 @@ class SpitObserver(Observer):
         data = {"player": name, "card": top.card, "pile": pile, "from": slot}
         return Proposal("play", data, top.since, f"{name} turned and played {top.card}", (top.id,))
 
-    def _flush(self, now: int, view: Mapping[str, Json], update: Update) -> Proposal | None:
-        """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up)."""
+    def _flush(self, now: int, view: Mapping[str, Json], update: Update) -> list[Proposal]:
+        """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up);
+        both turned onto one pile whose lower card is the second seat's: two, the lower card's first."""
         if not self._spit:
-            return None
+            return []
         if self._opening and view.get("phase") != "start":  # the opening Spit! was entered on a phone meanwhile
             self.use(*self._spit.values())
             self._spit.clear()
             self._since.clear()
             self._stirred.clear()
             self._opening = False
-            return None
+            return []
         players = view.get("players") or {}
         holders = [name for name, side in players.items() if int(side.get("spit_cards") or 0) > 0]
         waiting = [name for name in view.get("called") or [] if name in holders] or holders
         first = min(self._since.get(pile, c.since) for pile, c in self._spit.items())
         opening = view.get("phase") == "start"  # the opening Spit! needs everyone's card: wait for them
         if len(self._spit) < max(1, len(waiting)) and (opening or now - first < self.gather_ms):
-            return None
+            return []
         cards: dict[str, str] = {}
         piles: dict[str, int] = {}
         both = self._both_on_one_pile(update, view, waiting)
-        if both is not None:  # both turned onto one pile: the referee lays a Spit!'s cards in seat order
-            pile, under, top = both  # (scorer/spit.py: _spit_cards), so the lower is the first seat's, the upper the
-            low, high = sorted(waiting, key=self.players.index)  # other's, whichever pile it is
+        turns: list[tuple[str, TableCard]] = []  # both onto one pile: who turned which, the lower first
+        if both is not None:
+            pile, under, top = both
+            low, high = _whose(under.card, top.card, sorted(waiting, key=self.players.index), view)
+            turns = [(low, under), (high, top)]
             cards, piles = {low: under.card, high: top.card}, {low: pile, high: pile}
             used: tuple[int, ...] = (under.id, top.id)
         else:
@@ -496,10 +500,35 @@ class SpitObserver(Observer):
         self._since.clear()
         self._stirred.clear()
         self._opening = False
+        if turns and self.players.index(turns[0][0]) > self.players.index(turns[1][0]):
+            # the referee lays a Spit!'s cards in seat order (scorer/spit.py: _spit_cards): the lower card the second
+            # seat's, one event each in the order they lie, so the upper stays the top
+            return [
+                Proposal(
+                    "spit", {"cards": {n: c.card}, "piles": {n: piles[n]}}, first, f"Spit! ({n}: {c.card})", (c.id,)
+                )
+                for n, c in turns
+            ]
         if not cards:
-            return None
+            return []
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
-        return Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)
+        return [Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)]
+
+
+def _whose(lower: str, upper: str, seats: list[str], view: Mapping[str, Json]) -> tuple[str, str]:
+    """Both spit cards turned onto one pile by the two players ``seats`` (in seat order): who turned the ``lower`` and
+    who the ``upper``. The camera cannot see whose hand turned which; a card the referee knows one of them holds (face
+    up when they picked it up: the view's ``known``) is theirs, the other card the other's; else the lower is the
+    first seat's."""
+    players = view.get("players") or {}
+    held = {str(card): name for name in seats for card in (players.get(name) or {}).get("known") or []}
+    if held.get(lower) in seats:
+        low = held[lower]
+    elif held.get(upper) in seats:
+        low = seats[1 - seats.index(held[upper])]
+    else:
+        low = seats[0]
+    return low, seats[1 - seats.index(low)]
 
 
 def _stock_tops(view: Mapping[str, Json]) -> dict[str, tuple[str, int]]:
