@@ -62,6 +62,11 @@ def _completed(view: Mapping[str, Any]) -> int:
     return sum(int(n or 0) for n in (view.get("tricks") or {}).values())
 
 
+def _trick(view: Mapping[str, Any]) -> dict[Any, Any]:
+    """The trick in progress as the referee's view gives it: player -> the card they played in it."""
+    return {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+
+
 @dataclass
 class SpadesObserver(Observer):
     game = "spades"
@@ -96,7 +101,7 @@ class SpadesObserver(Observer):
         # a re-ruled play the referee has again (entered on a phone, as its note asks, or the change itself undone),
         # or that cannot count any more (its player has another card in that trick, or the trick is over): the note
         # goes, even with the card gone from the table (it stayed, asking for a card entered already or replaced)
-        players = {p.get("player") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        players = set(_trick(view))
         now = (view.get("hand"), _completed(view))
         had = [
             card
@@ -115,7 +120,7 @@ class SpadesObserver(Observer):
         # a phone's Edit that ended a hold (below) undone while its trick is in progress (the card taken back is its
         # player's play again): the hold comes back and the card held is news again (there was no note, and an undo of
         # the play then never sent it; review3, session 51)
-        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        trick = _trick(view)
         for zone, (taken, used) in list(self.edited.items()):
             if now != (taken.hand, taken.done) or trick.get(taken.player) == taken.card:
                 del self.edited[zone]
@@ -181,7 +186,7 @@ class SpadesObserver(Observer):
         goes as usual, and so does this one once that play is undone. The cards of a trick being gathered leave
         together, before its last card may have gone in (a lead put down meanwhile is no take-back)."""
         player, taken = self.owner(zone), self.taken.get(zone)
-        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        trick = _trick(view)
         hand, done = view.get("hand"), _completed(view)
         spots = {self.owner(z.name): z.name for z in self.zones("trick")}
         others = [card in update.state.names(spots[p]) for p, card in trick.items() if p != player and p in spots]
@@ -237,7 +242,7 @@ class SpadesObserver(Observer):
         held = {self.names.get(c) for c in taken.held}
         if view.get("hand") != taken.hand:
             return None
-        trick = {p.get("player"): p.get("card") for p in view.get("trick") or [] if isinstance(p, Mapping)}
+        trick = _trick(view)
         card = trick.get(taken.player)
         if card in held and taken.card not in trick.values():
             return str(card)
