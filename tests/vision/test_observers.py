@@ -2307,6 +2307,89 @@ def test_spit_both_spit_cards_on_one_pile_in_a_later_round_go_to_the_players_kno
     assert {name: side["spit_cards"] for name, side in view["players"].items()} == {"Alex": 9, "Beth": 9}
 
 
+def until_sent(d: Driver, table: Mapping[str, Sequence[str]], frames: int, **kwargs: Any) -> tuple[int, list]:
+    """Show ``table`` one frame at a time until the camera sends something: the frame it went in (0, 1, ...; -1 for
+    none within ``frames``) and what it sent. ``moved`` and ``frozen`` are for the first frame only."""
+    for k in range(frames):
+        sent = d.show(table, frames=1, **kwargs)
+        if sent:
+            return k, sent
+        kwargs |= {"moved": False, "frozen": ()}
+    return -1, []
+
+
+@pytest.mark.parametrize("between", ["nothing", "restart", "corners clicked again"])
+def test_spit_a_split_spit_lands_within_a_frame_of_its_first_event_whatever_falls_between(between: str) -> None:
+    """Round 2, both spit cards at once onto pile 1, Beth's 9D under Alex's 2C: two ``spit`` events, Beth's first, and
+    Alex's the next frame once the referee has the 9D (both went in one frame before review5 F1, session 51). A camera
+    restart between the two (a new observer: Alex is the one the call still names, the 2C the pile's new card) or the
+    corners clicked again (a frame with every zone frozen, ``LiveTable._recalibrated``) still gives the same pile."""
+    d, table = spit_stalled_in_round_two()
+    table["spit/0"] = ["10C", "9D", "2C"]
+    _, sent = until_sent(d, table, 30)
+    assert [b["cards"] for _, b, _ in sent] == [{"Beth": "9D"}]
+    if between == "restart":
+        d.restart()
+    frozen = [z.name for z in d.layout.zones] if between == "corners clicked again" else []
+    later, sent = until_sent(d, table, 30, moved=False, frozen=frozen)
+    assert [b["cards"] for _, b, _ in sent] == [{"Alex": "2C"}]
+    assert d.show(table, frames=30, moved=False) == []
+    if between == "nothing":
+        assert later == 0  # the frame after Beth's 9D went in
+    assert d.refused == [] and d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3}
+    assert spit_cards_left(d) == (9, 9)
+
+
+def test_spit_a_split_spit_whose_first_event_is_undone_before_the_second_goes_sends_no_second() -> None:
+    """As above; a phone undoes Beth's 9D before the next frame (a Reject, the referee back at the 10C): Alex's 2C, on
+    a pile the referee no longer has the 9D on, is not sent (it would lie on the 10C, the 9D under it never entered);
+    a note asks for the Spit! on a phone."""
+    d, table = spit_stalled_in_round_two()
+    table["spit/0"] = ["10C", "9D", "2C"]
+    _, sent = until_sent(d, table, 30)
+    assert [b["cards"] for _, b, _ in sent] == [{"Beth": "9D"}]
+    d.manual("undo", target=sent[0][0])
+    assert d.show(table, frames=30, moved=False) == [] and d.refused == []
+    assert d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1} and spit_cards_left(d) == (10, 10)
+    assert [n for n in d.observer.notes if n.startswith("Spit! on spit pile 1: Beth's 9D is not on it, so Alex's 2C")]
+
+
+@pytest.mark.parametrize("then", ["Beth's Spit! entered", "both entered", "view unchanged"])
+def test_spit_a_split_spit_whose_first_event_is_refused_sends_neither_card_alone(then: str) -> None:
+    """Round 2, both spit cards at once onto pile 1, Beth's 9D under Alex's 2C; the referee refuses Beth's event (a
+    stand-in for a misread it catches, injected). Alex's 2C went in alone, and the 9D, now under it, was never
+    gathered again: entered by hand it went on top of the 2C (review5 F1, session 51). Now the 2C waits with it and a
+    note asks for the Spit! on a phone: Beth's alone entered, the 2C follows as Alex's; both entered, nothing more."""
+    d, table = spit_stalled_in_round_two()
+    real = d.link.append
+    refusals = []
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("cards") == {"Beth": "9D"} and not refusals:
+            refusals.append(event.body)
+            raise EventError("stand-in: the referee refuses Beth's 9D")
+        return real(event)
+
+    d.link.append = append  # type: ignore[method-assign]
+    table["spit/0"] = ["10C", "9D", "2C"]
+    assert d.show(table, frames=30) == [] and len(d.refused) == 1
+    assert d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1}
+    note = "Spit! on spit pile 1: Beth's 9D under Alex's 2C was refused, so the 2C waits with it: enter the Spit!"
+    assert [n for n in d.observer.notes if n.startswith(note)]
+    if then == "Beth's Spit! entered":
+        d.manual("spit", cards={"Beth": "9D"}, piles={"Beth": 0})
+        assert [b["cards"] for _, b, _ in d.show(table, frames=30, moved=False)] == [{"Alex": "2C"}]
+    elif then == "both entered":
+        d.manual("spit", cards={"Beth": "9D"}, piles={"Beth": 0})
+        d.manual("spit", cards={"Alex": "2C"}, piles={"Alex": 0})
+        assert d.show(table, frames=30, moved=False) == []
+    else:
+        assert d.show(table, frames=30, moved=False) == [] and len(d.refused) == 1  # held: no news
+        return
+    assert d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3} and spit_cards_left(d) == (9, 9)
+    assert not [n for n in d.observer.notes if n.startswith(note)]
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [

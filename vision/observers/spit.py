@@ -7,7 +7,8 @@ Zones: ``stock/<seat>/<0-4>`` (the player's five stock piles, 0 on their left) a
   table is stalled or waiting for the opening Spit!, is a spit card: the cards turned on both piles within
   ``gather_ms`` go as one ``spit`` event (pile ``p`` is seat ``p``'s, or the only player with spit cards; both on
   one pile, the lower the first seat's unless the view's ``known`` says whose either is, and as two events, the lower
-  first, when that makes the lower the second seat's: :func:`_whose`); so
+  first, when that makes the lower the second seat's: :func:`_whose`; the upper's once the referee has the lower,
+  :meth:`SpitObserver._rest_of_split`); so
   is one on the pile of a player the last Spit! call named who turns it only after the other's went alone
   (the view's ``called``). A spit card re-read before it is sent goes with its new reading. A stock card played on
   a spit card before it settled waits for that Spit!, the card seen under it gathered as the pile's spit card
@@ -66,6 +67,25 @@ class Unseen:
 
 
 @dataclass
+class Split:
+    """Both spit cards turned onto one pile whose lower is the second seat's: two ``spit`` events, the lower's first
+    (:meth:`SpitObserver._flush`). The upper (the pile's gathered card, ``SpitObserver._spit[pile]``) waits until the
+    referee has the lower on the pile (:meth:`SpitObserver._rest_of_split`)."""
+
+    pile: int
+    lower: TableCard
+    low: str  # who turned the lower
+    high: str  # who turned the upper
+    upper: str  # the upper's card when the pair was found (the reasons name it)
+    ts: int
+    note: str = ""  # the note while the lower is refused
+
+    def reason(self, k: int) -> str:
+        """The reason of the lower's event (``k`` 1) or the upper's (2)."""
+        return f"Spit! ({self.low}: {self.lower.card})" if k == 1 else f"Spit! ({self.high}: {self.upper})"
+
+
+@dataclass
 class SpitObserver(Observer):
     game = "spit"
     gather_ms: int = 1500
@@ -77,6 +97,7 @@ class SpitObserver(Observer):
     _left: dict[str, int] = field(default_factory=dict)  # card -> when it left a stock pile, seen going nowhere
     _held: dict[int, str] = field(default_factory=dict)  # top id -> the card inferred under it, not seen again yet
     _unseen: dict[str, Unseen] = field(default_factory=dict)  # card -> its play under a top, while the referee has it
+    _split: Split | None = None  # both spit cards on one pile sent as two events: the lower's sent, the upper waits
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -460,7 +481,10 @@ class SpitObserver(Observer):
 
     def _flush(self, now: int, view: Mapping[str, Json], update: Update) -> list[Proposal]:
         """The gathered spit cards as one ``spit`` event, once everyone with spit cards turned one (or time is up);
-        both turned onto one pile whose lower card is the second seat's: two, the lower card's first."""
+        both turned onto one pile whose lower card is the second seat's: the lower card's, the upper's to follow
+        (:meth:`_rest_of_split`)."""
+        if self._split is not None:
+            return self._rest_of_split(view)
         if not self._spit:
             return []
         if self._opening and view.get("phase") != "start":  # the opening Spit! was entered on a phone meanwhile
@@ -495,24 +519,83 @@ class SpitObserver(Observer):
                     continue
                 cards[name], piles[name] = card.card, pile
             used = tuple(c.id for c in self._spit.values())
-        self.done.update(used)
-        self._spit.clear()
-        self._since.clear()
         self._stirred.clear()
         self._opening = False
         if turns and self.players.index(turns[0][0]) > self.players.index(turns[1][0]):
             # the referee lays a Spit!'s cards in seat order (scorer/spit.py: _spit_cards): the lower card the second
-            # seat's, one event each in the order they lie, so the upper stays the top
-            return [
-                Proposal(
-                    "spit", {"cards": {n: c.card}, "piles": {n: piles[n]}}, first, f"Spit! ({n}: {c.card})", (c.id,)
-                )
-                for n, c in turns
-            ]
+            # seat's, one event each in the order they lie, so the upper stays the top. The lower's goes now, the
+            # upper's once the referee has the lower on the pile: both sent in one frame, the upper went in alone
+            # when the lower was refused, and the lower (now under it) was never gathered again (review5 F1)
+            (low, under), (high, top) = turns
+            self._split = Split(piles[low], under, low, high, top.card, first)
+            self._spit, self._since = {piles[low]: top}, {piles[low]: first}
+            self.done.add(under.id)
+            return [self._lower_event(self._split)]
+        self.done.update(used)
+        self._spit.clear()
+        self._since.clear()
         if not cards:
             return []
         said = ", ".join(f"{n}: {c}" for n, c in cards.items())
         return [Proposal("spit", {"cards": cards, "piles": piles}, first, f"Spit! ({said})", used)]
+
+    def _lower_event(self, split: Split) -> Proposal:
+        data = {"cards": {split.low: split.lower.card}, "piles": {split.low: split.pile}}
+        return Proposal("spit", data, split.ts, split.reason(1), (split.lower.id,))
+
+    def _rest_of_split(self, view: Mapping[str, Json]) -> list[Proposal]:
+        """After the lower card's event of a :class:`Split`: the upper's, once the referee has the lower on the pile
+        (the next frame when nothing went wrong). While the lower is refused the upper waits with it and a note asks
+        for the Spit! on a phone; the lower goes again when the referee's view changes (a refused event waits for
+        news), or at once after a write that failed. Once the referee has the upper there (the Spit! entered on a
+        phone), or waits for no spit card any more, nothing more is sent."""
+        split = self._split
+        assert split is not None
+        upper = self._spit.get(split.pile)
+        piles = view.get("spit_piles") or []
+        top = piles[split.pile].get("top") if split.pile < len(piles) else None
+        called = [name for name in view.get("called") or [] if name in self.players]
+        if upper is None or top == upper.card or view.get("phase") != "play" or not (called or view.get("stalled")):
+            self.use(split.lower, *([upper] if upper is not None else []))
+            return self._end_split()
+        if top == split.lower.card and split.lower.id not in self.voided:  # the referee has the lower: the upper
+            self.use(split.lower, upper)
+            name = split.high if split.high in called else called[0] if len(called) == 1 else None
+            self._end_split()
+            if name is None:
+                self.note(f"{upper.card} on spit pile {split.pile + 1}: whose spit card was it? enter it by hand")
+                return []
+            data = {"cards": {name: upper.card}, "piles": {name: split.pile}}
+            return [Proposal("spit", data, split.ts, split.reason(2), (upper.id,))]
+        if split.lower.id in self.done:  # sent, but the referee has it not on the pile: taken as impossible,
+            # rejected on a phone before the upper went, or the pile changed on a phone: the upper is not guessed
+            self.use(upper)
+            self._end_split()
+            self.note(
+                f"Spit! on spit pile {split.pile + 1}: {split.low}'s {split.lower.card} is not on it, so "
+                f"{split.high}'s {upper.card} on it was not sent either: enter the Spit! on a phone"
+            )
+            return []
+        if self.skip(split.lower, view):  # refused, and the referee's view is as it was
+            if not split.note:
+                split.note = (
+                    f"Spit! on spit pile {split.pile + 1}: {split.low}'s {split.lower.card} under {split.high}'s "
+                    f"{upper.card} was refused, so the {upper.card} waits with it: enter the Spit! on a phone"
+                )
+            self.note(split.note)
+            return []
+        self.done.add(split.lower.id)  # news since the refusal (or the write failed): the lower goes again
+        return [self._lower_event(split)]
+
+    def _end_split(self) -> list[Proposal]:
+        if self._split is not None and self._split.note in self.notes:
+            self.notes.remove(self._split.note)
+        if self._split is not None:  # a card gathered on the other pile meanwhile stays
+            self._spit.pop(self._split.pile, None)
+            self._since.pop(self._split.pile, None)
+            self._stirred.discard(self._split.pile)
+        self._split = None
+        return []
 
 
 def _whose(lower: str, upper: str, seats: list[str], view: Mapping[str, Json]) -> tuple[str, str]:
