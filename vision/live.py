@@ -592,8 +592,10 @@ class LiveTable:
                 continue
             try:
                 seq, rulings = self.link.append(event)
-            except EventError as exc:
-                observer.refused(proposal, view)
+            except EventError as exc:  # held until the view changes from the one it was refused in (with the view
+                # before the frame's first proposal, one refused after another went in was tried again at once and
+                # refused again: review5 F5, session 51)
+                observer.refused(proposal, before)
                 log.warning("the referee refused the camera's %s: %s", proposal.type, exc)
                 self._events.append({"type": proposal.type, "reason": proposal.reason, "refused": str(exc)})
                 continue

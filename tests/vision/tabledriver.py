@@ -121,7 +121,7 @@ class Driver:
                 try:
                     seq, rulings = self.link.append(event)
                 except EventError as exc:
-                    self.observer.refused(proposal, view)
+                    self.observer.refused(proposal, before)
                     self.refused.append((proposal.body(), str(exc)))
                     continue
                 after = self.link.view()

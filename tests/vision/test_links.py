@@ -357,6 +357,50 @@ def test_an_observer_failing_at_the_start_does_not_send_the_old_trick_lying_ther
     assert [(e.body["player"], e.body["card"]) for e in live.sent] == []
 
 
+@pytest.mark.parametrize("path", ["LiveTable", "Driver"])
+def test_a_proposal_refused_after_another_of_its_frame_went_in_waits_for_news(path: str) -> None:
+    """Alex plays his 3S on the 2C and his 4S on it at once: one frame sends the 3S's play, then the 4S's, and the
+    referee refuses the 4S (injected, a stand-in for a misread it catches). It was held against the view from before
+    the frame's first proposal, already out of date once the 3S went in, so it was tried again in the very next
+    frame and refused again: one wasted referee call and a second "refused" line (review5 F5, session 51). Held
+    against the view just before it, it waits for news."""
+    from collections import deque
+    from types import SimpleNamespace
+
+    d = Driver("spit", ["Alex", "Beth"])
+    alex, beth = ["3S", "4S", "5S", "6S", "7S"], ["10H", "JD", "AD", "5C", "6D"]
+    d.manual("layout", player="Alex", counts=[1, 2, 3, 4, 5], tops=alex)
+    d.manual("layout", player="Beth", counts=[1, 2, 3, 4, 5], tops=beth)
+    table = {f"stock/{seat}/{k}": [c] for seat, cards in enumerate([alex, beth]) for k, c in enumerate(cards)}
+    d.show(table | {"spit/0": ["2C"], "spit/1": ["9D"]})  # the opening Spit!
+    real, frame, refusals = d.link.append, [0], []
+
+    def append(event: VisionEvent) -> Any:
+        if event.body.get("card") == "4S":
+            refusals.append(frame[0])
+            raise EventError("stand-in: the referee refuses the 4S")
+        return real(event)
+
+    d.link.append = append  # type: ignore[method-assign]
+    table |= {"stock/0/0": [], "stock/0/1": [], "spit/0": ["2C", "3S", "4S"], "spit/1": ["9D"]}
+    live = LiveTable.__new__(LiveTable)  # the parts of a live table that _observe uses, on the driver's link
+    live.link, live._referee_waits, live._events, live.sent, live._alerts = d.link, {}, deque(maxlen=50), [], deque()
+    live.on_event, live._trouble, live._logged_trouble = None, None, {}
+    image = np.random.default_rng(0).integers(0, 255, (54, 96, 3), dtype=np.uint8)  # not a blank picture
+    for k in range(20):
+        frame[0] = k
+        if path == "Driver":
+            d.show(table, frames=1, moved=k == 0)
+            continue
+        update = d.tracker.update(d.sightings(table), {"stock/0/0", "stock/0/1", "spit/0"} if k == 0 else set(), d.ts)
+        live._observe(
+            d.observer, d.mine, update, SimpleNamespace(index=k, wall_ms=d.ts, pos_ms=d.ts, image=image), None
+        )  # type: ignore[arg-type]
+        d.ts += 10
+    plays = [e.data["card"] for e in d.session.events if e.type == "play"]
+    assert plays == ["3S"] and len(refusals) == 1, (plays, refusals)
+
+
 def test_the_camera_s_view_of_the_game_is_never_one_an_entry_was_rewound_from(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
