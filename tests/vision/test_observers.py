@@ -2328,6 +2328,7 @@ def test_spit_a_split_spit_lands_within_a_frame_of_its_first_event_whatever_fall
     table["spit/0"] = ["10C", "9D", "2C"]
     _, sent = until_sent(d, table, 30)
     assert [b["cards"] for _, b, _ in sent] == [{"Beth": "9D"}]
+    reasons = [d.mine.proposals[sent[0][0]].reason]
     if between == "restart":
         d.restart()
     frozen = [z.name for z in d.layout.zones] if between == "corners clicked again" else []
@@ -2336,6 +2337,11 @@ def test_spit_a_split_spit_lands_within_a_frame_of_its_first_event_whatever_fall
     assert d.show(table, frames=30, moved=False) == []
     if between == "nothing":
         assert later == 0  # the frame after Beth's 9D went in
+        reasons.append(d.mine.proposals[sent[0][0]].reason)  # worded alike: one Spit! (review5 F4, session 51)
+        assert reasons == [
+            "Spit! (both on pile 1: Beth 9D under Alex 2C, 1 of 2)",
+            "Spit! (both on pile 1: Beth 9D under Alex 2C, 2 of 2)",
+        ]
     assert d.refused == [] and d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3}
     assert spit_cards_left(d) == (9, 9)
 
@@ -2352,6 +2358,36 @@ def test_spit_a_split_spit_whose_first_event_is_undone_before_the_second_goes_se
     assert d.show(table, frames=30, moved=False) == [] and d.refused == []
     assert d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1} and spit_cards_left(d) == (10, 10)
     assert [n for n in d.observer.notes if n.startswith("Spit! on spit pile 1: Beth's 9D is not on it, so Alex's 2C")]
+
+
+@pytest.mark.parametrize("then", ["the other rejected too", "restored"])
+@pytest.mark.parametrize("first", [0, 1])
+def test_spit_one_half_of_a_split_spit_rejected_on_a_phone_is_a_note(first: int, then: str) -> None:
+    """Round 2, both spit cards at once onto pile 1, Beth's 9D under Alex's 2C, both sent. The phones list them as two
+    entries, "Spit! Beth 9D" and "Spit! Alex 2C": a player who took one for a duplicate and rejected it left the
+    referee's pile wrong, and the camera said nothing (review5 F4, session 51). A note says they are one Spit!, until
+    the other is rejected too or the first restored."""
+    d, table = spit_stalled_in_round_two()
+    table["spit/0"] = ["10C", "9D", "2C"]
+    seqs = [seq for seq, _, _ in d.show(table, frames=30)]
+    assert len(seqs) == 2
+    d.manual("undo", target=seqs[first])
+    undo = d.session.events[-1].seq
+    d.show(table, frames=3, moved=False)
+    half = ["Beth's 9D (1 of 2)", "Alex's 2C (2 of 2)"]
+    note = (
+        f"{half[first]} was rejected on a phone, but it and {half[1 - first]} are one Spit! (both on spit pile 1: Beth "
+        f"9D under Alex 2C): reject {half[1 - first]} too and enter the Spit! on a phone, or restore {half[first]}"
+    )
+    assert note in d.observer.notes
+    if then == "restored":
+        d.manual("undo", target=undo)
+        pile = {"top": "2C", "size": 3}
+    else:
+        d.manual("undo", target=seqs[1 - first])
+        pile = {"top": "10C", "size": 1}
+    assert d.show(table, frames=30, moved=False) == [] and d.refused == []
+    assert note not in d.observer.notes and d.link.view()["spit_piles"][0] == pile
 
 
 @pytest.mark.parametrize("then", ["Beth's Spit! entered", "both entered", "view unchanged"])

@@ -81,8 +81,21 @@ class Split:
     note: str = ""  # the note while the lower is refused
 
     def reason(self, k: int) -> str:
-        """The reason of the lower's event (``k`` 1) or the upper's (2)."""
-        return f"Spit! ({self.low}: {self.lower.card})" if k == 1 else f"Spit! ({self.high}: {self.upper})"
+        """The reason of the lower's event (``k`` 1) or the upper's (2), both worded alike: one Spit! in two entries
+        (read "Spit! (Beth: 9D)" and "Spit! (Alex: 2C)", one could be taken for a duplicate: review5 F4, session 51)."""
+        both = f"{self.low} {self.lower.card} under {self.high} {self.upper}"
+        return f"Spit! (both on pile {self.pile + 1}: {both}, {k} of 2)"
+
+
+@dataclass
+class Pair:
+    """A :class:`Split` whose two events the camera both sent: each card's id -> how the note names it, and those of
+    them rejected on a phone."""
+
+    both: str  # "both on spit pile 1: Beth 9D under Alex 2C"
+    entries: dict[int, str]  # card id -> "Beth's 9D (1 of 2)"
+    rejected: set[int] = field(default_factory=set)
+    note: str = ""
 
 
 @dataclass
@@ -98,6 +111,7 @@ class SpitObserver(Observer):
     _held: dict[int, str] = field(default_factory=dict)  # top id -> the card inferred under it, not seen again yet
     _unseen: dict[str, Unseen] = field(default_factory=dict)  # card -> its play under a top, while the referee has it
     _split: Split | None = None  # both spit cards on one pile sent as two events: the lower's sent, the upper waits
+    _pairs: list[Pair] = field(default_factory=list)  # the latest splits sent in full (a Reject of one half: a note)
 
     def observe(self, update: Update, view: Mapping[str, Json]) -> list[Proposal]:
         out: list[Proposal] = []
@@ -110,6 +124,10 @@ class SpitObserver(Observer):
         spit_zones = {z.slot: z.name for z in self.zones("spit")}
         self._stirred.update(pile for pile in self._spit if spit_zones.get(pile) in update.frozen)
         self._seen_again(update, view)
+        if self._pairs and view.get("phase") != "play":  # the round is over: the spit piles are taken up
+            for pair in self._pairs:
+                self._unsay(pair.note)
+            self._pairs.clear()
         tops = [(z, update.state.top(z.name)) for z in self.layout.zones if z.kind in ("stock", "spit")]
         for zone, top in sorted(
             ((z, t) for z, t in tops if t is not None and not self.skip(t, view)), key=lambda zt: zt[1].since
@@ -559,12 +577,18 @@ class SpitObserver(Observer):
             self.use(split.lower, *([upper] if upper is not None else []))
             return self._end_split()
         if top == split.lower.card and split.lower.id not in self.voided:  # the referee has the lower: the upper
+            sent = split.lower.id in self.done  # by the camera (not refused, then entered on a phone)
             self.use(split.lower, upper)
             name = split.high if split.high in called else called[0] if len(called) == 1 else None
             self._end_split()
             if name is None:
                 self.note(f"{upper.card} on spit pile {split.pile + 1}: whose spit card was it? enter it by hand")
                 return []
+            if sent:
+                both = f"both on spit pile {split.pile + 1}: {split.low} {split.lower.card} under {name} {upper.card}"
+                lower, higher = f"{split.low}'s {split.lower.card} (1 of 2)", f"{name}'s {upper.card} (2 of 2)"
+                entries = {split.lower.id: lower, upper.id: higher}
+                self._pairs = [*self._pairs, Pair(both, entries)][-4:]
             data = {"cards": {name: upper.card}, "piles": {name: split.pile}}
             return [Proposal("spit", data, split.ts, split.reason(2), (upper.id,))]
         if split.lower.id in self.done:  # sent, but the referee has it not on the pile: taken as impossible,
@@ -586,6 +610,32 @@ class SpitObserver(Observer):
             return []
         self.done.add(split.lower.id)  # news since the refusal (or the write failed): the lower goes again
         return [self._lower_event(split)]
+
+    def rejected(self, proposal: Proposal, undone: bool) -> None:
+        """As :meth:`Observer.rejected`; and one half of a split Spit! rejected on a phone while the other stands (the
+        two entries taken for a duplicate: review5 F4, session 51) is a note until that one is rejected too or the
+        first restored: the pile is wrong either way."""
+        super().rejected(proposal, undone)
+        for pair in self._pairs:
+            ids = set(proposal.cards) & set(pair.entries)
+            if not ids:
+                continue
+            pair.rejected = pair.rejected | ids if undone else pair.rejected - ids
+            self._unsay(pair.note)
+            pair.note = ""
+            if len(pair.rejected) == 1:
+                (gone,) = pair.rejected
+                (stands,) = set(pair.entries) - pair.rejected
+                pair.note = (
+                    f"{pair.entries[gone]} was rejected on a phone, but it and {pair.entries[stands]} are one Spit! "
+                    f"({pair.both}): reject {pair.entries[stands]} too and enter the Spit! on a phone, or restore "
+                    f"{pair.entries[gone]}"
+                )
+                self.note(pair.note)
+
+    def _unsay(self, note: str) -> None:
+        if note and note in self.notes:
+            self.notes.remove(note)
 
     def _end_split(self) -> list[Proposal]:
         if self._split is not None and self._split.note in self.notes:
