@@ -93,6 +93,7 @@ class Pair:
     them rejected on a phone."""
 
     both: str  # "both on spit pile 1: Beth 9D under Alex 2C"
+    order: str  # "Beth's Spit!, then Alex's," (a Spit! entered as one event lays its cards in seat order)
     entries: dict[int, str]  # card id -> "Beth's 9D (1 of 2)"
     rejected: set[int] = field(default_factory=set)
     note: str = ""
@@ -588,7 +589,8 @@ class SpitObserver(Observer):
                 both = f"both on spit pile {split.pile + 1}: {split.low} {split.lower.card} under {name} {upper.card}"
                 lower, higher = f"{split.low}'s {split.lower.card} (1 of 2)", f"{name}'s {upper.card} (2 of 2)"
                 entries = {split.lower.id: lower, upper.id: higher}
-                self._pairs = [*self._pairs, Pair(both, entries)][-4:]
+                order = f"{split.low}'s Spit!, then {name}'s,"
+                self._pairs = [*self._pairs, Pair(both, order, entries)][-4:]
             data = {"cards": {name: upper.card}, "piles": {name: split.pile}}
             return [Proposal("spit", data, split.ts, split.reason(2), (upper.id,))]
         if split.lower.id in self.done:  # sent, but the referee has it not on the pile: taken as impossible,
@@ -597,14 +599,17 @@ class SpitObserver(Observer):
             self._end_split()
             self.note(
                 f"Spit! on spit pile {split.pile + 1}: {split.low}'s {split.lower.card} is not on it, so "
-                f"{split.high}'s {upper.card} on it was not sent either: enter the Spit! on a phone"
+                f"{split.high}'s {upper.card} on it was not sent either: enter {split.low}'s Spit!, then "
+                f"{split.high}'s, on a phone"
             )
             return []
         if self.skip(split.lower, view):  # refused, and the referee's view is as it was
             if not split.note:
                 split.note = (
                     f"Spit! on spit pile {split.pile + 1}: {split.low}'s {split.lower.card} under {split.high}'s "
-                    f"{upper.card} was refused, so the {upper.card} waits with it: enter the Spit! on a phone"
+                    f"{upper.card} was refused, so the {upper.card} waits with it: if {split.low} turned the "
+                    f"{split.lower.card}, enter {split.low}'s Spit! on a phone and the camera sends "
+                    f"{split.high}'s after it"
                 )
             self.note(split.note)
             return []
@@ -628,8 +633,8 @@ class SpitObserver(Observer):
                 (stands,) = set(pair.entries) - pair.rejected
                 pair.note = (
                     f"{pair.entries[gone]} was rejected on a phone, but it and {pair.entries[stands]} are one Spit! "
-                    f"({pair.both}): reject {pair.entries[stands]} too and enter the Spit! on a phone, or restore "
-                    f"{pair.entries[gone]}"
+                    f"({pair.both}): reject {pair.entries[stands]} too and enter {pair.order} on a phone, or "
+                    f"restore {pair.entries[gone]}"
                 )
                 self.note(pair.note)
 
