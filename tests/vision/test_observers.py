@@ -2413,8 +2413,8 @@ def test_spit_a_split_spit_whose_first_event_is_refused_sends_neither_card_alone
     assert d.show(table, frames=30) == [] and len(d.refused) == 1
     assert d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1}
     note = (
-        "Spit! on spit pile 1: Beth's 9D under Alex's 2C was refused, so the 2C waits with it: if Beth turned the 9D,"
-        " enter Beth's Spit! on a phone and the camera sends Alex's after it"
+        "Spit! on spit pile 1: Beth's 9D under Alex's 2C was refused, so the 2C waits with it: enter Beth's Spit! on a"
+        " phone (the 9D, or the card Beth turned if it was misread) and the camera sends Alex's after it"
     )
     assert note in d.observer.notes
     if then == "Beth's Spit! entered":
@@ -2429,6 +2429,45 @@ def test_spit_a_split_spit_whose_first_event_is_refused_sends_neither_card_alone
         return
     assert d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3} and spit_cards_left(d) == (9, 9)
     assert note not in d.observer.notes
+
+
+@pytest.mark.parametrize("entered", ["on the pile", "on the other pile"])
+def test_spit_a_split_spit_whose_misread_first_card_is_refused_goes_on_once_the_right_card_is_entered(
+    entered: str,
+) -> None:
+    """Round 2, both spit cards at once onto pile 1, Beth's 9D read 4D under Alex's 2C (known his): the referee refuses
+    Beth's 4D for good (a stand-in for a misread it catches), and the players enter Beth's Spit! on a phone with the
+    card she turned, the 9D, as the note asks. The refused 4D went again on that news, was refused again, and the 2C
+    was never sent; worse, the split kept the pile's gathered card, so every later play on pile 1 waited with it
+    (Alex's 3S on the 2C, Beth's 4H on the 3S: neither sent) until someone entered Alex's Spit! (review1, session 52).
+    Now Beth's card entered onto the pile is the lower, whatever its name: the 2C follows as Alex's and the plays go
+    on. Entered onto the other pile, the 2C is not guessed (a note) and the 4D is not sent again."""
+    d, table = spit_stalled_in_round_two()
+    real = d.link.append
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("cards") == {"Beth": "4D"}:
+            raise EventError("stand-in: the referee refuses Beth's 4D")
+        return real(event)
+
+    d.link.append = append  # type: ignore[method-assign]
+    table["spit/0"] = ["10C", "4D", "2C"]
+    assert d.show(table, frames=30) == [] and len(d.refused) == 1
+    pile = 0 if entered == "on the pile" else 1
+    d.manual("spit", cards={"Beth": "9D"}, piles={"Beth": pile})
+    sent = [b["cards"] for _, b, _ in d.show(table, frames=30, moved=False)]
+    assert len(d.refused) == 1 and not [n for n in d.observer.notes if "was refused" in n]
+    if entered == "on the other pile":
+        assert sent == [] and d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1}
+        assert [n for n in d.observer.notes if n.startswith("Spit! on spit pile 1: Beth's 4D is not on it")]
+        return
+    assert sent == [{"Alex": "2C"}]
+    assert d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3} and spit_cards_left(d) == (9, 9)
+    table |= {"spit/0": [*table["spit/0"], "3S"], "stock/0/0": []}
+    assert [b["card"] for _, b, _ in d.show(table, frames=30)] == ["3S"]
+    table |= {"spit/0": [*table["spit/0"], "4H"], "stock/1/1": []}
+    assert [b["card"] for _, b, _ in d.show(table, frames=30)] == ["4H"]
+    assert d.link.view()["spit_piles"][0] == {"top": "4H", "size": 5} and d.refused[1:] == []
 
 
 @pytest.mark.parametrize(

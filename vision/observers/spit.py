@@ -78,6 +78,7 @@ class Split:
     high: str  # who turned the upper
     upper: str  # the upper's card when the pair was found (the reasons name it)
     ts: int
+    size: int = 0  # the referee's pile size when the lower went (before it)
     note: str = ""  # the note while the lower is refused
 
     def reason(self, k: int) -> str:
@@ -546,7 +547,9 @@ class SpitObserver(Observer):
             # upper's once the referee has the lower on the pile: both sent in one frame, the upper went in alone
             # when the lower was refused, and the lower (now under it) was never gathered again (review5 F1)
             (low, under), (high, top) = turns
-            self._split = Split(piles[low], under, low, high, top.card, first)
+            shown = view.get("spit_piles") or []
+            size = int(shown[piles[low]].get("size") or 0) if piles[low] < len(shown) else 0
+            self._split = Split(piles[low], under, low, high, top.card, first, size)
             self._spit, self._since = {piles[low]: top}, {piles[low]: first}
             self.done.add(under.id)
             return [self._lower_event(self._split)]
@@ -577,7 +580,13 @@ class SpitObserver(Observer):
         if upper is None or top == upper.card or view.get("phase") != "play" or not (called or view.get("stalled")):
             self.use(split.lower, *([upper] if upper is not None else []))
             return self._end_split()
-        if top == split.lower.card and split.lower.id not in self.voided:  # the referee has the lower: the upper
+        size = int(piles[split.pile].get("size") or 0) if split.pile < len(piles) else 0
+        # the lower refused, then its player's Spit! entered on a phone onto the pile: their card is there, whatever
+        # the players entered (a refusal is a misread the referee caught, so most often another card than the camera
+        # read: the refused reading went again on that news, was refused again, and the upper and every later play
+        # on the pile waited for ever; review1, session 52)
+        entered = split.lower.id not in self.done and split.low not in called and size == split.size + 1
+        if entered or (top == split.lower.card and split.lower.id not in self.voided):  # the referee has the lower
             sent = split.lower.id in self.done  # by the camera (not refused, then entered on a phone)
             self.use(split.lower, upper)
             name = split.high if split.high in called else called[0] if len(called) == 1 else None
@@ -593,8 +602,9 @@ class SpitObserver(Observer):
                 self._pairs = [*self._pairs, Pair(both, order, entries)][-4:]
             data = {"cards": {name: upper.card}, "piles": {name: split.pile}}
             return [Proposal("spit", data, split.ts, split.reason(2), (upper.id,))]
-        if split.lower.id in self.done:  # sent, but the referee has it not on the pile: taken as impossible,
-            # rejected on a phone before the upper went, or the pile changed on a phone: the upper is not guessed
+        if split.lower.id in self.done or split.low not in called:  # sent, but the referee has it not on the pile:
+            # taken as impossible, rejected on a phone before the upper went, or the pile changed on a phone; or
+            # refused, and its player's Spit! entered on a phone elsewhere: the upper is not guessed
             self.use(upper)
             self._end_split()
             self.note(
@@ -607,9 +617,9 @@ class SpitObserver(Observer):
             if not split.note:
                 split.note = (
                     f"Spit! on spit pile {split.pile + 1}: {split.low}'s {split.lower.card} under {split.high}'s "
-                    f"{upper.card} was refused, so the {upper.card} waits with it: if {split.low} turned the "
-                    f"{split.lower.card}, enter {split.low}'s Spit! on a phone and the camera sends "
-                    f"{split.high}'s after it"
+                    f"{upper.card} was refused, so the {upper.card} waits with it: enter {split.low}'s Spit! on a "
+                    f"phone (the {split.lower.card}, or the card {split.low} turned if it was misread) and the camera "
+                    f"sends {split.high}'s after it"
                 )
             self.note(split.note)
             return []
