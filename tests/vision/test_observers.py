@@ -2470,6 +2470,28 @@ def test_spit_a_split_spit_whose_misread_first_card_is_refused_goes_on_once_the_
     assert d.link.view()["spit_piles"][0] == {"top": "4H", "size": 5} and d.refused[1:] == []
 
 
+def test_spit_a_split_spit_whose_first_event_is_refused_ends_once_the_upper_is_entered_on_a_phone() -> None:
+    """As above, Beth's 9D refused for good; a phone enters Alex's Spit! alone (the 2C on pile 1, where it lies): the
+    camera's split is over (the 2C is the referee's top), so the 9D is not sent again and Alex's 3S played on the 2C
+    goes in (kept open, the pile's gathered card held every later play there; a hand mutant, review1, session 52)."""
+    d, table = spit_stalled_in_round_two()
+    real = d.link.append
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("cards") == {"Beth": "9D"}:
+            raise EventError("stand-in: the referee refuses Beth's 9D")
+        return real(event)
+
+    d.link.append = append  # type: ignore[method-assign]
+    table["spit/0"] = ["10C", "9D", "2C"]
+    assert d.show(table, frames=30) == [] and len(d.refused) == 1
+    d.manual("spit", cards={"Alex": "2C"}, piles={"Alex": 0})
+    assert d.show(table, frames=30, moved=False) == [] and len(d.refused) == 1
+    assert not [n for n in d.observer.notes if "was refused" in n]
+    table |= {"spit/0": [*table["spit/0"], "3S"], "stock/0/0": []}
+    assert [b["card"] for _, b, _ in d.show(table, frames=30)] == ["3S"] and len(d.refused) == 1
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [
