@@ -2492,6 +2492,27 @@ def test_spit_a_split_spit_whose_first_event_is_refused_ends_once_the_upper_is_e
     assert [b["card"] for _, b, _ in d.show(table, frames=30)] == ["3S"] and len(d.refused) == 1
 
 
+def test_spit_a_split_spit_whose_first_event_failed_to_be_written_goes_again_at_once() -> None:
+    """As above; the store fails to write Beth's 9D (``LiveTable._observe`` then calls ``refused(proposal, None)``: try
+    again at once, no news needed). The 9D goes again the next frame and Alex's 2C after it; kept waiting for news, the
+    split stayed open and every play on the pile waited with it (a hand mutant, review1, session 52)."""
+    d, table = spit_stalled_in_round_two()
+    real, failed = d.link.append, []
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("cards") == {"Beth": "9D"} and not failed:
+            failed.append(event.body)
+            raise EventError("stand-in: the store failed")
+        return real(event)
+
+    refused = d.observer.refused
+    d.observer.refused = lambda proposal, view: refused(proposal, None)  # type: ignore[method-assign]
+    d.link.append = append  # type: ignore[method-assign]
+    table["spit/0"] = ["10C", "9D", "2C"]
+    assert [b["cards"] for _, b, _ in d.show(table, frames=30)] == [{"Beth": "9D"}, {"Alex": "2C"}]
+    assert failed and d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3} and spit_cards_left(d) == (9, 9)
+
+
 @pytest.mark.parametrize(
     ("options", "top", "leans_to", "not_to"),
     [
