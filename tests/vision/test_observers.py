@@ -739,6 +739,95 @@ def test_spades_a_card_taken_back_with_the_hands_known_still_waits_when_a_phone_
     assert plays(sent) == [(leader, second)] and codes(sent) == [] and d.observer.notes == []
 
 
+def test_spades_the_take_back_note_names_the_third_card_a_phone_edited_the_play_taken_back_to() -> None:
+    """The hands entered: the leader's card (first) taken back and another (second) put there waits, the note naming the
+    first. A phone edits the first card's event to a third card: the referee has the third, so the note names it (the
+    second waits while it stands; an edit to the second or an undo, and the second is his play), not the first, through
+    the trick, its gather and the next trick. It named the first card for the rest of the hand, asking for an undo of
+    a play the referee no longer had (review5 F2, session 51: data/s51/review5/repros/third_card_note.py). An edit of
+    the third card to the second once the trick is over ends the hold: nothing is sent, the note goes."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
+    first, second, third = view["legal"][:3]
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    (taken,) = d.observer.notes
+    assert taken.startswith(f"{leader}'s {first}, played to the trick, was taken back (or covered) and {second} put")
+    play = next(e.seq for e in d.session.events if e.data.get("card") == first)
+    d.manual("correct", target=play, event={"type": "play", "player": leader, "card": third})
+    note = (
+        f"{leader}'s {first}, played to the trick, was taken back (or covered) and {second} put there, and a phone "
+        f"made that play {third}: {third} stands and {second} is not sent; if {leader} played {second}, edit the play "
+        f"to {second} on a phone (or undo it and {second} goes as {leader}'s play)"
+    )
+    assert d.show({spot: [second]}, frames=20, step=100) == [] and d.refused == []
+    assert d.observer.notes == [note]
+    d.manual("correct", target=play, event={"type": "play", "player": leader, "card": first})  # edited back: as before
+    assert d.show({spot: [second]}, frames=10, step=100) == [] and d.observer.notes == [taken]
+    d.manual("correct", target=play, event={"type": "play", "player": leader, "card": third})
+    assert d.show({spot: [second]}, frames=10, step=100) == [] and d.observer.notes == [note]
+    for _ in range(3):  # the trick's other cards entered on phones
+        view = d.link.view()
+        d.manual("play", player=view["turn"], card=view["legal"][0])
+    assert d.link.view()["last_trick"]["cards"][0] == third
+    assert d.show({spot: [second]}, frames=10, step=100) == [] and d.observer.notes == [note]
+    assert d.show({}, frames=30, step=100) == [] and d.observer.notes == [note]
+    d.manual("correct", target=play, event={"type": "play", "player": leader, "card": second})
+    assert d.link.view()["last_trick"]["cards"][0] == second and second not in d.link.view()["hands"][leader]
+    assert d.show({}, frames=10, step=100) == [] and d.observer.notes == [] and d.refused == []
+
+
+def test_spades_an_edit_of_a_play_taken_back_to_a_third_card_once_its_trick_is_over_makes_the_note_name_it() -> None:
+    """The hands entered: the leader's card sent, the next player's card (first) sent, taken back and another (second)
+    put there (waits, the note naming the first); the trick's last two cards entered on phones, and the trick gathered.
+    A phone then edits the first card's event to a third card of that player's: the trick just completed has the third
+    as that player's card, so the note names it (it named the first for the rest of the hand: review5 F2, session 51).
+    An edit of the third card to the second ends the hold: nothing is sent, the note goes, the next lead goes as usual.
+    """
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    spot = {p: f"trick/{i}" for i, p in enumerate(d.session.players)}
+    view = d.link.view()
+    leader, lead = view["turn"], view["legal"][0]
+    assert plays(d.show({spot[leader]: [lead]}, frames=10, step=100)) == [(leader, lead)]
+    view = d.link.view()
+    who = view["turn"]
+    first, second, third = view["legal"][:3]
+    table = {spot[leader]: [lead], spot[who]: [first]}
+    assert plays(d.show(table, frames=10, step=100)) == [(who, first)]
+    d.show({spot[leader]: [lead]}, frames=8, step=100)
+    table = {spot[leader]: [lead], spot[who]: [second]}
+    assert d.show(table, frames=30, step=100) == []
+    assert any(n.startswith(f"{who}'s {first}, played to the trick, was taken back") for n in d.observer.notes)
+    for _ in range(2):  # the trick's last two cards entered on phones
+        view = d.link.view()
+        d.manual("play", player=view["turn"], card=view["legal"][0])
+    cards = d.link.view()["last_trick"]["cards"]
+    assert cards[:2] == [lead, first] and d.show(table, frames=10, step=100) == []
+    assert d.show({}, frames=30, step=100) == []  # gathered (the second with it)
+    play = next(e.seq for e in d.session.events if e.data.get("card") == first)
+    d.manual("correct", target=play, event={"type": "play", "player": who, "card": third})
+    assert d.link.view()["last_trick"]["cards"] == [lead, third, *cards[2:]]
+    assert d.show({}, frames=10, step=100) == [] and d.refused == []
+    assert [n[: n.index(":")] for n in d.observer.notes] == [
+        f"{who}'s {first}, played to the trick, was taken back (or covered) and {second} put there, and a phone made "
+        f"that play {third}"
+    ]
+    d.manual("correct", target=play, event={"type": "play", "player": who, "card": second})
+    assert d.show({}, frames=10, step=100) == [] and d.observer.notes == []
+    view = d.link.view()
+    nxt = view["turn"]
+    sent = d.show({spot[nxt]: [view["legal"][0]]}, frames=10, step=100)
+    assert plays(sent) == [(nxt, view["legal"][0])] and codes(sent) == [] and d.refused == []
+
+
 def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_after_the_trick() -> None:
     """As above, but the edit comes once the trick is over (the QC won it; with the 7C it is Charlie's): the note goes
     too, with the trick lying and once it is gathered. c853050 looked at the trick in progress only: the note stayed

@@ -29,7 +29,10 @@ the hand is over (claimed, its last trick played, the next deal entered) the not
 sent (a card left from the old hand). A phone's correction of the play taken back to the card lying there (Edit, not
 Undo), in the trick in progress or once it is over, the card still lying there or gathered with the trick, ends the
 hold too: the referee has that card, so nothing is sent and the note goes; that Edit undone while the trick is in
-progress, the hold comes back (the note, and the card goes once the play taken back is undone).
+progress, the hold comes back (the note, and the card goes once the play taken back is undone). A phone's Edit of the
+play taken back to a third card (neither it nor a card held), in the trick in progress or the one just completed, makes
+the hold that card's: it stands, the card held is not sent, and the note names both cards (an Edit of it to the card
+held ends the hold as above; an undo of it sends the card held as that player's play).
 """
 
 from __future__ import annotations
@@ -56,6 +59,9 @@ class TakenBack:
     note: str = ""
     held: set[int] = field(default_factory=set)  # the cards held on the spot for it (unsent while the play stands)
     gone: int | None = None  # since when (tracker ms) the trick's other cards have all been gone (a gather?)
+    at: int = 0  # the place of the player's play in the trick (play order), to find it in the view's last_trick
+    was: str | None = None  # the card taken back, once a phone's Edit made that play ``card`` (a third card)
+    shown: str = ""  # the card the note names as put there (the last one seen on the spot while held)
 
 
 def _completed(view: Mapping[str, Any]) -> int:
@@ -138,6 +144,16 @@ class SpadesObserver(Observer):
                 self.done.update(used)
                 self._release(zone)
                 self.edited[zone] = (taken, used)
+                continue
+            # a phone's Edit made the play taken back a third card (neither that card nor a held one): that card
+            # stands now, so the hold is for it (an undo of it sends the card held, an Edit of it to the card held ends
+            # the hold) and the note names it (it went on naming the card taken back, for the rest of the hand, asking
+            # for an undo of a play the referee no longer had; review5 F2, session 51)
+            card = self._replaced(taken, view)
+            if card is not None:
+                taken.was = None if card == taken.was else taken.was or taken.card
+                taken.card = card
+                self._renote(taken)
         out = []
         for zone in self.zones("trick"):
             top = update.state.top(zone.name)
@@ -198,7 +214,7 @@ class SpadesObserver(Observer):
             # the trick's last card lies there, sent but not taken (misread): this may be the next lead
             if any(self._not_taken(update.state.top(z)) for p, z in spots.items() if p not in trick and p != player):
                 return False
-            taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id)
+            taken = self.taken[zone] = TakenBack(str(played), player, hand, done, top.id, at=list(trick).index(player))
         if (hand, done) == (taken.hand, taken.done):
             hands = view.get("hands")
             if isinstance(hands, Mapping):  # its card back in the hand and no card of theirs in the trick (a phone's
@@ -223,17 +239,30 @@ class SpadesObserver(Observer):
                 self._release(zone)
                 return False
             taken.gone = None
-        text = (
-            f"{taken.player}'s {taken.card}, played to the trick, was taken back (or covered) and {top.card} put "
-            f"there: a card played cannot be taken back, so {taken.card} stands and {top.card} is not sent; if "
-            f"{taken.card} was not played, undo it on a phone and {top.card} goes as {taken.player}'s play"
-        )
+        taken.shown = str(top.card)
+        self._renote(taken)
+        taken.held.add(top.id)
+        return True
+
+    def _renote(self, taken: TakenBack) -> None:
+        """The note of ``taken``'s hold, made anew (the card put there, or the play it stands for, changed)."""
+        who, card, shown = taken.player, taken.card, taken.shown
+        if taken.was is None:
+            text = (
+                f"{who}'s {card}, played to the trick, was taken back (or covered) and {shown} put there: a card "
+                f"played cannot be taken back, so {card} stands and {shown} is not sent; if {card} was not played, "
+                f"undo it on a phone and {shown} goes as {who}'s play"
+            )
+        else:
+            text = (
+                f"{who}'s {taken.was}, played to the trick, was taken back (or covered) and {shown} put there, and a "
+                f"phone made that play {card}: {card} stands and {shown} is not sent; if {who} played {shown}, edit "
+                f"the play to {shown} on a phone (or undo it and {shown} goes as {who}'s play)"
+            )
         if text != taken.note:
             self._unnote(taken.note)
             taken.note = text
         self.note(text)
-        taken.held.add(top.id)
-        return True
 
     def _corrected(self, taken: TakenBack, view: Mapping[str, Any]) -> str | None:
         """The card held for ``taken`` that the referee has as its player's play in the trick in progress (a phone's
@@ -250,6 +279,24 @@ class SpadesObserver(Observer):
             cards = [str(c) for c in (view.get("last_trick") or {}).get("cards") or []]
             return next((c for c in cards if c in held), None) if taken.card not in cards else None
         return None
+
+    def _replaced(self, taken: TakenBack, view: Mapping[str, Any]) -> str | None:
+        """The third card (neither the card taken back nor a held one) that the referee has as ``taken``'s player's
+        play in the trick the hold began in: in progress still, or the one just completed, the card taken back gone
+        from it (a phone's Edit of that play)."""
+        if view.get("hand") != taken.hand:
+            return None
+        done = _completed(view)
+        if done == taken.done:
+            card = _trick(view).get(taken.player)
+        elif done == taken.done + 1:
+            cards = [str(c) for c in (view.get("last_trick") or {}).get("cards") or []]
+            card = cards[taken.at] if taken.at < len(cards) and taken.card not in cards else None
+        else:
+            return None
+        if card is None or card == taken.card or card in {self.names.get(c) for c in taken.held}:
+            return None
+        return str(card)
 
     def _trick_lies(self, update: Update, view: Mapping[str, Any], taken: str) -> bool:
         """Whether a card of the trick just completed (the view's ``last_trick``; ``taken``, the card taken back, aside)
