@@ -2780,6 +2780,7 @@ def test_push_a_meld_waits_for_its_last_card_missed_in_the_first_frames_after_th
 
 Strip = str
 Groups = list[list[tuple[str, float]]]
+Sent = tuple[int, dict[str, Any], list[Any]]
 
 
 def beth_laid(options: dict[str, Any] | None = None) -> tuple[Driver, Strip, Groups]:
@@ -2920,6 +2921,103 @@ def test_push_a_meld_two_cards_short_goes_after_a_second_as_it_lies(distinct: bo
         [["9S", "9S"]] if distinct else [["7S", "7H"], ["8D", "8C"]]
     ]
     assert 1000 <= d.ts - d.step - shown <= 1300
+
+
+def lay_late(d: Driver, strip: Strip, groups: Groups, late: int, how: str) -> tuple[list[Sent], list[Sent], int]:
+    """Lays ``groups`` card by card, all but the ``late`` last cards first; the late ones laid (``laid``) or, laid
+    with the others under a resting hand, first read (``read``) 4 s later. The events before the late cards were
+    seen, those after (for 80 frames), and when the first of those went (ms after the late cards were seen)."""
+    cards = [c for g in groups for c in g]
+    head = cards[:-late]
+    before = []
+    for n in range(1, len(head) + 1):
+        before += d.show({strip: cards[:n]}, frames=4)
+    if how == "read":
+        before += d.show({strip: head}, frames=10, frozen=[strip], moved=False)
+    before += d.show({strip: head}, frames=80, moved=False)
+    after = d.show({strip: cards}, frames=1, moved=how == "read")
+    shown = d.ts - d.step
+    while not after and d.ts < shown + 6000:
+        after = d.show({strip: cards}, frames=1, moved=False)
+    went = d.ts - d.step - shown
+    return before, after + d.show({strip: cards}, frames=40, moved=False), went
+
+
+@pytest.mark.parametrize("how", ["laid", "read"])
+@pytest.mark.parametrize("layer", list(LAYERS))
+def test_push_a_meld_s_last_card_laid_or_read_4_s_late_goes_with_the_refused_first_cards(layer: str, how: str) -> None:
+    """The meld's last card laid 4 s after the others, or laid with them but first read 4 s after the hand lifted:
+    longer than the observer waits for it. The first cards go as they lie, refused, as before (their foul on the
+    phones). Then the last card, by them, goes with them as one meld event, which the referee takes, 1 s after it was
+    seen (settle_ms, as any meld). It went as a meld of its own, refused too: two fouls and nothing laid (session 52:
+    data/s52/spadesnote/scripts/pushlate.py, 27 of 27 such cases)."""
+    d, strip, groups = LAYERS[layer]()
+    before, after, went = lay_late(d, strip, groups, 1, how)
+    first = [[c for c, _ in g] for g in groups]
+    first[-1] = first[-1][:-1]
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in before] == [first]
+    assert {"invalid_meld", "requirement_not_met"} & set(codes(before))
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[[c for c, _ in g] for g in groups]]
+    assert codes(after) in ([], ["went_out"]) and 1000 <= went <= 1300
+    owner = after[0][1]["player"]
+    melds = [m["cards"] for m in d.link.view()["melds"] if m["owner"] == owner]
+    assert all([c for c, _ in g] in melds for g in groups)
+
+
+@pytest.mark.parametrize("how", ["laid", "read"])
+@pytest.mark.parametrize("layer", ["alex_s_two_sets", "charlie_s_two_runs_of_4"])
+def test_push_a_meld_s_last_two_cards_laid_or_read_late_go_with_the_refused_first_cards(layer: str, how: str) -> None:
+    """As above with the last two cards (two missed: no one card mends the first part, so it went after 1 s, refused,
+    and the two as a meld of their own, refused too: session 52, scripts/pushlate.py)."""
+    d, strip, groups = LAYERS[layer]()
+    before, after, _ = lay_late(d, strip, groups, 2, how)
+    assert len(before) == 1 and {"invalid_meld", "requirement_not_met"} & set(codes(before))
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[[c for c, _ in g] for g in groups]]
+    assert codes(after) == []
+
+
+def test_push_a_card_by_a_refused_meld_that_does_not_mend_it_goes_on_its_own_as_before() -> None:
+    """Alex's 7S 7H JK 8D goes as it lies (refused: 8D and one card is no meld); then his 8C by the 8D, and no 8S:
+    7S 7H JK 8D 8C would be refused too, so the 8C goes on its own 1 s after it was seen, as before (refused): cards
+    refused once are sent again only with cards that make the event one the referee takes (a hand mutant of session
+    52's fix sending them again whatever: they went again, refused, and a first version waited 2 s more for an 8S)."""
+    d, strip, groups = alex_s_two_sets()
+    cards = [c for g in groups for c in g]
+    before, after, went = lay_late(d, strip, [cards[:5]], 1, "laid")
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in before] == [[["7S", "7H", "JK"], ["8D"]]]
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["8C"]]]
+    assert "invalid_meld" in codes(after) and 1000 <= went <= 1300
+
+
+def test_push_a_card_by_a_refused_meld_rejected_on_a_phone_waits_with_the_note_as_before() -> None:
+    """Beth's 9S 9H go (refused); a phone rejects that event; then her JK by them: the rejected meld's cards are not
+    sent again with it (though 9S 9H JK would be taken): the JK waits with the note asking for that meld to be
+    entered again, as before session 52's fix (a hand mutant of it sending the rejected cards: the note named them as
+    lying by themselves)."""
+    d, strip, groups = beth_laid()
+    two = groups[0][:2]
+    sent = d.show({strip: two[:1]}, frames=4) + d.show({strip: two}, frames=80)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["9S", "9H"]]]
+    d.manual("undo", target=sent[0][0])
+    assert d.show({strip: two}, frames=10, moved=False) == []
+    assert d.show({strip: groups[0]}, frames=60) == []
+    assert d.observer.notes == [
+        "JK lies by 9S, 9H, a meld rejected on a phone: enter that meld again, then the lay-off is seen"
+    ]
+
+
+def test_push_a_wild_by_a_refused_meld_and_a_meld_of_the_referee_s_is_a_lay_off_as_before() -> None:
+    """Beth's QS QH QD (laid on a phone) lies in her strip; her 9S 9H, 100 mm right of the QD, go (refused); then her
+    JK between them, touching both: a lay-off onto the queens, as before, not the 9S 9H sent again with it (that went
+    as the lay-off JK 9S 9H onto the queens, refused: a hand mutant of session 52's fix)."""
+    d, strip, _ = beth_laid()
+    queens = [("QS", -200.0), ("QH", -180.0), ("QD", -160.0)]
+    two = [("9S", -60.0), ("9H", -40.0)]
+    d.show({strip: queens}, frames=10)
+    sent = d.show({strip: [*queens, two[0]]}, frames=4) + d.show({strip: [*queens, *two]}, frames=80)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["9S", "9H"]]]
+    sent = d.show({strip: [*queens, ("JK", -110.0), *two]}, frames=60)
+    assert [(b["type"], b["cards"]) for _, b, _ in sent] == [("layoff", ["JK"])] and codes(sent) == []
 
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]

@@ -14,7 +14,9 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   New melds the referee would refuse, and that one card more would make melds it takes (a meld of two cards, a run
   of 3 where the requirement needs 4), wait ``2 * settle_ms`` longer for a card the detector missed for a while
   (:meth:`PushObserver._waits`), and the other strips' news with them (it keeps the order the cards were laid in);
-  then they go as they lie.
+  then they go as they lie. New cards laid (or first seen) later by the cards of such a meld event, refused, that
+  still lie there go with those cards when that makes a meld event the referee takes (:meth:`PushObserver._revived`);
+  else on their own.
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -85,6 +87,9 @@ class PushObserver(Observer):
     #: seat -> (its new meld cards, since when they have been ready to go): a meld event the referee would refuse
     #: waits ``2 * settle_ms`` longer (:meth:`_waits`)
     _ready: dict[int, tuple[frozenset[int], int]] = field(default_factory=dict)
+    #: (deal, seat, its cards): a camera meld event the referee refused (a meld that is none, or a first meld short of
+    #: the requirement), whose cards may still lie in the strip: a new card by them goes with them (:meth:`_revived`)
+    _refused: list[tuple[Json, int, frozenset[int]]] = field(default_factory=list)
 
     def possible(self, view: Mapping[str, Json]) -> dict[str, frozenset[str]]:
         """Each meld strip: the cards in the referee's melds and those its owner holds, and, once the owner has a
@@ -132,6 +137,7 @@ class PushObserver(Observer):
                 continue
             cards = update.state.in_zone(zone.name)
             placed, fresh = self._split(cards, self.players[zone.owner], view)
+            fresh += self._revived(zone.owner, cards, placed, fresh, view)
             old[zone.owner], new[zone.owner] = placed, fresh
             laid = {card.id for card, _ in placed}
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
@@ -153,6 +159,50 @@ class PushObserver(Observer):
         for seat, fresh in new.items():
             out += self._melds(seat, fresh, old, view, rejected[seat])
         return out
+
+    def judged(
+        self,
+        proposal: Proposal,
+        rulings: Sequence[Any],
+        before: Mapping[str, Json] | None,
+        after: Mapping[str, Json] | None,
+    ) -> None:
+        super().judged(proposal, rulings, before, after)
+        self._refused = [r for r in self._refused if not r[2] & set(proposal.cards)]  # sent again: that one now
+        codes = {getattr(r, "code", "") for r in rulings}
+        if proposal.type == "meld" and codes & {"invalid_meld", "requirement_not_met"} and after is not None:
+            seat = self.players.index(str(proposal.data.get("player")))
+            self._refused = [*self._refused, (after.get("deal"), seat, frozenset(proposal.cards))][-8:]
+
+    def _revived(
+        self,
+        seat: int,
+        cards: Sequence[TableCard],
+        placed: Sequence[tuple[TableCard, int]],
+        fresh: Sequence[TableCard],
+        view: Mapping[str, Json],
+    ) -> list[TableCard]:
+        """The cards of a camera meld event of the seat's that the referee refused this deal, still lying in the strip
+        (none of them in a referee's meld since, nor rejected on a phone), once new cards by them (and by no meld of
+        the referee's: a lay-off) make with them a meld event the referee takes (:meth:`_is_taken`): news again, with
+        those cards. The meld's last card (or last two) laid or first seen after the first cards went made a meld of
+        its own, refused too: Alex's 7S 7H JK and 8D 8C went, refused (requirement_not_met), then the 8S alone
+        (session 52). Before the seat's first meld of the deal every such card goes again (the requirement is judged
+        on the event as a whole); after it, those of the groups the new cards touch. New cards that mend nothing go
+        as before, on their own (nothing refused is sent again, nor waits)."""
+        laid = {card.id for card, _ in placed}
+        news = [f for f in fresh if not any(math.dist(c.point, f.point) <= self.join_mm for c, _ in placed)]
+        first = not ((view.get("hands") or {}).get(self.players[seat]) or {}).get("laid")
+        out: list[TableCard] = []
+        for deal, owner, ids in self._refused:
+            if (deal, owner) != (view.get("deal"), seat):
+                continue
+            lying = [c for c in cards if c.id in ids and c.id not in laid and c.id not in self.voided]
+            groups = self._groups(lying)
+            touched = [g for g in groups if any(math.dist(c.point, f.point) <= self.join_mm for c in g for f in news)]
+            out += [c for g in (groups if first and touched else touched) for c in g if c not in out]
+        melds = [[c.card.split("/")[0] for c in g] for g in self._groups([*news, *out])]
+        return out if out and self._is_taken(seat, melds, view) else []
 
     def _follow_landing(self, update: Update) -> None:
         """Each frame: since when a card is landing in each zone (seen there and not settled yet: the tracker's
