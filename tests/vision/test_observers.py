@@ -828,6 +828,60 @@ def test_spades_an_edit_of_a_play_taken_back_to_a_third_card_once_its_trick_is_o
     assert plays(sent) == [(nxt, view["legal"][0])] and codes(sent) == [] and d.refused == []
 
 
+def test_spades_the_take_back_note_names_the_card_taken_back_through_the_hand_s_later_tricks() -> None:
+    """The hands entered: the leader's card (first) taken back and another (second) put there, no Edit; the trick and
+    the next one completed on phones, the leader's cards in them neither the first nor the second. The note names the
+    first all the while: the trick after the hold's is not the one a phone's Edit to a third card is looked for in (a
+    hand mutant of 94f3a5d's _replaced looking in the view's last_trick for any later trick made the note say a phone
+    made that play whatever card the next trick had at the leader's place; review2, session 52)."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
+    first, second = view["legal"][:2]
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    (note,) = d.observer.notes
+    assert note.startswith(f"{leader}'s {first}, played to the trick, was taken back (or covered) and {second} put")
+    for n in range(7):  # the trick's other cards, then the next trick, entered on phones (no held card played)
+        view = d.link.view()
+        d.manual("play", player=view["turn"], card=next(c for c in view["legal"] if c != second))
+        if n == 2:  # the trick complete, then gathered
+            assert d.show({spot: [second]}, frames=10, step=100) == [] and d.observer.notes == [note]
+            assert d.show({}, frames=30, step=100) == []
+    assert d.show({}, frames=10, step=100) == []
+    last = d.link.view()["last_trick"]["cards"]
+    assert len(last) == 4 and first not in last and second not in last
+    assert d.observer.notes == [note] and d.refused == []
+
+
+def test_spades_a_second_edit_to_a_fourth_card_keeps_the_card_taken_back_in_the_note() -> None:
+    """The hands entered: the leader's card (first) taken back, a second put there; a phone edits the first's play to
+    a third card, then to a fourth: the note names the first as the card taken back and the fourth as the play (a hand
+    mutant of 94f3a5d remembering the previous Edit's card named the third, never on the table; review2, session 52)."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    view = d.link.view()
+    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
+    first, second, third, fourth = view["legal"][:4]
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    play = next(e.seq for e in d.session.events if e.data.get("card") == first)
+    for card in (third, fourth):
+        d.manual("correct", target=play, event={"type": "play", "player": leader, "card": card})
+        assert d.show({spot: [second]}, frames=10, step=100) == [] and d.refused == []
+    assert [n[: n.index(":")] for n in d.observer.notes] == [
+        f"{leader}'s {first}, played to the trick, was taken back (or covered) and {second} put there, and a phone "
+        f"made that play {fourth}"
+    ]
+
+
 def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_after_the_trick() -> None:
     """As above, but the edit comes once the trick is over (the QC won it; with the 7C it is Charlie's): the note goes
     too, with the trick lying and once it is gathered. c853050 looked at the trick in progress only: the note stayed
