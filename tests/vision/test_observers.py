@@ -3030,6 +3030,29 @@ def test_push_a_meld_s_last_two_cards_laid_or_read_late_go_with_the_refused_firs
     assert codes(after) == []
 
 
+@pytest.mark.parametrize("pause", [1500, 4000])
+def test_push_a_requirement_s_second_set_laid_apart_after_a_pause_goes_with_the_refused_first_set(pause: int) -> None:
+    """Deal 1 (two sets of 3 first): Alex lays 7S 7H JK, pauses 1.5 s (or 4 s), then lays 8D 8C 8S as a group of its
+    own, apart from the first. The first set went once still for 1 s, refused (requirement_not_met), as before; the
+    second set then goes with it as one meld event, which the referee takes. Each went as a meld of its own, both
+    refused, nothing laid: 4153999 revived the refused cards only with new cards touching them (review2, session 52:
+    data/s52/review2/scripts/push_scen.py p1)."""
+    d, strip, groups = alex_s_two_sets()
+    first, second = ([c for c in g] for g in groups)
+    before = []
+    for n in range(1, 4):
+        before += d.show({strip: first[:n]}, frames=4)
+    before += d.show({strip: first}, frames=pause // 50, moved=False)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in before] == [[["7S", "7H", "JK"]]]
+    assert codes(before) == ["requirement_not_met"]
+    after = []
+    for n in range(1, 4):
+        after += d.show({strip: [*first, *second[:n]]}, frames=4)
+    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
+    assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
+
+
 def test_push_a_card_by_a_refused_meld_that_does_not_mend_it_goes_on_its_own_as_before() -> None:
     """Alex's 7S 7H JK 8D goes as it lies (refused: 8D and one card is no meld); then his 8C by the 8D, and no 8S:
     7S 7H JK 8D 8C would be refused too, so the 8C goes on its own 1 s after it was seen, as before (refused): cards

@@ -16,7 +16,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   (:meth:`PushObserver._waits`), and the other strips' news with them (it keeps the order the cards were laid in);
   then they go as they lie. New cards laid (or first seen) later by the cards of such a meld event, refused, that
   still lie there go with those cards when that makes a meld event the referee takes (:meth:`PushObserver._revived`);
-  else on their own.
+  else on their own. Before the player's first meld, new cards anywhere in the strip do (a requirement's second set
+  laid apart, after a pause).
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
@@ -187,8 +188,10 @@ class PushObserver(Observer):
         the referee's: a lay-off) make with them a meld event the referee takes (:meth:`_is_taken`): news again, with
         those cards. The meld's last card (or last two) laid or first seen after the first cards went made a meld of
         its own, refused too: Alex's 7S 7H JK and 8D 8C went, refused (requirement_not_met), then the 8S alone
-        (session 52). Before the seat's first meld of the deal every such card goes again (the requirement is judged
-        on the event as a whole); after it, those of the groups the new cards touch. New cards that mend nothing go
+        (session 52). Before the seat's first meld of the deal every such card goes again, with new cards anywhere in
+        the strip (the requirement is judged on the event as a whole: its second set laid apart more than a second
+        after the first went as a meld of its own, refused too; review2, session 52); after it, those of the groups
+        the new cards touch. New cards that mend nothing go
         as before, on their own (nothing refused is sent again, nor waits)."""
         laid = {card.id for card, _ in placed}
         news = [f for f in fresh if not any(math.dist(c.point, f.point) <= self.join_mm for c, _ in placed)]
@@ -200,7 +203,9 @@ class PushObserver(Observer):
             lying = [c for c in cards if c.id in ids and c.id not in laid and c.id not in self.voided]
             groups = self._groups(lying)
             touched = [g for g in groups if any(math.dist(c.point, f.point) <= self.join_mm for c in g for f in news)]
-            out += [c for g in (groups if first and touched else touched) for c in g if c not in out]
+            # before the first meld, new cards anywhere in the strip (a requirement's second set laid apart, after a
+            # pause: its first set went alone, refused, then the second, refused too; review2, session 52)
+            out += [c for g in (groups if first and news else touched) for c in g if c not in out]
         melds = [[c.card.split("/")[0] for c in g] for g in self._groups([*news, *out])]
         return out if out and self._is_taken(seat, melds, view) else []
 
