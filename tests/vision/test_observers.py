@@ -139,6 +139,21 @@ def test_snap_flips_seen_in_the_same_frame_go_in_turn_order() -> None:
     assert "out_of_turn" not in codes(sent)
 
 
+def test_snap_flips_sent_together_go_in_the_order_they_landed_before_turn_order() -> None:
+    """Alex is in turn; Beth turns her 9D first (out of turn), then Alex his KC, a hand over both piles until after
+    the second: both go together, Beth's first, ruled out of turn. Sorted by turn order before landing time (mutant
+    S06, session 52), Alex's KC went first and Beth's flip out of turn was never ruled."""
+    d = snap()
+    assert d.link.view()["turn"] == "Alex"
+    both = ["face_up/0", "face_up/1"]
+    sent = d.show({"face_up/1": ["9D"]}, frames=3, frozen=both)
+    sent += d.show({"face_up/0": ["KC"], "face_up/1": ["9D"]}, frames=3, frozen=both)
+    assert sent == []  # under the hand
+    sent = d.show({"face_up/0": ["KC"], "face_up/1": ["9D"]}, frames=10)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Beth", "9D"), ("Alex", "KC")]
+    assert [[r.code for r in rulings] for _, _, rulings in sent] == [["out_of_turn"], []]
+
+
 def test_snap_no_flip_before_the_deal_then_the_top_is_sent() -> None:
     d = Driver("snap", ["Alex", "Beth"])
     assert d.show({"face_up/0": ["5S"]}) == []
