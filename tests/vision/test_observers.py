@@ -2785,6 +2785,20 @@ def test_push_melds_laid_one_by_one_go_as_one_meld_event_when_still() -> None:
     assert "requirement_not_met" not in codes(sent)
 
 
+def test_push_a_card_not_sent_yet_that_an_arm_covers_a_moment_is_still_the_meld_s() -> None:
+    """Alex lays 7S 7H, his arm covers the 7H for half a second (it leaves the tracker) while he lays the JK and his
+    eights, and the 7H is seen again where it lay: his two sets go as one meld. A card that leaves counts as one that
+    may come back (not news) only once it was sent: taking any card that left so (mutant U15, session 52), the 7H
+    was never sent, and 7S JK and the eights went 2 s later (a meld one card short waits) as a meld, refused."""
+    d = push_driver()
+    cards = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
+    sent = d.show({"melds/0": cards[:2]}, frames=4)
+    sent += d.show({"melds/0": [cards[0], *cards[2:]]}, frames=10)  # the arm over the 7H
+    sent += d.show({"melds/0": cards}, frames=40)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
+    assert codes(sent) == []
+
+
 def test_push_a_meld_laid_a_card_every_600_ms_goes_as_one_meld_once_the_last_card_is_still() -> None:
     """Alex lays 7S, 7H and JK 0.6 s apart: the strip is still for settle_ms (1 s) only after the JK, so the three go
     as one meld. Timed from the first new card instead of the last, 7S 7H went as a meld 1 s after the 7S (two cards:
