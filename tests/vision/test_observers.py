@@ -3544,6 +3544,20 @@ def test_push_a_sent_card_covered_and_seen_again_where_it_lay_is_not_sent_again(
     # (until this was kept, the 7S went again as a meld of its own, and so on for each card covered a moment)
 
 
+def test_push_a_sent_card_seen_again_where_it_lay_counts_once_and_the_other_copy_laid_by_it_is_news() -> None:
+    """Alex's 7S JK goes as a meld, refused (the cards stay there); his arm covers the 7S a moment and it is seen
+    again where it lay (no news); then he lays his other 7S (two decks) beside them: that card is news and goes. A
+    card that came back was kept on the list of cards that left (mutant U18, session 52): the other 7S, laid within
+    half a card of it, was taken for it coming back, and never sent."""
+    d = push_driver()
+    cards = [("7S", -200.0), ("JK", -180.0)]
+    sent = d.show({"melds/0": cards}, frames=40)
+    assert _sent_cards(sent) == [["7S", "JK"]] and "invalid_meld" in codes(sent)
+    assert d.show({"melds/0": cards[1:]}, frames=10) + d.show({"melds/0": cards}, frames=40) == []
+    sent = d.show({"melds/0": [*cards, ("7S", -160.0)]}, frames=80)
+    assert _sent_cards(sent) == [["7S"]]
+
+
 @pytest.mark.parametrize(
     "back, offset, wait_frames, news",
     [
