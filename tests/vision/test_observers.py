@@ -2799,6 +2799,20 @@ def test_push_a_card_not_sent_yet_that_an_arm_covers_a_moment_is_still_the_meld_
     assert codes(sent) == []
 
 
+def test_push_a_meld_whose_cards_lie_a_chain_apart_is_one_meld() -> None:
+    """Alex lays 7S 7H JK 45 mm apart (each within join_mm, 80 mm, of the next; the two ends 90 mm apart) and his
+    eights: two sets, one meld event, no foul. Joining a card to a group only when it lay near every card of it
+    (mutant U19, session 52) split the sevens into 7S 7H and JK: two melds refused (invalid_meld)."""
+    d = push_driver()
+    cards = [("7S", -240.0), ("7H", -195.0), ("JK", -150.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
+    sent = []
+    for n in range(1, len(cards) + 1):
+        sent += d.show({"melds/0": cards[:n]}, frames=4)
+    sent += d.show({"melds/0": cards}, frames=40)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
+    assert codes(sent) == []
+
+
 def test_push_a_meld_laid_a_card_every_600_ms_goes_as_one_meld_once_the_last_card_is_still() -> None:
     """Alex lays 7S, 7H and JK 0.6 s apart: the strip is still for settle_ms (1 s) only after the JK, so the three go
     as one meld. Timed from the first new card instead of the last, 7S 7H went as a meld 1 s after the 7S (two cards:
