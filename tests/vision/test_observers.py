@@ -2825,6 +2825,20 @@ def test_push_a_meld_laid_a_card_every_600_ms_goes_as_one_meld_once_the_last_car
     assert "invalid_meld" not in codes(sent)
 
 
+def test_push_a_meld_event_s_time_is_when_its_last_card_landed() -> None:
+    """The time the log records for a camera meld (its ``ts``, kept in the game's export) is when the meld was
+    complete, the frame its last card was first seen in, as for a phone's entry once the meld is down; not its first
+    card's (mutant U24, session 52: 1.2 s early for three cards laid 0.6 s apart)."""
+    d = push_driver()
+    cards = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0)]
+    d.show({"melds/0": cards[:1]}, frames=12)
+    d.show({"melds/0": cards[:2]}, frames=12)
+    landed = d.ts
+    sent = d.show({"melds/0": cards}, frames=40)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in sent] == [[["7S", "7H", "JK"]]]
+    assert d.session.events[-1].source.value == "vision" and d.session.events[-1].ts == landed
+
+
 @pytest.mark.parametrize("gap", ["hand_rests_over_the_strip", "detector_fails"])
 def test_push_a_meld_waits_for_its_last_card_however_long_since_the_first_were_laid(gap: str) -> None:
     # 7S and 7H settle, then for 2 s the hand rests over the strip (frozen) or the detector fails (LiveTable tracks
