@@ -3516,6 +3516,25 @@ def test_push_a_card_by_a_rejected_meld_waits_for_the_meld_to_be_entered_again()
     ]
 
 
+def test_push_cards_by_a_rejected_meld_make_their_note_after_a_second_without_waiting_for_a_missed_card() -> None:
+    """Beth laid her requirement on a phone; her camera meld 9S 9H JK is rejected on a phone, and she lays 9D 9C by
+    it: a lay-off once the meld is entered again, not a meld of two cards one card short, so the note comes once the
+    strip is still for 1 s, not 2 s later (and the other strips' news is not held up meanwhile). Counting cards by a
+    rejected meld among the new melds that wait for a missed card (mutant U27, session 52) held it 3 s."""
+    d, strip, groups = beth_laid()
+    ((seq, _, _),) = d.show({strip: groups[0]}, frames=40)
+    d.manual("undo", target=seq)
+    table = {strip: [*groups[0], ("9D", -140.0), ("9C", -120.0)]}
+    d.show(table, frames=1)
+    shown = d.ts - d.step
+    while not d.observer.notes and d.ts < shown + 6000:
+        assert d.show(table, frames=1, moved=False) == []
+    assert d.observer.notes == [
+        "9C, 9D lies by 9S, 9H, JK, a meld rejected on a phone: enter that meld again, then the lay-off is seen"
+    ]
+    assert 1000 <= d.ts - d.step - shown <= 1300
+
+
 HANDS = {
     "Alex": ["5H", "5D", "9S", "9H", "KD", "6D"],
     "Beth": ["7D", "7S", "8D", "JD", "QS", "4H"],
