@@ -3433,6 +3433,23 @@ def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None
     assert codes(sent) == []
 
 
+def test_push_a_lay_off_ruled_a_foul_goes_once() -> None:
+    """Beth's melds lie in her strip; on his next turn Alex, who has not laid his requirement, lays a 4C on her fours:
+    one lay-off, ruled before_requirement, and nothing more while it lies there. Sent without its card marked as sent
+    (mutant U26, session 52), it went again and again (20 lay-offs in 2 s, each a foul)."""
+    d = beth_to_meld()
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
+    d.manual("discard", player="Beth", card="9C")
+    for name in ("Charlie", "David", "Alex"):
+        d.manual("draw", player=name, **{"from": "stock"})
+        if name != "Alex":
+            d.manual("discard", player=name, card="3C")
+    sent = d.show({"melds/1": [*melds, ("4C", 120.0)]}, frames=40)
+    assert [(b["type"], b["player"], b["cards"]) for _, b, _ in sent] == [("layoff", "Alex", ["4C"])]
+    assert codes(sent) == ["before_requirement"]
+
+
 def test_push_a_lay_off_is_the_layer_s_when_a_discard_entered_too_early_is_undone() -> None:
     """A phone enters Beth's discard a moment early (the turn passes to Charlie), Beth lays the KD on her kings, the
     phone undoes the discard: the lay-off went as Charlie's (out of turn, never in the meld)."""
