@@ -3421,6 +3421,20 @@ def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
     ]
 
 
+def test_push_a_wild_at_the_end_of_a_spread_meld_is_not_moved_away_and_a_lay_off_goes() -> None:
+    """Beth lays KS KH JK 45 mm apart (the JK 90 mm from the KS, 45 mm from the KH) and her fours, then a KD on her
+    kings: a lay-off. A wild is moved away (a swap) only when it lies away from all its meld's other cards: taken as
+    moved once away from any of them (mutant U33, session 52), the KD was never sent and a note asked for a swap."""
+    d = beth_to_meld()
+    melds = [("KS", -200.0), ("KH", -155.0), ("JK", -110.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
+    sent = d.show({"melds/1": [*melds, ("KD", -80.0)]}, frames=40)
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 1, "origin": [6, 1], "cards": ["KD"]}
+    ]
+    assert codes(sent) == [] and d.observer.notes == []
+
+
 def test_push_a_card_added_to_a_meld_is_a_layoff_by_the_player_in_turn() -> None:
     d = beth_to_meld()
     melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
