@@ -157,6 +157,7 @@ def test_snap_flips_sent_together_go_in_the_order_they_landed_before_turn_order(
 def test_snap_no_flip_before_the_deal_then_the_top_is_sent() -> None:
     d = Driver("snap", ["Alex", "Beth"])
     assert d.show({"face_up/0": ["5S"]}) == []
+    assert d.refused == []  # not even tried: the referee refuses it (a warning in serve's log, mutant S01, session 52)
     d.manual("deal", dealer="Beth")
     assert [b["card"] for _, b, _ in d.show({"face_up/0": ["5S"]})] == ["5S"]
 
