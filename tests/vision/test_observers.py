@@ -3289,6 +3289,25 @@ def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_require
     assert "requirement_not_met" not in codes(sent)
 
 
+def test_push_two_first_melds_that_can_each_be_a_set_or_a_run_take_a_run_first_where_it_fits() -> None:
+    """Deal 2 (a set of 3 and a run of 4): David lays 5S 2C JK 2D (the run 5S-8S, or a set of fives) left of 9H JK 2S
+    (three cards: a set of 3, no run of 4). The first takes the run (a run first where one of its size is still
+    needed), the second the set: the requirement is met. Trying a set first (mutant U35, session 52) made both sets,
+    and the meld waited 2 s and was refused (requirement_not_met)."""
+    d = Driver("push", PLAYERS)
+    d.step = 50
+    d.manual("deal_end", hands={"Alex": [], "Beth": ["3S"], "Charlie": ["3H"], "David": ["3D"]}, out="Alex")
+    d.manual("deal", dealer="Charlie", upcard="9C")
+    d.manual("draw", player="David", **{"from": "discard"})
+    assert d.link.view()["requirement"] == "a set of 3 and a run of 4"
+    cards = [("5S", -200.0), ("2C", -180.0), ("JK", -160.0), ("2D", -140.0), ("9H", 40.0), ("JK", 60.0), ("2S", 80.0)]
+    sent = d.show({"melds/3": cards}, frames=100)
+    assert [[(m["kind"], m["cards"]) for m in b["melds"]] for _, b, _ in sent] == [
+        [("run", ["5S", "2C", "JK", "2D"]), ("set", ["9H", "JK", "2S"])]
+    ]
+    assert not {"invalid_meld", "requirement_not_met"} & set(codes(sent))
+
+
 def test_push_a_meld_that_can_be_a_set_or_a_run_after_the_first_meld_is_its_plain_kind() -> None:
     """Deal 3 (two runs of 4): David has laid his two runs (entered on a phone); a turn later he lays 5S 2C JK 2D. The
     requirement is met, so the meld is its plain kind, a set of fives (meld_kind), not the run a first meld would
