@@ -3289,17 +3289,23 @@ def test_push_a_first_meld_that_can_be_a_set_or_a_run_takes_the_kind_the_require
     assert "requirement_not_met" not in codes(sent)
 
 
-def test_push_two_first_melds_that_can_each_be_a_set_or_a_run_take_a_run_first_where_it_fits() -> None:
-    """Deal 2 (a set of 3 and a run of 4): David lays 5S 2C JK 2D (the run 5S-8S, or a set of fives) left of 9H JK 2S
-    (three cards: a set of 3, no run of 4). The first takes the run (a run first where one of its size is still
-    needed), the second the set: the requirement is met. Trying a set first (mutant U35, session 52) made both sets,
-    and the meld waited 2 s and was refused (requirement_not_met)."""
+def push_deal_2_david_to_meld() -> Driver:
+    """Deal 2 (a set of 3 and a run of 4; deal 1 scored on paper): David, in turn, has drawn and can meld."""
     d = Driver("push", PLAYERS)
     d.step = 50
     d.manual("deal_end", hands={"Alex": [], "Beth": ["3S"], "Charlie": ["3H"], "David": ["3D"]}, out="Alex")
     d.manual("deal", dealer="Charlie", upcard="9C")
     d.manual("draw", player="David", **{"from": "discard"})
     assert d.link.view()["requirement"] == "a set of 3 and a run of 4"
+    return d
+
+
+def test_push_two_first_melds_that_can_each_be_a_set_or_a_run_take_a_run_first_where_it_fits() -> None:
+    """Deal 2 (a set of 3 and a run of 4): David lays 5S 2C JK 2D (the run 5S-8S, or a set of fives) left of 9H JK 2S
+    (three cards: a set of 3, no run of 4). The first takes the run (a run first where one of its size is still
+    needed), the second the set: the requirement is met. Trying a set first (mutant U35, session 52) made both sets,
+    and the meld waited 2 s and was refused (requirement_not_met)."""
+    d = push_deal_2_david_to_meld()
     cards = [("5S", -200.0), ("2C", -180.0), ("JK", -160.0), ("2D", -140.0), ("9H", 40.0), ("JK", 60.0), ("2S", 80.0)]
     sent = d.show({"melds/3": cards}, frames=100)
     assert [[(m["kind"], m["cards"]) for m in b["melds"]] for _, b, _ in sent] == [
