@@ -3436,6 +3436,26 @@ def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> Non
     assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "2D", "JK"]]
 
 
+def test_push_a_joker_swapped_out_of_a_meld_is_a_swap_while_another_meld_has_a_joker_too() -> None:
+    """As above, with a joker in both of Beth's melds: she puts the KD where her kings' JK lay and that JK by her fours
+    (4S 4H JK). A swap: a note asks for it, no lay-off of the KD; once it is entered, the JK goes as the lay-off. The
+    jokers were matched to the melds by name, the check for a moved wild left out wilds of a name in two melds, and
+    the KD went as a lay-off onto KS KH JK: the referee kept the JK in the kings, the table showed it by the fours, and
+    no note asked for the swap (session 52, found with mutant U32: repros/push_swap_two_jokers_probe.py)."""
+    d = beth_to_meld()
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("JK", 100.0)]
+    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
+    swapped = [*melds[:2], ("KD", -160.0), *melds[3:], ("JK", 120.0)]
+    assert d.show({"melds/1": swapped}, frames=40) == []
+    assert "JK moved away from meld 1 and KD lies there: a wild swap?" in d.observer.notes[-1]
+    d.manual("swap", player="Beth", meld=1, card="KD", wild="JK")
+    sent = d.show({"melds/1": swapped}, frames=40)
+    assert [b for _, b, _ in sent] == [
+        {"type": "layoff", "player": "Beth", "meld": 2, "origin": [6, 2], "cards": ["JK"]}
+    ]
+    assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "JK", "JK"]]
+
+
 def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
     """The jokers of two melds are matched to them by name, so one may seem away from its meld: that is no swap."""
     d = beth_to_meld()

@@ -425,14 +425,19 @@ class PushObserver(Observer):
 
     def _wilds_moved(self, placed: Sequence[tuple[TableCard, int]]) -> dict[int, TableCard]:
         """The referee's melds whose wild lies away from all its other cards (more than ``join_mm``): taken out
-        of the meld, as in a swap of a natural for it (meld number -> that wild). Only a wild whose name is in one
-        meld alone: two jokers in two melds are matched to them by name, not by place, so either may seem away."""
+        of the meld, as in a swap of a natural for it (meld number -> that wild). A wild whose name is in several
+        melds (two jokers in two melds) is matched to them by name, not by place, so either may seem away: such a
+        meld's wild is away only when no card of that name lies by the meld's other cards (a joker swapped out of
+        the kings and laid by the fours, which have a joker of their own, was no swap, and the natural in its place
+        went as a lay-off: session 52)."""
         names = Counter(card.card for card, _ in placed)
         out = {}
         for card, number in placed:
             others = [c for c, n in placed if n == number and c is not card]
-            wild = _is_wild(card.card.split("/")[0]) and names[card.card] == 1
-            if wild and others and min(math.dist(card.point, c.point) for c in others) > self.join_mm:
+            if not _is_wild(card.card.split("/")[0]) or not others:
+                continue
+            copies = [c for c, _ in placed if c.card == card.card] if names[card.card] > 1 else [card]
+            if all(min(math.dist(c.point, o.point) for o in others) > self.join_mm for c in copies):
                 out[number] = card
         return out
 
