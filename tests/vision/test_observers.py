@@ -3643,6 +3643,22 @@ def test_push_strips_hold_melded_cards_their_owner_s_and_once_melded_the_player_
     assert "melds/0" not in d.observer.possible(view)  # now Beth may lay off there, and her hand is not known
 
 
+def test_push_a_strip_holds_its_owner_s_melded_cards_once_they_left_the_hand() -> None:
+    """Hands entered at the deal: Alex melds 7S 7H JK and 8D 8C 8S on a phone and holds the 5C he drew. His strip may
+    hold the melded cards, or the 5C (his lay-off or his next meld), not only the 5C: a reading a strip cannot hold is
+    re-read as the likeliest card it can, so with the melded cards left out (mutant U38, session 52) a melded card
+    read with some doubt could only be re-read as the 5C."""
+    d = Driver("push", PLAYERS)
+    hands = {**HANDS, "Alex": ["7S", "7H", "JK", "8D", "8C", "8S"]}
+    d.manual("deal", dealer="David", upcard="5C", hands=hands)
+    d.manual("draw", player="Alex", card="5C", **{"from": "discard"})
+    d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},
+                                           {"kind": "set", "cards": ["8D", "8C", "8S"]}])  # fmt: skip
+    view = d.session.view()
+    assert view["hands"]["Alex"]["known"] == ["5C"]
+    assert d.observer.possible(view)["melds/0"] == {"5C", "7S", "7H", "JK", "8D", "8C", "8S"}
+
+
 def test_push_melds_entered_on_a_phone_are_not_sent_again_nor_in_the_next_deal() -> None:
     d = push_driver()
     d.manual("meld", player="Alex", melds=[{"kind": "set", "cards": ["7S", "7H", "JK"]},
