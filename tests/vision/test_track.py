@@ -300,6 +300,15 @@ def test_a_card_nudged_within_its_zone_is_no_change() -> None:
     assert changes(ups) == [("appear", "AS", "face_up/0")]
 
 
+def test_a_card_whose_point_jumps_across_its_pile_is_no_change_and_no_flag() -> None:
+    """One deck: a card read further than ``match_mm`` from where it lay, in the same pile, is still that card (its
+    point is the mean of its two indices' (``vision.sightings``), some 90 mm apart: a thumb over one moves it some
+    45 mm). It is no second copy to flag, nor a leave and a new appear (a second flip of the same card)."""
+    t = tracker()
+    ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[seen("AS", PILE0, "face_up/0", dx=50)]] * 8)
+    assert changes(ups) == [("appear", "AS", "face_up/0")] and all(u.flags == () for u in ups)
+
+
 def test_cards_outside_every_zone_are_in_transit() -> None:
     t = tracker()
     ups = run(t, [[Sighting("AS", (10.0, 10.0), 0.9, None)]] * 5)
