@@ -66,6 +66,17 @@ def test_one_missed_frame_is_forgiven_while_appearing() -> None:
     assert changes(ups) == [("appear", "AS", "face_up/0")]
 
 
+def test_a_frame_the_detector_saw_nothing_in_does_not_settle_a_card_waiting_to_appear() -> None:
+    """A frame with no sightings at all (the detector failed on it: ``LiveTable._detect`` gives None and the tracker
+    gets no sightings; nothing moving) is no evidence: a second reading of the pile's AS on the other pile, held back
+    as a duplicate, does not appear there as a move of the AS for it, and the AS stays where it lies."""
+    t = tracker()
+    a0, a1 = seen("AS", PILE0, "face_up/0"), seen("AS", PILE1, "face_up/1")
+    ups = run(t, [[a0]] * 3 + [[a0, a1]] * 6 + [[]] + [[a0, a1]] * 2)
+    assert changes(ups) == [("appear", "AS", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("AS",) and ups[-1].state.names("face_up/1") == ()
+
+
 def test_two_missed_frames_start_over() -> None:
     t = tracker()
     a = [seen("AS", PILE0, "face_up/0")]
