@@ -283,6 +283,16 @@ def test_a_card_carried_over_a_pile_is_not_glimpsed() -> None:
     assert changes(ups) == [] and all(u.glimpsed == () for u in ups)
 
 
+def test_a_faint_card_covered_before_it_settled_is_not_glimpsed() -> None:
+    """Only a card read plainly is glimpsed under the card that covered it: one read faintly (a buried card's edge
+    read as another name, as on ``_under_top``'s piles) would be taken for the card under the top (Spit's opening
+    card) on no better evidence than a misreading."""
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    under, top = faint("AS", PILE0, "face_up/0"), seen("2H", PILE0, "face_up/0", dx=30)
+    ups = run(t, [[under, top]] * 3 + [[top]] * 4, [{"face_up/0"}] * 4 + [set()] * 3)
+    assert changes(ups) == [("appear", "2H", "face_up/0")] and all(u.glimpsed == () for u in ups)
+
+
 def test_a_card_carried_over_a_settled_pile_is_not_glimpsed_under_it() -> None:
     """A card read in a hand held over a pile's settled top (Beth's JD over the 2C of a Spit pile) lies over it, not
     under it: the top lay there before the card came, it covered nothing (review1, session 49: the JD, glimpsed under
