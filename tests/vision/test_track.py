@@ -348,6 +348,17 @@ def test_a_card_read_anew_in_place_takes_the_old_readings_place() -> None:
     assert appear.reread_of == "5S"
 
 
+def test_a_lower_card_read_anew_keeps_its_place_under_the_top() -> None:
+    """Two cards flipped onto a pile under one hand settle in the same frame; the lower one's corner, in view at the
+    pile's edge, is read anew (5S, then 5C): it takes the 5S's place under the KD, it does not become the top."""
+    t = tracker()
+    low, top = seen("5S", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=40)
+    run(t, [[low, top]] * 4, frozen=[{"face_up/0"}, set(), set(), set()])
+    assert t.state.names("face_up/0") == ("5S", "KD")
+    ups = run(t, [[seen("5C", PILE0, "face_up/0"), top]] * 4, start=4)
+    assert ups[-1].state.names("face_up/0") == ("5C", "KD") and ups[-1].state.top("face_up/0").card == "KD"
+
+
 @pytest.mark.parametrize(("later_s", "reread"), [(0.0, False), (0.5, False), (60.0, True)])
 def test_a_card_first_seen_just_after_the_camera_was_away_was_laid_one_seen_later_is_judged_as_ever(
     later_s: float, reread: bool
