@@ -385,6 +385,20 @@ def test_a_card_laid_on_a_pile_with_motion_is_a_new_card() -> None:
     assert [(c.card, c.replaces) for c in t.state.cards] == [("5S", None), ("5C", None)]  # 5S buried under it
 
 
+def test_a_card_first_read_late_in_a_meld_strip_is_a_card_of_its_own() -> None:
+    """Push: a meld laid out side by side; the 8H beside the 7H read only once the 7H had settled, nothing having
+    moved (glare on it at first). In a spread zone cards lie side by side: it is another card, not the 7H read anew,
+    and the 7H stays in the meld."""
+    layout = default_layout("push", 4)
+    t = Tracker(SETTINGS, deck_for("push"), spread_zones(layout))
+    strip = layout.zone("melds/0").centre
+    seven, eight = seen("7H", strip, "melds/0"), seen("8H", strip, "melds/0", dx=50)
+    run(t, [[seven]] * 4, frozen=[{"melds/0"}, set(), set(), set()])
+    ups = run(t, [[seven, eight]] * 4, start=4)
+    assert changes(ups) == [("appear", "8H", "melds/0")]
+    assert ups[-1].state.names("melds/0") == ("7H", "8H")
+
+
 def _laid_on(under: list[Sighting]) -> tuple[list[list[Sighting]], list[set[str]]]:
     """5S settles on pile 0; then KD is laid on it (the zone moves for 3 frames) while ``under`` shows too, and
     both stay in view for 15 frames."""
