@@ -185,6 +185,24 @@ def test_at_a_lower_frame_rate_a_card_settles_once_its_zone_was_still_as_long_as
         assert ups[2].changes[0].ts == 0
 
 
+def test_with_three_still_frames_a_card_that_slid_in_under_a_hand_waits_for_three_still_frames() -> None:
+    """``still_frames`` 3 (a group's ``[tracking]`` setting), 15 fps: the frame a card is first seen in under a moving
+    hand counts towards ``appear_frames``, not towards the still frames (a card held in a moving hand never appears)."""
+    t = Tracker(TrackSettings(still_frames=3), deck_for("snap"))
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = [t.update(a, ({"face_up/0"} if i == 0 else ()), ts=i * 67) for i in range(4)]
+    assert [changes([u]) for u in ups] == [[]] * 3 + [[("appear", "AS", "face_up/0")]]
+
+
+def test_with_three_still_frames_at_10fps_the_still_time_runs_from_the_first_still_frame() -> None:
+    """``still_frames`` 3 at 10 fps: three frames at 15 fps take 200 ms, and a card still in two frames after the hand
+    that slid it in (each frame measured against the one before: 200 ms without motion) has lain still that long."""
+    t = Tracker(TrackSettings(still_frames=3), deck_for("snap"))
+    a = [seen("AS", PILE0, "face_up/0")]
+    ups = run(t, [a] * 3, [{"face_up/0"}, set(), set()])
+    assert [changes([u]) for u in ups] == [[], [], [("appear", "AS", "face_up/0")]]
+
+
 def test_at_a_lower_frame_rate_a_card_in_a_moving_hand_still_never_appears() -> None:
     t = tracker()
     a = [seen("AS", PILE0, "face_up/0")]
