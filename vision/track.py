@@ -22,15 +22,16 @@ Small single-purpose steps, as in supervision's tools:
    read differently as the light changes), not a new card laid on it, even if the old reading has faded and
    left (nothing can be taken away unseen either): it takes the old card's place (``TableCard.replaces``), and
    observers do not send it as a second event. A faint card (one only the weak tier would let appear) first seen
-   before a pile's top card settled, while that top is in view, lies under it: a buried card's corner at the
-   pile's edge read as another name; it does not appear (``Tracker._under_top``). A card read plainly that a card
+   before a pile's top card settled, while that top lies there (seen, or missed for less than ``leave_frames``),
+   lies under it: a buried card's corner at the pile's edge read as another name; it does not appear
+   (``Tracker._under_top``). A card read plainly that a card
    arriving over it covered before it could settle (a hand over the pile all along) is *glimpsed* under that card
    (``Update.glimpsed``): it does not appear, but an observer may name it as the card under a top.
 5. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
    card than the deck holds (the same card in two places in a one-deck game), raises a :class:`Flag` and is
    not acted on: the table keeps its last good state until the picture makes sense again. A card the game does
    not use is flagged as a card would appear (sure for ``flag_frames``, faint for ``weak_frames``), but a faint
-   one only where no settled pile top is in view: in a pile whose top is seen it is a buried card's edge.
+   one only where no settled pile top lies: in a pile with a top it is a buried card's edge.
 
 An :class:`Update` (the new :class:`TableState`, its :class:`Change` s, the active flags) is frozen data;
 :class:`Tracker` holds the only mutable state, like a tracker object in supervision.
@@ -477,21 +478,24 @@ class Tracker:
 
     def _under_top(self, track: _Track) -> bool:
         """Whether ``track``, a faint card (one that would appear by the weak tier alone), lies under the pile's top
-        card: first seen before that card settled, and the top still seen. Nothing new can be under a settled top
-        card that is still in view: a card laid with it and covered by it does not show, and one seen at the
+        card: first seen before that card settled, and the top still there. Nothing new can be under a settled top
+        card that still lies there: a card laid with it and covered by it does not show, and one seen at the
         pile's edge under it is a buried card read as another name (the corner of Cara's 3H under her 8C, its
         suit half covered, read 3D at 0.3-0.4 in two frames of three), not a new card. A card read plainly (at
         ``min_confidence`` for ``appear_frames``) still appears: it may have been laid just before the top."""
         if track.strong >= self.settings.appear_frames:
             return False
-        top = self._seen_top(track.zone)
+        top = self._settled_top(track.zone)
         return top is not None and track.first_ts <= top.stable_ts
 
-    def _seen_top(self, zone: str | None) -> _Track | None:
-        """The settled top card of pile ``zone``, if it is seen now (None for a spread zone: no pile)."""
+    def _settled_top(self, zone: str | None) -> _Track | None:
+        """The settled top card of pile ``zone`` (None for a spread zone: no pile), seen now or not yet left: a top
+        the detector misses in a frame or two, nothing moving, still lies there and hides what is under it (a top
+        that had to be seen now let a faint reading at its edge appear on top of it in the first frame it was
+        missed: muttrack, session 52, ``data/s52/muttrack/scripts/top_flicker.py``)."""
         if zone is None or zone in self.spread:
             return None
-        tops = [t for t in self._stable() if t.zone == zone and not t.missed]
+        tops = [t for t in self._stable() if t.zone == zone]
         return max(tops, key=lambda t: t.order) if tops else None
 
     def _reread_of(self, track: _Track) -> _Track | None:
@@ -555,12 +559,12 @@ class Tracker:
         self._unknown_sure = Counter({c: n for c, n in self._unknown_sure.items() if c in self._unknown_sure_now})
         for card, count in sorted(self._unknown.items()):
             # as a card appears: sure for flag_frames frames in a row, or faint (weak_confidence) for weak_frames
-            # where no settled pile top is seen: there a faint reading is taken for a buried card's edge read as
-            # another name (in the bench's Spit game at seed 6 a sliver under a stock pile's JS was read JK at 0.99,
-            # 0.35-0.46 with the detector's score, in runs of 10 frames or more, with hands passing over the pile:
-            # 13 false flags), and a card laid on the top either hides it or is read plainly
+            # where no settled pile top lies (``_settled_top``): there a faint reading is taken for a buried card's
+            # edge read as another name (in the bench's Spit game at seed 6 a sliver under a stock pile's JS was read
+            # JK at 0.99, 0.35-0.46 with the detector's score, in runs of 10 frames or more, with hands passing over the
+            # pile: 13 false flags), and a card laid on the top either hides it or is read plainly
             zone = self._unknown_now[card]
-            faint = count >= self.settings.weak_frames and self._seen_top(zone) is None
+            faint = count >= self.settings.weak_frames and self._settled_top(zone) is None
             if self._unknown_sure[card] >= self.settings.flag_frames or faint:
                 message = f"{card} is not a card of this game: ignored"
                 flags.append(Flag("unknown_card", message, card, (zone,) if zone else ()))

@@ -434,6 +434,19 @@ def test_a_faint_card_seen_under_the_top_since_it_landed_is_a_buried_edge_not_a_
     assert ups[-1].state.names("face_up/0") == ("5S", "KD")
 
 
+@pytest.mark.parametrize("missed", [1, 2, 3])
+def test_a_faint_card_under_the_top_stays_out_when_the_detector_misses_the_top_for_a_frame_or_two(missed: int) -> None:
+    """The KD on the 5S not read in a frame or two, nothing moving (detector flicker: it has not left): the 5S's
+    corner at the edge, read 5D all along, is still under it. Before, the first such frame let the 5D appear, a
+    phantom card on top of the KD (``scripts/top_flicker.py``, muttrack, session 52: hand mutant T37)."""
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([faint("5D", PILE0, "face_up/0")])
+    frames[14 : 14 + missed] = [[faint("5D", PILE0, "face_up/0")]] * missed  # the KD not read, nothing moving
+    ups = run(t, frames, frozen)
+    assert changes(ups) == [("appear", "5S", "face_up/0"), ("appear", "KD", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("5S", "KD")
+
+
 def test_a_plain_card_seen_under_the_top_still_appears() -> None:
     t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
     frames, frozen = _laid_on([seen("5D", PILE0, "face_up/0", dx=-8)])  # laid just before KD, read plainly
