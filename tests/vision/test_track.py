@@ -341,8 +341,8 @@ def test_a_card_nudged_within_its_zone_is_no_change() -> None:
 
 def test_a_card_whose_point_jumps_across_its_pile_is_no_change_and_no_flag() -> None:
     """One deck: a card read further than ``match_mm`` from where it lay, in the same pile, is still that card (its
-    point is the mean of its two indices' (``vision.sightings``), some 90 mm apart: a thumb over one moves it some
-    45 mm). It is no second copy to flag, nor a leave and a new appear (a second flip of the same card)."""
+    point is the mean of its two indices' points, ``vision.sightings``, some 90 mm apart: a thumb over one moves it
+    some 45 mm). It is no second copy to flag, nor a leave and a new appear (a second flip of the same card)."""
     t = tracker()
     ups = run(t, [[seen("AS", PILE0, "face_up/0")]] * 3 + [[seen("AS", PILE0, "face_up/0", dx=50)]] * 8)
     assert changes(ups) == [("appear", "AS", "face_up/0")] and all(u.flags == () for u in ups)
@@ -438,7 +438,7 @@ def test_a_faint_card_seen_under_the_top_since_it_landed_is_a_buried_edge_not_a_
 def test_a_faint_card_under_the_top_stays_out_when_the_detector_misses_the_top_for_a_frame_or_two(missed: int) -> None:
     """The KD on the 5S not read in a frame or two, nothing moving (detector flicker: it has not left): the 5S's
     corner at the edge, read 5D all along, is still under it. Before, the first such frame let the 5D appear, a
-    phantom card on top of the KD (``scripts/top_flicker.py``, muttrack, session 52: hand mutant T37)."""
+    phantom card on top of the KD (``data/s52/muttrack/scripts/top_flicker.py``, session 52: hand mutant T37)."""
     t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
     frames, frozen = _laid_on([faint("5D", PILE0, "face_up/0")])
     frames[14 : 14 + missed] = [[faint("5D", PILE0, "face_up/0")]] * missed  # the KD not read, nothing moving
