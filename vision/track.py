@@ -24,7 +24,9 @@ Small single-purpose steps, as in supervision's tools:
    observers do not send it as a second event. A faint card (one only the weak tier would let appear) first seen
    before a pile's top card settled, while that top lies there (seen, or missed for less than ``leave_frames``),
    lies under it: a buried card's corner at the pile's edge read as another name; it does not appear
-   (``Tracker._under_top``). A card read plainly that a card
+   (``Tracker._under_top``); one read plainly appears, but, seen there before the top was, not while that top is
+   missing: a top taken away leaves first, else it would count as buried under the card that lay under it. A card
+   read plainly that a card
    arriving over it covered before it could settle (a hand over the pile all along) is *glimpsed* under that card
    (``Update.glimpsed``): it does not appear, but an observer may name it as the card under a top.
 5. **Impossible table** (python-chess's ``Status``): a card the game's deck does not have, or more copies of a
@@ -482,11 +484,18 @@ class Tracker:
         card that still lies there: a card laid with it and covered by it does not show, and one seen at the
         pile's edge under it is a buried card read as another name (the corner of Cara's 3H under her 8C, its
         suit half covered, read 3D at 0.3-0.4 in two frames of three), not a new card. A card read plainly (at
-        ``min_confidence`` for ``appear_frames``) still appears: it may have been laid just before the top."""
-        if track.strong >= self.settings.appear_frames:
-            return False
+        ``min_confidence`` for ``appear_frames``) still appears: it may have been laid just before the top; but one
+        seen there before the top was first seen does not while that top is missing and has not left: it lay under the
+        top, and a top taken away (a Spit race's loser taking back the card on top) leaves first. Appearing at once,
+        it went over the top, which then counted as buried under it and never left (the Spit observer sent it as a
+        play under the card: review3, session 52). One first seen after the top came over it (a card held over the
+        pile while the top settled, then laid on it, hiding it) buries it as ever."""
         top = self._settled_top(track.zone)
-        return top is not None and track.first_ts <= top.stable_ts
+        if top is None:
+            return False
+        if track.strong < self.settings.appear_frames:
+            return track.first_ts <= top.stable_ts
+        return top.missed > 0 and track.first_ts <= top.first_ts
 
     def _settled_top(self, zone: str | None) -> _Track | None:
         """The settled top card of pile ``zone`` (None for a spread zone: no pile), seen now or not yet left: a top

@@ -62,6 +62,7 @@ class Driver:
         self.seqmap: dict[int, int] = {}
         self.shown: dict[str, list[Any]] = {}
         self.refused: list[tuple[dict[str, Any], str]] = []  # proposals the referee refused, with its reason
+        self.faint: dict[str, float] = {}  # card -> the confidence it is read at (0.9 otherwise): a faint reading
 
     def restart(self) -> None:
         """The server restarted (or the camera attached again): a new tracker and observer on the same game."""
@@ -85,7 +86,7 @@ class Driver:
                 card, offset = (item, 0.0) if isinstance(item, str) else item
                 if zone.kind not in SPREAD and isinstance(item, str):
                     offset = 4.0 * i  # a pile: each card a little off the one below
-                out.append(Sighting(card, along(zone, offset), 0.9, name))
+                out.append(Sighting(card, along(zone, offset), self.faint.get(card, 0.9), name))
         return out
 
     def show(

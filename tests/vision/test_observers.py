@@ -2157,6 +2157,36 @@ def test_spit_a_race_loser_pulling_back_is_not_taken_for_a_play_under_the_winner
     assert d.refused == [] and not d.observer.notes
 
 
+@pytest.mark.parametrize("read", ["faint", "plain"])
+def test_spit_a_race_loser_taking_back_the_card_on_top_leaves_the_race_to_the_card_under_it(read: str) -> None:
+    """Alex's 3S lands on the 2C and Beth's AD on it 130 ms later (15 fps), before the 3S settled: the 3S is read only
+    faintly at the AD's edge. Half a second on Beth takes her AD back into her hand (seen nowhere) and puts it back on
+    her pile 3 later; the 3S, read faintly or plainly now, is Alex's play, and the AD is no play. Before, the 3S
+    appeared over the AD while the AD was only missing, so the tracker took the AD for buried under it: the AD went
+    as Beth's play and Alex's 3S as a lost_race, the AD gone from her pile in the referee (plainly read at HEAD
+    c979304, either way at 60144dc: ``data/s52/review3/scripts/spit_race_hand.py``)."""
+    d, table = spit_race_table()
+    d.faint = {"3S": 0.4}
+    table["stock/0/0"] = []
+    table["spit/0"] = ["2C", "3S"]
+    d.show(table, frames=2, frozen=["spit/0"])
+    table["stock/1/2"] = []
+    table["spit/0"] = ["2C", "3S", "AD"]
+    d.show(table, frames=2, frozen=["spit/0"])
+    d.show(table, frames=8)
+    table["spit/0"] = ["2C", "3S"]
+    d.show(table, frames=2, frozen=["spit/0"])
+    d.faint = {"3S": 0.4} if read == "faint" else {}
+    d.show(table, frames=15)
+    table["stock/1/2"] = ["AD"]
+    d.show(table, frames=20)
+    got = [(b["type"], b["player"], b.get("card"), [r.code for r in rs]) for _, b, rs in d.sent[1:]]
+    assert got == [("play", "Alex", "3S", [])]
+    view = d.link.view()
+    assert view["spit_piles"][0]["top"] == "3S" and view["players"]["Beth"]["stock"][2]["top"] == "AD"
+    assert d.refused == [] and not d.observer.notes
+
+
 @pytest.mark.parametrize("case", ["put back on its pile", "played on the other pile", "slid to an empty space"])
 def test_spit_an_inferred_play_whose_card_shows_again_is_a_note_until_undone(case: str) -> None:
     """docs/games/spit.md, "What it cannot tell": Alex, who lost the race for the 5S, holds his 6H above the table for

@@ -447,6 +447,38 @@ def test_a_faint_card_under_the_top_stays_out_when_the_detector_misses_the_top_f
     assert ups[-1].state.names("face_up/0") == ("5S", "KD")
 
 
+@pytest.mark.parametrize("read", [0.4, 0.9], ids=["faint", "plain"])
+def test_a_card_that_lay_under_a_top_taken_away_waits_for_the_top_to_leave(read: float) -> None:
+    """A Spit race: the 5S lands and the KD on it before the 5S settled, the 5S read faintly at the KD's edge; the KD's
+    player takes it back into their hand (a hand over the pile 2 frames). The 5S, read faintly or plainly now, lay
+    under the KD: it appears once the KD has left, not over it. Before (plainly read, and faintly before session 52),
+    it appeared at once as the pile's new top while the KD was only missing, so the KD counted as buried under it
+    and never left: the Spit observer then sent the KD as a play under the 5S, the race given to its loser
+    (``data/s52/review3/scripts/spit_race_hand.py``)."""
+    t = Tracker(TrackSettings(), deck_for("snap"))
+    low, top = Sighting("5S", (PILE0[0] - 8, PILE0[1]), 0.4, "face_up/0"), seen("KD", PILE0, "face_up/0")
+    frames = [[low]] * 2 + [[low, top]] * 2 + [[low, top]] * 15 + [[]] * 2
+    frozen = [{"face_up/0"}] * 4 + [set()] * 15 + [{"face_up/0"}] * 2
+    exposed = Sighting("5S", (PILE0[0] - 8, PILE0[1]), read, "face_up/0")
+    ups = run(t, frames + [[exposed]] * 12, frozen + [set()] * 12)
+    assert changes(ups) == [("appear", "KD", "face_up/0"), ("leave", "KD", "face_up/0"), ("appear", "5S", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("5S",)
+
+
+def test_a_card_held_over_a_pile_as_its_top_settled_then_laid_on_it_buries_it() -> None:
+    """The 5S lands and settles while the KD, in a hand held still over the pile, is read there for two frames; then
+    the KD is laid on the 5S (the hand moving 2 frames), hiding it. The KD came over the 5S, first seen after it: it
+    appears over it and the 5S is buried, no leave (the card that lay under a top taken away waits for that top to
+    leave only when seen there before the top was)."""
+    t = tracker()
+    x, y = seen("5S", PILE0, "face_up/0"), seen("KD", PILE0, "face_up/0", dx=20)
+    frames = [[x], [x, y], [x, y]] + [[y]] * 12
+    frozen = [{"face_up/0"}, set(), set(), {"face_up/0"}, {"face_up/0"}] + [set()] * 10
+    ups = [t.update(f, z, ts=i * 67) for i, (f, z) in enumerate(zip(frames, frozen, strict=True))]
+    assert changes(ups) == [("appear", "5S", "face_up/0"), ("appear", "KD", "face_up/0")]
+    assert ups[-1].state.names("face_up/0") == ("5S", "KD")
+
+
 def test_a_plain_card_seen_under_the_top_still_appears() -> None:
     t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
     frames, frozen = _laid_on([seen("5D", PILE0, "face_up/0", dx=-8)])  # laid just before KD, read plainly
