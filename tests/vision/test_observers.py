@@ -3141,6 +3141,40 @@ def test_push_a_requirement_s_second_set_laid_apart_after_a_pause_goes_with_the_
     assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
 
 
+def test_push_a_revived_meld_that_failed_to_be_written_goes_again_once_with_each_card_once() -> None:
+    """As above (a pause of 4 s); the store fails to write the meld event of the first set with the second
+    (``LiveTable._observe`` then calls ``refused(proposal, None)``: its cards news again at once). It goes again the
+    next frame as it was. Before, the first set's cards were news by themselves and revived with the second set too:
+    the event named them twice (7S 7S 7H 7H JK JK), the referee refused it (more cards than Alex holds), and so at
+    every later change of the game: nothing laid (review4, session 52)."""
+    d, strip, groups = alex_s_two_sets()
+    first, second = ([c for c in g] for g in groups)
+    before = []
+    for n in range(1, 4):
+        before += d.show({strip: first[:n]}, frames=4)
+    before += d.show({strip: first}, frames=80, moved=False)
+    assert codes(before) == ["requirement_not_met"]
+    real, failed = d.link.append, []
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("type") == "meld" and not failed:
+            failed.append(event.body)
+            raise EventError("stand-in: the store failed")
+        return real(event)
+
+    refused = d.observer.refused
+    d.observer.refused = lambda proposal, view: refused(proposal, None)  # type: ignore[method-assign]
+    d.link.append = append  # type: ignore[method-assign]
+    after = []
+    for n in range(1, 4):
+        after += d.show({strip: [*first, *second[:n]]}, frames=4)
+    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    both = [["7S", "7H", "JK"], ["8D", "8C", "8S"]]
+    assert [[m["cards"] for m in b["melds"]] for b in failed] == [both]
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [both]
+    assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
+
+
 def test_push_a_card_by_a_refused_meld_that_does_not_mend_it_goes_on_its_own_as_before() -> None:
     """Alex's 7S 7H JK 8D goes as it lies (refused: 8D and one card is no meld); then his 8C by the 8D, and no 8S:
     7S 7H JK 8D 8C would be refused too, so the 8C goes on its own 1 s after it was seen, as before (refused): cards

@@ -197,10 +197,14 @@ class PushObserver(Observer):
         news = [f for f in fresh if not any(math.dist(c.point, f.point) <= self.join_mm for c, _ in placed)]
         first = not ((view.get("hands") or {}).get(self.players[seat]) or {}).get("laid")
         out: list[TableCard] = []
+        # a card news again by itself (its event sent again and refused, or its write failed: no longer sent) is in
+        # ``fresh`` already: taken once more, the event named it twice (Alex's 7S 7S 7H 7H JK JK, refused as more cards
+        # than he holds, and so again at each change of the game; review4, session 52)
+        out_of_it = laid | self.voided | {f.id for f in fresh}
         for deal, owner, ids in self._refused:
             if (deal, owner) != (view.get("deal"), seat):
                 continue
-            lying = [c for c in cards if c.id in ids and c.id not in laid and c.id not in self.voided]
+            lying = [c for c in cards if c.id in ids and c.id not in out_of_it]
             groups = self._groups(lying)
             touched = [g for g in groups if any(math.dist(c.point, f.point) <= self.join_mm for c in g for f in news)]
             # before the first meld, new cards anywhere in the strip (a requirement's second set laid apart, after a
