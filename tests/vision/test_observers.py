@@ -3141,6 +3141,28 @@ def test_push_a_requirement_s_second_set_laid_apart_after_a_pause_goes_with_the_
     assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
 
 
+def test_push_a_refused_first_set_hidden_a_while_by_a_resting_hand_still_goes_with_the_second_set() -> None:
+    """As above (a pause of 4 s); then a hand rests still over the refused 7S 7H JK for 10 frames (unseen, nothing
+    moving: they leave the tracker) and they are seen again where they lay, before Alex lays 8D 8C 8S apart. The
+    three are the same cards (they came back: not news), and still the refused event's: the second set goes with
+    them, taken. Before, the cards seen again were not known as that event's, so the second set went alone, refused
+    too, nothing laid (review4, session 52: data/s52/review4/scripts/push_revived_after_comeback.py 10)."""
+    d, strip, groups = alex_s_two_sets()
+    first, second = ([c for c in g] for g in groups)
+    before = []
+    for n in range(1, 4):
+        before += d.show({strip: first[:n]}, frames=4)
+    before += d.show({strip: first}, frames=80, moved=False)
+    before += d.show({strip: []}, frames=10, moved=False) + d.show({strip: first}, frames=10, moved=False)
+    assert codes(before) == ["requirement_not_met"]
+    after = []
+    for n in range(1, 4):
+        after += d.show({strip: [*first, *second[:n]]}, frames=4)
+    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
+    assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
+
+
 def test_push_a_revived_meld_that_failed_to_be_written_goes_again_once_with_each_card_once() -> None:
     """As above (a pause of 4 s); the store fails to write the meld event of the first set with the second
     (``LiveTable._observe`` then calls ``refused(proposal, None)``: its cards news again at once). It goes again the

@@ -288,12 +288,15 @@ class PushObserver(Observer):
 
     def _came_back(self, card: TableCard) -> bool:
         """Whether ``card`` is one already sent that left its strip and lies again where it lay (see the module
-        doc); if so it is taken off the list (it counts once)."""
+        doc); if so it is taken off the list (it counts once), and it stays in the camera meld event the referee
+        refused that it was in (:meth:`_revived`: the refused first set, hidden by a hand resting over it, was not known
+        again, and the second set went alone, refused too; review4, session 52)."""
         if card.id in self.done:
             return False
         for i, (_, old) in enumerate(self._left):
             if old.card == card.card and old.zone == card.zone and math.dist(old.point, card.point) <= COMEBACK_MM:
                 del self._left[i]
+                self._refused = [(d, s, ids | {card.id} if old.id in ids else ids) for d, s, ids in self._refused]
                 return True
         return False
 
