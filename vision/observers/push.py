@@ -22,7 +22,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
   card of the same face as one of its owner's melds counts as that meld's only while another card of the meld
-  lies there too: with the melds cleared away it is the hand's (the other copy, in two decks).
+  lies there too: with the melds cleared away it is the hand's (the other copy, in two decks). The cards of a
+  camera meld event the referee refused (still in the hand) that lie there are the hand's too.
 
 Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
 into a hand the camera cannot see. A natural laid where a meld's wild was, while that wild lies away from its
@@ -201,17 +202,22 @@ class PushObserver(Observer):
         # ``fresh`` already: taken once more, the event named it twice (Alex's 7S 7S 7H 7H JK JK, refused as more cards
         # than he holds, and so again at each change of the game; review4, session 52)
         out_of_it = laid | self.voided | {f.id for f in fresh}
+        counting = view.get("phase") == "counting"
         for deal, owner, ids in self._refused:
             if (deal, owner) != (view.get("deal"), seat):
                 continue
             lying = [c for c in cards if c.id in ids and c.id not in out_of_it]
+            if counting:  # the deal is over: a refused meld's cards are its player's hand still (the referee kept them
+                # there), laid down with the rest of it (left out, the hand went short: cards_unaccounted; review4)
+                out += [c for c in lying if c not in out]
+                continue
             groups = self._groups(lying)
             touched = [g for g in groups if any(math.dist(c.point, f.point) <= self.join_mm for c in g for f in news)]
             # before the first meld, new cards anywhere in the strip (a requirement's second set laid apart, after a
             # pause: its first set went alone, refused, then the second, refused too; review2, session 52)
             out += [c for g in (groups if first and news else touched) for c in g if c not in out]
         melds = [[c.card.split("/")[0] for c in g] for g in self._groups([*news, *out])]
-        return out if out and self._is_taken(seat, melds, view) else []
+        return out if out and (counting or self._is_taken(seat, melds, view)) else []
 
     def _follow_landing(self, update: Update) -> None:
         """Each frame: since when a card is landing in each zone (seen there and not settled yet: the tracker's
