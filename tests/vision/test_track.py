@@ -604,6 +604,32 @@ def test_a_faint_unknown_card_read_now_and_then_at_a_pile_edge_is_not_flagged() 
     assert all(u.flags == () for u in ups) and changes(ups) == []
 
 
+def test_a_faint_unknown_card_under_a_top_the_detector_misses_for_two_frames_is_not_flagged() -> None:
+    """The JK sliver under the KD, as above, the KD not read in two frames, nothing moving (detector flicker: it has
+    not left): the sliver is still a buried card's edge, no ``unknown_card`` flag (a red zone on the camera view
+    for those frames before; review3, session 52, ``data/s52/review3/scripts/flag_flicker.py``)."""
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
+    frames, frozen = _laid_on([faint("JK", PILE0, "face_up/0")])
+    run(t, frames, frozen)
+    top, edge = seen("KD", PILE0, "face_up/0", dx=6), faint("JK", PILE0, "face_up/0")
+    ups = run(t, [[edge]] * 2 + [[top, edge]] * 4, start=len(frames))
+    assert [u.flags for u in ups] == [()] * 6
+    assert changes(ups) == [] and ups[-1].state.names("face_up/0") == ("5S", "KD")
+
+
+def test_a_faint_card_in_a_meld_strip_laid_with_the_others_appears() -> None:
+    """Push: 7H 8H 9H laid in one go, the 9H read only faintly. A meld strip is no pile (its cards lie side by
+    side), so the 9H is no buried card's edge under the 8H: it appears, and the meld has all three (review3,
+    session 52, ``data/s52/review3/scripts/meld_faint.py``)."""
+    layout = default_layout("push", 4)
+    t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("push"), spread_zones(layout))
+    strip = layout.zone("melds/0").centre
+    nine = faint("9H", (strip[0] + 100, strip[1]), "melds/0")
+    cards = [seen("7H", strip, "melds/0"), seen("8H", strip, "melds/0", dx=50), nine]
+    ups = run(t, [cards] * 20, [{"melds/0"}] * 2 + [set()] * 18)
+    assert ups[-1].state.names("melds/0") == ("7H", "8H", "9H")
+
+
 def test_an_unknown_card_on_a_seen_pile_top_is_flagged_only_when_read_plainly() -> None:
     t = Tracker(TrackSettings(weak_confidence=0.3, weak_frames=10), deck_for("snap"))
     run(t, [[seen("5S", PILE0, "face_up/0")]] * 4, [{"face_up/0"}, set(), set(), set()])
