@@ -23,7 +23,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
   card of the same face as one of its owner's melds counts as that meld's only while another card of the meld
   lies there too: with the melds cleared away it is the hand's (the other copy, in two decks). The cards of a
-  camera meld event the referee refused (still in the hand) that lie there are the hand's too.
+  camera meld event the referee refused (still in the hand) that lie there are the hand's too, also once a phone
+  rejected that event.
 
 Draws, pushes, discards and wild swaps are entered on the phones: the stock is face down and a drawn card goes
 into a hand the camera cannot see. A natural laid where a meld's wild was, while that wild lies away from its
@@ -206,11 +207,12 @@ class PushObserver(Observer):
         for deal, owner, ids in self._refused:
             if (deal, owner) != (view.get("deal"), seat):
                 continue
-            lying = [c for c in cards if c.id in ids and c.id not in out_of_it]
             if counting:  # the deal is over: a refused meld's cards are its player's hand still (the referee kept them
-                # there), laid down with the rest of it (left out, the hand went short: cards_unaccounted; review4)
-                out += [c for c in lying if c not in out]
+                # there), laid down with the rest of it (left out, the hand went short: cards_unaccounted; review4),
+                # even once a phone rejected that event (undone, they are in the hand as before: review5, session 52)
+                out += [c for c in cards if c.id in ids and c.id not in laid and c not in fresh and c not in out]
                 continue
+            lying = [c for c in cards if c.id in ids and c.id not in out_of_it]
             groups = self._groups(lying)
             touched = [g for g in groups if any(math.dist(c.point, f.point) <= self.join_mm for c in g for f in news)]
             # before the first meld, new cards anywhere in the strip (a requirement's second set laid apart, after a
