@@ -3504,6 +3504,39 @@ def test_push_a_refused_meld_rejected_on_a_phone_and_left_lying_is_part_of_the_h
     assert "cards_unaccounted" not in codes(sent) and "deal_scored" in codes(sent)
 
 
+def test_push_a_refused_meld_left_lying_does_not_send_its_player_s_hand_as_those_cards_alone() -> None:
+    """As above (Beth's refused 9S 9H left lying, Alex goes out); at the count David lays his hand at once and Beth
+    starts on her other four cards only 4 s later. Before, her hand counted as shown from the first frame (the 9S 9H):
+    3 s after David's, the deal_end went with Beth's 9S 9H alone and the referee scored it so (cards_unaccounted;
+    review5, session 52: data/s52/review5/scripts/scen.py count_slow). Now no short hand of hers is sent."""
+    d = push_driver()
+    d.manual("discard", player="Alex", card="2S")
+    d.manual("draw", player="Beth", **{"from": "stock"})
+    nines = [("9S", -200.0), ("9H", -180.0)]
+    sent = d.show({"melds/1": nines[:1]}, frames=4) + d.show({"melds/1": nines}, frames=100, moved=False)
+    assert "invalid_meld" in codes(sent)
+    d.manual("discard", player="Beth", card="3S")
+    for name in ("Charlie", "David"):
+        d.manual("draw", player=name, **{"from": "stock"})
+        d.manual("discard", player=name, card="3D")
+    d.manual("draw", player="Alex", **{"from": "stock"})
+    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
+    table = {"melds/0": melds, "melds/1": nines}
+    d.show(table, frames=4)
+    d.show(table, frames=60, moved=False)
+    d.manual("discard", player="Alex", card="3H")
+    assert d.link.view()["phase"] == "counting"
+    table["melds/3"] = [(c, -150.0 + 25 * i) for i, c in enumerate(["AS", "AH", "AD", "5D", "6D", "7D"])]
+    sent = d.show(table, frames=4) + d.show(table, frames=76, moved=False)
+    table["melds/1"] = [*nines, *((c, -100.0 + 25 * i) for i, c in enumerate(["4C", "5D", "6H", "KS"]))]
+    sent += d.show(table, frames=4) + d.show(table, frames=80, moved=False)
+    assert [b["hands"]["Beth"] for _, b, _ in sent if "Beth" in b.get("hands", {})] in (
+        [],
+        [["9S", "9H", "4C", "5D", "6H", "KS"]],
+    )
+    assert "cards_unaccounted" not in codes(sent)
+
+
 def test_push_end_of_deal_hands_and_score() -> None:
     d, melds = push_counting()
     beth_hand, david_hand = ["KS", "KH", "KD", "4S", "5S", "6S"], ["AS", "AH", "AD", "5D", "6D", "7D"]

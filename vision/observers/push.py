@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -135,12 +135,15 @@ class PushObserver(Observer):
         new: dict[int, list[TableCard]] = {}
         old: dict[int, list[tuple[TableCard, int]]] = {}
         rejected: dict[int, list[TableCard]] = {}  # cards of a camera meld a player rejected, still lying there
+        revived: set[int] = set()  # cards of a refused camera meld news again (:meth:`_revived`)
         for zone in self.zones("melds"):
             if zone.owner is None or zone.owner >= len(self.players):
                 continue
             cards = update.state.in_zone(zone.name)
             placed, fresh = self._split(cards, self.players[zone.owner], view)
-            fresh += self._revived(zone.owner, cards, placed, fresh, view)
+            again = self._revived(zone.owner, cards, placed, fresh, view)
+            fresh += again
+            revived.update(c.id for c in again)
             old[zone.owner], new[zone.owner] = placed, fresh
             laid = {card.id for card, _ in placed}
             rejected[zone.owner] = [c for c in cards if c.id in self.voided and c.id not in laid]
@@ -149,7 +152,7 @@ class PushObserver(Observer):
                 self._ready.clear()
                 return []
         if phase == "counting":
-            end = self._deal_end(new, view, update.ts)
+            end = self._deal_end(new, view, update.ts, revived)
             return [end] if end else []
         # a seat's melds that wait for a missed card hold the other strips' news too: sent first, another player's
         # meld laid after them went before them, and the referee judged theirs out of turn (review1, session 51)
@@ -478,12 +481,17 @@ class PushObserver(Observer):
                     break
         return kinds
 
-    def _deal_end(self, new: Mapping[int, list[TableCard]], view: Mapping[str, Json], now: int) -> Proposal | None:
+    def _deal_end(
+        self, new: Mapping[int, list[TableCard]], view: Mapping[str, Json], now: int, revived: Set[int] = frozenset()
+    ) -> Proposal | None:
         hands = view.get("hands") or {}
         out = view.get("out")
         needed = [n for s, n in enumerate(self.players) if out is None or s % 2 != self.players.index(out) % 2]
         shown = {self.players[s]: cards for s, cards in new.items() if cards}
         complete = all(len(shown.get(n, [])) == int((hands.get(n) or {}).get("count") or 0) for n in needed)
+        if not complete:  # a hand shown only as a refused meld's cards left lying is not laid down yet: it went as
+            # those cards alone 3 s after the other hands, and the referee scored it short (review5, session 52)
+            shown = {n: cards for n, cards in shown.items() if any(c.id not in revived for c in cards)}
         latest = max((c.since for cards in shown.values() for c in cards), default=None)
         if latest is None or (not complete and now - latest < 3 * self.settle_ms):
             return None
