@@ -3163,6 +3163,38 @@ def test_push_a_refused_first_set_hidden_a_while_by_a_resting_hand_still_goes_wi
     assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
 
 
+@pytest.mark.parametrize("restored", [False, True], ids=["rejected", "rejected_then_restored"])
+def test_push_a_refused_first_set_hidden_a_while_and_then_rejected_on_a_phone_is_not_sent_again(restored: bool) -> None:
+    """As above (the refused 7S 7H JK hidden 10 frames by a resting hand, seen again where they lay); then a phone
+    rejects (undoes) that refused event: its cards are not sent again, as when no hand rested over them, and the
+    8D 8C 8S laid later go alone. Before, the rejection voided only the cards as first read, not as seen again, and
+    the rejected 7S 7H JK went again with the 8s (review5, session 52: data/s52/review5/scripts/scen.py
+    comeback_reject). Restored (the undo undone), they are the refused event's again and go with the 8s."""
+    d, strip, groups = alex_s_two_sets()
+    first, second = ([c for c in g] for g in groups)
+    before = []
+    for n in range(1, 4):
+        before += d.show({strip: first[:n]}, frames=4)
+    before += d.show({strip: first}, frames=80, moved=False)
+    before += d.show({strip: []}, frames=10, moved=False) + d.show({strip: first}, frames=10, moved=False)
+    assert codes(before) == ["requirement_not_met"]
+    undo = d.session.next_seq
+    d.manual("undo", target=before[0][0])
+    assert d.show({strip: first}, frames=10, moved=False) == []
+    if restored:
+        d.manual("undo", target=undo)
+        assert d.show({strip: first}, frames=10, moved=False) == []
+    after = []
+    for n in range(1, 4):
+        after += d.show({strip: [*first, *second[:n]]}, frames=4)
+    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    if restored:
+        assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
+        assert codes(after) == []
+    else:
+        assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["8D", "8C", "8S"]]]
+
+
 def test_push_a_revived_meld_that_failed_to_be_written_goes_again_once_with_each_card_once() -> None:
     """As above (a pause of 4 s); the store fails to write the meld event of the first set with the second
     (``LiveTable._observe`` then calls ``refused(proposal, None)``: its cards news again at once). It goes again the

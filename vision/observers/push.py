@@ -311,6 +311,23 @@ class PushObserver(Observer):
                 return True
         return False
 
+    def void(self, proposal: Proposal) -> None:
+        """As :meth:`Observer.void`, and the cards of a refused meld event seen again under new ids (:meth:`_came_back`)
+        with them: the same cards, rejected on a phone as well (only the old ids were, so the refused 7S 7H JK, hidden a
+        while by a resting hand and then rejected, went again with the 8s laid later; review5, session 52)."""
+        super().void(proposal)
+        self.voided.update(self._same_cards(proposal))
+
+    def rejected(self, proposal: Proposal, undone: bool) -> None:
+        super().rejected(proposal, undone)
+        if not undone:  # restored: the cards seen again under new ids stand again too
+            self.voided.difference_update(self._same_cards(proposal))
+
+    def _same_cards(self, proposal: Proposal) -> set[int]:
+        """The new ids of ``proposal``'s cards seen again where they lay (its refused meld event's record)."""
+        ids = set(proposal.cards)
+        return {i for _, _, record in self._refused if record & ids for i in record} - ids
+
     def _groups(self, cards: Sequence[TableCard]) -> list[list[TableCard]]:
         """Cards within ``join_mm`` of each other, group by group from the zone owner's left."""
         groups: list[list[TableCard]] = []
