@@ -724,6 +724,30 @@ def test_spades_the_take_back_note_goes_once_a_phone_corrects_the_card_played_to
     assert d.link.view()["last_trick"]["cards"] == ["7C", "4C", "9C", "2C"] and d.observer.notes == []
 
 
+def spades_with_the_hands_known() -> Driver:
+    """A Spades hand through the camera, the hands entered at the deal (the golden card_hand.jsonl) and the bids
+    made: the first trick to lead."""
+    log = load("tests/golden/spades/card_hand.jsonl")
+    d = Driver("spades", log.header.players)
+    for event in log.events[:5]:  # the deal with the hands, the bids
+        d.session.append(event)
+    return d
+
+
+def spades_first_card_taken_back() -> tuple[Driver, str, str, tuple[str, str, str]]:
+    """As :func:`spades_with_the_hands_known`; the leader plays the first of three cards of his hand (the camera sends
+    it), takes it back and puts the second there: it waits (the take-back note). The driver, the leader, his trick
+    spot and the three cards."""
+    d = spades_with_the_hands_known()
+    view = d.link.view()
+    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
+    first, second, third = view["legal"][:3]
+    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
+    d.show({}, frames=8, step=100)
+    assert d.show({spot: [second]}, frames=30, step=100) == []
+    return d, leader, spot, (first, second, third)
+
+
 def test_spades_a_card_taken_back_with_the_hands_known_still_waits_when_a_phone_edits_its_play_to_a_third_card() -> (
     None
 ):
@@ -732,16 +756,7 @@ def test_spades_a_card_taken_back_with_the_hands_known_still_waits_when_a_phone_
     but he has a card in the trick, so the second card still waits (the note stays) and no second play of his goes in.
     Taken for an undo (the card back in the hand), it went as his play out of turn, a foul on the phones
     (review3, session 51: data/s51/review3/scripts/scen.py known_third). Undone on a phone, it goes as his play."""
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
-    view = d.link.view()
-    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
-    first, second, third = view["legal"][:3]
-    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
-    d.show({}, frames=8, step=100)
-    assert d.show({spot: [second]}, frames=30, step=100) == []
+    d, leader, spot, (first, second, third) = spades_first_card_taken_back()
     d.manual(
         "correct",
         target=next(e.seq for e in d.session.events if e.data.get("card") == first),
@@ -762,16 +777,7 @@ def test_spades_the_take_back_note_names_the_third_card_a_phone_edited_the_play_
     the trick, its gather and the next trick. It named the first card for the rest of the hand, asking for an undo of
     a play the referee no longer had (review5 F2, session 51: data/s51/review5/repros/third_card_note.py). An edit of
     the third card to the second once the trick is over ends the hold: nothing is sent, the note goes."""
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
-    view = d.link.view()
-    leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
-    first, second, third = view["legal"][:3]
-    assert plays(d.show({spot: [first]}, frames=10, step=100)) == [(leader, first)]
-    d.show({}, frames=8, step=100)
-    assert d.show({spot: [second]}, frames=30, step=100) == []
+    d, leader, spot, (first, second, third) = spades_first_card_taken_back()
     (taken,) = d.observer.notes
     assert taken.startswith(f"{leader}'s {first}, played to the trick, was taken back (or covered) and {second} put")
     play = next(e.seq for e in d.session.events if e.data.get("card") == first)
@@ -805,10 +811,7 @@ def test_spades_an_edit_of_a_play_taken_back_to_a_third_card_once_its_trick_is_o
     as that player's card, so the note names it (it named the first for the rest of the hand: review5 F2, session 51).
     An edit of the third card to the second ends the hold: nothing is sent, the note goes, the next lead goes as usual.
     """
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
+    d = spades_with_the_hands_known()
     spot = {p: f"trick/{i}" for i, p in enumerate(d.session.players)}
     view = d.link.view()
     leader, lead = view["turn"], view["legal"][0]
@@ -850,10 +853,7 @@ def test_spades_the_take_back_note_names_the_card_taken_back_through_the_hand_s_
     first all the while: the trick after the hold's is not the one a phone's Edit to a third card is looked for in (a
     hand mutant of 94f3a5d's _replaced looking in the view's last_trick for any later trick made the note say a phone
     made that play whatever card the next trick had at the leader's place; review2, session 52)."""
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
+    d = spades_with_the_hands_known()
     view = d.link.view()
     leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
     first, second = view["legal"][:2]
@@ -878,10 +878,7 @@ def test_spades_a_second_edit_to_a_fourth_card_keeps_the_card_taken_back_in_the_
     """The hands entered: the leader's card (first) taken back, a second put there; a phone edits the first's play to
     a third card, then to a fourth: the note names the first as the card taken back and the fourth as the play (a hand
     mutant of 94f3a5d remembering the previous Edit's card named the third, never on the table; review2, session 52)."""
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
+    d = spades_with_the_hands_known()
     view = d.link.view()
     leader, spot = view["turn"], f"trick/{d.session.players.index(view['turn'])}"
     first, second, third, fourth = view["legal"][:4]
@@ -1155,10 +1152,7 @@ def test_spades_a_card_taken_back_with_the_hands_known_goes_once_its_play_is_und
     """The same with the hands entered at the deal (the camera-and-hands mode the audit ran): the leader's card taken
     back and another of his put there waits while the first stands; undone on a phone (the card back in his hand), the
     new card goes as his lead and the next player's card, re-ruled out of turn, goes again after it."""
-    log = load("tests/golden/spades/card_hand.jsonl")
-    d = Driver("spades", log.header.players)
-    for event in log.events[:5]:  # the deal with the hands, the bids
-        d.session.append(event)
+    d = spades_with_the_hands_known()
     view = d.link.view()
     seat = d.session.players.index(view["turn"])
     first, second = view["legal"][:2]
@@ -2581,6 +2575,21 @@ def test_spit_one_half_of_a_split_spit_rejected_on_a_phone_is_a_note(first: int,
     assert note not in d.observer.notes and d.link.view()["spit_piles"][0] == pile
 
 
+def refusing(d: Driver, cards: dict[str, str], why: str, times: int | None = None) -> list[Any]:
+    """The link refuses the camera events of ``cards`` (``EventError``: a stand-in for a misread the referee catches,
+    or a store failure), the first ``times`` of them (None: every one); the list of those refused."""
+    real, refusals = d.link.append, []
+
+    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
+        if event.body.get("cards") == cards and (times is None or len(refusals) < times):
+            refusals.append(event.body)
+            raise EventError(f"stand-in: {why}")
+        return real(event)
+
+    d.link.append = append  # type: ignore[method-assign]
+    return refusals
+
+
 @pytest.mark.parametrize("then", ["Beth's Spit! entered", "both entered", "view unchanged"])
 def test_spit_a_split_spit_whose_first_event_is_refused_sends_neither_card_alone(then: str) -> None:
     """Round 2, both spit cards at once onto pile 1, Beth's 9D under Alex's 2C; the referee refuses Beth's event (a
@@ -2588,16 +2597,7 @@ def test_spit_a_split_spit_whose_first_event_is_refused_sends_neither_card_alone
     gathered again: entered by hand it went on top of the 2C (review5 F1, session 51). Now the 2C waits with it and a
     note asks for the Spit! on a phone: Beth's alone entered, the 2C follows as Alex's; both entered, nothing more."""
     d, table = spit_stalled_in_round_two()
-    real = d.link.append
-    refusals = []
-
-    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
-        if event.body.get("cards") == {"Beth": "9D"} and not refusals:
-            refusals.append(event.body)
-            raise EventError("stand-in: the referee refuses Beth's 9D")
-        return real(event)
-
-    d.link.append = append  # type: ignore[method-assign]
+    refusing(d, {"Beth": "9D"}, "the referee refuses Beth's 9D", times=1)
     table["spit/0"] = ["10C", "9D", "2C"]
     assert d.show(table, frames=30) == [] and len(d.refused) == 1
     assert d.link.view()["spit_piles"][0] == {"top": "10C", "size": 1}
@@ -2632,14 +2632,7 @@ def test_spit_a_split_spit_whose_misread_first_card_is_refused_goes_on_once_the_
     Now Beth's card entered onto the pile is the lower, whatever its name: the 2C follows as Alex's and the plays go
     on. Entered onto the other pile, the 2C is not guessed (a note) and the 4D is not sent again."""
     d, table = spit_stalled_in_round_two()
-    real = d.link.append
-
-    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
-        if event.body.get("cards") == {"Beth": "4D"}:
-            raise EventError("stand-in: the referee refuses Beth's 4D")
-        return real(event)
-
-    d.link.append = append  # type: ignore[method-assign]
+    refusing(d, {"Beth": "4D"}, "the referee refuses Beth's 4D")
     table["spit/0"] = ["10C", "4D", "2C"]
     assert d.show(table, frames=30) == [] and len(d.refused) == 1
     pile = 0 if entered == "on the pile" else 1
@@ -2664,14 +2657,7 @@ def test_spit_a_split_spit_whose_first_event_is_refused_ends_once_the_upper_is_e
     camera's split is over (the 2C is the referee's top), so the 9D is not sent again and Alex's 3S played on the 2C
     goes in (kept open, the pile's gathered card held every later play there; a hand mutant, review1, session 52)."""
     d, table = spit_stalled_in_round_two()
-    real = d.link.append
-
-    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
-        if event.body.get("cards") == {"Beth": "9D"}:
-            raise EventError("stand-in: the referee refuses Beth's 9D")
-        return real(event)
-
-    d.link.append = append  # type: ignore[method-assign]
+    refusing(d, {"Beth": "9D"}, "the referee refuses Beth's 9D")
     table["spit/0"] = ["10C", "9D", "2C"]
     assert d.show(table, frames=30) == [] and len(d.refused) == 1
     d.manual("spit", cards={"Alex": "2C"}, piles={"Alex": 0})
@@ -2686,17 +2672,9 @@ def test_spit_a_split_spit_whose_first_event_failed_to_be_written_goes_again_at_
     again at once, no news needed). The 9D goes again the next frame and Alex's 2C after it; kept waiting for news, the
     split stayed open and every play on the pile waited with it (a hand mutant, review1, session 52)."""
     d, table = spit_stalled_in_round_two()
-    real, failed = d.link.append, []
-
-    def append(event: VisionEvent) -> tuple[int, list[Ruling]]:
-        if event.body.get("cards") == {"Beth": "9D"} and not failed:
-            failed.append(event.body)
-            raise EventError("stand-in: the store failed")
-        return real(event)
-
     refused = d.observer.refused
     d.observer.refused = lambda proposal, view: refused(proposal, None)  # type: ignore[method-assign]
-    d.link.append = append  # type: ignore[method-assign]
+    failed = refusing(d, {"Beth": "9D"}, "the store failed", times=1)
     table["spit/0"] = ["10C", "9D", "2C"]
     assert [b["cards"] for _, b, _ in d.show(table, frames=30)] == [{"Beth": "9D"}, {"Alex": "2C"}]
     assert failed and d.link.view()["spit_piles"][0] == {"top": "2C", "size": 3} and spit_cards_left(d) == (9, 9)
@@ -3065,6 +3043,17 @@ def test_push_a_meld_two_cards_short_goes_after_a_second_as_it_lies(distinct: bo
     assert 1000 <= d.ts - d.step - shown <= 1300
 
 
+def lay_card_by_card(
+    d: Driver, strip: Strip, lying: list[tuple[str, float]], cards: list[tuple[str, float]], still: int
+) -> list[Sent]:
+    """Lays ``cards`` in the strip one by one (4 frames each) by those ``lying`` there, then leaves them still for
+    ``still`` frames: the events sent."""
+    sent = []
+    for n in range(1, len(cards) + 1):
+        sent += d.show({strip: [*lying, *cards[:n]]}, frames=4)
+    return sent + d.show({strip: [*lying, *cards]}, frames=still, moved=False)
+
+
 def lay_late(d: Driver, strip: Strip, groups: Groups, late: int, how: str) -> tuple[list[Sent], list[Sent], int]:
     """Lays ``groups`` card by card, all but the ``late`` last cards first; the late ones laid (``laid``) or, laid
     with the others under a resting hand, first read (``read``) 4 s later. The events before the late cards were
@@ -3127,16 +3116,10 @@ def test_push_a_requirement_s_second_set_laid_apart_after_a_pause_goes_with_the_
     data/s52/review2/scripts/push_scen.py p1)."""
     d, strip, groups = alex_s_two_sets()
     first, second = ([c for c in g] for g in groups)
-    before = []
-    for n in range(1, 4):
-        before += d.show({strip: first[:n]}, frames=4)
-    before += d.show({strip: first}, frames=pause // 50, moved=False)
+    before = lay_card_by_card(d, strip, [], first, pause // 50)
     assert [[m["cards"] for m in b["melds"]] for _, b, _ in before] == [[["7S", "7H", "JK"]]]
     assert codes(before) == ["requirement_not_met"]
-    after = []
-    for n in range(1, 4):
-        after += d.show({strip: [*first, *second[:n]]}, frames=4)
-    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    after = lay_card_by_card(d, strip, first, second, 60)
     assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
     assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
 
@@ -3149,16 +3132,10 @@ def test_push_a_refused_first_set_hidden_a_while_by_a_resting_hand_still_goes_wi
     too, nothing laid (review4, session 52: data/s52/review4/scripts/push_revived_after_comeback.py 10)."""
     d, strip, groups = alex_s_two_sets()
     first, second = ([c for c in g] for g in groups)
-    before = []
-    for n in range(1, 4):
-        before += d.show({strip: first[:n]}, frames=4)
-    before += d.show({strip: first}, frames=80, moved=False)
+    before = lay_card_by_card(d, strip, [], first, 80)
     before += d.show({strip: []}, frames=10, moved=False) + d.show({strip: first}, frames=10, moved=False)
     assert codes(before) == ["requirement_not_met"]
-    after = []
-    for n in range(1, 4):
-        after += d.show({strip: [*first, *second[:n]]}, frames=4)
-    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    after = lay_card_by_card(d, strip, first, second, 60)
     assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
     assert codes(after) == [] and d.link.view()["hands"]["Alex"]["laid"]
 
@@ -3172,10 +3149,7 @@ def test_push_a_refused_first_set_hidden_a_while_and_then_rejected_on_a_phone_is
     comeback_reject). Restored (the undo undone), they are the refused event's again and go with the 8s."""
     d, strip, groups = alex_s_two_sets()
     first, second = ([c for c in g] for g in groups)
-    before = []
-    for n in range(1, 4):
-        before += d.show({strip: first[:n]}, frames=4)
-    before += d.show({strip: first}, frames=80, moved=False)
+    before = lay_card_by_card(d, strip, [], first, 80)
     before += d.show({strip: []}, frames=10, moved=False) + d.show({strip: first}, frames=10, moved=False)
     assert codes(before) == ["requirement_not_met"]
     undo = d.session.next_seq
@@ -3184,10 +3158,7 @@ def test_push_a_refused_first_set_hidden_a_while_and_then_rejected_on_a_phone_is
     if restored:
         d.manual("undo", target=undo)
         assert d.show({strip: first}, frames=10, moved=False) == []
-    after = []
-    for n in range(1, 4):
-        after += d.show({strip: [*first, *second[:n]]}, frames=4)
-    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    after = lay_card_by_card(d, strip, first, second, 60)
     if restored:
         assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [[["7S", "7H", "JK"], ["8D", "8C", "8S"]]]
         assert codes(after) == []
@@ -3203,10 +3174,7 @@ def test_push_a_revived_meld_that_failed_to_be_written_goes_again_once_with_each
     every later change of the game: nothing laid (review4, session 52)."""
     d, strip, groups = alex_s_two_sets()
     first, second = ([c for c in g] for g in groups)
-    before = []
-    for n in range(1, 4):
-        before += d.show({strip: first[:n]}, frames=4)
-    before += d.show({strip: first}, frames=80, moved=False)
+    before = lay_card_by_card(d, strip, [], first, 80)
     assert codes(before) == ["requirement_not_met"]
     real, failed = d.link.append, []
 
@@ -3219,10 +3187,7 @@ def test_push_a_revived_meld_that_failed_to_be_written_goes_again_once_with_each
     refused = d.observer.refused
     d.observer.refused = lambda proposal, view: refused(proposal, None)  # type: ignore[method-assign]
     d.link.append = append  # type: ignore[method-assign]
-    after = []
-    for n in range(1, 4):
-        after += d.show({strip: [*first, *second[:n]]}, frames=4)
-    after += d.show({strip: [*first, *second]}, frames=60, moved=False)
+    after = lay_card_by_card(d, strip, first, second, 60)
     both = [["7S", "7H", "JK"], ["8D", "8C", "8S"]]
     assert [[m["cards"] for m in b["melds"]] for b in failed] == [both]
     assert [[m["cards"] for m in b["melds"]] for _, b, _ in after] == [both]
@@ -3475,29 +3440,39 @@ def push_counting() -> tuple[Driver, list[tuple[str, float]]]:
     return d, melds
 
 
-def test_push_a_refused_meld_left_lying_is_part_of_its_player_s_hand_at_the_count() -> None:
-    """Beth's camera meld 9S 9H goes, refused (invalid_meld: the referee keeps the cards in her hand), and she leaves
-    them lying in her strip; Alex melds out and goes out; at the count Beth lays her other four cards beside them. Her
-    hand is all six: the 9S 9H were left out (sent once already), her hand went short after 3 s and the referee
-    scored it so with a cards_unaccounted warning (review4, session 52: data/s52/review4/scripts/
-    push_counting_refused.py junk; the same at 60144dc)."""
+def beth_s_refused_nines_at_the_count(rejected: bool = False) -> tuple[Driver, dict[str, Any], list[tuple[str, float]]]:
+    """Beth's camera meld 9S 9H, refused (invalid_meld; ``rejected``: then undone on a phone), left lying in her
+    strip; Alex melds out and goes out: the count, with the 9S 9H still lying (review4 and review5, session 52)."""
     d = push_driver()
     d.manual("discard", player="Alex", card="2S")
     d.manual("draw", player="Beth", **{"from": "stock"})
     nines = [("9S", -200.0), ("9H", -180.0)]
     sent = d.show({"melds/1": nines[:1]}, frames=4) + d.show({"melds/1": nines}, frames=100, moved=False)
     assert "invalid_meld" in codes(sent)
+    if rejected:
+        d.manual("undo", target=sent[0][0])
+        assert d.show({"melds/1": nines}, frames=10, moved=False) == []
     d.manual("discard", player="Beth", card="3S")
     for name in ("Charlie", "David"):
         d.manual("draw", player=name, **{"from": "stock"})
         d.manual("discard", player=name, card="3D")
     d.manual("draw", player="Alex", **{"from": "stock"})
     melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
-    table = {"melds/0": melds, "melds/1": nines}
+    table: dict[str, Any] = {"melds/0": melds, "melds/1": nines}
     d.show(table, frames=4)
     d.show(table, frames=60, moved=False)
     d.manual("discard", player="Alex", card="3H")
     assert d.link.view()["phase"] == "counting"
+    return d, table, nines
+
+
+def test_push_a_refused_meld_left_lying_is_part_of_its_player_s_hand_at_the_count() -> None:
+    """Beth's camera meld 9S 9H goes, refused (invalid_meld: the referee keeps the cards in her hand), and she leaves
+    them lying in her strip; Alex melds out and goes out; at the count Beth lays her other four cards beside them. Her
+    hand is all six: the 9S 9H were left out (sent once already), her hand went short after 3 s and the referee
+    scored it so with a cards_unaccounted warning (review4, session 52: data/s52/review4/scripts/
+    push_counting_refused.py junk; the same at 60144dc)."""
+    d, table, nines = beth_s_refused_nines_at_the_count()
     table["melds/1"] = [*nines, *((c, -100.0 + 25 * i) for i, c in enumerate(["4C", "5D", "6H", "KS"]))]
     table["melds/3"] = [(c, -150.0 + 25 * i) for i, c in enumerate(["AS", "AH", "AD", "5D", "6D", "7D"])]
     sent = d.show(table, frames=4) + d.show(table, frames=80, moved=False)
@@ -3510,25 +3485,7 @@ def test_push_a_refused_meld_rejected_on_a_phone_and_left_lying_is_part_of_the_h
     before) and she leaves them lying: at the count they are her hand all the same. Before, a rejected event's cards
     were left out of it (voided: not sent again), her hand went as 4C 5D 6H KS after 3 s and the referee scored it so
     with cards_unaccounted (review5, session 52: data/s52/review5/scripts/scen.py count_rejected)."""
-    d = push_driver()
-    d.manual("discard", player="Alex", card="2S")
-    d.manual("draw", player="Beth", **{"from": "stock"})
-    nines = [("9S", -200.0), ("9H", -180.0)]
-    sent = d.show({"melds/1": nines[:1]}, frames=4) + d.show({"melds/1": nines}, frames=100, moved=False)
-    assert "invalid_meld" in codes(sent)
-    d.manual("undo", target=sent[0][0])
-    assert d.show({"melds/1": nines}, frames=10, moved=False) == []
-    d.manual("discard", player="Beth", card="3S")
-    for name in ("Charlie", "David"):
-        d.manual("draw", player=name, **{"from": "stock"})
-        d.manual("discard", player=name, card="3D")
-    d.manual("draw", player="Alex", **{"from": "stock"})
-    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
-    table = {"melds/0": melds, "melds/1": nines}
-    d.show(table, frames=4)
-    d.show(table, frames=60, moved=False)
-    d.manual("discard", player="Alex", card="3H")
-    assert d.link.view()["phase"] == "counting"
+    d, table, nines = beth_s_refused_nines_at_the_count(rejected=True)
     table["melds/1"] = [*nines, *((c, -100.0 + 25 * i) for i, c in enumerate(["4C", "5D", "6H", "KS"]))]
     table["melds/3"] = [(c, -150.0 + 25 * i) for i, c in enumerate(["AS", "AH", "AD", "5D", "6D", "7D"])]
     sent = d.show(table, frames=4) + d.show(table, frames=80, moved=False)
@@ -3541,23 +3498,7 @@ def test_push_a_refused_meld_left_lying_does_not_send_its_player_s_hand_as_those
     starts on her other four cards only 4 s later. Before, her hand counted as shown from the first frame (the 9S 9H):
     3 s after David's, the deal_end went with Beth's 9S 9H alone and the referee scored it so (cards_unaccounted;
     review5, session 52: data/s52/review5/scripts/scen.py count_slow). Now no short hand of hers is sent."""
-    d = push_driver()
-    d.manual("discard", player="Alex", card="2S")
-    d.manual("draw", player="Beth", **{"from": "stock"})
-    nines = [("9S", -200.0), ("9H", -180.0)]
-    sent = d.show({"melds/1": nines[:1]}, frames=4) + d.show({"melds/1": nines}, frames=100, moved=False)
-    assert "invalid_meld" in codes(sent)
-    d.manual("discard", player="Beth", card="3S")
-    for name in ("Charlie", "David"):
-        d.manual("draw", player=name, **{"from": "stock"})
-        d.manual("discard", player=name, card="3D")
-    d.manual("draw", player="Alex", **{"from": "stock"})
-    melds = [("7S", -200.0), ("7H", -180.0), ("JK", -160.0), ("8D", 60.0), ("8C", 80.0), ("8S", 100.0)]
-    table = {"melds/0": melds, "melds/1": nines}
-    d.show(table, frames=4)
-    d.show(table, frames=60, moved=False)
-    d.manual("discard", player="Alex", card="3H")
-    assert d.link.view()["phase"] == "counting"
+    d, table, nines = beth_s_refused_nines_at_the_count()
     table["melds/3"] = [(c, -150.0 + 25 * i) for i, c in enumerate(["AS", "AH", "AD", "5D", "6D", "7D"])]
     sent = d.show(table, frames=4) + d.show(table, frames=76, moved=False)
     table["melds/1"] = [*nines, *((c, -100.0 + 25 * i) for i, c in enumerate(["4C", "5D", "6H", "KS"]))]
@@ -3631,11 +3572,17 @@ def test_push_a_hand_card_of_the_same_face_as_a_meld_card_counts_in_the_hand(mel
     assert d.session.score().totals == {"Alex & Charlie": 0, "Beth & David": 80}
 
 
-def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> None:
+@pytest.mark.parametrize("third", ["2D", "JK"], ids=["one_joker", "a_joker_in_the_other_meld_too"])
+def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural(third: str) -> None:
     """Beth puts KD in the place of the JK in her KS KH JK and the JK on her fours: a swap (entered on a phone),
-    not a lay-off of the KD (the referee then kept the JK in the kings and refused the phone's swap)."""
+    not a lay-off of the KD (the referee then kept the JK in the kings and refused the phone's swap). Her fours with a
+    joker of their own too (4S 4H JK): the same, a note asks for the swap, no lay-off of the KD, and once it is entered
+    the JK goes as the lay-off. The jokers were matched to the melds by name, the check for a moved wild left out
+    wilds of a name in two melds, and the KD went as a lay-off onto KS KH JK: the referee kept the JK in the kings, the
+    table showed it by the fours, and no note asked for the swap (session 52, found with mutant U32:
+    data/s52/mutsnap/repros/push_swap_two_jokers_probe.py)."""
     d = beth_to_meld()
-    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("2D", 100.0)]
+    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), (third, 100.0)]
     assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
     swapped = [*melds[:2], ("KD", -160.0), *melds[3:], ("JK", 120.0)]
     assert d.show({"melds/1": swapped}, frames=40) == []
@@ -3645,27 +3592,7 @@ def test_push_a_wild_swapped_out_of_a_meld_is_no_lay_off_of_the_natural() -> Non
     assert [b for _, b, _ in sent] == [
         {"type": "layoff", "player": "Beth", "meld": 2, "origin": [6, 2], "cards": ["JK"]}
     ]
-    assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "2D", "JK"]]
-
-
-def test_push_a_joker_swapped_out_of_a_meld_is_a_swap_while_another_meld_has_a_joker_too() -> None:
-    """As above, with a joker in both of Beth's melds: she puts the KD where her kings' JK lay and that JK by her fours
-    (4S 4H JK). A swap: a note asks for it, no lay-off of the KD; once it is entered, the JK goes as the lay-off. The
-    jokers were matched to the melds by name, the check for a moved wild left out wilds of a name in two melds, and
-    the KD went as a lay-off onto KS KH JK: the referee kept the JK in the kings, the table showed it by the fours, and
-    no note asked for the swap (session 52, found with mutant U32: repros/push_swap_two_jokers_probe.py)."""
-    d = beth_to_meld()
-    melds = [("KS", -200.0), ("KH", -180.0), ("JK", -160.0), ("4S", 60.0), ("4H", 80.0), ("JK", 100.0)]
-    assert [b["type"] for _, b, _ in d.show({"melds/1": melds}, frames=40)] == ["meld"]
-    swapped = [*melds[:2], ("KD", -160.0), *melds[3:], ("JK", 120.0)]
-    assert d.show({"melds/1": swapped}, frames=40) == []
-    assert "JK moved away from meld 1 and KD lies there: a wild swap?" in d.observer.notes[-1]
-    d.manual("swap", player="Beth", meld=1, card="KD", wild="JK")
-    sent = d.show({"melds/1": swapped}, frames=40)
-    assert [b for _, b, _ in sent] == [
-        {"type": "layoff", "player": "Beth", "meld": 2, "origin": [6, 2], "cards": ["JK"]}
-    ]
-    assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", "JK", "JK"]]
+    assert [m["cards"] for m in d.link.view()["melds"]] == [["KS", "KH", "KD"], ["4S", "4H", third, "JK"]]
 
 
 def test_push_two_jokers_in_two_melds_are_no_swap_and_a_lay_off_goes() -> None:
