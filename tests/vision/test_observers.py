@@ -4482,6 +4482,20 @@ def test_a_rejected_misreading_hidden_under_a_resting_hand_and_seen_again_is_not
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")]
 
 
+def test_a_rejected_misreading_nudged_under_a_resting_hand_and_seen_again_is_not_entered_again() -> None:
+    """As above, but the hand resting on Alex's pile pushes the card 30 mm (a hand on a card shifts it): the card back
+    within RETURN_MM (55 mm) of where it lay is still the rejected one, not a second flip of 5C. With a RETURN_MM of a
+    few millimetres (mutant B28, session 52 mutobs) the 5C went in again; read right, it is his flip."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]}, frames=10)
+    d.manual("undo", target=seq)
+    d.show({"face_up/0": ["5C"]}, frames=10)
+    d.show({}, frames=10, moved=False)  # under the resting hand
+    assert d.show({"face_up/0": [("5C", 30.0)]}, frames=10, moved=False) == []
+    sent = d.show({"face_up/0": [("5S", 30.0)]}, frames=10, moved=False)
+    assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")] and codes(sent) == []
+
+
 def test_a_misreading_ruled_impossible_hidden_and_seen_again_is_not_ruled_again() -> None:
     """Beth's 8C read as the 7C of trick 1 (ruled "already played"), lost under a resting hand and seen again as 7C:
     not entered a second time; read right, it is her play."""
