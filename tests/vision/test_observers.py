@@ -434,6 +434,20 @@ def test_spades_a_play_ruled_out_of_turn_read_anew_waits_with_it() -> None:
     assert [e.data.get("player") for e in d.session.events if e.type == "play"] == ["Beth", "Alex", "Beth"]
 
 
+def test_spades_a_play_out_of_turn_read_anew_after_the_hand_is_claimed_is_a_note() -> None:
+    """Beth's 7C goes in out of turn (the camera missed Alex's lead) and waits to go again; Alex claims the rest of the
+    hand, so it no longer waits on that view, then the camera reads the 7C anew as 7S. The re-read is judged as any
+    card lying on a spot between hands (a note), and the observer does not fail: with the re-read held with a card no
+    longer held (mutant B16, session 52 mutobs) it raised KeyError, a failure on the camera's status line."""
+    d = spades()
+    sent = d.show({"trick/1": ["7C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == ["play_out_of_turn"]
+    d.manual("claim", player="Alex")
+    assert d.show({"trick/1": ["7C"]}, frames=5, step=100) == []
+    assert d.show({"trick/1": ["7S"]}, frames=10, step=100, moved=False) == []
+    assert d.observer.notes[-1] == "7S lies on Beth's spot: waiting for the bids before it counts"
+
+
 def test_spades_a_card_held_after_a_play_out_of_turn_waits_for_the_card_in_turn_seen_with_it() -> None:
     """Charlie puts his 4C down early (ruled out of turn, it does not count and is held for one more try); then Alex
     leads AC and Beth drops 7C at once. Without the in-turn filter the held 4C went again before Beth's 7C, out of
