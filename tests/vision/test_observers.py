@@ -4343,6 +4343,21 @@ def test_snap_a_re_read_under_the_name_a_phone_corrected_to_makes_no_note() -> N
     assert d.show({"face_up/0": ["5S"]}, frames=20, moved=False) == [] and d.observer.notes == []
 
 
+def test_snap_a_re_read_flip_corrected_on_a_phone_read_right_makes_no_note() -> None:
+    """Alex's 5H read 5C goes in and is rejected on a phone; the camera reads the card anew as 5S, which is news and
+    goes in; a phone corrects that flip to 5H; then the camera reads the card right. The correction is the truth about
+    the card, not only about its last reading: no "the camera now reads the 5S on face_up/0 as 5H: correct it if so"
+    note. Filed under the re-read alone (mutant B45, session 52 mutobs), the note asked for the correction just made."""
+    d = snap()
+    ((seq, _, _),) = d.show({"face_up/0": ["5C"]})
+    d.manual("undo", target=seq)
+    ((seq, body, _),) = d.show({"face_up/0": ["5S"]}, frames=20, moved=False)
+    assert (body["player"], body["card"]) == ("Alex", "5S")
+    d.manual("correct", target=seq, event={"type": "flip", "player": "Alex", "card": "5H"})
+    assert d.show({"face_up/0": ["5H"]}, frames=20, moved=False) == [] and d.observer.notes == []
+    assert d.session.view()["piles"][0]["top"] == "5H"
+
+
 def test_snap_a_re_read_under_the_corrected_name_after_a_flicker_leaves_no_note_naming_it() -> None:
     """As above, but the camera read the card 5D for a while before it read it right, and the phone's correction came
     after: the note "the camera now reads the 5D on face_up/0 as 5S: correct it if so" goes with the correction, as
