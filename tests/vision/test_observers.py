@@ -4554,6 +4554,22 @@ def test_a_rejected_flip_laid_again_after_return_ms_is_his_flip() -> None:
     assert [(b["player"], b["card"]) for _, b, _ in sent] == [("Alex", "5S")]
 
 
+def test_spades_a_rejected_play_put_back_after_the_game_moved_on_is_her_play() -> None:
+    """Beth puts her 7C down before Alex leads: it goes in out of turn and a phone rejects it; she takes it back. Alex
+    leads (the camera sends his AC) and Beth puts the 7C back on her spot a few seconds later. The game moved on since
+    the rejected card left, so it is a new card, her play, not the rejected one come back from under a resting hand.
+    Matched without the referee's view (mutant B23, session 52 mutobs), it was swallowed: Beth's play never went in."""
+    d = spades()
+    sent = d.show({"trick/1": ["7C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == ["play_out_of_turn"]
+    d.manual("undo", target=sent[0][0])
+    assert d.show({"trick/1": ["7C"]}, frames=5, step=100) == []
+    assert d.show({}, frames=10, step=100) == []  # taken back
+    assert plays(d.show({"trick/0": ["AC"]}, frames=10, step=100)) == [("Alex", "AC")]
+    sent = d.show({"trick/0": ["AC"], "trick/1": ["7C"]}, frames=20, step=100)
+    assert plays(sent) == [("Beth", "7C")] and codes(sent) == []
+
+
 def test_push_a_rejected_meld_s_card_name_laid_far_from_where_it_lay_is_the_other_deck_s() -> None:
     """Two decks: Alex's set 7S 7H JK is rejected on a phone and he takes it back; within RETURN_MS he lays a run
     6S 7S 8S at the other end of his strip, with the other deck's 7S. Only a card back where the rejected one lay
