@@ -20,7 +20,8 @@ deal is played, and the hands laid down after it become the ``deal_end`` event.
   laid apart, after a pause).
 * When the deal is over (the referee's ``counting`` phase) each player lays their remaining hand face up in
   their strip; once every hand the score needs is shown in full (the referee knows how many cards each holds)
-  and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown, the hands go as ``deal_end``. A
+  and still for ``settle_ms``, or after ``3 * settle_ms`` with what is shown (once each needed hand the referee does
+  not know shows a card: the referee refuses a ``deal_end`` without it), the hands go as ``deal_end``. A
   card of the same face as one of its owner's melds counts as that meld's only while another card of the meld
   lies there too: with the melds cleared away it is the hand's (the other copy, in two decks). The cards of a
   camera meld event the referee refused (still in the hand) that lie there are the hand's too, also once a phone
@@ -512,6 +513,11 @@ class PushObserver(Observer):
         latest = max((c.since for cards in shown.values() for c in cards), default=None)
         if latest is None or (not complete and now - latest < 3 * self.settle_ms):
             return None
+        if not complete and any(n not in shown and _unknown(hands.get(n)) for n in needed):
+            # a hand the referee needs and does not know, not laid down yet, holds the others up: sent without it,
+            # the referee refused them (needed to score) and held their cards while the game stood still, so the hand
+            # laid later went alone, refused too, and no deal_end ever counted (review5 F5, session 52)
+            return None
         data: dict[str, Json] = {"hands": {n: _names(cards, self.layout) for n, cards in shown.items()}}
         if out:
             data["out"] = out
@@ -519,6 +525,14 @@ class PushObserver(Observer):
         self.done.update(ids)
         counts = ", ".join(f"{n} {len(c)}" for n, c in shown.items())
         return Proposal("deal_end", data, latest, f"hands shown at the end of the deal: {counts}", ids)
+
+
+def _unknown(hand: Json) -> bool:
+    """Whether the referee's view of a hand leaves some of its cards unknown (it must be shown to score the deal)."""
+    if not isinstance(hand, Mapping):
+        return False
+    known = hand.get("known")
+    return int(hand.get("count") or 0) > (len(known) if isinstance(known, list) else 0)
 
 
 def _reach(card: TableCard, others: Sequence[TableCard]) -> float:
