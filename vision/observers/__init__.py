@@ -138,6 +138,11 @@ class Observer:
             self.notes.append(text)
             del self.notes[:-20]
 
+    def unnote(self, text: str) -> None:
+        """The note ``text`` is out of date: off the dashboard (if it is there)."""
+        if text and text in self.notes:
+            self.notes.remove(text)
+
     def use(self, *cards: TableCard) -> None:
         self.done.update(c.id for c in cards)
         self._settled(c.id for c in cards)
@@ -146,8 +151,8 @@ class Observer:
         """The note of :meth:`reruled` on these cards is out of date (sent again, or the referee has the card)."""
         for card in cards:
             text = self.reruled_notes.pop(card, None)
-            if text is not None and text in self.notes and text not in self.reruled_notes.values():
-                self.notes.remove(text)
+            if text is not None and text not in self.reruled_notes.values():
+                self.unnote(text)
 
     def skip(self, card: TableCard, view: Mapping[str, Json]) -> bool:
         """Whether ``card`` is no news: already used, or refused while the referee's view stays the same."""
@@ -308,8 +313,8 @@ class Observer:
             said = event.get("card")
             for later, (stood, text) in self.deferred.items():  # stood: the card, or a re-read of it (a flicker: 5C
                 same = self.chain.get(stood, stood) == root  # read 5D, then 5S, noted "the 5D ... as 5S")
-                if same and self.names.get(later) == said and text in self.notes:
-                    self.notes.remove(text)
+                if same and self.names.get(later) == said:
+                    self.unnote(text)
 
     def as_told(self, card: TableCard) -> dict[str, Json] | None:
         """The event of ``card`` as a phone corrected it (:meth:`corrected`), None if none did."""
@@ -329,8 +334,7 @@ class Observer:
                 if stood == card:
                     del self.deferred[later]
                     self.done.discard(later)
-                    if text in self.notes:
-                        self.notes.remove(text)
+                    self.unnote(text)
 
 
 def fingerprint(view: Mapping[str, Json]) -> str:

@@ -197,8 +197,11 @@ class PushObserver(Observer):
         (session 52). Before the seat's first meld of the deal every such card goes again, with new cards anywhere in
         the strip (the requirement is judged on the event as a whole: its second set laid apart more than a second
         after the first went as a meld of its own, refused too; review2, session 52); after it, those of the groups
-        the new cards touch. New cards that mend nothing go
-        as before, on their own (nothing refused is sent again, nor waits)."""
+        the new cards touch. New cards that mend nothing go as before, on their own (nothing refused is sent again,
+        nor waits)."""
+        records = [ids for deal, owner, ids in self._refused if (deal, owner) == (view.get("deal"), seat)]
+        if not records:  # (every frame, every strip: most often none)
+            return []
         laid = {card.id for card, _ in placed}
         news = [f for f in fresh if not any(math.dist(c.point, f.point) <= self.join_mm for c, _ in placed)]
         first = not ((view.get("hands") or {}).get(self.players[seat]) or {}).get("laid")
@@ -208,9 +211,7 @@ class PushObserver(Observer):
         # than he holds, and so again at each change of the game; review4, session 52)
         out_of_it = laid | self.voided | {f.id for f in fresh}
         counting = view.get("phase") == "counting"
-        for deal, owner, ids in self._refused:
-            if (deal, owner) != (view.get("deal"), seat):
-                continue
+        for ids in records:
             if counting:  # the deal is over: a refused meld's cards are its player's hand still (the referee kept them
                 # there), laid down with the rest of it (left out, the hand went short: cards_unaccounted; review4),
                 # even once a phone rejected that event (undone, they are in the hand as before: review5, session 52)

@@ -260,7 +260,7 @@ class SpadesObserver(Observer):
                 f"the play to {shown} on a phone (or undo it and {shown} goes as {who}'s play)"
             )
         if text != taken.note:
-            self._unnote(taken.note)
+            self.unnote(taken.note)
             taken.note = text
         self.note(text)
 
@@ -310,14 +310,10 @@ class SpadesObserver(Observer):
         place of his QC, went in and ended the trick, and the 7C went as the next lead, spadescam run, session 49.)"""
         return card is not None and (card.id in self.done or card.id in self.held)
 
-    def _unnote(self, text: str) -> None:
-        if text in self.notes:
-            self.notes.remove(text)
-
     def _release(self, zone: str) -> None:
         taken = self.taken.pop(zone, None)
         if taken is not None:
-            self._unnote(taken.note)
+            self.unnote(taken.note)
 
     def possible(self, view: Mapping[str, Any]) -> dict[str, frozenset[str]]:
         """Each trick spot: any card but those the other players still hold (the hands, once entered) and those

@@ -128,7 +128,7 @@ class SpitObserver(Observer):
         self._seen_again(update, view)
         if self._pairs and view.get("phase") != "play":  # the round is over: the spit piles are taken up
             for pair in self._pairs:
-                self._unsay(pair.note)
+                self.unnote(pair.note)
             self._pairs.clear()
         tops = [(z, update.state.top(z.name)) for z in self.layout.zones if z.kind in ("stock", "spit")]
         for zone, top in sorted(
@@ -217,8 +217,7 @@ class SpitObserver(Observer):
     def _pile(self, top: TableCard, pile: int | None, view: Mapping[str, Json], update: Update) -> list[Proposal]:
         if pile is None:
             return []
-        piles = view.get("spit_piles") or []
-        if pile < len(piles) and piles[pile].get("top") == top.card:
+        if _spit_pile(view, pile).get("top") == top.card:
             self.use(top)
             return []
         players = view.get("players") or {}
@@ -297,8 +296,7 @@ class SpitObserver(Observer):
         spaces, or the other spit pile, has a card arriving or a hand over it (a move, or a play there); and while the
         one found has been unseen for less than ``gather_ms`` after ``top`` landed (a race's loser pulling his card
         back shows it again: review3, session 49), a hand over its pile meanwhile not counting."""
-        piles = view.get("spit_piles") or []
-        old = piles[pile].get("top") if pile < len(piles) else None
+        old = _spit_pile(view, pile).get("top")
         if view.get("phase") != "play" or view.get("stalled") or not old:
             return []
         near = _near_cards(bool(self.options.get("ace_wraps", True)), bool(self.options.get("same_rank_allowed")))
@@ -392,8 +390,8 @@ class SpitObserver(Observer):
         return z.kind == "spit" or (z.kind == "stock" and self.owner(zone) == unseen.player)
 
     def _drop(self, unseen: Unseen | None) -> None:
-        if unseen is not None and unseen.note in self.notes:
-            self.notes.remove(unseen.note)
+        if unseen is not None:
+            self.unnote(unseen.note)
 
     def _place(self, zone: str) -> str:
         """``zone`` as the players say it (Alex's stock pile 1, spit pile 2)."""
@@ -547,8 +545,7 @@ class SpitObserver(Observer):
             # upper's once the referee has the lower on the pile: both sent in one frame, the upper went in alone
             # when the lower was refused, and the lower (now under it) was never gathered again (review5 F1)
             (low, under), (high, top) = turns
-            shown = view.get("spit_piles") or []
-            size = int(shown[piles[low]].get("size") or 0) if piles[low] < len(shown) else 0
+            size = int(_spit_pile(view, piles[low]).get("size") or 0)
             self._split = Split(piles[low], under, low, high, top.card, first, size)
             self._spit, self._since = {piles[low]: top}, {piles[low]: first}
             self.done.add(under.id)
@@ -574,13 +571,12 @@ class SpitObserver(Observer):
         split = self._split
         assert split is not None
         upper = self._spit.get(split.pile)
-        piles = view.get("spit_piles") or []
-        top = piles[split.pile].get("top") if split.pile < len(piles) else None
+        top = _spit_pile(view, split.pile).get("top")
         called = [name for name in view.get("called") or [] if name in self.players]
         if upper is None or top == upper.card or view.get("phase") != "play" or not (called or view.get("stalled")):
             self.use(split.lower, *([upper] if upper is not None else []))
             return self._end_split()
-        size = int(piles[split.pile].get("size") or 0) if split.pile < len(piles) else 0
+        size = int(_spit_pile(view, split.pile).get("size") or 0)
         # the lower refused, then its player's Spit! entered on a phone onto the pile: their card is there, whatever
         # the players entered (a refusal is a misread the referee caught, so most often another card than the camera
         # read: the refused reading went again on that news, was refused again, and the upper and every later play
@@ -636,7 +632,7 @@ class SpitObserver(Observer):
             if not ids:
                 continue
             pair.rejected = pair.rejected | ids if undone else pair.rejected - ids
-            self._unsay(pair.note)
+            self.unnote(pair.note)
             pair.note = ""
             if len(pair.rejected) == 1:
                 (gone,) = pair.rejected
@@ -648,19 +644,20 @@ class SpitObserver(Observer):
                 )
                 self.note(pair.note)
 
-    def _unsay(self, note: str) -> None:
-        if note and note in self.notes:
-            self.notes.remove(note)
-
     def _end_split(self) -> list[Proposal]:
-        if self._split is not None and self._split.note in self.notes:
-            self.notes.remove(self._split.note)
         if self._split is not None:  # a card gathered on the other pile meanwhile stays
+            self.unnote(self._split.note)
             self._spit.pop(self._split.pile, None)
             self._since.pop(self._split.pile, None)
             self._stirred.discard(self._split.pile)
         self._split = None
         return []
+
+
+def _spit_pile(view: Mapping[str, Json], pile: int) -> Mapping[str, Json]:
+    """Spit pile ``pile`` as the referee's view gives it (``top``, ``size``; empty if there is none)."""
+    piles = view.get("spit_piles") or []
+    return piles[pile] if 0 <= pile < len(piles) and isinstance(piles[pile], Mapping) else {}
 
 
 def _whose(lower: str, upper: str, seats: list[str], view: Mapping[str, Json]) -> tuple[str, str]:
