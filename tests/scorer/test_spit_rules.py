@@ -16,7 +16,7 @@ from scorer.events import EventError
 from scorer.game import Severity
 from scorer.session import Session
 from scorer.spit import GAME
-from scorer.spit_table import Phase, RoundRecord, Rules, is_adjacent, is_stalled, legal_plays
+from scorer.spit_table import Phase, Placed, RoundRecord, Rules, is_adjacent, is_stalled, legal_plays
 from tests.scorer.spit_support import PLAYERS, add, card, codes, event, started, table
 
 # -- adjacency: every rank, with and without the Ace wrapping ------------------------------------
@@ -154,6 +154,37 @@ def test_simultaneous_plays_on_one_pile(
     assert session.state.piles[0][-2].card == card(first[1])  # the earlier card stands under it
     if expected == ["lost_race"]:
         assert first[0] in rulings[0].message and rulings[0].player == second[0]
+
+
+OPENING, PLAYED, SPAT = None, True, False  # who put a spit-pile card there: the opening, a play, a Spit! call
+
+
+@pytest.mark.parametrize(
+    ("pile", "played", "expected"),
+    [
+        pytest.param([("4C", OPENING), ("5D", PLAYED, "Beth"), ("6S", PLAYED, "Alex")], "4H", "lost_race",
+                     id="fits_the_card_under_the_opponents_play"),
+        pytest.param([("4C", OPENING), ("5D", PLAYED, "Beth"), ("6S", PLAYED, "Alex")], "3H", "illegal_play",
+                     id="only_the_card_just_under_it_counts"),
+        pytest.param([("KD", OPENING), ("5C", SPAT, "Alex")], "QH", "illegal_play", id="a_spit_card_on_top_is_no_race"),
+    ],
+)  # fmt: skip
+def test_a_foul_is_a_lost_race_only_against_the_play_that_landed_just_before_it(
+    pile: list[tuple[Any, ...]], played: str, expected: str
+) -> None:
+    """docs/games/spit.md: ``lost_race`` when the card "would have fitted the card under the opponent's card that
+    landed just before it on that pile"; otherwise the foul is an ``illegal_play``. Beth plays on spit pile 1."""
+    state = table(["KH", None, None, None, None], [played + "+2", None, None, None, None], [["9C"], ["9S"]], (3, 3))
+    cards = tuple(
+        Placed(card(text), PLAYERS.index(rest[1]) if rest[1:] else 0, seq, bool(rest[0]))
+        for seq, (text, *rest) in enumerate(pile)
+    )
+    state = replace(state, piles=(cards, state.piles[1]))
+    _, rulings = GAME.apply(state, event(9, "play", player="Beth", card=played, pile=0))
+    assert codes(rulings) == [expected]
+    top = pile[-1][0]
+    why = f"Alex's {top} landed on spit pile 1 first" if expected == "lost_race" else "is not one rank above or below"
+    assert rulings[0].message.startswith(f"Beth played {played} on spit pile 1: ") and why in rulings[0].message
 
 
 # -- moving a face-up card into an empty space -----------------------------------------------------
