@@ -195,6 +195,9 @@ def test_a_foul_is_a_lost_race_only_against_the_play_that_landed_just_before_it(
             [None, "4S+1", "5S", "6S", "7S"], (1, 0), [], [(0, "4S"), (1, None), (1, "5S")], id="move_into_empty_space"
         ),
         pytest.param(["3S", "4S+1", "5S", "6S", "7S"], (1, 0), ["illegal_move"], None, id="never_onto_a_pile"),
+        pytest.param(
+            ["3S", "?+2", None, "6S", "7S"], (0, 1), ["illegal_move"], None, id="never_onto_a_pile_still_face_down"
+        ),
     ],
 )
 def test_moves(alex: list[str | None], move: tuple[int, int], expected: list[str], after: Any) -> None:
