@@ -290,6 +290,18 @@ def test_a_spit_called_for_both_may_come_as_two_events() -> None:
     assert codes(rulings) == ["false_spit"] and rulings[0].message.startswith("False Spit! (Beth): Alex can still play")
 
 
+def test_a_spit_card_by_a_player_who_answered_the_call_already_is_false_though_the_other_answers_it() -> None:
+    """After the call named both, Alex's card went alone and gave the table a play: Beth's card still answers the
+    call, Alex's second card, turned with it in one event, is a false Spit! (his own, not Beth's)."""
+    state = table(["8H", "2S", None, None, None], ["KS", None, None, None, None], [["7C"], ["JD"]], (3, 3))
+    state, _ = GAME.apply(state, event(9, "play", player="Alex", card="8H", pile=0))
+    state, rulings = GAME.apply(state, event(10, "spit", cards={"Alex": "QD"}))  # Beth's KS now fits
+    assert codes(rulings) == [] and state.called == (1,)
+    state, rulings = GAME.apply(state, event(11, "spit", cards={"Alex": "3D", "Beth": "3C"}))
+    assert codes(rulings) == ["false_spit"] and rulings[0].message.startswith("False Spit! (Alex): Beth can still play")
+    assert [state.top(0), state.top(1)] == [card("3D"), card("3C")] and state.called == ()
+
+
 def test_a_call_stands_while_a_player_it_named_has_still_to_turn_a_card() -> None:
     """Alex's spit card alone leaves the table blocked: no new call naming both (the camera then gave Beth's card,
     turned onto the same pile, to Alex); Beth still owes hers."""
