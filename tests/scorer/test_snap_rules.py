@@ -137,6 +137,12 @@ RULINGS = [
         ["snap_pot_grown", "match_gone"],
         id="second_tie_grows_the_snap_pot",
     ),
+    pytest.param(  # Alex's 9H matches Dana's 9C, Cara's 7D the pot's 7S: Beth calls both, each wins its own
+        POT + "; Cara 7D @3000; Dana 9C @4000; Alex 9H @5000; Beth snap @5100; Beth snap_pot @5150; resolve",
+        {"players": FOUR},
+        ["snap_won", "match_gone", "snap_pot_won", "match_gone"],
+        id="one_players_snap_and_snap_pot_in_one_window_both_win",
+    ),
     pytest.param(POT + "; Cara 7D; Alex snap", {}, ["false_call"], id="snap_call_on_a_pot_match_is_false"),
     pytest.param("Alex 7H; Beth 7S; Cara snap_pot", {}, ["false_call"], id="snap_pot_call_without_pot_is_false"),
     pytest.param("Alex 7H; Beth 8S; Cara snap", {}, ["false_call"], id="call_without_a_match_is_false"),
