@@ -612,6 +612,16 @@ def test_a_player_put_out_by_an_inserted_call_is_placed_in_game_order() -> None:
     assert places == {"Alex": 3, "Beth": 2, "Cara": 1}
 
 
+def test_players_out_at_the_same_event_share_the_place_below_those_still_in() -> None:
+    """Alex and Beth tie with their last cards: both piles go to the Snap Pot and both are out at once, third of
+    four (not fourth: the standings on the score sheet)."""
+    deal = {"counts": {"Alex": 1, "Beth": 1, "Cara": 25, "Dana": 25}}
+    table, rulings = run("Alex 7H; Beth 7S @2000; Cara snap @2100; Dana snap @2150; resolve", FOUR, deal=deal)
+    assert codes(rulings) == ["snap_pot_formed", "match_gone", "player_out", "player_out"]
+    places = {row["player"]: row["place"] for row in table.session.score().history}
+    assert places == {"Alex": 3, "Beth": 3}
+
+
 @pytest.mark.parametrize(
     ("second", "said"),
     [
