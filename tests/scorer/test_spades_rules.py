@@ -244,6 +244,26 @@ def test_trick_completion_and_the_winner_leads() -> None:
     assert legal_plays(table.state) == cards("4S 3S 4H 3H 6D 5D 4D 3D 2D")
 
 
+@pytest.mark.parametrize(
+    ("tricks", "note"),
+    [
+        pytest.param(("2H", "KH", "5H", "3H"), "Beth wins trick 1 with KH.", id="second_card_leader_alex"),
+        pytest.param(("2H", "KH", "5H", "3H", "9D", "QD", "2D", "3D"), "Charlie wins trick 2 with QD.",
+                     id="second_card_leader_beth"),
+        pytest.param(("2H", "KH", "5H", "3H", "9D", "2D", "3D", "QD"), "Alex wins trick 2 with QD.",
+                     id="fourth_card_leader_beth"),
+        pytest.param(("2H", "3H", "KH", "5H", "9D", "2D", "3D", "QD"), "Beth wins trick 2 with QD.",
+                     id="fourth_card_leader_charlie"),
+    ],
+)  # fmt: skip
+def test_the_trick_won_note_names_the_winning_card(tricks: tuple[str, ...], note: str) -> None:
+    """The dashboard's note names the card that took the trick, whoever led it (hands unknown, David deals)."""
+    table = Table()
+    dealt(None)(table)
+    rulings = table.play(*tricks)
+    assert [r.message for r in rulings if r.code == "trick_won"][-1] == note
+
+
 def test_whole_hand_with_one_suit_each() -> None:
     """Alex holds all the spades: whatever the others play, he wins all 13 tricks."""
     table = Table()
