@@ -212,6 +212,17 @@ def test_two_tricks_not_followed_are_two_revokes() -> None:
     assert [r.data["trick"] for r in revokes] == [1, 2] and all("hearts" in r.message for r in revokes)
 
 
+def test_spades_led_before_broken_is_ruled_once() -> None:
+    """Proved by the first other suit shown; later ones raise nothing new (as a revoke, once)."""
+    table = Table()
+    dealt(None)(table)
+    table.play("AS", "JS", "5S", "2S")  # Alex leads a spade unbroken and wins
+    assert [r.code for r in table.play("AH") if r.code != "trick_won"] == ["spades_led_before_broken"]
+    table.play("10H", "7H", "4H")  # Alex wins and leads again
+    assert [r.code for r in table.event("play", player="Alex", card="KH")] == []
+    assert table.session.view()["watch"] == []
+
+
 def test_watch_lists_what_the_referee_waits_for() -> None:
     table = Table()
     dealt(None)(table)
