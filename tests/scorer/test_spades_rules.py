@@ -160,6 +160,12 @@ RULING_CASES = [
     ),
     case("spade_lead_with_only_spades", then(UNKNOWN, "AS", "JS", "5S", "2S"), "Alex plays KS", []),
     case("spade_lead_once_broken", then(UNKNOWN, "AH", "2S", "5H", "3H"), "Beth plays JS", []),
+    case(
+        "spade_led_once_broken_is_no_suspicion",
+        then(UNKNOWN, "AH", "2S", "5H", "3H", "JS", "5S", "4S", "AS", "KD"),  # Beth trumps, then leads JS
+        "Beth plays 10D",
+        [],
+    ),
     case("same_card_twice_hands_unknown", then(UNKNOWN, "AH"), "Beth plays AH", ["card_already_played"]),
 ]
 
