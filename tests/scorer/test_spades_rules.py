@@ -411,6 +411,25 @@ def test_score_only_blind_nil_needs_the_deficit() -> None:
 
 
 @pytest.mark.parametrize(
+    ("bidder", "codes"),
+    [
+        pytest.param("Alex", ["blind_nil_not_allowed"], id="ahead_alex_refused"),
+        pytest.param("Beth", [], id="behind_beth_allowed"),
+        pytest.param("Charlie", ["blind_nil_not_allowed"], id="ahead_charlie_refused"),
+        pytest.param("David", [], id="behind_david_allowed"),
+    ],
+)
+def test_blind_nil_bid_needs_the_bidder_s_own_team_behind(bidder: str, codes: list[str]) -> None:
+    """Card by card, the deficit is the bidder's own team's: Alex & Charlie lead 81 to 40 (40 needed)."""
+    table = Table({"blind_nil_requires_deficit": 40})
+    table.event("hand", **hand((4, 2, 4, 2), (5, 2, 4, 2)))
+    assert table.summary()["totals"] == {AC: 81, BD: 40}
+    while turn(table.state) != PLAYERS.index(bidder):  # Beth deals hand 2: Charlie bids first
+        table.bids(3)
+    assert table.codes("bid", player=bidder, bid=0, blind=True) == codes
+
+
+@pytest.mark.parametrize(
     ("claim", "codes", "tricks"),
     [
         pytest.param({"player": "Alex"}, [], (13, 0, 0, 0), id="claim_all"),
