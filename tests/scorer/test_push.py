@@ -399,6 +399,18 @@ def test_report_naming_a_different_player_out() -> None:
     assert codes[0] == "out_mismatch"
 
 
+def test_a_report_naming_a_player_out_after_the_stock_ran_out_is_flagged() -> None:
+    """RULES.md Push: a deal ends when a player empties their hand "or the stock is empty when a player must draw";
+    the referee saw the stock run out (nobody went out), so a report that Beth went out, which scores her team 0, is
+    flagged as it is when the referee saw another player go out."""
+    state = replace(table(DEAL).state, stock=1)
+    state, codes = _apply(state, "push", player="Alex")
+    assert codes == ["stock_empty"] and state.phase == "counting" and state.out is None
+    state, rulings = GAME.apply(state, GameEvent(99, 0, Source.MANUAL, "deal_end", {"hands": {}, "out": "Beth"}))
+    assert [(r.code, r.player) for r in rulings] == [("out_mismatch", "Beth"), ("deal_scored", None)]
+    assert "The report says Beth went out; the referee saw nobody go out" in rulings[0].message
+
+
 def test_deal_end_during_play_is_flagged() -> None:
     t = table(DEAL, draw("Alex"), discard("Alex", "3H"))
     assert t.codes(deal_end({})) == ["deal_end_early", "deal_scored"]
