@@ -71,6 +71,7 @@ TURN = [
     ("stock_draw_without_push", [DEAL], draw("Alex", "stock"), ["stock_draw_without_push"]),
     ("second_draw_in_a_turn", [DEAL, draw("Alex")], draw("Alex", "stock"), ["already_drew"]),
     ("discard_missing", [DEAL, draw("Alex")], draw("Beth", "stock"), ["discard_missing"]),
+    ("draw_two_seats_on_after_a_draw_is_out_of_turn", [DEAL, draw("Alex")], draw("Charlie", "stock"), ["out_of_turn"]),
     ("play_without_drawing", [DEAL], discard("Alex", "3H"), ["draw_missing"]),
     ("discard_out_of_turn", [DEAL], discard("Beth", "KS"), ["out_of_turn"]),
     ("discard_passes_the_turn", [DEAL, draw("Alex")], discard("Alex", "3H"), []),
