@@ -167,6 +167,12 @@ PLAY = [
         meld("Beth", ("set", "KS KH JK"), ("set", "4S 4H 2D"), ("run", "9C JC KD")),
         ["invalid_meld"],
     ),
+    (
+        "a_meld_after_the_requirement_need_not_make_it_again",  # here the run 9C JK=10C JC goes out
+        [*PUSHED, draw("Beth"), meld("Beth", ("set", "KS KH KD"), ("set", "4S 4H 2D"))],
+        meld("Beth", ("run", "9C JC JK")),
+        ["went_out"],
+    ),
     ("layoff_after_requirement", BETH_LAID, layoff("Beth", 1, "KD"), []),
     ("layoff_after_another_player_lays_theirs", BOTH_LAID, layoff("Beth", 1, "KD"), []),
     ("layoff_invalid", BETH_LAID, layoff("Beth", 1, "9C"), ["invalid_layoff"]),
