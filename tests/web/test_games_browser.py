@@ -3273,6 +3273,12 @@ def test_snap_after_a_card_entered_out_of_turn_the_entry_goes_back_to_the_player
     clean(phone)
 
 
+def text_content(driver: WebDriver, selector: str) -> str:
+    """The element's textContent, as tap_when_redrawn compares it (WebElement.text is the rendered text, and a read
+    of an element the page is redrawing can fail as stale)."""
+    return str(driver.execute_script("return document.querySelector(arguments[0]).textContent", selector))
+
+
 def tap_when_redrawn(driver: WebDriver, changed: str, before: str, selector: str) -> None:
     """Taps `selector` in the page the moment the element `changed` no longer reads `before` (another screen's entry
     came in and redrew it), as a player already reaching for it does."""
@@ -3302,15 +3308,17 @@ def test_spit_a_play_onto_the_pile_the_other_player_did_not_touch_is_sent_at_onc
     tap(phone, slot("Beth", 0))  # her 10H
     wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, pile(1) + ":not([disabled])"))
     alex = {"type": "play", "player": "Alex", "card": "3S", "pile": 0, "from": 0}
+    before = text_content(phone, pile(0))  # read before the entry: its redraw may come before the POST's answer
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", alex)[0] == 201
-    tap_when_redrawn(phone, pile(0), css(phone, pile(0)).text, pile(0))  # on the 3S that came under the finger
+    tap_when_redrawn(phone, pile(0), before, pile(0))  # on the 3S that came under the finger
     time.sleep(0.5)
     assert len(events(server, gid)) == 4
     assert "The screen changed just as you tapped" in text(phone, "#entry")
     time.sleep(0.5)
     alex = {"type": "play", "player": "Alex", "card": "4S", "pile": 0, "from": 1}
+    before = text_content(phone, pile(0))
     assert call(server["laptop"], "POST", f"/api/games/{gid}/events", alex)[0] == 201
-    tap_when_redrawn(phone, pile(0), css(phone, pile(0)).text, pile(1))  # on the 9D, untouched
+    tap_when_redrawn(phone, pile(0), before, pile(1))  # on the 9D, untouched
     wait(phone, lambda d: len(events(server, gid)) == 6, 3)
     play = events(server, gid)[-1]
     assert (play["player"], play["card"], play["pile"]) == ("Beth", "10H", 1)
