@@ -41,6 +41,7 @@ SCORES = [
     pytest.param("R1 R2 R3 R4 R6 R7 R8 R9 G5 *5", 11, id="rainbow_goes_where_it_completes_a_run"),
     pytest.param("R1 R9 *# R# R# *2 *3 *4 *5", 10, id="seven_wilds_complete_one_colour"),
     pytest.param("R1 R9 *# R# *2 *3 *4 *5 G5", 8, id="six_wilds_fall_one_short"),
+    pytest.param("B5 B7 *# R# R# *2", 6, id="colour_wilds_make_a_run_in_a_colour_with_no_number_card"),
 ]
 
 
@@ -382,6 +383,27 @@ def twin_colours(draw: st.DrawFn) -> list[TenCard]:
 @settings(max_examples=60, deadline=None)
 @given(twin_colours())
 def test_search_with_twin_colours_equals_sharing_by_hand(hand: list[TenCard]) -> None:
+    assert best_score(hand).points == brute_force_by_sharing_wilds(hand)
+
+
+@st.composite
+def near_twin_colours(draw: st.DrawFn) -> list[TenCard]:
+    """Several colours holding the same numbers but each its own count of colour wilds (not twins: the search
+    may not share one colour's runs out to the other)."""
+    numbers = draw(st.sets(st.integers(1, 9), max_size=6))
+    twins = draw(st.sets(st.sampled_from(COLOURS), min_size=2))
+    hand = [TenCard(TenKind.NUMBER, c, n) for c in twins for n in numbers]
+    hand += [TenCard(TenKind.COLOUR_WILD, c) for c in twins for _ in range(draw(st.integers(0, 2)))]
+    hand += draw(st.lists(st.sampled_from(NUMBERS), max_size=6))
+    hand += draw(st.lists(st.sampled_from(RAINBOWS), max_size=3))
+    return hand + [FULL] * draw(st.integers(0, 1))
+
+
+@settings(max_examples=60, deadline=None)
+@given(near_twin_colours())
+def test_search_with_colours_holding_the_same_numbers_but_not_the_same_wilds_equals_sharing_by_hand(
+    hand: list[TenCard],
+) -> None:
     assert best_score(hand).points == brute_force_by_sharing_wilds(hand)
 
 
