@@ -193,6 +193,18 @@ def test_a_tie_that_stays_level_says_they_share_first_place(tokens: tuple[int, i
     assert GAME.view(state)["prompt"] == "The game is over. " + said
 
 
+def test_bust_tokens_do_not_break_a_tie() -> None:
+    """RULES.md, Ten: "Ties: most currency tokens (bust tokens excluded)". Alex's 2 bust tokens (worth 6 in a buy)
+    do not lift his 3 currency tokens over Beth's 4."""
+    entry = {
+        "Alex": {"cards": texts("R1 R2"), "tokens": 3, "bust_tokens": 2},
+        "Beth": {"cards": texts("G1 G2"), "tokens": 4},
+    }
+    state, _ = play([final(entry)], start(["Alex", "Beth"]))
+    assert GAME.score(state).winner == ("Beth",)
+    assert GAME.view(state)["players"]["Beth"]["place"] == 1
+
+
 def test_a_three_way_tie_settled_by_tokens_then_cards_says_both() -> None:
     entry = {
         "Alex": {"cards": texts("R1 R2"), "tokens": 4},
