@@ -48,6 +48,25 @@ def test_host_creates_a_game_and_a_player_sees_it(app: Flask, host: FlaskClient,
     assert phone(app).get("/api/games").get_json()["games"] == []
 
 
+def test_the_game_list_says_where_a_game_stands_after_each_entry(app: Flask, host: FlaskClient) -> None:
+    """The game list's result (totals, over, who won) is kept between lists only while the game is as it was: a list
+    read before an entry must not stand for the game after it (the home page said a game won was still going)."""
+    gid = new_game(host, options={"target": 3})["id"]
+
+    def result() -> dict[str, Any]:
+        [listed] = host.get("/api/games").get_json()["games"]
+        found: dict[str, Any] = listed["result"]
+        return found
+
+    assert (result()["totals"], result()["finished"]) == ({"Ann": 0, "Bo": 0}, False)
+    assert post_event(host, gid, type="add", player="Ann", points=2).status_code == 201
+    assert (result()["totals"], result()["finished"]) == ({"Ann": 2, "Bo": 0}, False)
+    assert post_event(host, gid, type="add", player="Bo", points=1).status_code == 201
+    assert post_event(host, gid, type="add", player="Ann", points=1).status_code == 201
+    final = result()
+    assert (final["totals"], final["finished"], final["winner_text"]) == ({"Ann": 3, "Bo": 1}, True, "Winner: Ann")
+
+
 def test_create_keeps_only_the_house_rules_that_differ(app: Flask, host: FlaskClient) -> None:
     created = new_game(host, options={"target": 20}, title="Friday")
     record = store(app).game(created["id"])
