@@ -720,6 +720,23 @@ def test_log_marks_corrected_events_with_what_counts(host: FlaskClient, tally: d
     assert (first["status"], first["now"]["points"], first["event"]["points"]) == ("corrected", 4, 3)
 
 
+def test_log_says_which_undo_is_in_effect_after_a_restore_is_undone(host: FlaskClient, tally: dict[str, Any]) -> None:
+    """Undo, Restore (an undo of that undo), then Undo of the Restore: the first undo is in effect again and the
+    Restore is not. The Log marked the first undo as not in effect too (struck through), its event still undone."""
+    gid = tally["id"]
+    assert post_event(host, gid, type="add", player="Ann", points=3).status_code == 201
+    for target in (1, 2, 3):
+        assert post_event(host, gid, type="undo", target=target).status_code == 201
+    entries = host.get(f"/api/games/{gid}/log").get_json()["entries"]
+    assert [(e["event"]["seq"], e["status"], e.get("in_effect")) for e in entries] == [
+        (1, "undone", None),
+        (2, "meta", True),
+        (3, "meta", False),
+        (4, "meta", True),
+    ]
+    assert host.get(f"/api/games/{gid}").get_json()["state"]["totals"] == {"Ann": 0, "Bo": 0}
+
+
 def test_a_stored_event_this_version_refuses_leaves_the_game_readable_and_mendable(
     host: FlaskClient, tally: dict[str, Any]
 ) -> None:
