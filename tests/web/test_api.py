@@ -737,6 +737,20 @@ def test_log_says_which_undo_is_in_effect_after_a_restore_is_undone(host: FlaskC
     assert host.get(f"/api/games/{gid}").get_json()["state"]["totals"] == {"Ann": 0, "Bo": 0}
 
 
+def test_a_foul_that_changed_the_game_can_be_corrected_to_another_such_foul(
+    host: FlaskClient, tally: dict[str, Any]
+) -> None:
+    """A foul that changes the game (here Bo's points out of turn, which count; Snap's false call, its penalty; Spit's
+    illegal play, its card on the pile) is corrected as any other event: the edit is not refused as making it "a foul
+    that counts for nothing" (that is only for an event that counted and would stop changing the game)."""
+    gid = tally["id"]
+    first = post_event(host, gid, type="add", player="Bo", points=4)
+    assert [r["code"] for r in first.get_json()["rulings"]] == ["out_of_turn"]
+    edit = post_event(host, gid, type="correct", target=1, event={"type": "add", "player": "Bo", "points": 5})
+    assert edit.status_code == 201, edit.get_json()
+    assert edit.get_json()["state"]["totals"] == {"Ann": 0, "Bo": 5}
+
+
 def test_a_stored_event_this_version_refuses_leaves_the_game_readable_and_mendable(
     host: FlaskClient, tally: dict[str, Any]
 ) -> None:
