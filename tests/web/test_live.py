@@ -332,6 +332,46 @@ def test_a_live_message_leaves_out_the_history_its_stream_last_sent(app: Flask, 
     first.close(), second.close()
 
 
+def test_streams_opened_before_and_after_another_server_s_entry_each_hear_what_they_lack(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another server on the same database wrote Bo's points out of turn (a foul: an alert) as this one committed; this
+    one caught up without a message (its entry refused, 409). A stream opened before has not had that alert, one opened
+    after has: the next event's message brings it to the first (it kept its old alerts, no foul shown) and leaves it
+    out for the second. Each stream's message is rendered for what that stream last sent, not the first stream's."""
+    from web.app import create_app
+
+    app.config["STREAM_MAX_S"] = 10
+    gid = tally["id"]
+    before = Stream(host, stream_url(gid))
+    before.next()
+    assert before.next()["data"]["alerts"] == []
+    other = create_app({"TESTING": True, "DATABASE": app.config["DATABASE"]})
+    commit = store(app).append
+
+    def the_other_server_first(*args: Any) -> None:
+        monkeypatch.undo()
+        assert post_event(other.test_client(), gid, type="add", player="Bo", points=2).status_code == 201
+        commit(*args)
+
+    monkeypatch.setattr(store(app), "append", the_other_server_first)
+    try:
+        assert post_event(host, gid, type="add", player="Ann", points=1).status_code == 409
+        after = Stream(host, stream_url(gid))
+        after.next()
+        assert [a["code"] for a in after.next()["data"]["alerts"]] == ["out_of_turn"]
+        assert post_event(host, gid, type="add", player="Ann", points=1).status_code == 201
+        messages = {name: stream.next() for name, stream in (("before", before), ("after", after))}
+        assert [m["event"] for m in messages.values()] == ["event", "event"]  # (not a heartbeat: nothing sent)
+        heard = {name: message["data"]["state"] for name, message in messages.items()}
+        assert [a["code"] for a in heard["before"]["alerts"]] == ["out_of_turn"]
+        assert "alerts" not in heard["after"]
+        assert heard["before"]["totals"] == heard["after"]["totals"] == {"Ann": 1, "Bo": 2}
+        before.close(), after.close()
+    finally:
+        store(other).close()
+
+
 def said(game_id: str, phone_id: str, me: str) -> str:
     """A stream as a table page opens it: naming its phone and the player it says it is ("I am")."""
     return f"/api/games/{game_id}/stream?phone={phone_id}&me={quote(me)}"
