@@ -234,6 +234,30 @@ def test_an_entry_waits_for_another_program_s_short_write(tmp_path: Path) -> Non
     store_of(app).close()
 
 
+def test_a_new_game_waits_for_another_program_s_short_write(tmp_path: Path) -> None:
+    """Another program (a second server, a tool) writes to the file while the host makes a game: the game's write
+    waits for it as an entry does, and the game is made. A write that read the file first and then waited (a
+    transaction begun deferred) found the file changed meanwhile and was refused at once (503, "another program is
+    writing it"), though the other program was done in half a second."""
+    path = tmp_path / "t.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(path)})
+    client, game_id = _tally(app)
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO meta VALUES ('another program', 'was here')")  # a write the game's write waits out
+    done = threading.Timer(0.5, other.execute, ("COMMIT",))
+    done.start()
+    started = time.monotonic()
+    response = client.post("/api/games", json={"game": "tally", "players": ["Ann", "Bo"]})
+    waited = time.monotonic() - started
+    done.join()
+    other.close()
+    assert response.status_code == 201, response.get_json()
+    assert 0.4 < waited < BUSY_S
+    assert [g["id"] for g in client.get("/api/games").get_json()["games"]] == [response.get_json()["id"], game_id]
+    store_of(app).close()
+
+
 def test_a_busy_database_names_its_file_to_the_host_only(tmp_path: Path) -> None:
     """The 503 showed every player the server's full path, its home folder first, 180 px of a phone's screen
     before the useful part (accessibility audit, session 36): the host and the server's log keep it."""
