@@ -234,6 +234,27 @@ def test_an_entry_waits_for_another_program_s_short_write(tmp_path: Path) -> Non
     store_of(app).close()
 
 
+def test_a_game_s_seats_are_as_made_after_a_restart(tmp_path: Path) -> None:
+    """The players come back from the database in their seats, not in another order (by name): turns, partners
+    (Spades: seats 1 and 3) and who dealt hang on the seats, so a game restarted with its players reordered ruled its
+    stored turns out of turn and scored them anew."""
+    path = str(tmp_path / "t.sqlite3")
+    app = create_app({"TESTING": True, "DATABASE": path})
+    client = app.test_client()
+    game_id = new_game(client, "tally", ["Cy", "Ann", "Bo"])["id"]
+    for name, points in (("Cy", 3), ("Ann", 1), ("Bo", 2)):
+        body = {"type": "add", "player": name, "points": points}
+        assert client.post(f"/api/games/{game_id}/events", json=body).status_code == 201
+    before = client.get(f"/api/games/{game_id}").get_json()["state"]
+    assert before["alerts"] == [] and before["view"]["turn"] == "Cy"
+    store_of(app).close()
+    restarted = create_app({"TESTING": True, "DATABASE": path})
+    state = restarted.test_client().get(f"/api/games/{game_id}").get_json()["state"]
+    assert state["players"] == ["Cy", "Ann", "Bo"]
+    assert (state["alerts"], state["view"], state["totals"]) == ([], before["view"], {"Cy": 3, "Ann": 1, "Bo": 2})
+    store_of(restarted).close()
+
+
 def test_a_new_game_waits_for_another_program_s_short_write(tmp_path: Path) -> None:
     """Another program (a second server, a tool) writes to the file while the host makes a game: the game's write
     waits for it as an entry does, and the game is made. A write that read the file first and then waited (a
