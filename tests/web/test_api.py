@@ -631,6 +631,21 @@ def test_a_deal_s_end_entered_on_an_old_view_is_refused_not_scored_twice(app: Fl
     assert len(events_of(app, gid)) == 2
 
 
+def test_a_deal_s_end_entered_on_an_old_view_after_the_one_entered_meanwhile_was_undone_is_taken(
+    app: Flask, host: FlaskClient
+) -> None:
+    """The camera ended a Push deal wrongly and a player undid it; a phone that had seen neither enters the deal's
+    end: it is the only one that counts, so it is taken, not refused as "entered meanwhile, on another screen"."""
+    gid = new_game(host, "push", ["Alex", "Beth", "Charlie", "David"])["id"]
+    wrong = {"type": "deal_end", "out": "Beth", "hands": {"Alex": ["QH"], "Charlie": ["5C"], "David": ["4H"]}}
+    assert post_event(host, gid, **wrong, seen=0).status_code == 201
+    assert post_event(host, gid, type="undo", target=1, seen=1).status_code == 201
+    end = {"type": "deal_end", "out": "Alex", "hands": {"Beth": ["QH", "7C"], "David": ["4H"]}}
+    taken = post_event(host, gid, **end, seen=0)
+    assert taken.status_code == 201, taken.get_json()
+    assert taken.get_json()["event"]["seq"] == 3 and len(taken.get_json()["state"]["history"]) == 1
+
+
 def test_an_entry_the_same_as_a_foul_that_did_not_count_is_entered_anew(app: Flask, host: FlaskClient) -> None:
     """The camera sent Beth's card out of turn (it missed Alex's lead): it does not count. Once the lead is entered, a
     phone that had not seen the camera's event enters Beth's card: it counts now, not 'already entered'."""
