@@ -14,7 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.events import EventError, GameEvent, GameLog, LogHeader, Source, parse_log
-from scorer.session import Session, replay
+from scorer.session import MEMO_EVERY, Session, replay
+from tests.scorer.toygame import TALLY
 
 ROOT = Path(__file__).resolve().parents[2]
 LOGS = sorted((ROOT / "tests" / "golden").glob("*/*.jsonl")) + sorted((ROOT / "docs" / "examples").glob("*.jsonl"))
@@ -150,6 +151,24 @@ def test_a_correction_equal_only_to_python_is_ruled_on(bid: object) -> None:
     body = {**dict(target.data), "type": "bid", "bid": bid}
     with pytest.raises(EventError, match="bid"):
         session.append(GameEvent(21, 50000, Source.MANUAL, "correct", {"target": target.seq, "event": body}))
+
+
+@pytest.mark.parametrize("kind", ["correct", "undo"])
+@pytest.mark.parametrize("target", [MEMO_EVERY - 2, MEMO_EVERY, MEMO_EVERY + 2, 2 * MEMO_EVERY])  # Bo's entries
+def test_a_change_next_to_a_memo_mark_changes_the_score(target: int, kind: str) -> None:
+    """Ann and Bo add a point each, turn about, 40 times; then the scorekeeper corrects (Bo scored 5, not 1) or undoes
+    one entry. Refolded from a mark past the first event it changes (the mark after the 16th entry, for a change of
+    the 16th), the change was taken but the score stayed as it was (kills mutant M19, session 53 mutsession)."""
+    session = Session(TALLY, ["Ann", "Bo"], {"target": 100})
+    for seq in range(1, 41):
+        session.append(
+            GameEvent(seq, 100 * seq, Source.MANUAL, "add", {"player": ["Ann", "Bo"][seq % 2 == 0], "points": 1})
+        )
+    body = {"type": "add", "player": "Bo", "points": 5}
+    meta = {"target": target, "event": body} if kind == "correct" else {"target": target}
+    session.append(GameEvent(41, 4100, Source.MANUAL, kind, meta))
+    assert tuple(session.state.points) == ((20, 24) if kind == "correct" else (20, 19))
+    assert session.state == replay(session.log()).state
 
 
 def _evening(undo_every: int, hands: int) -> GameLog:
