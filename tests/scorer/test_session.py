@@ -165,6 +165,19 @@ def test_a_stored_event_this_referee_refuses_is_kept_but_does_not_count() -> Non
     assert points(session) == (4, 7) and len(session.events) == 7
 
 
+@pytest.mark.parametrize("seq", [1, 2], ids=["earlier", "same"])
+def test_a_stored_event_out_of_order_is_refused_not_kept(seq: int) -> None:
+    """restore keeps a stored event the referee refuses, but not one whose seq is not after the last: kept, the log
+    held two events 2 and its export did not replay ("seq 2 is used twice"; kills mutant M33, session 53 mutsession)."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.restore(add(1, "Ann", 3))
+    session.restore(add(2, "Bo", 4))
+    with pytest.raises(EventError, match=f"event {seq} is out of order: the next event is 3"):
+        session.restore(ev(seq, "add", player="Ann", points=5))
+    assert [e.seq for e in session.events] == [1, 2] and session.rulings == [] and points(session) == (3, 4)
+    assert points(replay(parse_log(format_log(session.log())))) == (3, 4)
+
+
 def test_two_inserts_after_one_event_count_in_log_order() -> None:
     """The order events count in (session.py: "depth first, children in log order"): Bo's and Cy's turns were
     missed after Ann's; the scorekeeper inserts Bo's, then Cy's, both after event 1, and both count in turn."""
