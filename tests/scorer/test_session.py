@@ -194,6 +194,33 @@ def test_two_inserts_after_one_event_count_in_log_order() -> None:
 @pytest.mark.parametrize(
     ("meta", "message"),
     [
+        (
+            ev(3, "correct", target=1, event={"type": "add", "player": "Ann", "points": 11}),
+            "event 1 (add): 'points' must be a whole number from 0 to 9, not 11",
+        ),
+        (
+            ev(3, "insert", after=1, event={"type": "add", "player": "Bo", "points": 11}),
+            "event 3 (add): 'points' must be a whole number from 0 to 9, not 11",
+        ),
+    ],
+    ids=["correct", "insert"],
+)
+def test_a_correction_or_insert_the_referee_refuses_says_its_own_reason(meta: GameEvent, message: str) -> None:
+    """Ann's 3 corrected to 11 (0 to 9 allowed) is refused for what it says. Taken for a later event it left
+    impossible, it was "would leave event 1 (add) impossible: ... Undo or correct event 1 first, then this": what
+    the scorekeeper was doing (kills mutant M23, session 53 mutsession)."""
+    session = Session("tally", ["Ann", "Bo"])
+    session.append(add(1, "Ann", 3))
+    session.append(add(2, "Bo", 4))
+    with pytest.raises(EventError) as info:
+        session.append(meta)
+    assert str(info.value) == message
+    assert points(session) == (3, 4) and len(session.events) == 2
+
+
+@pytest.mark.parametrize(
+    ("meta", "message"),
+    [
         (ev(3, "undo", target=9), "no earlier event 9"),
         (ev(3, "undo"), "'target' is missing"),
         (ev(3, "correct", target=1), "'event' must be the corrected event"),
