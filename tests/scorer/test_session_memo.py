@@ -171,6 +171,25 @@ def test_a_change_next_to_a_memo_mark_changes_the_score(target: int, kind: str) 
     assert session.state == replay(session.log()).state
 
 
+@pytest.mark.parametrize("later", [0, MEMO_EVERY], ids=["none", "a_memo_mark"])
+def test_a_refused_stored_event_corrected_to_itself_is_refused_again(later: int) -> None:
+    """Bo's stored 12 (an earlier version took it; 0 to 9 now) is kept, refused; Ann's last entry is undone.
+    Corrected to the same 12, Bo's is refused again for the same reason. With a memo mark past it (16 entries later)
+    the memo took the correction for the stored event it equals, whether it counts or not: it was taken, listed as
+    counting, and never added to Bo's score, and the game's export did not replay (kills mutant M17, session 53
+    mutsession)."""
+    session = Session(TALLY, ["Ann", "Bo"], {"target": 100})
+    entries = [("Ann", 3), ("Bo", 12)] + [("Ann", 1), ("Bo", 1)] * (later // 2) + [("Ann", 5)]
+    for seq, (name, points) in enumerate(entries, start=1):
+        session.restore(GameEvent(seq, 100 * seq, Source.MANUAL, "add", {"player": name, "points": points}))
+    session.append(GameEvent(session.next_seq, 8000, Source.MANUAL, "undo", {"target": len(entries)}))  # Ann's 5
+    before = session.summary()
+    body = {"type": "add", "player": "Bo", "points": 12}
+    with pytest.raises(EventError, match="'points' must be a whole number from 0 to 9, not 12"):
+        session.append(GameEvent(session.next_seq, 9000, Source.MANUAL, "correct", {"target": 2, "event": body}))
+    assert session.summary() == before and 2 not in {e.seq for e in session.counting()}
+
+
 def _evening(undo_every: int, hands: int) -> GameLog:
     """A Spades evening played card by card (the demo's hand over and over), an undo of the last play and the play
     entered again every ``undo_every`` events."""
