@@ -138,6 +138,21 @@ def test_the_view_after_an_event_is_that_of_a_fold_from_the_start(log: Path, dat
     assert all(session.view_after(e.seq) is None for e in session.events if e.seq not in counted)
 
 
+def test_the_view_after_an_event_leaves_out_a_refused_stored_event_before_it() -> None:
+    """A game loaded with Bo's stored 12 (an earlier version took it; 0 to 9 now), kept and not counted: the view the
+    camera asks for after each later event is the game's without it. Given to the referee, it raised the 12's refusal
+    for every later event (kills mutant M25, session 53 mutsession)."""
+    session = Session(TALLY, ["Ann", "Bo"])
+    for seq, (name, points) in enumerate([("Ann", 3), ("Bo", 12), ("Bo", 4), ("Ann", 1)], start=1):
+        session.restore(GameEvent(seq, 100 * seq, Source.MANUAL, "add", {"player": name, "points": points}))
+    assert [session.view_after(seq) for seq in (1, 2, 3, 4)] == [
+        {"points": [3, 0], "turn": "Bo"},
+        None,
+        {"points": [3, 4], "turn": "Ann"},
+        {"points": [4, 4], "turn": "Bo"},
+    ]
+
+
 @pytest.mark.parametrize("bid", [True, 1.0], ids=["true", "one_point_oh"])
 def test_a_correction_equal_only_to_python_is_ruled_on(bid: object) -> None:
     """A bid of 1 corrected to ``true`` or ``1.0``: equal under Python's ``==``, so the memo took the correction for no
