@@ -153,6 +153,25 @@ def test_the_view_after_an_event_leaves_out_a_refused_stored_event_before_it() -
     ]
 
 
+def test_an_undo_rewound_then_made_again_after_more_play_takes_the_entry_out() -> None:
+    """Ann's 9 (event 15) entered by mistake; its undo is rewound (the store could not write it: web.hub rewinds the
+    session), three more entries are made, and the undo made again. The memo, still taken as the session's walk after
+    the rewind, had its mark after the 16th event put on a state with Ann's 9 in it, and refolded from there: the
+    undo was taken and Ann kept her 9 (17 to 9; kills mutant M26, session 53 mutsession)."""
+    session = Session(TALLY, ["Ann", "Bo"], {"target": 100})
+    entries = [("Ann", 1), ("Bo", 1)] * 7 + [("Ann", 9)]
+    for seq, (name, points) in enumerate(entries, start=1):
+        session.append(GameEvent(seq, 100 * seq, Source.MANUAL, "add", {"player": name, "points": points}))
+    mark = session.checkpoint()
+    session.append(GameEvent(16, 1600, Source.MANUAL, "undo", {"target": 15}))
+    session.rewind(mark)
+    for seq, name in enumerate(["Bo", "Ann", "Bo"], start=16):
+        session.append(GameEvent(seq, 100 * seq, Source.MANUAL, "add", {"player": name, "points": 1}))
+    session.append(GameEvent(19, 1900, Source.MANUAL, "undo", {"target": 15}))
+    assert tuple(session.state.points) == (8, 9)
+    assert session.state == replay(session.log()).state
+
+
 @pytest.mark.parametrize("bid", [True, 1.0], ids=["true", "one_point_oh"])
 def test_a_correction_equal_only_to_python_is_ruled_on(bid: object) -> None:
     """A bid of 1 corrected to ``true`` or ``1.0``: equal under Python's ``==``, so the memo took the correction for no
