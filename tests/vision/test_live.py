@@ -1172,3 +1172,70 @@ def test_one_reading_of_the_markers_off_is_no_move_and_a_card_read_anew_then_is_
     assert _flips(session) == ["5S", "7D"], table.status()["notes"]
     assert sum("calibrated from" in r.getMessage() for r in caplog.records) == 1  # at the start only
     assert 40 in checked and untracked == [40]
+
+
+def test_a_detector_that_gave_unusable_output_for_a_moment_is_said_ready_again_once_it_reads(tmp_path: Path) -> None:
+    """Three frames of nonsense from the detector (a hiccup), then cards as ever: the status said "the card detector
+    gave unusable output" and not ready for the rest of the game, while it sent every flip (a mutation round of
+    vision/live.py, session 53)."""
+    script = snap_script()
+    oracle = script.oracle()
+    calls: list[int] = []
+
+    def detector(image):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if 5 < len(calls) <= 8:
+            return [{"card": "XX", "confidence": 1, "box": [0, 0, 1, 1]}]
+        return oracle(image)
+
+    table, session = run(tmp_path, script, 70, detector=detector)
+    assert _flips(session) == ["5S", "7D", "7H"]
+    assert table.status()["detector"] == {"ready": True, "message": "card detector ready"}
+    assert not any("unusable" in line for line in table._status_lines())
+
+
+def test_a_folder_of_pictures_two_a_second_is_not_said_to_be_a_slow_camera(tmp_path: Path) -> None:
+    """A recorded game as a folder of pictures (2 a second, the default) is read picture by picture, in real time: the
+    camera view said "the camera sends 2.0 pictures a second: cards turned quickly can be missed", which is said of a
+    camera or stream whose pictures come too seldom, where the pipeline cannot ask for more (a mutation round of
+    vision/live.py, session 53)."""
+    script = snap_script()
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    for index in range(0, 60, 10):
+        cv2.imwrite(str(folder / f"{index:03d}.png"), script.frame(index))
+    lines: list[str] = []
+    tables: list[LiveTable] = []
+    slow: list[bool] = []
+
+    def on_frame(frame: Frame) -> None:
+        if tables:
+            lines.extend(tables[0]._status_lines())
+            slow.append(tables[0].status()["slow_camera"])
+
+    table = LiveTable(
+        str(folder), SessionLink(snap_session()), default_config("snap", 2), detector=None, on_frame=on_frame
+    )
+    tables.append(table)
+    status, _ = status_after(table, 5, 20)
+    assert 1.5 < status["fps"] < 2.5 and len(slow) >= 4  # two pictures a second, read at that pace
+    assert not any(slow) and not any("pictures a second" in line for line in lines)
+
+
+def test_a_short_gap_the_computer_spent_asleep_is_not_said(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asleep 2 s (the lid closed and opened again), the phone's stream back at once: as a camera gap under 3 s
+    (SAY_AWAY_MS) is only logged, so is this one; the camera view said "this computer was asleep for 2 s: check the
+    cards played meanwhile" (a mutation round of vision/live.py, session 53)."""
+    camera = PhoneCamera(snap_script(), 80, 100, stall=(40, 2000))
+    slept = [0]
+    monkeypatch.setattr(clock, "asleep_ms", lambda: slept[0])
+    away: list[int] = []
+
+    def on_frame(frame: Frame) -> None:
+        away.append(frame.away_ms)
+        slept[0] = 2000 if frame.away_ms > 1000 else slept[0]
+
+    table, session = run_phone(camera, on_frame=on_frame)
+    assert 1500 <= max(away) < 3000  # away long enough to count as a gap, too short to say
+    assert _flips(session) == ["5S", "7D", "7H"]
+    assert not any("asleep" in alert or "no picture" in alert for alert in table.status()["alerts"])
