@@ -1239,3 +1239,72 @@ def test_a_short_gap_the_computer_spent_asleep_is_not_said(monkeypatch: pytest.M
     assert 1500 <= max(away) < 3000  # away long enough to count as a gap, too short to say
     assert _flips(session) == ["5S", "7D", "7H"]
     assert not any("asleep" in alert or "no picture" in alert for alert in table.status()["alerts"])
+
+
+def test_corners_clicked_again_on_a_picture_of_the_same_size_measure_the_corner_index_again() -> None:
+    """A 640x360 camera: the corners clicked round a small part of its picture make a corner index 1 px tall and the
+    camera view says it is too small to read the cards; clicked again round the whole table (7 px) it must say so no
+    more, but the index was measured once per picture size, and the line stayed for the rest of the game (a mutation
+    round of vision/live.py, session 53)."""
+    size = (640, 360)
+    table = LiveTable("0", SessionLink(snap_session()), default_config("snap", 2), detector=None)
+    picture = cv2.resize(snap_script(markers=False).frame(0), size)
+    table._process(Frame(picture, 0, 0, 0))  # no calibration yet: the picture is shown for the corners to be clicked
+
+    def small() -> list[str]:
+        table._process(Frame(picture, 1, 100, 100))
+        return [line for line in table._status_lines() if "too small to read the cards" in line]
+
+    w, h = size
+    table.set_corners([[0.4 * w, 0.4 * h], [0.6 * w, 0.4 * h], [0.62 * w, 0.6 * h], [0.38 * w, 0.6 * h]])
+    assert small()
+    table.set_corners([[0.19 * w, 0.1 * h], [0.81 * w, 0.1 * h], [0.95 * w, 0.95 * h], [0.05 * w, 0.95 * h]])
+    assert not small()
+
+
+def test_a_camera_found_moved_says_so_on_the_camera_view_while_nothing_is_tracked() -> None:
+    """Corners clicked, then the camera knocked (the picture shifted, no markers to recalibrate from): nothing is
+    tracked until the corners are clicked again, and the camera view's status lines must say why; with a calibration
+    in the config they said nothing of it (a mutation round of vision/live.py, session 53)."""
+    from tests.vision.tablesim import SIZE
+    from vision.calibrate import from_corners
+
+    w, h = LAYOUT.table
+    calibration = from_corners(project(camera(), [(0, 0), (w, 0), (w, h), (0, h)]).tolist(), LAYOUT, SIZE)
+    table = LiveTable("0", SessionLink(snap_session()), default_config("snap", 2), detector=None)
+    table._install(table.config.with_calibration(calibration), fresh=False)
+    before = snap_script(markers=False).frame(30)  # two cards down: something for the picture's shift to be read from
+    knocked = snap_script(markers=False, bump=(0, camera(nudge=(30.0, 12.0)))).frame(30)
+    for index, picture in enumerate([before, knocked, knocked]):
+        table._check_calibration(Frame(picture, index, index * 100, index * 100))
+    calibration_status = table.status()["calibration"]
+    assert calibration_status["state"] == "moved" and calibration_status["message"].startswith("the camera has moved")
+    assert calibration_status["message"] in table._status_lines()
+
+
+def test_corners_that_could_not_be_saved_are_said_on_the_camera_view_until_a_save_goes_through(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The table's file cannot be written (a full disk): the calibration holds and the camera view says it will be
+    lost when the camera stops; once a later save goes through (corners clicked again), it says so no more (a mutation
+    round of vision/live.py, session 53)."""
+    import vision.live
+
+    table, _ = run(tmp_path, snap_script(markers=False), 12)
+    w, h = LAYOUT.table
+    corners = project(camera(), [(0, 0), (w, 0), (w, h), (0, h)]).tolist()
+
+    def full(path: Path, config: object) -> Path:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(vision.live, "save_config", full)
+    table.set_corners(corners)
+    said = (
+        f"the table's calibration and zones could not be saved in {tmp_path / 'table.toml'} (No space left on device)"
+    )
+    assert table.status()["unsaved"] == f"{said}: they hold until the camera stops"
+    assert f"{said}: they hold until the camera stops" in table._status_lines()
+    monkeypatch.undo()
+    table.set_corners(corners)
+    assert table.status()["unsaved"] is None and not any("could not be saved" in line for line in table._status_lines())
+    assert load_config(tmp_path / "table.toml").calibration is not None
