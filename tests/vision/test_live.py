@@ -1308,3 +1308,57 @@ def test_corners_that_could_not_be_saved_are_said_on_the_camera_view_until_a_sav
     table.set_corners(corners)
     assert table.status()["unsaved"] is None and not any("could not be saved" in line for line in table._status_lines())
     assert load_config(tmp_path / "table.toml").calibration is not None
+
+
+def test_a_referee_bug_on_a_card_is_no_longer_said_once_the_card_is_entered_on_a_phone(tmp_path: Path) -> None:
+    """The referee fails on the camera's 5S (a bug) and a player enters the 5S on a phone at 2.5 s: the camera no
+    longer proposes it, and the dashboard stops saying "the camera cannot enter its flip" once its retry is past
+    (REFEREE_RETRY_MS), not for the rest of the game (a mutation round of vision/live.py, session 53)."""
+    from scorer.session import RefereeFault
+
+    class Failing(SessionLink):
+        def append(self, event):  # type: ignore[no-untyped-def]
+            if event.body["card"] == "5S":
+                raise RefereeFault("the Snap referee could not handle this entry (a bug in tablecall)")
+            return super().append(event)
+
+    tables: list[LiveTable] = []
+
+    def on_frame(frame: Frame) -> None:
+        if frame.index == 25:  # Alex enters his flip by hand
+            session = tables[0].link.session  # type: ignore[attr-defined]
+            session.append(GameEvent(len(session.events) + 1, frame.pos_ms, Source.MANUAL, "flip",
+                                     {"player": "Alex", "card": "5S"}))  # fmt: skip
+
+    table, session = snap_through(tmp_path, Failing, started=tables, on_frame=on_frame)
+    assert [(e.data["card"], e.source) for e in session.events[1:]] == [
+        ("5S", Source.MANUAL), ("7D", Source.VISION), ("7H", Source.VISION)
+    ]  # fmt: skip
+    assert table.status()["fault"] is None and table.fault_now() is None
+
+
+def test_a_referee_bug_on_a_card_is_no_longer_said_once_the_card_goes_in(tmp_path: Path) -> None:
+    """The referee fails once on the camera's 5S (a bug); tried again 2 s later it goes in: from that frame on the
+    dashboard no longer says "the camera cannot enter its flip" (it said so 2 s more: a mutation round of
+    vision/live.py, session 53)."""
+    from scorer.session import RefereeFault
+
+    tries: list[int] = []
+
+    class Failing(SessionLink):
+        def append(self, event):  # type: ignore[no-untyped-def]
+            if event.body["card"] == "5S" and not tries:
+                tries.append(event.frame)
+                raise RefereeFault("the Snap referee could not handle this entry (a bug in tablecall)")
+            return super().append(event)
+
+    faults: list[tuple[int, str | None]] = []
+    tables: list[LiveTable] = []
+    table, session = snap_through(
+        tmp_path, Failing, started=tables, on_frame=lambda f: faults.append((f.index, tables[0].fault_now()))
+    )
+    assert sorted(_flips(session)) == ["5S", "7D", "7H"]  # the 5S after the 7D: tried again 2 s later
+    went_in = next(e.frame for e in table.sent if e.body["card"] == "5S")
+    assert went_in > tries[0]
+    said = [index for index, fault in faults if fault is not None]
+    assert said and min(said) == tries[0] + 1 and max(said) == went_in  # said until the frame it went in, not after
