@@ -1362,3 +1362,51 @@ def test_a_referee_bug_on_a_card_is_no_longer_said_once_the_card_goes_in(tmp_pat
     assert went_in > tries[0]
     said = [index for index, fault in faults if fault is not None]
     assert said and min(said) == tries[0] + 1 and max(said) == went_in  # said until the frame it went in, not after
+
+
+def test_a_play_the_camera_entered_is_one_it_would_enter_again_if_a_phone_s_change_made_it_out_of_turn(
+    tmp_path: Path,
+) -> None:
+    """Alex's QC leads trick 1 through the camera. A phone's change that left it out of turn (an earlier event
+    undone) asks the live table whether the camera enters it again once it can count, so that the phones say "leave
+    it" rather than "take it back" (LiveTable.resends): yes for the camera's own play, which the live table records as
+    it enters it (the web tests record it by hand), and no once a phone has rejected the play as misread (without
+    either, the phones said "take it back" of a card the camera then entered again, or "leave it" of one it never
+    would: a mutation round of vision/live.py, session 53)."""
+    from tests.vision.tabledriver import Driver
+
+    d = Driver("spades", ["Alex", "Beth", "Charlie", "David"])
+    d.manual("deal", dealer="David")
+    for name in ("Alex", "Beth", "Charlie", "David"):
+        d.manual("bid", player=name, bid=3)
+    layout = default_layout("spades", 4)
+    script = Script(layout, [Card("QC", layout.zone("trick/0").centre, 1000, start=NEAR)], [])
+    video = script.write(tmp_path / "table.mp4", 60)
+    config = default_config("spades", 4).with_calibration(from_markers(script.frame(0), layout))
+    answers: dict[int, tuple[bool, bool]] = {}
+    tables: list[LiveTable] = []
+
+    def on_frame(frame: Frame) -> None:
+        sent = [e["seq"] for e in tables[0].status()["events"] if "seq" in e] if tables else []
+        if sent and frame.index in (35, 50):
+            answers[frame.index] = (
+                tables[0].resends(sent[0], "play_out_of_turn"),
+                tables[0].resends(sent[0], "revoke"),
+            )
+        if sent and frame.index == 40:  # Alex: "that is not what I played"
+            d.session.append(
+                GameEvent(len(d.session.events) + 1, frame.pos_ms, Source.MANUAL, "undo", {"target": sent[0]})
+            )
+
+    table = LiveTable(
+        str(video), SessionLink(d.session), config, detector=script.oracle(), lossless=True, on_frame=on_frame
+    )
+    tables.append(table)
+    table.start()
+    assert table.wait(60)
+    assert [(e.data["player"], e.data["card"]) for e in d.session.events if e.source is Source.VISION] == [
+        ("Alex", "QC")
+    ]
+    # its own play, and only for a foul the camera can mend by entering it again; not once rejected on a phone
+    assert answers == {35: (True, False), 50: (False, False)}
+    assert not table.resends(d.session.events[-2].seq, "play_out_of_turn")  # the video ended: it enters nothing more
