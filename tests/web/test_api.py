@@ -614,6 +614,26 @@ def test_an_entry_sent_again_after_its_answer_was_lost_is_logged_once(
     assert len(events_of(app, gid)) == 5
 
 
+@pytest.mark.parametrize("seen", [True, False, -1, 1.5, None], ids=["true", "false", "negative", "fraction", "null"])
+def test_an_entry_sent_again_with_a_seen_that_is_no_event_number_is_refused_not_logged_twice(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], seen: Any
+) -> None:
+    """'seen' is the number of the last event the screen had. A true (JSON's true is 1 to Python) read as "it had
+    seen event 1" made the same entry, sent again after its answer was lost, a new one: logged and scored twice.
+    Anything but a whole number of 0 or more is refused, and nothing is written (null: 'seen' left out)."""
+    gid = tally["id"]
+    assert post_event(host, gid, type="add", player="Ann", points=3, seen=0).status_code == 201
+    again = post_event(host, gid, type="add", player="Ann", points=3, seen=seen)
+    if seen is None:  # no 'seen': the server cannot tell it from a new entry, and takes it as one
+        assert again.status_code == 201, again.get_json()
+        assert len(events_of(app, gid)) == 2
+        return
+    assert again.status_code == 400, again.get_json()
+    assert "'seen' must be the number of the last event the screen had" in again.get_json()["error"]
+    assert len(events_of(app, gid)) == 1
+    assert hub(app).snapshot(hub(app).live(gid))["totals"] == {"Ann": 3, "Bo": 0}
+
+
 def test_a_deal_s_end_entered_on_an_old_view_is_refused_not_scored_twice(app: Flask, host: FlaskClient) -> None:
     """The camera (or another phone) ended a Push deal; a phone that had not seen it enters the same hands listed
     another way (every hand, in the order typed): 409, not a second deal. Entered after seeing it, it is a new
