@@ -419,6 +419,27 @@ def test_a_bad_table_config_is_refused_with_its_path(
         desk.stop()
 
 
+def test_a_table_config_mended_after_a_refusal_attaches_and_the_warning_goes(
+    app: Flask, host: FlaskClient, video: Path, tmp_path: Path
+) -> None:
+    """The host's table file was damaged: "Use the camera for this game" is refused with the reason, shown on the
+    game's dashboard. Mended (here: the file removed, so a fresh one is made), the camera follows the game, and the
+    dashboard no longer says it cannot follow it while it shows the camera's picture."""
+    config = tmp_path / "table.toml"
+    config.write_text("game = [not toml", encoding="utf-8")
+    desk = install_camera(app, str(video), table=config, detector=None)
+    try:
+        game_id = snap(host)
+        assert host.post(f"/api/games/{game_id}/camera", json={}).status_code == 400
+        assert live_status(host, game_id)["problem"].startswith("the camera cannot follow this game")
+        config.unlink()
+        status = attached(host, game_id)
+        assert status["attached"] is True and status["problem"] is None, status["problem"]
+        assert desk.problem is None
+    finally:
+        desk.stop()
+
+
 def test_a_table_config_for_another_game_is_refused(app: Flask, host: FlaskClient, video: Path, tmp_path: Path) -> None:
     desk = install_camera(app, str(video), table=tmp_path / "table.toml", detector=None)
     try:
