@@ -22,6 +22,7 @@ from scorer.session import replay
 from tests.web.conftest import new_game, phone, post_event
 from web.app import hub, store
 from web.commands import LanBases
+from web.store import ConflictError
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -632,6 +633,43 @@ def test_an_entry_sent_again_with_a_seen_that_is_no_event_number_is_refused_not_
     assert "'seen' must be the number of the last event the screen had" in again.get_json()["error"]
     assert len(events_of(app, gid)) == 1
     assert hub(app).snapshot(hub(app).live(gid))["totals"] == {"Ann": 3, "Bo": 0}
+
+
+def test_a_game_read_while_an_entry_is_being_written_waits_and_never_shows_one_that_was_not_stored(
+    app: Flask, host: FlaskClient, tally: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone opens the game while another's entry is being written (the disk slow, a write taking seconds),
+    and that write then fails. The game the phone is sent is read under the game's lock, after the entry is settled:
+    without the lock it was sent the game with the entry already counted (Ann 5), which the server then forgot,
+    so that phone showed a score no other screen had until its next reload."""
+    gid = tally["id"]
+    writing, go = threading.Event(), threading.Event()
+    real = store(app).append
+
+    def held(*args: Any) -> None:
+        writing.set()
+        assert go.wait(10)
+        raise ConflictError("another program wrote first")  # (the write fails: nothing is stored)
+
+    monkeypatch.setattr(store(app), "append", held)
+    entered: list[Any] = []
+    entry = threading.Thread(
+        target=lambda: entered.append(post_event(app.test_client(), gid, type="add", player="Ann", points=5))
+    )
+    entry.start()
+    assert writing.wait(10)
+    read: list[Any] = []
+    opened = threading.Thread(target=lambda: read.append(host.get(f"/api/games/{gid}")))
+    opened.start()
+    opened.join(0.5)  # it waits for the entry under way (or, read without the lock, has answered already)
+    go.set()
+    entry.join(10)
+    opened.join(10)
+    monkeypatch.setattr(store(app), "append", real)
+    assert entered[0].status_code == 409, entered[0].get_json()
+    state = read[0].get_json()["state"]
+    assert (state["seq"], state["totals"]) == (0, {"Ann": 0, "Bo": 0})
+    assert events_of(app, gid) == []
 
 
 def test_a_deal_s_end_entered_on_an_old_view_is_refused_not_scored_twice(app: Flask, host: FlaskClient) -> None:
