@@ -218,6 +218,20 @@ def test_corners_given_on_a_smaller_picture_are_scaled_to_the_camera(host: Flask
     assert flat(response.get_json()["image"]["corners"]) == pytest.approx(flat(CORNERS), abs=0.2)
 
 
+def test_corners_given_on_a_picture_of_another_shape_are_scaled_on_each_axis(
+    host: FlaskClient, desk: CameraDesk
+) -> None:
+    """A screen that shows the view squeezed (here half as wide, as tall: 160x240 for the camera's 320x240) sends
+    the corners as clicked on it, with its size: each axis is scaled by its own ratio, so the play area is where the
+    host clicked, not stretched by the width's ratio."""
+    game_id = snap(host)
+    attached(host, game_id)
+    squeezed = [[x / 2, y] for x, y in CORNERS]
+    response = host.post(f"/api/games/{game_id}/camera/corners", json={"corners": squeezed, "size": [160, 240]})
+    assert response.status_code == 200, response.get_json()
+    assert flat(response.get_json()["image"]["corners"]) == pytest.approx(flat(CORNERS), abs=0.2)
+
+
 @pytest.mark.parametrize(
     ("body", "message"),
     [
