@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import math
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -204,6 +206,67 @@ def _rsvg(args: list[str]) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGRA2RGBA)
 
 
+#: the scouting render that finds where a sprite's ink lies is made at this fraction of the zoom (1/64 of the
+#: pixels), and the page is cut this many scouting pixels past the ink it found
+_SCOUT, _SCOUT_MARGIN = 8, 2
+
+
+def _canvas_size(sheet: Path, sprite: str, zoom: str) -> tuple[int, int] | None:
+    """The plain call's canvas (width, height) in pixels, from the size ``-f svg`` prints (six decimals), or None
+    where a printed whole number leaves it in doubt (the PNG canvas is the size rounded up)."""
+    done = subprocess.run(
+        ["rsvg-convert", "-f", "svg", "-z", zoom, "-i", sprite, str(sheet)],
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
+    head = done.stdout[:1000].decode(errors="replace")
+    found = re.search(r'<svg[^>]* width="([0-9.]+)" height="([0-9.]+)"', head)
+    if done.returncode != 0 or not found or "." not in found[1] or "." not in found[2]:
+        return None
+    return math.ceil(float(found[1])), math.ceil(float(found[2]))
+
+
+def _render_sprite(sheet: Path, sprite: str, zoom: str) -> np.ndarray:
+    """``rsvg-convert -z ZOOM -i SPRITE``'s image, cut short to the right and below the sprite's ink where that
+    image runs far past it (``--page-width``/``--page-height``: the same pixels, the page's corner is the canvas's).
+
+    The plain call's canvas is the box librsvg reckons the sprite's ink fills, for many sprites far larger than the
+    card: ``anglo``'s king of hearts is a 200-pixel column of a 5063x945 canvas at zoom 1 (0.7 s, most of it
+    filling and PNG-encoding empty canvas).  A scouting render at 1/``_SCOUT`` of the zoom says where the ink ends;
+    the page ends ``_SCOUT_MARGIN`` scouting pixels past it on a side where that is well inside the canvas, and at
+    the canvas's own edge (:func:`_canvas_size`) on a side where it is not (a canvas can cut a sprite's last row).
+    Moving the page's corner to the ink too (``--left``, ``--top``) would save more but changes some pixels by a
+    few levels (embedded bitmaps most: up to 5 of 255), so the page keeps the canvas's corner.  The plain call is
+    made where no side can be cut, the canvas's size is in doubt, or ink reaches the page's cut edge.
+    """
+    plain = ["-z", zoom, "-i", sprite, str(sheet)]
+    low = f"{float(zoom) / _SCOUT:.5f}"
+    ratio = float(zoom) / float(low)
+    try:  # (an id the sheet lacks fails here and then in the plain call, as before)
+        scout = _rsvg(["-z", low, "-i", sprite, str(sheet)])
+    except ArtError:  # or cairo wrote a wholly opaque scout as RGB: the plain call decides
+        return _rsvg(plain)
+    ys, xs = np.nonzero(scout[:, :, 3])
+    if len(xs) == 0:
+        return _rsvg(plain)
+    # the canvas is at least (scout's size - 1) * ratio; 2 pixels to spare for rounding
+    right, bottom = math.ceil((xs.max() + 1 + _SCOUT_MARGIN) * ratio), math.ceil((ys.max() + 1 + _SCOUT_MARGIN) * ratio)
+    cut_x, cut_y = right + 2 < (scout.shape[1] - 1) * ratio, bottom + 2 < (scout.shape[0] - 1) * ratio
+    if not cut_x and not cut_y:
+        return _rsvg(plain)
+    if not cut_x or not cut_y:
+        canvas = _canvas_size(sheet, sprite, zoom)
+        if canvas is None:
+            return _rsvg(plain)
+        right, bottom = right if cut_x else canvas[0], bottom if cut_y else canvas[1]
+    image = _rsvg([f"--page-width={right}px", f"--page-height={bottom}px", *plain])
+    alpha = image[:, :, 3]
+    if image.shape[:2] != (bottom, right) or (cut_x and alpha[:, -1].any()) or (cut_y and alpha[-1].any()):
+        return _rsvg(plain)  # the scout missed ink past the cut
+    return image
+
+
 def _crop_alpha(image: np.ndarray) -> np.ndarray:
     """Crop to the opaque part: sprite ids render with invisible neighbours around the card."""
     ys, xs = np.nonzero(image[:, :, 3] > 8)
@@ -223,14 +286,14 @@ def _render_sprite_faces(svg: Path, kde: bool = False) -> dict[str, np.ndarray]:
         plain = Path(tmp) / "deck.svg"
         raw = svg.read_bytes()
         plain.write_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-        back = _crop_alpha(_rsvg(["-z", "1", "-i", "back", str(plain)]))
+        back = _crop_alpha(_render_sprite(plain, "back", "1"))
         zoom = 1.25 * FACE_HEIGHT / back.shape[0]  # render a little larger, then shrink (antialiasing)
         aspect = back.shape[1] / back.shape[0]
 
         def render(card: str) -> np.ndarray | None:
             for sprite in _sprite_ids(card, kde):
                 try:
-                    image = _crop_alpha(_rsvg(["-z", f"{zoom:.5f}", "-i", sprite, str(plain)]))
+                    image = _crop_alpha(_render_sprite(plain, sprite, f"{zoom:.5f}"))
                 except ArtError:
                     continue
                 if abs(image.shape[1] / image.shape[0] - aspect) < 0.05 * aspect:
@@ -242,8 +305,9 @@ def _render_sprite_faces(svg: Path, kde: bool = False) -> dict[str, np.ndarray]:
 
 
 def _each_card(render: Callable[[str], T], cards: Sequence[str]) -> list[T]:
-    """``render`` of each card, in order, one rsvg-convert per core at a time: each call parses the whole sprite
-    sheet, and a design's 53 calls one after another took 5-23 s (18 designs: two minutes on a fresh checkout)."""
+    """``render`` of each card, in order, one card per core at a time: each of a card's rsvg-convert calls (two to
+    four, :func:`_render_sprite`) parses the whole sprite sheet, and a design's 53 cards one after another took
+    5-23 s when each was one call (session 40; 18 designs: two minutes on a fresh checkout)."""
     with ThreadPoolExecutor(max_workers=max(1, len(os.sched_getaffinity(0)))) as pool:
         return list(pool.map(render, cards))
 

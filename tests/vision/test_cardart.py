@@ -209,3 +209,96 @@ def test_unknown_design_and_card_are_refused() -> None:
         cardart.design("gnome:nope")
     with pytest.raises(cardart.ArtError, match="not a card name"):
         cardart.face("proc:1", "1X")
+
+
+def _plain_crop(sheet: Path, sprite: str, zoom: str) -> np.ndarray:
+    """The sprite as the one plain call renders it, cropped to its opaque part."""
+    return cardart._crop_alpha(cardart._rsvg(["-z", zoom, "-i", sprite, str(sheet)]))
+
+
+def _page_crop(sheet: Path, sprite: str, zoom: str) -> tuple[np.ndarray, list[list[str]]]:
+    """The sprite as :func:`cardart._render_sprite` renders it, cropped, and the PNG calls that took."""
+    calls: list[list[str]] = []
+    real = cardart._rsvg
+
+    def counted(args: list[str]) -> np.ndarray:
+        calls.append(args)
+        return real(args)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cardart, "_rsvg", counted)
+        image = cardart._crop_alpha(cardart._render_sprite(sheet, sprite, zoom))
+    return image, calls
+
+
+def _page_width(calls: list[list[str]]) -> int | None:
+    widths = [int(arg.split("=")[1].rstrip("px")) for arg in calls[-1] if arg.startswith("--page-width=")]
+    return widths[0] if widths else None
+
+
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+@pytest.mark.parametrize(
+    ("theme", "sprites"),
+    [("anglo", ("back", "club_1", "heart_king", "spade_queen", "joker_red")), ("anglo_bitmap", ("club_king",))],
+)
+def test_a_sprite_cut_short_has_the_plain_calls_pixels(tmp_path: Path, theme: str, sprites: tuple[str, ...]) -> None:
+    # the plain call's canvas is the box librsvg reckons the sprite fills, for many sprites far wider than the card
+    # (anglo's king of hearts: a 200-pixel column of a 5063x945 canvas at zoom 1, 0.7 s): the page is now cut short
+    # past the ink, and the cache's faces (the synthetic data, the shipped model's evaluation) must not change.  A
+    # page moved to the ink (--left, --top) changed anglo_bitmap's kings by up to 2 levels in 6860 pixels.
+    import gzip
+
+    try:
+        raw = cardart._gnome_file(theme).read_bytes()
+    except cardart.ArtError:
+        pytest.skip("needs gnome-cards-data")
+    sheet = tmp_path / f"{theme}.svg"
+    sheet.write_bytes(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    for sprite in sprites:
+        zoom = "1" if sprite == "back" else "1.58730"  # the cache's (the back 315 pixels tall at zoom 1)
+        page, calls = _page_crop(sheet, sprite, zoom)
+        assert np.array_equal(page, _plain_crop(sheet, sprite, zoom)), sprite
+        if sprite.endswith("_king"):  # the card ends at x 2632 of a 5062.5-wide canvas (zoom 1): cut near half way
+            canvas = cardart._canvas_size(sheet, sprite, zoom)
+            width = _page_width(calls)
+            assert canvas is not None and width is not None and width < 0.55 * canvas[0], (calls, canvas)
+
+
+def _sheet(tmp_path: Path, sprite: str) -> Path:
+    sheet = tmp_path / "sheet.svg"
+    sheet.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">'
+        f'<rect x="5" y="5" width="50" height="80" fill="#222"/><g id="card">{sprite}</g></svg>'
+    )
+    return sheet
+
+
+# a card (tigullio-international's outline) whose canvas ends short of its last row of ink at zoom 5.68182, and a
+# transparent speck that makes the canvas 2165 pixels wide
+_SPILLS = (
+    '<rect width="57.6" x="0.2" y="0.2" rx="3" height="87.6" style="fill:white;stroke:black;stroke-width:0.1"/>'
+    '<rect x="380" y="10" width="1" height="10" fill="#fff" fill-opacity="0"/>'
+)
+
+
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+def test_a_page_cut_short_keeps_the_canvas_edge_that_cuts_the_sprite(tmp_path: Path) -> None:
+    # the page is cut past the ink on the right; below, the canvas cuts the card's last row, and so must the page
+    sheet = _sheet(tmp_path, _SPILLS)
+    plain = cardart._rsvg(["-z", "5.68182", "-i", "card", str(sheet)])
+    assert plain.shape[:2] == (499, 2165)
+    page, calls = _page_crop(sheet, "card", "5.68182")
+    width = _page_width(calls)
+    assert width is not None and width < 400
+    assert np.array_equal(page, _plain_crop(sheet, "card", "5.68182"))
+
+
+@pytest.mark.skipif(not shutil.which("rsvg-convert"), reason="needs librsvg2-bin")
+def test_a_sprite_the_scout_undersized_is_not_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a page cut short of the ink (here: a negative margin) must not cut the sprite: ink on the cut edge means the
+    # scout missed some, and the plain call is made instead
+    sheet = _sheet(tmp_path, _SPILLS)
+    monkeypatch.setattr(cardart, "_SCOUT_MARGIN", -3)
+    page, calls = _page_crop(sheet, "card", "5.68182")
+    assert len(calls) == 3 and _page_width(calls) is None
+    assert np.array_equal(page, _plain_crop(sheet, "card", "5.68182"))
