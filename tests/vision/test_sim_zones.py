@@ -96,6 +96,33 @@ def test_contains_and_zone_at() -> None:
     assert layout.zone_at((5.0, 5.0)) is None
 
 
+@pytest.mark.parametrize(("game", "players"), LAYOUTS, ids=[f"{g}-{n}" for g, n in LAYOUTS])
+def test_a_card_just_outside_each_edge_of_a_zone_is_not_in_it(game: str, players: int) -> None:
+    """Every edge bounds its zone, the closing one (far-left to near-left) too: with it unchecked, a card lying left of
+    Snap's pot as the camera sees it was taken for a card on the pot, and so was every card on the pile of the player
+    on the camera's left (face_up/1 of 4)."""
+    layout = default_layout(game, players)
+    for zone in layout.zones:
+        assert layout.zone_at(zone.centre) == zone, zone.name
+        cx, cy = zone.centre
+        for (x0, y0), (x1, y1) in zip(zone.polygon, zone.polygon[1:] + zone.polygon[:1], strict=True):
+            mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+            out = math.dist((mx, my), (cx, cy))
+            within, beyond = ((cx + (mx - cx) * (out + d) / out, cy + (my - cy) * (out + d) / out) for d in (-5, 5))
+            assert zone.contains(within), f"{zone.name}: {within} lies 5 mm inside the edge {(x0, y0)}-{(x1, y1)}"
+            assert not zone.contains(beyond), f"{zone.name}: {beyond} lies outside the edge {(x0, y0)}-{(x1, y1)}"
+
+
+def test_a_zone_listed_the_other_way_round_still_holds_its_edges() -> None:
+    """A hand-drawn zone whose corners go round the other way (only the polygon may change) holds the same points."""
+    pot = default_layout("snap", 4).zone("pot")
+    turned = Zone(pot.name, pot.polygon[::-1], pot.kind)
+    for (x0, y0), (x1, y1) in zip(pot.polygon, pot.polygon[1:] + pot.polygon[:1], strict=True):
+        edge = ((x0 + x1) / 2, (y0 + y1) / 2)
+        assert pot.contains(edge) and turned.contains(edge), edge
+    assert turned.contains(pot.centre) and not turned.contains((pot.centre[0] - 200, pot.centre[1]))
+
+
 @pytest.mark.parametrize(("game", "players"), [("snap", 5), ("spit", 2), ("spades", 4), ("push", 4), ("ten", 3)])
 def test_layouts_round_trip_through_json_and_toml(game: str, players: int) -> None:
     layout = default_layout(game, players)
