@@ -99,6 +99,7 @@ def test_four_clicked_corners_give_the_table_plane() -> None:
         pytest.param([[1, 1], [2, 2], [3, 3]], "exactly four corners", id="three_corners"),
         pytest.param([[100, 100], [800, 100], [100, 500], [800, 500]], "go round the play area", id="crossed_order"),
         pytest.param([[100, 100], [2000, 100], [800, 500], [100, 500]], "inside the 960x540", id="outside_the_image"),
+        pytest.param([[100, 100], [800, 100], [800, 700], [100, 700]], "inside the 960x540", id="below_the_image"),
         pytest.param([[100, 100], [800, 100], [800, 500], [100, 500]][::-1], "go round", id="anticlockwise"),
     ],
 )
