@@ -98,6 +98,10 @@ def test_four_clicked_corners_give_the_table_plane() -> None:
     [
         pytest.param([[1, 1], [2, 2], [3, 3]], "exactly four corners", id="three_corners"),
         pytest.param([[100, 100], [800, 100], [100, 500], [800, 500]], "go round the play area", id="crossed_order"),
+        pytest.param(  # the table as a tilted camera sees it, near-right and near-left clicked the wrong way round
+            [[200, 100], [760, 100], [100, 500], [860, 500]], "go round the play area", id="crossed_on_a_trapezoid"
+        ),
+        pytest.param([[100, 100], [800, 100], [400, 200], [100, 500]], "go round the play area", id="dented"),
         pytest.param([[100, 100], [2000, 100], [800, 500], [100, 500]], "inside the 960x540", id="outside_the_image"),
         pytest.param([[100, 100], [800, 100], [800, 700], [100, 700]], "inside the 960x540", id="below_the_image"),
         pytest.param([[100, 100], [800, 100], [800, 500], [100, 500]][::-1], "go round", id="anticlockwise"),
