@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
-from tests.vision.tablesim import Script, camera, project
+from tests.vision.tablesim import Card, Script, camera, project
 from vision.calibrate import Calibration, CalibrationError, DriftWatch, find_markers, from_corners, from_markers
 from vision.tableconfig import ConfigError, TableConfig, default_config, load_config, save_config
 from vision.track import TrackSettings
@@ -135,6 +136,38 @@ def test_drift_watch_without_markers_compares_the_picture() -> None:
     assert watch.check(picture()).moved is False
     drift = watch.check(picture(nudge=(30.0, 0.0)))
     assert drift.moved is True and drift.shift == pytest.approx(30, abs=4)
+
+
+def test_drift_watch_notices_a_camera_turned_about_one_marker() -> None:
+    """A knock that turns the camera 0.7 degrees about the near-left marker leaves that marker in place and puts the
+    far-right one 22 mm off (9.5 mm on average): the camera has moved. Averaged over the markers, the knock was
+    missed and the far side's cards went on being read 2 cm off."""
+    calibration = from_markers(picture(), LAYOUT)
+    pivot = project(camera(), [LAYOUT.markers[3].centre])[0]
+    turn = np.vstack([cv2.getRotationMatrix2D((float(pivot[0]), float(pivot[1])), 0.7, 1.0), [0.0, 0.0, 1.0]])
+    drift = DriftWatch(calibration, LAYOUT).check(Script(LAYOUT, matrix=turn @ camera()).frame(0))
+    assert drift.moved is True and drift.shift > 18
+
+
+def test_drift_watch_checks_frames_of_another_size() -> None:
+    """A camera that changed its resolution since calibration (960x540, then 1920x1080) has not moved; unscaled, the
+    markers seemed far off and every check said the camera had moved."""
+    calibration = from_markers(picture(), LAYOUT)
+    large = Script(LAYOUT, matrix=camera(size=(1920, 1080)), size=(1920, 1080)).frame(0)
+    drift = DriftWatch(calibration, LAYOUT).check(large)
+    assert drift.moved is False and drift.shift < 4
+
+
+def test_drift_watch_for_clicked_corners_compares_the_picture_without_markers_on_the_table() -> None:
+    """A table calibrated by clicked corners has no markers lying on it even though its layout names them: the
+    drift check compares the picture (checking for markers, it said 'cannot re-check' for ever and missed a knock)."""
+    w, h = LAYOUT.table
+    calibration = from_corners(project(camera(), [(0, 0), (w, 0), (w, h), (0, h)]).tolist(), LAYOUT, (960, 540))
+    cards = [Card("QH", (300.0, 250.0), 0), Card("7C", (650.0, 420.0), 0, angle=30)]  # something to see
+    table = [Script(LAYOUT, cards, matrix=camera(nudge=nudge), markers=False).frame(0) for nudge in ((0, 0), (30, 0))]
+    watch = DriftWatch(calibration, LAYOUT, reference=table[0])
+    assert watch.check(table[0]).moved is False
+    assert watch.check(table[1]).moved is True
 
 
 def test_find_markers_on_an_empty_picture() -> None:
