@@ -46,6 +46,27 @@ def test_the_pdf_is_well_formed_and_draws_each_cell_at_true_size() -> None:
     assert "Print at 100 %" in content and "910 mm apart" in content
 
 
+def test_the_pdf_sheet_read_back_holds_the_four_markers_each_named_with_its_corner() -> None:
+    """The PDF's squares drawn back at 2 px a point are the four markers 0-3, apart, upright (a row drawn upside down
+    made another marker, or none); under each, the corner it goes to; the distances the layout expects."""
+    pdf = marker_sheet_pdf(60)
+    content = zlib.decompress(pdf.split(b"stream\n", 1)[1].split(b"\nendstream", 1)[0]).decode("latin-1")
+    page = np.full((round(297 * 72 / 25.4 * 2), round(210 * 72 / 25.4 * 2)), 255, np.uint8)
+    for x, y, w, h in re.findall(r"([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) re f", content):
+        left, bottom, right, top = (round(float(v) * 2) for v in (x, y, float(x) + float(w), float(y) + float(h)))
+        page[page.shape[0] - top : page.shape[0] - bottom, left:right] = 0
+    found = find_markers(cv2.cvtColor(page, cv2.COLOR_GRAY2BGR))
+    assert sorted(found) == [0, 1, 2, 3]
+    centres = [found[i].mean(axis=0) for i in range(4)]
+    assert min(np.linalg.norm(a - b) for k, a in enumerate(centres) for b in centres[k + 1 :]) > 60 * 72 / 25.4 * 2
+    lines = [line.replace("\\(", "(").replace("\\)", ")") for line in re.findall(r"\((.*?)\) Tj", content)]
+    corners = ["far-left corner (top left", "far-right corner (top right", "near-right corner (bottom right"]
+    for marker, corner in enumerate([*corners, "near-left corner (bottom left"]):
+        at = lines.index(f"tablecall marker {marker} (DICT_4X4_50), 60 mm wide")
+        assert lines[at + 1].startswith(f"Put it at the play area's {corner}"), lines[at + 1]
+    assert "910 mm apart across the table and 610 mm apart from far to near" in content
+
+
 def test_marker_size_limits() -> None:
     with pytest.raises(ValueError, match="20 to 90 mm"):
         marker_sheet_pdf(120)
