@@ -24,7 +24,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.zones import ARUCO_DICT, Layout, Point
+from vision.zones import ARUCO_DICT, Layout, Marker, Point
 
 __all__ = [
     "Calibration",
@@ -183,11 +183,49 @@ def from_markers(image: np.ndarray, layout: Layout, min_markers: int = MIN_MARKE
     calibration = Calibration(homography, (w, h), "aruco", 0.0, tuple(ids))
     error = float(np.linalg.norm(calibration.to_table(image_pts) - table_pts, axis=1).mean())
     if error > MAX_ERROR_MM:
+        printed = _printed_size(seen, layout, ids)
+        if printed is not None:  # in the right corners, but printed at another size (a sheet of 80 mm markers)
+            expected = layout.markers[0].size
+            raise CalibrationError(
+                f"the markers disagree by {error:.0f} mm: they look {printed:.0f} mm wide, and this table's layout "
+                f"expects {expected:.0f} mm: print the sheet again with 'tablecall markers --size {expected:.0f}' "
+                "(or at 100% scale)"
+            )
         raise CalibrationError(
             f"the markers disagree by {error:.0f} mm: put markers 0-3 at the far-left, far-right, near-right and "
             "near-left corners as the printed sheet says"
         )
     return Calibration(homography, (w, h), "aruco", error, tuple(ids))
+
+
+#: a marker whose side is this share off the layout's counts as printed at another size
+SIZE_OFF = 0.1
+
+
+def _printed_size(seen: dict[int, np.ndarray], layout: Layout, ids: list[int]) -> float | None:
+    """The markers' side (mm) where they lie where the layout says (their centres agree) but are all of one other
+    size than the layout's; None otherwise (too few to tell, sizes that differ, or centres that disagree)."""
+    by_id = {m.id: m for m in layout.markers}
+    if len(ids) < 4 or len({by_id[i].size for i in ids}) != 1:
+        return None
+    centres = np.array([seen[i].reshape(-1, 2).mean(axis=0) for i in ids], np.float64)
+    homography, _ = cv2.findHomography(centres, np.array([by_id[i].centre for i in ids], np.float64), 0)
+    if homography is None:
+        return None
+    sides = []
+    for i in ids:
+        corners = _apply(homography, seen[i])
+        sides.append(float(np.linalg.norm(corners - np.roll(corners, 1, axis=0), axis=1).mean()))
+    expected = by_id[ids[0]].size
+    printed = float(np.median(sides))
+    if abs(printed - expected) < SIZE_OFF * expected or max(sides) - min(sides) > SIZE_OFF * printed:
+        return None
+    image = np.concatenate([seen[i] for i in ids])  # and markers of that size, where the layout says, agree
+    table = np.array([p for i in ids for p in Marker(i, by_id[i].centre, printed).corners], np.float64)
+    refit, _ = cv2.findHomography(image, table, 0)
+    if refit is None or float(np.linalg.norm(_apply(refit, image) - table, axis=1).mean()) > MAX_ERROR_MM:
+        return None
+    return printed
 
 
 def from_corners(points: Sequence[Sequence[float]], layout: Layout, image_size: tuple[int, int]) -> Calibration:

@@ -65,8 +65,20 @@ def test_markers_printed_at_another_size_are_refused() -> None:
     """A sheet printed with 80 mm markers (``tablecall markers --size 80``) for a layout of 60 mm ones disagrees by
     14 mm: refused, as docs/live.md says of more than 8 mm (a tolerance of 16 mm took it)."""
     layout = replace(LAYOUT, markers=tuple(replace(m, size=80.0) for m in LAYOUT.markers))
-    with pytest.raises(CalibrationError, match=r"the markers disagree by 1\d mm"):
+    with pytest.raises(CalibrationError, match=r"the markers disagree by 1\d mm") as refused:
         from_markers(Script(layout).frame(0), LAYOUT)
+    # in the right corners: the refusal names the size (it asked to move markers that were where they belong)
+    assert "they look 80 mm wide, and this table's layout expects 60 mm" in str(refused.value)
+    assert "'tablecall markers --size 60'" in str(refused.value) and "put markers 0-3" not in str(refused.value)
+
+
+def test_markers_in_the_wrong_corners_printed_at_another_size_are_told_to_go_to_their_corners() -> None:
+    swapped = replace(LAYOUT.markers[0], id=2), replace(LAYOUT.markers[2], id=0)
+    layout = replace(LAYOUT, markers=(swapped[0], LAYOUT.markers[1], swapped[1], LAYOUT.markers[3]))
+    layout = replace(layout, markers=tuple(replace(m, size=80.0) for m in layout.markers))
+    with pytest.raises(CalibrationError, match="put markers 0-3 at the far-left") as refused:
+        from_markers(Script(layout).frame(0), LAYOUT)
+    assert "look" not in str(refused.value)
 
 
 def test_a_marker_that_is_not_the_tables_is_left_out() -> None:
