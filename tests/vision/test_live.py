@@ -1039,13 +1039,9 @@ def test_a_store_down_for_good_says_so_on_the_dashboard_and_logs_once(
     assert len(tracebacks) == 1
 
 
-@pytest.mark.parametrize("fail_once", [False, "show", "on_frame"], ids=["no_failure", "failed_show", "failed_hook"])
-def test_one_failed_frame_after_the_tracker_saw_it_makes_no_phantom_flip(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_once: str | bool
-) -> None:
-    """A frame that failed after the tracker took it (drawing the camera view, the frame hook) froze every zone for the
-    next one, and the 5S read 5C from then on went in as a third flip (a review, session 41). Only the frames the
-    tracker did not take are forgotten (by the motion meter too)."""
+def five_s_read_5c_from_4_s() -> tuple[Script, Callable[[np.ndarray], Detections]]:
+    """Alex's 5S (1 s) and Beth's 7D (2.5 s), and a detector that from 4 s on reads the 5S's index as 5C (the same
+    card read anew: a note, never a flip)."""
     from dataclasses import replace as changed
 
     from tests.vision.tablesim import read_stamp
@@ -1053,11 +1049,23 @@ def test_one_failed_frame_after_the_tracker_saw_it_makes_no_phantom_flip(
     script = Script(LAYOUT, [Card("5S", PILE0, 1000, start=NEAR), Card("7D", PILE1, 2500, start=FAR)], [])
     oracle = script.oracle()
 
-    def detector(image: np.ndarray) -> Detections:  # from 4 s on the 5S's index reads 5C (the same card)
+    def detector(image: np.ndarray) -> Detections:
         found = oracle(image)
         if read_stamp(image) >= 40:
             return changed(found, card=tuple("5C" if c == "5S" else c for c in found.card))
         return found
+
+    return script, detector
+
+
+@pytest.mark.parametrize("fail_once", [False, "show", "on_frame"], ids=["no_failure", "failed_show", "failed_hook"])
+def test_one_failed_frame_after_the_tracker_saw_it_makes_no_phantom_flip(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fail_once: str | bool
+) -> None:
+    """A frame that failed after the tracker took it (drawing the camera view, the frame hook) froze every zone for the
+    next one, and the 5S read 5C from then on went in as a third flip (a review, session 41). Only the frames the
+    tracker did not take are forgotten (by the motion meter too)."""
+    script, detector = five_s_read_5c_from_4_s()
 
     real_show = LiveTable._show
     failed: list[int] = []
@@ -1144,19 +1152,10 @@ def test_one_reading_of_the_markers_off_is_no_move_and_a_card_read_anew_then_is_
     where they were: no move, nothing recalibrated, and the 5S read 5C from then on is the 5S read anew (a note, no
     flip). Taken for a move at once, the camera was recalibrated, the frame after counted as motion everywhere, and
     the 5C went in as a flip Alex never made (a mutation round of vision/live.py, session 53)."""
-    from dataclasses import replace as changed
-
     from tests.vision.tablesim import read_stamp
     from vision.calibrate import Drift, DriftWatch
 
-    script = Script(LAYOUT, [Card("5S", PILE0, 1000, start=NEAR), Card("7D", PILE1, 2500, start=FAR)], [])
-    oracle = script.oracle()
-
-    def detector(image: np.ndarray) -> Detections:  # from 4 s on the 5S's index reads 5C (the same card)
-        found = oracle(image)
-        if read_stamp(image) >= 40:
-            return changed(found, card=tuple("5C" if c == "5S" else c for c in found.card))
-        return found
+    script, detector = five_s_read_5c_from_4_s()
 
     real_check, checked = DriftWatch.check, []
 
