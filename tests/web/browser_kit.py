@@ -59,9 +59,14 @@ def serve(database: Path) -> Iterator[dict[str, Any]]:
     yield {"app": app, "laptop": f"http://127.0.0.1:{port}", "phone": f"http://phone.test:{port}"}
     hub(app).close_streams()
     time.sleep(0.2)
-    wsgi.close()
-    wsgi.task_dispatcher.shutdown()  # (its 16 threads: only a KeyboardInterrupt inside run() ends them)
+    # its sockets are closed on the loop's own thread, which then ends (its map empty): closed from this one, between
+    # the loop's listing of them and its select(), the loop thread failed with EBADF and the test with it (a browser
+    # still polling as a test ended: flakes, session 53)
+    from waitress import wasyncore
+
+    wsgi.trigger.pull_trigger(lambda: wasyncore.close_all(wsgi._map))  # type: ignore[union-attr]
     thread.join(5)
+    wsgi.task_dispatcher.shutdown()  # (its 16 threads: only a KeyboardInterrupt inside run() ends them)
     store(app).close()
 
 
