@@ -652,6 +652,22 @@ def test_a_game_read_while_an_entry_is_being_written_waits_and_never_shows_one_t
         raise ConflictError("another program wrote first")  # (the write fails: nothing is stored)
 
     monkeypatch.setattr(store(app), "append", held)
+    live, waiting = hub(app).live(gid), threading.Event()
+    assert live is not None
+
+    class Watched:  # the game's lock, which says when a screen has to wait for it
+        def __init__(self, lock: Any) -> None:
+            self.lock = lock
+
+        def __enter__(self) -> None:
+            if not self.lock.acquire(blocking=False):
+                waiting.set()
+                self.lock.acquire()
+
+        def __exit__(self, *exc: object) -> None:
+            self.lock.release()
+
+    monkeypatch.setattr(live, "lock", Watched(live.lock))
     entered: list[Any] = []
     entry = threading.Thread(
         target=lambda: entered.append(post_event(app.test_client(), gid, type="add", player="Ann", points=5))
@@ -661,7 +677,10 @@ def test_a_game_read_while_an_entry_is_being_written_waits_and_never_shows_one_t
     read: list[Any] = []
     opened = threading.Thread(target=lambda: read.append(host.get(f"/api/games/{gid}")))
     opened.start()
-    opened.join(0.5)  # it waits for the entry under way (or, read without the lock, has answered already)
+    deadline = time.monotonic() + 10  # it waits for the entry under way (or, read without the lock, has answered)
+    while not (read or waiting.is_set()):  # (not a 0.5 s join: a read begun later, unlocked, passed as locked)
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
     go.set()
     entry.join(10)
     opened.join(10)
