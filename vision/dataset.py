@@ -175,11 +175,7 @@ def _write_scene(plan: Plan, number: int) -> dict[str, int]:
 def _write_face_crops(plan: Plan, number: int) -> dict[str, int]:
     """Crops straight from one design's faces: procedural designs, and now and then a training artwork design."""
     seed = scene_seed(plan.seed, number) + 500_000_000
-    artwork = plan.pool.artwork
-    if artwork and number % 8 == 0:
-        name = artwork[(number // 8) % len(artwork)]
-    else:
-        name = f"proc:{plan.pool.proc_seeds[1] + number}"  # designs no scene uses
+    name = face_design(plan.pool, number)
     split = "val" if number % VAL_EVERY == 0 else "train"
     crops = write_design_crops(plan.out / "classify" / split, name, seed, size=plan.crop, upright=plan.oriented)
     return {"face_crops": crops}
@@ -233,12 +229,34 @@ def _folders(plan: Plan) -> None:
     )
 
 
-def crop_folders(out: Path, pool: DesignPool | None = None) -> DesignPool:
-    """Ready a crop set: ``out/{train,val}/<CLASS>/`` made and the artwork of ``pool`` (default: the training
-    designs) rendered once, before worker processes need it; the pool."""
+def face_design(pool: DesignPool, number: int) -> str:
+    """The design of face-crop job ``number``: every 8th one of ``pool``'s artwork designs in turn, else a procedural
+    design no scene uses."""
+    artwork = pool.artwork
+    if artwork and number % 8 == 0:
+        return artwork[(number // 8) % len(artwork)]
+    return f"proc:{pool.proc_seeds[1] + number}"
+
+
+def drawn_artwork(pool: DesignPool) -> tuple[str, ...]:
+    """The artwork designs a scene of ``pool`` can draw: none where every deck is procedural."""
+    return pool.artwork if pool.proc_share < 1 else ()
+
+
+def prepare_artwork(names: Iterable[str]) -> None:
+    """Render the faces of the artwork designs named (procedural names are drawn as needed) into the cache once,
+    before worker processes need them, and no others: a set of procedural scenes or one video's crops waited minutes
+    for all 18 training designs on a fresh machine."""
+    for name in dict.fromkeys(names):
+        if not name.startswith("proc:"):
+            prepare(design(name))
+
+
+def crop_folders(out: Path, pool: DesignPool | None = None, used: Iterable[str] | None = None) -> DesignPool:
+    """Ready a crop set: ``out/{train,val}/<CLASS>/`` made and the artwork designs it uses (``used``, by default
+    those scenes of ``pool`` can draw; ``pool`` by default the training designs) rendered once; the pool."""
     pool = pool or default_pool()
-    for name in pool.artwork:
-        prepare(design(name))
+    prepare_artwork(drawn_artwork(pool) if used is None else used)
     for split in ("train", "val"):
         for name in CLASSES:
             (out / split / name).mkdir(parents=True, exist_ok=True)
@@ -271,14 +289,13 @@ def write_dataset(
     """
     whole = heldout if whole is None else whole
     plan = Plan(Path(out), seed, pool or default_pool(heldout), whole=whole, oriented=oriented)
-    for name in plan.pool.artwork:  # render the artwork caches once, before the workers need them
-        prepare(design(name))
+    faces = range(start, start + face_designs) if not whole else range(0)
+    prepare_artwork([*drawn_artwork(plan.pool), *(face_design(plan.pool, n) for n in faces)])
     _folders(plan)
     if not whole:  # what kind of crops and boxes these are: the training recipe records it with the networks
         (plan.out / "oriented.json").write_text(json.dumps({"oriented": plan.oriented}) + "\n")
     jobs = [("scene", plan, n) for n in range(start, start + scenes)]
-    if not whole:
-        jobs += [("faces", plan, n) for n in range(start, start + face_designs)]
+    jobs += [("faces", plan, n) for n in faces]
     totals: dict[str, int] = {}
     if workers > 1:
         context = get_context("spawn")  # fork after OpenCV has started its threads can deadlock

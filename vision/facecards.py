@@ -25,7 +25,17 @@ import numpy as np
 
 from vision.cardart import CARDS, Face, face, has_card
 from vision.crops import cut
-from vision.dataset import BACKGROUND, CLASSES, VAL_EVERY, count_written, default_pool, scene_seed
+from vision.dataset import (
+    BACKGROUND,
+    CLASSES,
+    VAL_EVERY,
+    count_written,
+    crop_folders,
+    default_pool,
+    drawn_artwork,
+    face_design,
+    scene_seed,
+)
 from vision.facecrops import degrade
 from vision.synth import DesignPool, Scene, render_scene
 from vision.textures import table_texture
@@ -257,28 +267,27 @@ def _job(args: tuple[str, Path, int, int, DesignPool]) -> int:
     job_seed = scene_seed(seed, number)
     if kind == "scene":
         return write_scene_pairs(folder, SCENE_SEED_BASE + job_seed, pool)
-    artwork = pool.artwork
-    name = (
-        artwork[(number // 8) % len(artwork)] if artwork and number % 8 == 0 else f"proc:{pool.proc_seeds[1] + number}"
-    )
-    return write_design_faces(folder, name, job_seed)
+    return write_design_faces(folder, face_design(pool, number), job_seed)
 
 
 def write_face_set(
-    out: Path, designs: int, scenes: int, seed: int = 1, workers: int = 1, start: int = 0, progress: bool = True
+    out: Path,
+    designs: int,
+    scenes: int,
+    seed: int = 1,
+    workers: int = 1,
+    start: int = 0,
+    progress: bool = True,
+    pool: DesignPool | None = None,
 ) -> int:
     """The face reader's crops under ``out/{train,val}/<CLASS>/``: ``designs`` designs' faces (mostly procedural,
-    every 8th a training artwork design) and the pairs of ``scenes`` scenes of the training designs; returns how
-    many crops were written.  Deterministic by ``seed`` and job number, whatever the number of processes."""
-    from vision.cardart import design, prepare
-
-    pool = default_pool()
-    for name in pool.artwork:
-        prepare(design(name))
-    for split in ("train", "val"):
-        for name in CLASSES:
-            (out / split / name).mkdir(parents=True, exist_ok=True)
-    jobs = [("design", out, seed, n, pool) for n in range(start, start + designs)]
+    every 8th an artwork design of ``pool``, by default the training designs) and the pairs of ``scenes`` scenes of
+    ``pool``; returns how many crops were written.  Deterministic by ``seed`` and job number, whatever the number of
+    processes."""
+    pool = pool or default_pool()
+    numbers = range(start, start + designs)
+    crop_folders(out, pool, used=[*(drawn_artwork(pool) if scenes else ()), *(face_design(pool, n) for n in numbers)])
+    jobs = [("design", out, seed, n, pool) for n in numbers]
     jobs += [("scene", out, seed, n, pool) for n in range(start, start + scenes)]
     return count_written(_job, jobs, workers, progress, "face crops")
 

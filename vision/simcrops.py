@@ -204,9 +204,9 @@ def write_sim_crops(
     ``start``...) under ``out/{train,val}/<CLASS>/`` (``out`` is the ``classify`` or the ``faces`` folder) in the
     training designs of ``pool``; returns how many crops were written.  The face reader's videos are other videos
     (other seeds) than the classifier's."""
-    from vision.dataset import crop_folders
+    from vision.dataset import crop_folders, default_pool
 
-    pool = crop_folders(out, pool)
+    pool = pool or default_pool()
     logs = [p for p in training_logs() if _has_cards(p)]
     if not logs:
         raise FileNotFoundError(f"no game logs of {', '.join(SIM_GAMES)} under {ROOT / 'tests' / 'golden'}")
@@ -215,5 +215,6 @@ def write_sim_crops(
         (kind, out, seed, n, logs[n % len(logs)], video_design(n // len(logs), pool.artwork, pool.proc_seeds[1]))
         for n in range(start, start + videos)
     ]
+    crop_folders(out, pool, used=[job[5] for job in jobs])
     what = "simulated video face crops" if faces else "simulated video crops"
     return count_written(_job, jobs, workers, progress, what, "video")

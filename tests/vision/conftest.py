@@ -1,5 +1,4 @@
-"""Fixtures shared by the card reader's tests: rendered held-out scenes (test_evaluate, test_stages), the training
-designs' face cache (test_commands, test_facecards)."""
+"""Fixtures shared by the card reader's tests: rendered held-out scenes (test_evaluate, test_stages)."""
 
 from __future__ import annotations
 
@@ -18,17 +17,3 @@ def scenes(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("heldout")
     write_dataset(out, scenes=3, seed=6, pool=DesignPool((), proc_share=1.0), heldout=True, progress=False)
     return out / "scenes"
-
-
-@pytest.fixture(scope="session")
-def training_art() -> None:
-    """The training artwork designs' faces in the cache (``data/faces``), rendered once for the whole run: on a
-    fresh checkout that takes a minute or two, which a test timing something else should not wait out (the Ctrl-C
-    test sent its signal while synth was still rendering the artwork, not its scenes, and the face-set test then
-    rendered the designs again)."""
-    pytest.importorskip("cv2")
-    from vision.cardart import design, prepare
-    from vision.dataset import default_pool
-
-    for name in default_pool().artwork:
-        prepare(design(name))

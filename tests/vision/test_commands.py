@@ -51,7 +51,6 @@ def test_evaluate_given_the_synth_folder_instead_of_its_scenes_says_which_to_giv
     assert f"give its scenes: {tmp_path / 'scenes'}" in capsys.readouterr().err
 
 
-@pytest.mark.usefixtures("training_art")
 def test_ctrl_c_during_synth_stops_it_in_a_line_without_a_traceback_per_worker(tmp_path: Path) -> None:
     """Ctrl-C (SIGINT to the whole process group, as a terminal sends it) while two workers render: each worker
     printed its own KeyboardInterrupt traceback, and nothing said what was kept."""
@@ -62,7 +61,9 @@ def test_ctrl_c_during_synth_stops_it_in_a_line_without_a_traceback_per_worker(t
     import time
 
     out = tmp_path / "set"
+    # procedural decks only: no artwork is rendered before the scenes, so the signal comes while the workers draw
     command = [sys.executable, "-m", "web.cli", "synth", str(out), "--scenes", "400", "--workers", "2"]
+    command += ["--proc-share", "1"]
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
     )

@@ -23,6 +23,21 @@ def _digest(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): hashlib.md5(p.read_bytes()).hexdigest() for p in files}
 
 
+def test_only_the_artwork_a_set_draws_is_rendered_before_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Procedural scenes and one face-crop job of an artwork design render that one design first, not every design
+    of the pool: on a fresh machine a set of procedural scenes waited minutes for all 18 training designs."""
+    import vision.dataset
+
+    prepared: list[str] = []
+    monkeypatch.setattr(vision.dataset, "prepare", lambda item: prepared.append(item.name))
+    pool = DesignPool(("gnome:tango", "kde:standard"), proc_share=1.0)
+    totals = write_dataset(tmp_path, scenes=1, seed=5, pool=pool, progress=False, face_designs=1)
+    assert prepared == ["gnome:tango"] and totals["face_crops"] > 0  # face job 0: the pool's first design
+    prepared.clear()
+    write_dataset(tmp_path / "drawn", scenes=0, seed=5, pool=DesignPool(pool.artwork, proc_share=0.5), progress=False)
+    assert prepared == list(pool.artwork)  # scenes that can draw artwork: all of it
+
+
 def test_writes_a_yolo_set_and_crops(tmp_path: Path) -> None:
     totals = write_dataset(tmp_path, scenes=4, seed=5, pool=PROC, progress=False)
     assert totals["scenes"] == 4 and totals["labels"] > 0

@@ -153,13 +153,23 @@ def test_scene_pairs_leave_out_two_cards_whose_square_is_one_cards() -> None:
     assert left_out > 0
 
 
-@pytest.mark.usefixtures("training_art")
 def test_write_face_set_writes_every_crop_it_counts(tmp_path: Path) -> None:
-    n = write_face_set(tmp_path / "faces", designs=2, scenes=2, seed=4, workers=1, start=1, progress=False)
+    pool = DesignPool(("gnome:tango",), proc_share=0.5)
+    n = write_face_set(tmp_path / "faces", designs=2, scenes=2, seed=4, workers=1, start=1, progress=False, pool=pool)
     files = list((tmp_path / "faces").glob("*/*/*.jpg"))
     assert n == len(files) > 100
     assert {p.parent.name for p in files} <= set(CLASSES)
     assert {p.parent.parent.name for p in files} <= {"train", "val"}
+
+
+def test_a_face_set_renders_first_only_the_artwork_it_uses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.dataset
+
+    prepared: list[str] = []
+    monkeypatch.setattr(vision.dataset, "prepare", lambda item: prepared.append(item.name))
+    pool = DesignPool(("gnome:tango", "kde:standard"), proc_share=0.5)
+    write_face_set(tmp_path / "faces", designs=1, scenes=0, seed=4, start=8, progress=False, pool=pool)
+    assert prepared == ["kde:standard"]  # design job 8: the pool's second design; no scene to draw the first
 
 
 NAMES = [*CARDS, "bg"]

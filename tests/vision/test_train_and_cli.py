@@ -41,7 +41,9 @@ pytestmark = [
 def trained(tmp_path_factory: pytest.TempPathFactory) -> Path:
     base = tmp_path_factory.mktemp("recipe")
     write_dataset(base / "data", scenes=8, seed=3, pool=DesignPool((), proc_share=1.0), progress=False)
-    write_face_set(base / "data" / "faces", designs=2, scenes=2, seed=3, progress=False)
+    write_face_set(
+        base / "data" / "faces", designs=2, scenes=2, seed=3, progress=False, pool=DesignPool((), proc_share=1.0)
+    )
     recipe = train.Recipe(
         data=base / "data",
         stages=("classifier", "detector", "face"),
