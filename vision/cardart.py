@@ -21,6 +21,8 @@ Cards are named as in :mod:`scorer.cards`: ``AS``, ``10H``, ``QD``, ``JK`` (joke
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import gzip
 import json
 import math
@@ -506,12 +508,23 @@ def _read_face(folder: Path, card: str) -> np.ndarray:
 def _relabel(folder: Path) -> None:
     """Search a cached design's faces for their indices again (the corner search changed; the PNGs did not)."""
     faces = {card: _read_face(folder, card) for card in json.loads((folder / "index.json").read_text())}
-    (folder / "index.json").write_text(json.dumps(design_indices(faces), indent=1))
-    (folder / "index.version").write_text(INDEX_VERSION)
+    _write_atomically(folder / "index.json", json.dumps(design_indices(faces), indent=1))
+    _write_atomically(folder / "index.version", INDEX_VERSION)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """``path`` holds ``text`` whole or its old content, whoever reads it meanwhile."""
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    part.write_text(text)
+    os.replace(part, path)
 
 
 def prepare(item: Design, force: bool = False) -> Path:
-    """Render ``item``'s faces into the cache (once) and return the cache folder."""
+    """Render ``item``'s faces into the cache (once) and return the cache folder.
+
+    The faces are written into a folder of their own beside the cache's and it is renamed into place whole: another
+    process (a second command, a test run's other worker) finds the design cached only once every face of it is, and
+    a render stopped half-way leaves nothing that looks cached."""
     folder = cache_dir(item)
     if (folder / "index.json").exists() and not force:
         version = folder / "index.version"
@@ -522,13 +535,40 @@ def prepare(item: Design, force: bool = False) -> Path:
     missing = [card for card in CARDS[:-1] if card not in faces]
     if missing:
         raise ArtError(f"design {item.name} lacks faces for {', '.join(missing[:5])}")
-    folder.mkdir(parents=True, exist_ok=True)
-    index = design_indices(faces)
-    for card, image in faces.items():
-        cv2.imwrite(str(folder / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))
-    (folder / "index.json").write_text(json.dumps(index, indent=1))
-    (folder / "index.version").write_text(INDEX_VERSION)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part", dir=folder.parent))
+    try:
+        index = design_indices(faces)
+        for card, image in faces.items():
+            cv2.imwrite(str(staging / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))
+        (staging / "index.json").write_text(json.dumps(index, indent=1))
+        (staging / "index.version").write_text(INDEX_VERSION)
+        _publish(staging, folder, replace=force)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def _publish(staging: Path, folder: Path, replace: bool) -> None:
+    """Rename ``staging`` to ``folder``; one already there is kept where it is a whole cache (another process
+    rendered the same faces meanwhile) unless ``replace``, and moved aside and removed where it is not (a folder
+    left half-written by a render stopped before renders were published whole)."""
+    while True:
+        try:
+            os.rename(staging, folder)
+            return
+        except OSError as exc:
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                raise
+            if not folder.exists():
+                continue  # removed meanwhile
+            if (folder / "index.json").exists() and not replace:
+                return
+            aside = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".old", dir=folder.parent))
+            with contextlib.suppress(FileNotFoundError):  # another process moved it first
+                os.rename(folder, aside / "faces")
+            shutil.rmtree(aside, ignore_errors=True)
+            replace = False  # what comes in now is another process's whole render
 
 
 @cache

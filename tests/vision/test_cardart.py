@@ -204,6 +204,71 @@ def test_a_cache_labelled_by_an_older_corner_search_is_labelled_again(
     assert json.loads((folder / "index.json").read_text())["AS"] == [[0, 0, 5, 5]]
 
 
+def _rendered_procedurally(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """``gnome:tango`` "rendered" as procedural faces (quick: the cache's handling is what is looked at) into a cache
+    under ``tmp_path``; its cache folder."""
+    faces = {card: procedural_face(3, card).image for card in CARDS}
+    monkeypatch.setenv("TABLECALL_DATA", str(tmp_path))
+    monkeypatch.setattr(cardart, "_render_design", lambda item: faces)
+    return tmp_path / "faces" / "gnome_tango"
+
+
+def _whole(folder: Path) -> bool:
+    import cv2
+
+    return (folder / "index.json").exists() and all(cv2.imread(str(folder / f"{c}.png")) is not None for c in CARDS)
+
+
+def test_a_design_s_cache_folder_appears_only_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another process (a second command, the test run's other worker) that finds a design's folder reads every face
+    of it: the faces were written into the cache folder itself, index.json last, and a second render of the same
+    design wrote its PNGs again under the first one's readers."""
+    import cv2
+
+    folder = _rendered_procedurally(monkeypatch, tmp_path)
+    there_while_written: list[bool] = []
+    imwrite = cv2.imwrite
+
+    def write(path: str, image: np.ndarray) -> bool:
+        there_while_written.append(folder.exists())
+        return bool(imwrite(path, image))
+
+    monkeypatch.setattr(cardart.cv2, "imwrite", write)
+    assert cardart.prepare(cardart.design("gnome:tango")) == folder
+    assert len(there_while_written) == len(CARDS) and not any(there_while_written)
+    assert _whole(folder) and [p.name for p in folder.parent.iterdir()] == ["gnome_tango"]  # nothing left beside it
+
+
+def test_a_cache_folder_left_half_written_is_rendered_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _rendered_procedurally(monkeypatch, tmp_path)
+    folder.mkdir(parents=True)
+    (folder / "AS.png").write_bytes(b"\x89PNG cut short")  # a render stopped before index.json was written
+    assert cardart.prepare(cardart.design("gnome:tango")) == folder
+    assert _whole(folder) and [p.name for p in folder.parent.iterdir()] == ["gnome_tango"]
+
+
+@pytest.mark.parametrize("force", [False, True], ids=["kept", "forced"])
+def test_a_design_cached_meanwhile_by_another(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, force: bool) -> None:
+    """Two commands render one design at once: the second to finish keeps the first one's folder (the same faces),
+    unless told to render it again; either way nothing is left beside it."""
+    folder = _rendered_procedurally(monkeypatch, tmp_path)
+    faces = cardart._render_design(cardart.design("gnome:tango"))
+
+    def render_while_another_publishes(item: cardart.Design) -> dict[str, np.ndarray]:
+        other = tmp_path / "other"
+        other.mkdir()
+        folder.parent.mkdir(exist_ok=True)
+        (other / "index.json").write_text("{}")
+        (other / "theirs").write_text("")
+        other.rename(folder)
+        return faces
+
+    monkeypatch.setattr(cardart, "_render_design", render_while_another_publishes)
+    cardart.prepare(cardart.design("gnome:tango"), force=force)
+    assert (folder / "theirs").exists() != force and (force == _whole(folder))
+    assert [p.name for p in folder.parent.iterdir()] == ["gnome_tango"]
+
+
 def test_unknown_design_and_card_are_refused() -> None:
     with pytest.raises(cardart.ArtError, match="no card design"):
         cardart.design("gnome:nope")
