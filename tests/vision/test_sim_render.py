@@ -264,3 +264,33 @@ def test_a_demo_video_is_rendered_once_and_reused(tmp_path: Path) -> None:
     assert again == first and again.stat().st_mtime_ns == stamp
     truth = json.loads(truth_path(first).read_text())
     assert truth["markers"] and truth["game"] == "push" and truth["size"] == [320, 180]
+
+
+def test_two_renders_of_one_video_at_once_both_finish_and_leave_it_whole(tmp_path: Path) -> None:
+    """Two demos started together (or a test run's two workers) render the same cached video at once: both wrote one
+    '.part' file, and the second to finish found it renamed away (FileNotFoundError) or published frames of both."""
+    import threading
+
+    log = _log("snap", until=3)
+    out = tmp_path / "snap.mp4"
+    options = Options(size=(320, 180), fps=10, seed=7, duration=8)
+    started = threading.Barrier(2)
+    failed: list[BaseException] = []
+
+    def render() -> None:
+        started.wait()
+        try:
+            simulate(log, out, options)
+        except BaseException as exc:  # reported below
+            failed.append(exc)
+
+    threads = [threading.Thread(target=render) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert not failed, failed
+    alone = tmp_path / "alone" / "snap.mp4"
+    simulate(log, alone, options)
+    assert out.read_bytes() == alone.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["alone", "snap.mp4", "snap.truth.json"]

@@ -306,7 +306,7 @@ def test_ctrl_c_while_the_demo_video_is_rendered_stops_cleanly(tmp_path: Path, s
         )
     try:
         wait_for(lambda: "rendering the demo video" in out.read_text(errors="replace"), 60, "the rendering to start")
-        wait_for(lambda: list((data / "sim").glob("*.part.mp4")), 60, "the first frames to be written")
+        wait_for(lambda: list((data / "sim").glob("*.part*.mp4")), 60, "the first frames to be written")
         for _ in range(presses):
             process.send_signal(getattr(signal, stop))
             time.sleep(0.005)

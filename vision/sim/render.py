@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -223,8 +224,11 @@ def simulate(
     if not os.access(out.parent, os.W_OK):
         raise SimError(f"cannot write {out}: the folder {out.parent} is not writable")
     # the video and its truth are written under other names and renamed at the end, so an interrupted run (Ctrl-C,
-    # a full disk) never leaves a cut-off video beside an earlier run's truth
-    part = out.with_name(out.stem + ".part" + out.suffix)
+    # a full disk) never leaves a cut-off video beside an earlier run's truth; names of this process's own, so two
+    # processes rendering one video at once (two demos started together, a test run's two workers) each write their
+    # own copy and the second renames an identical one into place, rather than both writing one file and the second
+    # finding it renamed away
+    part = out.with_name(f"{out.stem}.part{os.getpid()}-{threading.get_ident()}{out.suffix}")
     writer = cv2.VideoWriter(str(part), cv2.VideoWriter.fourcc(*codec), options.fps, options.size)
     if not writer.isOpened():
         raise SimError(f"cannot write {out} with the {codec} codec (is OpenCV built with FFmpeg?)")
