@@ -651,3 +651,30 @@ def test_serve_keeps_few_memory_pools_unless_told(variable: str | None, pools: i
         env["MALLOC_ARENA_MAX"] = variable
     done = subprocess.run([sys.executable, "-c", ARENAS], capture_output=True, text=True, timeout=60, cwd=ROOT, env=env)
     assert done.stdout.strip() == str(pools), done.stderr
+
+
+def _listen_refused(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """waitress refuses to listen (as for a port in use): a serve that gets that far, in this process, has passed
+    every check of its start. Returns the addresses it was asked to listen on."""
+    import waitress
+
+    asked: list[str] = []
+
+    def refuse(app: object, opened: object, **kwargs: object) -> None:
+        asked.append(str(kwargs["host"]))
+        raise OSError(errno.EADDRINUSE, "Address already in use")
+
+    monkeypatch.setattr(waitress, "create_server", refuse)
+    return asked
+
+
+def test_serve_lan_listens_on_every_interface(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--lan` is for the phones on the Wi-Fi: the server listens on every interface. On 127.0.0.1, as without it,
+    it printed the network addresses and a QR code that no phone could open. (Here waitress is asked and refuses,
+    so the test opens nothing to the network.)"""
+    asked = _listen_refused(monkeypatch)
+    assert main(["serve", "--db", str(tmp_path / "t.sqlite3"), "--lan", "--port", "0"]) == 2
+    assert asked == ["0.0.0.0"]
+    assert "cannot listen on 0.0.0.0:0" in capsys.readouterr().err
