@@ -678,3 +678,11 @@ def test_serve_lan_listens_on_every_interface(
     assert main(["serve", "--db", str(tmp_path / "t.sqlite3"), "--lan", "--port", "0"]) == 2
     assert asked == ["0.0.0.0"]
     assert "cannot listen on 0.0.0.0:0" in capsys.readouterr().err
+
+
+def test_this_computer_s_address_is_one_its_browser_can_open() -> None:
+    """`serve --lan` listens on 0.0.0.0, which is no address to open (Windows and recent Chrome refuse it): the
+    welcome's "serving on" and, with no network address found, the host link name 127.0.0.1."""
+    assert commands._local_url("0.0.0.0", 8000) == "http://127.0.0.1:8000"
+    assert commands._local_url("::", 8000) == "http://[::1]:8000"
+    assert commands._local_url("127.0.0.2", 8000) == "http://127.0.0.2:8000"
