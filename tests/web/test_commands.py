@@ -686,3 +686,12 @@ def test_this_computer_s_address_is_one_its_browser_can_open() -> None:
     assert commands._local_url("0.0.0.0", 8000) == "http://127.0.0.1:8000"
     assert commands._local_url("::", 8000) == "http://[::1]:8000"
     assert commands._local_url("127.0.0.2", 8000) == "http://127.0.0.2:8000"
+
+
+def test_the_network_addresses_put_the_private_ones_first(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first address is the one the welcome's QR code points phones at: the Wi-Fi's (a private range), not a
+    public one (a VPN's, a cloud interface's) that phones on the Wi-Fi may not reach."""
+    monkeypatch.setattr(socket, "if_nameindex", list)  # (no interfaces: only the host name's addresses)
+    found = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, 0)) for address in ("81.2.69.160", "192.168.1.20")]
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *args: found)
+    assert lan_addresses() == ["192.168.1.20", "81.2.69.160"]
