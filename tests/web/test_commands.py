@@ -20,7 +20,7 @@ import pytest
 from scorer.events import parse_event
 from tests.web.server import ROOT, SERVE, call, output, start_server
 from web import commands
-from web.app import create_app, store
+from web.app import create_app, hub, store
 from web.cli import build_parser, main
 from web.commands import DEMO_READY_S, MEMORY_POOLS, _claim, _is_lan, _print_join, _release, _say_who, lan_addresses
 from web.store import Store
@@ -695,3 +695,29 @@ def test_the_network_addresses_put_the_private_ones_first(monkeypatch: pytest.Mo
     found = [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, 0)) for address in ("81.2.69.160", "192.168.1.20")]
     monkeypatch.setattr(socket, "getaddrinfo", lambda *args: found)
     assert lan_addresses() == ["192.168.1.20", "81.2.69.160"]
+
+
+def test_serve_lan_points_phones_at_this_computer_s_network_address(tmp_path: Path) -> None:
+    """The welcome's QR code and each game's Share tab lead phones to this computer's address on the Wi-Fi, with the
+    game's player token (never the host key: whoever scanned it would run every game). 127.0.0.1 there is the phone
+    itself. The address is made up (192.168.1.10): the server still listens on loopback only."""
+    db = tmp_path / "t.sqlite3"
+    app = create_app({"TESTING": True, "DATABASE": str(db)})
+    record = hub(app).create("tally", ["Ann", "Bo"], {}).record
+    host_key = store(app).host_key
+    store(app).close()
+    lan = "import web.commands; web.commands.lan_addresses = lambda: ['192.168.1.10']; "
+    process, base = start_server(db, "--lan", "--host", "127.0.0.1", before=lan)
+    port = base.rsplit(":", 1)[1]
+    try:
+        ends = time.monotonic() + 30
+        while "Ctrl-C stops." not in output(db) and time.monotonic() < ends:  # the welcome's last line
+            time.sleep(0.05)
+        share = call(base, "GET", f"/api/games/{record.id}/share")[1]
+    finally:
+        process.kill()
+        process.wait(10)
+    joins = f"http://192.168.1.10:{port}/join/{record.id}?t={record.player_token}"
+    assert f"(or opening {joins})" in output(db)
+    assert host_key not in output(db).split("Host link")[1].split("\n", 1)[1]  # (only in the host link's line)
+    assert (share["player"], share["lan"]) == ([joins], True)
