@@ -721,3 +721,27 @@ def test_serve_lan_points_phones_at_this_computer_s_network_address(tmp_path: Pa
     assert f"(or opening {joins})" in output(db)
     assert host_key not in output(db).split("Host link")[1].split("\n", 1)[1]  # (only in the host link's line)
     assert (share["player"], share["lan"]) == ([joins], True)
+
+
+def test_live_streams_leave_threads_for_the_pages_and_entries(tmp_path: Path) -> None:
+    """Each live stream holds a server thread while its phone watches: serve keeps 4 of its --threads for everything
+    else and refuses the streams beyond ("too many live screens", 503), so that entries and pages are still answered
+    when more phones watch than there are threads (with a thread per stream, the next request waited for one)."""
+    process, base = start_server(tmp_path / "t.sqlite3")  # --threads 8
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    phones: list[socket.socket] = []
+    try:
+        game = call(base, "POST", "/api/games", {"game": "tally", "players": ["Ann", "Bo"]})[1]["id"]
+        request = f"GET /api/games/{game}/stream HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+        answers = []
+        for _ in range(8):
+            phones.append(socket.create_connection((host, int(port)), timeout=5))
+            phones[-1].sendall(request)
+            answers.append(phones[-1].recv(65536).split(b"\r\n")[0].split(b" ")[1])
+        assert answers == [b"200"] * 4 + [b"503"] * 4
+        assert call(base, "POST", f"/api/games/{game}/events", {"type": "add", "player": "Ann", "points": 1})[0] == 201
+    finally:
+        for phone in phones:
+            phone.close()
+        process.kill()
+        process.wait(10)
