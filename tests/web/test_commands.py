@@ -745,3 +745,26 @@ def test_live_streams_leave_threads_for_the_pages_and_entries(tmp_path: Path) ->
             phone.close()
         process.kill()
         process.wait(10)
+
+
+def test_serve_closes_a_connection_left_idle(tmp_path: Path) -> None:
+    """A phone's browser keeps its connections open after a page: serve closes those left idle IDLE_CONNECTION_S
+    (here 1 s, its clean-up looked for every second): kept, they filled the connections it takes (and its open
+    files) until new phones waited."""
+    quick = (
+        "import waitress.adjustments, web.commands; waitress.adjustments.Adjustments.cleanup_interval = 1; "
+        "web.commands.IDLE_CONNECTION_S = 1; "
+    )
+    process, base = start_server(tmp_path / "t.sqlite3", before=quick)
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    try:
+        with socket.create_connection((host, int(port)), timeout=10) as idle:
+            idle.sendall(f"GET /api/specs HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode())
+            assert b" 200 " in idle.recv(65536).split(b"\r\n")[0]
+            started = time.monotonic()
+            while idle.recv(65536):  # the rest of the answer, then b"" once the server has closed it
+                pass
+            assert time.monotonic() - started < 8
+    finally:
+        process.kill()
+        process.wait(10)
