@@ -768,3 +768,17 @@ def test_serve_closes_a_connection_left_idle(tmp_path: Path) -> None:
     finally:
         process.kill()
         process.wait(10)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no limit of open files to raise")
+def test_serve_raises_its_limit_of_open_files_as_far_as_the_hard_limit_allows() -> None:
+    """A hard limit under the files serve wants (here 512 of 600): it is raised to the hard limit, not left at 256
+    (asking for more than the hard limit is refused whole)."""
+    code = (
+        "import resource; from web.commands import _room_for_connections\n"
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (256, 512))\n"
+        "_room_for_connections(600)\n"
+        "print(resource.getrlimit(resource.RLIMIT_NOFILE))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.stdout.strip() == "(512, 512)", done.stderr
