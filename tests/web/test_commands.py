@@ -782,3 +782,16 @@ def test_serve_raises_its_limit_of_open_files_as_far_as_the_hard_limit_allows() 
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.stdout.strip() == "(512, 512)", done.stderr
+
+
+def test_a_table_file_not_written_yet_is_no_refusal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--table new.toml` names the file the calibration will write (docs/web.md): serve starts (here: goes as far as
+    listening); refused as "no table config here yet", the host could not start the camera to calibrate it."""
+    asked = _listen_refused(monkeypatch)
+    table = tmp_path / "new.toml"
+    argv = ["serve", "--db", str(tmp_path / "t.sqlite3"), "--port", "0", "--video", "game.mp4", "--table", str(table)]
+    assert main(argv) == 2
+    assert asked == ["127.0.0.1"], capsys.readouterr().err
+    assert not table.exists()
