@@ -795,3 +795,13 @@ def test_a_table_file_not_written_yet_is_no_refusal(
     assert main(argv) == 2
     assert asked == ["127.0.0.1"], capsys.readouterr().err
     assert not table.exists()
+
+
+def test_the_demo_takes_a_models_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--demo --models DIR`: the camera demo's detector weights (the demo is the one source --models goes with
+    without --camera or --video)."""
+    asked = _listen_refused(monkeypatch)
+    assert main(["serve", "--db", str(tmp_path / "t.sqlite3"), "--port", "0", "--demo", "--models", str(tmp_path)]) == 2
+    assert asked == ["127.0.0.1"], capsys.readouterr().err
