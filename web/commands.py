@@ -734,7 +734,7 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
         print(f"tablecall: {desk.problem} (the dashboard says so too); enter the games by hand", file=sys.stderr)
         return
     ready = f"Camera: {describe_source(source)} is ready: open a game and press 'Use the camera for this game'"
-    absent = desk.probe(again_s=PROBE_AGAIN_S, on_answer=lambda: print(ready, flush=True))
+    absent = desk.probe(again_s=PROBE_AGAIN_S, on_answer=lambda: _say(ready))
     if absent:
         print(
             f"tablecall: {absent} (the dashboard says so too); it is tried again every {PROBE_AGAIN_S:g} s,"
@@ -748,9 +748,20 @@ def _start_camera(app: Any, args: argparse.Namespace, source: str) -> None:
             print(f"tablecall: {exc.message}; enter the game by hand", file=sys.stderr)
             return
         later = " once it gives pictures (see above)" if absent else ""
-        print(f"Camera: {describe_source(source)} follows game {args.game}{later}", flush=True)
+        _say(f"Camera: {describe_source(source)} follows game {args.game}{later}")
     elif not absent:
-        print(ready, flush=True)
+        _say(ready)
+
+
+def _say(text: str) -> None:
+    """A line of serve's own before its welcome (the camera's, the demo's): standard output's reader gone (`serve |
+    head -1`, a closed pipe) is no error; what is still written goes nowhere and it serves all the same. The welcome
+    had this; the camera's "is ready", printed before it, met the closed pipe and the server stopped at once, status 0
+    and not a word (mutation round of web/commands.py, session 54)."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        output_gone()
 
 
 def _scripted_demo(app: Any, pace: float) -> Any:
@@ -797,10 +808,7 @@ def _start_demo(app: Any, args: argparse.Namespace, camera: bool) -> list[Any]:
         from vision.sim import demo_video_made
 
         if demo_video_made(camera_demo.name) is None:
-            print(
-                "tablecall: rendering the demo video once, into data/sim/ (some seconds, more on a busy computer)",
-                flush=True,
-            )
+            _say("tablecall: rendering the demo video once, into data/sim/ (some seconds, more on a busy computer)")
     # Ctrl-C meanwhile: the rendering stops at its next frame, then the process ends (it was killed inside OpenCV's
     # video writer: "terminate called...", a core dump); a second Ctrl-C while it waits for that frame is not heard.
     # Installed before the rendering starts: a Ctrl-C between the two was Python's own, and a second one right

@@ -134,15 +134,25 @@ def test_serve_on_another_host_says_the_address_it_listens_on(tmp_path: Path) ->
         process.wait(10)
 
 
-def test_serve_whose_output_is_closed_serves_all_the_same(tmp_path: Path) -> None:
+@pytest.mark.parametrize("camera", [False, True], ids=["no_camera", "camera"])
+def test_serve_whose_output_is_closed_serves_all_the_same(tmp_path: Path, camera: bool) -> None:
     """`tablecall serve | head -1`: the rest of the welcome met a closed pipe, and the server stopped at once, status 0
-    and not a word (the environment audit, session 43). Here the reader is gone before the first line."""
+    and not a word (the environment audit, session 43). Here the reader is gone before the first line. With a camera,
+    its "is ready", printed before the welcome, did the same (a mutation round, session 54)."""
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
     reader, writer = os.pipe()
     os.close(reader)
     command = [sys.executable, "-c", SERVE, "serve", "--db", str(tmp_path / "t.sqlite3"), "--port", str(port)]
+    if camera:  # a folder of pictures, which answers at once: "is ready"
+        cv2 = pytest.importorskip("cv2")
+        import numpy as np
+
+        (tmp_path / "pictures").mkdir()
+        for number in range(3):
+            cv2.imwrite(str(tmp_path / "pictures" / f"{number:03d}.jpg"), np.full((240, 320, 3), 40 * number, np.uint8))
+        command += ["--video", str(tmp_path / "pictures")]
     serving = subprocess.Popen(command, cwd=ROOT, stdout=writer, stderr=subprocess.DEVNULL)
     os.close(writer)
     try:
