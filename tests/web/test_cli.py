@@ -45,3 +45,12 @@ def test_ctrl_c_while_the_commands_load_ends_quietly(monkeypatch: pytest.MonkeyP
     except KeyboardInterrupt:  # (not let through: it would stop the test run)
         pytest.fail("the Ctrl-C came out of main: a traceback")
     assert code == 130
+
+
+def test_tablecall_without_a_command_shows_the_commands_and_fails(capsys: pytest.CaptureFixture[str]) -> None:
+    """`tablecall` alone (a script whose subcommand was lost, `tablecall $CMD` with CMD unset): the list of commands,
+    and status 2, so that the script stops there rather than going on as if something was done."""
+    import web.cli
+
+    assert web.cli.main([]) == 2
+    assert "serve" in capsys.readouterr().out
