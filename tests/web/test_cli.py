@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from tests.web.server import ROOT
+from tests.web.test_cli_replay import write_log
 from web.cli import SEEDS, out_of_range
 
 
@@ -54,3 +60,28 @@ def test_tablecall_without_a_command_shows_the_commands_and_fails(capsys: pytest
 
     assert web.cli.main([]) == 2
     assert "serve" in capsys.readouterr().out
+
+
+WITHOUT_VISION = """
+import sys
+for name in ("numpy", "cv2", "openvino", "onnxruntime", "PIL", "yaml", "tqdm"):
+    sys.modules[name] = None  # (an import of it raises ModuleNotFoundError: as if the vision extras were not installed)
+from web.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_commands_work_without_the_vision_extras(tmp_path: Path) -> None:
+    """Installed without the vision extras (no OpenCV, no numpy), `serve` (docs/web.md: the camera then says it needs
+    them) and `replay` run: every command ended in a traceback, ModuleNotFoundError: cv2, raised while the simulator's
+    subcommand was loaded (its package imports OpenCV), then while `quantize`'s options were (their defaults are
+    read from vision.quantize), which now says what it needs."""
+    log = write_log(tmp_path)
+    run = [sys.executable, "-c", "import tests.scorer.toygame\n" + WITHOUT_VISION]
+    replayed = subprocess.run([*run, "replay", str(log)], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert replayed.returncode == 0 and json.loads(replayed.stdout)["totals"] == {"Ann": 3, "Bo": 6}, replayed.stderr
+    helped = subprocess.run([*run, "serve", "--help"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert helped.returncode == 0 and "--lan" in helped.stdout, helped.stderr
+    quantized = subprocess.run([*run, "quantize"], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert quantized.returncode == 2 and "Traceback" not in quantized.stderr, quantized.stderr
+    assert "quantize needs the vision extras (cv2 is not installed)" in quantized.stderr
