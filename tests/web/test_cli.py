@@ -85,3 +85,13 @@ def test_the_commands_work_without_the_vision_extras(tmp_path: Path) -> None:
     quantized = subprocess.run([*run, "quantize"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert quantized.returncode == 2 and "Traceback" not in quantized.stderr, quantized.stderr
     assert "quantize needs the vision extras (cv2 is not installed)" in quantized.stderr
+
+
+def test_a_file_saved_with_a_byte_order_mark_is_read_without_it(tmp_path: Path) -> None:
+    """Windows Notepad saves UTF-8 with a byte-order mark. A log's parser drops one itself, but not every file read
+    through read_text is a log: `simulate --layout FILE` parses JSON or TOML, which both refuse the mark."""
+    from web.cli import read_text
+
+    layout = tmp_path / "layout.json"
+    layout.write_bytes(b'\xef\xbb\xbf{"zones": []}\n')
+    assert read_text(layout, "a layout file") == '{"zones": []}\n'
