@@ -48,6 +48,15 @@ def test_replay_explain_is_for_people(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "{" not in out.splitlines()[0]
 
 
+def test_replay_explain_leaves_out_the_info_rulings(capsys: pytest.CaptureFixture[str]) -> None:
+    """--explain's Rulings are the fouls and errors a person looks for; the info ones (each hand scored) are in the
+    JSON: listed too, a full Spades game's few fouls were lost among them."""
+    assert main(["replay", "tests/golden/spades/full_game.jsonl"]) == 0
+    assert any(r["severity"] == "info" for r in json.loads(capsys.readouterr().out)["rulings"])
+    assert main(["replay", "tests/golden/spades/full_game.jsonl", "--explain"]) == 0
+    assert " INFO " not in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("log", "teams", "result"),
     [
