@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 
 import pytest
 
@@ -33,3 +34,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """A test's captured output in its report as UTF-8 (what cannot be, as escapes): the test run's workers send their
+    reports to the main process as UTF-8, and a folder name that is not (test_durability's ``not_utf8``), logged by
+    the code under test, ended the whole run ("surrogates not allowed")."""
+    report = yield
+    report.sections = [(title, text.encode("utf-8", "backslashreplace").decode()) for title, text in report.sections]
+    return report
