@@ -286,12 +286,13 @@ def test_the_holder_is_found_where_proc_locks_names_another_device(
     assert commands._flock_pid(link) is None
 
 
-def _serve_starting_slowly(db: Path) -> subprocess.Popen[bytes]:
-    """A new database ``db`` and a ``serve`` on it that holds the file 3 s before it takes the note beside it (as a big
-    file's quick_check does)."""
+def _serve_starting_slowly(db: Path, seconds: float = 3) -> subprocess.Popen[bytes]:
+    """A new database ``db`` and a ``serve`` on it that holds the file ``seconds`` before it takes the note beside it
+    (as a big file's quick_check does)."""
     Store(db).close()
     slow = (
-        "import time, web.app as a; s = a.create_app; a.create_app = lambda *x, **k: (time.sleep(3), s(*x, **k))[1]; "
+        f"import time, web.app as a; s = a.create_app; a.create_app = lambda *x, **k: (time.sleep({seconds}), "
+        "s(*x, **k))[1]; "
     )
     return subprocess.Popen(
         [sys.executable, "-c", slow + SERVE, "serve", "--db", str(db), "--port", "0"],
@@ -306,9 +307,14 @@ def test_a_second_server_on_the_same_name_while_the_first_starts_is_told_it_is_s
     while): the file's lock alone first, and a second server on the same name was told the first "opened it by
     another name: a hard link or a mount of it" (a review, session 47)."""
     db = tmp_path / "games.sqlite3"
-    first = _serve_starting_slowly(db)
+    first = _serve_starting_slowly(db, seconds=30)  # (ended as soon as the second has answered)
     try:
-        time.sleep(1.0)
+        # the file held by the first, then the second: a fixed second's wait could end before the first held it on
+        # a busy machine (a mutation round saw the test fail so, session 54), and 3 s of starting could be over
+        # before the second, itself slow to start there, looked
+        ends = time.monotonic() + 30
+        while commands._flock_pid(db) != first.pid and time.monotonic() < ends:
+            time.sleep(0.05)
         second = _serve("--db", str(db), "--port", "0")
     finally:
         first.terminate()
