@@ -3,6 +3,7 @@ no stack trace, and no minutes of work ending in zeros."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,67 @@ def test_ctrl_c_during_synth_stops_it_in_a_line_without_a_traceback_per_worker(t
     assert process.returncode == 130
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert f"stopped; the scenes written in {out} so far are kept" in err
+
+
+def test_synth_of_no_scenes_is_refused_not_an_empty_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``--scenes 0`` used to be a set with nothing in it, and exit 0: training on it fails much later."""
+    assert main(["synth", str(tmp_path / "s"), "--scenes", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--scenes must be at least 1" in err and err.count("\n") == 1
+    assert not (tmp_path / "s" / "detect").exists()  # nothing rendered
+
+
+def test_scenes_added_to_an_upright_set_keep_the_first_ones_and_its_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--start`` adds scenes to a set (not over its first ones), and ``--axis-aligned`` is recorded as the set's
+    kind, which the training recipe gives the networks."""
+    synth = ["synth", str(tmp_path), "--scenes", "1", "--workers", "1", "--proc-share", "1", "--axis-aligned"]
+    assert main(synth) == 0
+    assert main([*synth, "--start", "1"]) == 0
+    labels = sorted(p.name for p in (tmp_path / "detect" / "labels").rglob("*.txt"))
+    assert labels == ["s1_000000.txt", "s1_000001.txt"]
+    assert json.loads((tmp_path / "oriented.json").read_text()) == {"oriented": False}
+
+
+def test_train_takes_the_cpu_and_refuses_a_gpu_this_machine_lacks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--device cpu`` passes the device check (the missing data is what is said); a GPU number one past the last
+    is refused before training, not in a traceback from PyTorch (``--device 0`` on a machine with no GPU)."""
+    torch = pytest.importorskip("torch")
+    assert main(["train", "--device", "cpu", "--data", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere: no such folder" in capsys.readouterr().err
+    gpus = torch.cuda.device_count()
+    assert main(["train", "--device", str(gpus), "--data", str(tmp_path)]) == 2
+    assert f"--device {gpus}: this machine has" in capsys.readouterr().err
+
+
+def test_export_only_says_which_stage_and_which_data_before_exporting(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("torch")
+    weights = tmp_path / "best.pt"
+    weights.write_bytes(b"weights trained elsewhere")
+    export = ["train", "--export-only", str(weights), "--models", str(tmp_path / "models")]
+    assert main([*export, "--data", str(tmp_path)]) == 2  # no --stage: both
+    assert "give --stage detector, classifier or face" in capsys.readouterr().err
+    # the classifier's data says how its crops were turned
+    assert main([*export, "--stage", "classifier", "--data", str(tmp_path / "nowhere")]) == 2
+    assert "nowhere: no such folder; give the --data the classifier was trained on" in capsys.readouterr().err
+    assert not (tmp_path / "models").exists()
+
+
+def test_heldout_scenes_are_written_whole_where_evaluate_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``synth OUT --heldout`` writes whole scenes to OUT/scenes (what ``evaluate --heldout`` reads), not a
+    training set of the held-out designs."""
+    from vision import dataset
+    from vision.synth import DesignPool
+
+    # procedural decks: the held-out artwork (minutes to render, not installed everywhere) is not what is checked
+    monkeypatch.setattr(dataset, "default_pool", lambda heldout=False, proc_share=0.6: DesignPool((), proc_share=1.0))
+    assert main(["synth", str(tmp_path), "--heldout", "--scenes", "1", "--workers", "1"]) == 0
+    assert len(list((tmp_path / "scenes").glob("*.json"))) == 1
+    assert not (tmp_path / "detect").exists() and not (tmp_path / "classify").exists()
