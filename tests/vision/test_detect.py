@@ -284,3 +284,85 @@ def test_a_region_is_read_at_the_scale_the_whole_frame_is_read_at(
         assert near.name == r.name and max(abs(a - b) for a, b in zip(near.box, r.box, strict=True)) <= 1.5
     everything = reader.readings(image, region=(0.0, 0.0, 1280.0, 720.0))
     assert [(r.name, r.box) for r in everything] == [(r.name, r.box) for r in whole]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize(
+    ("options", "settings"),
+    [(["--conf", "0.9"], {"conf": 0.9}), (["--no-faces"], {"faces": False})],
+    ids=["conf", "no_faces"],
+)
+def test_detect_reads_with_the_threshold_and_the_readers_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], options: list[str], settings: dict[str, object]
+) -> None:
+    """What ``tablecall detect`` prints is what a reader with those settings reads, not the defaults' reading."""
+    pytest.importorskip("openvino")
+    import cv2
+
+    from vision.synth import DesignPool, render_scene
+    from web.cli import main
+
+    # a table where the face reader changes the reading (on scene 3, the ``table`` fixture's, it does not)
+    picture = render_scene(1, DesignPool((), proc_share=1.0), size=(1280, 720)).image[:, :, ::-1].copy()
+    image = tmp_path / "table.png"
+    cv2.imwrite(str(image), picture)
+    assert main(["detect", str(image), "--json", "--imgsz", "1280", *options]) == 0
+    printed = json.loads(capsys.readouterr().out)["cards"]
+    asked = [c.to_json() for c in CardReader(MODELS, imgsz=1280, **settings).read(picture)]  # type: ignore[arg-type]
+    default = [c.to_json() for c in CardReader(MODELS, imgsz=1280).read(picture)]
+    assert printed == asked != default  # (the option changes what this table reads as)
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_detect_save_keeps_a_copy_of_each_image_and_never_writes_over_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three photos called table.jpg from three folders, saved into the first one's folder: three copies, and the
+    photo there kept, with the photos named relative to the working folder and the folder by its full name."""
+    pytest.importorskip("openvino")
+    import cv2
+
+    from web.cli import main
+
+    picture = np.full((120, 160, 3), 90, np.uint8)
+    for folder in ("a", "b", "c", "d"):
+        (tmp_path / folder).mkdir()
+    for photo in ("a/table.jpg", "b/table.jpg", "c/table.jpg", "d/Table.JPG"):
+        cv2.imwrite(str(tmp_path / photo), picture)
+    kept = (tmp_path / "a" / "table.jpg").read_bytes()
+    monkeypatch.chdir(tmp_path)
+    assert main(["detect", "a/table.jpg", "b/table.jpg", "c/table.jpg", "--save", str(tmp_path / "a")]) == 0
+    assert (tmp_path / "a" / "table.jpg").read_bytes() == kept
+    assert sorted(p.name for p in (tmp_path / "a").iterdir()) == [
+        "table.jpg",
+        "table_.jpg",
+        "table__.jpg",
+        "table___.jpg",
+    ]
+    # on a disk that ignores case (macOS, Windows) Table.jpg would be the photo Table.JPG: its copy is Table_.jpg
+    assert main(["detect", "d/Table.JPG", "--save", "d"]) == 0
+    assert sorted(p.name for p in (tmp_path / "d").iterdir()) == ["Table.JPG", "Table_.jpg"]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_detect_says_each_image_it_skips_and_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A missing file, a file that is no picture and a folder with none: each said on its own line, the other images
+    read, exit 2; a models folder without networks is said in a line, not a traceback."""
+    pytest.importorskip("openvino")
+    import cv2
+
+    from web.cli import main
+
+    good, broken, empty = tmp_path / "table.png", tmp_path / "broken.jpg", tmp_path / "empty"
+    cv2.imwrite(str(good), np.full((120, 160, 3), 90, np.uint8))
+    broken.write_bytes(b"not an image")
+    empty.mkdir()
+    assert main(["detect", str(tmp_path / "missing.png"), str(broken), str(empty), str(good), "--json"]) == 2
+    out, err = capsys.readouterr()
+    assert [json.loads(line)["image"] for line in out.splitlines()] == [str(good)]
+    assert f"{tmp_path / 'missing.png'}: no such file (skipped)" in err
+    assert f"{broken}: cannot read it as an image (skipped)" in err
+    assert f"{empty}: a folder with no" in err and err.count("\n") == 3
+    assert main(["detect", str(good), "--models", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "data.yaml" in err and "Traceback" not in err and err.count("\n") == 1
