@@ -291,6 +291,61 @@ def test_evaluate_tune_saves_the_thresholds_the_reader_then_uses_and_training_fo
     assert "synth DIR --whole" in capsys.readouterr().err
 
 
+def test_evaluate_tune_at_a_size_given_measures_at_it_and_on_as_many_scenes_as_asked(
+    scenes: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--imgsz`` with ``--tune``: the thresholds are chosen at that size (not the tuning sizes), and the held-out
+    measurement after it reads at that size, at most ``--limit`` scenes."""
+    import shutil
+
+    import yaml
+
+    from vision.detect import MODELS
+    from web.cli import main
+
+    if not (MODELS / "data.yaml").exists():
+        pytest.skip("no shipped models in models/")
+    models = tmp_path / "models"
+    shutil.copytree(MODELS, models)
+    shipped = (MODELS / "data.yaml").read_bytes()
+    argv = ["evaluate", "--tune", str(scenes), "--heldout", str(scenes), "--limit", "1", "--imgsz", "960"]
+    assert main([*argv, "--models", str(models)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["imgsz"] == 960 and "imgsz" not in report["tune"]["chosen"]
+    assert report["tune"]["scenes"] == report["heldout"]["images"] == 1
+    assert yaml.safe_load((models / "data.yaml").read_text())["reader"]["tuned_on"] == str(scenes)
+    assert (MODELS / "data.yaml").read_bytes() == shipped  # saved in the folder measured, not in models/
+
+
+def test_evaluate_without_the_face_reader_says_so(scenes: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.detect import MODELS
+    from web.cli import main
+
+    if not (MODELS / "data.yaml").exists():
+        pytest.skip("no shipped models in models/")
+    assert main(["evaluate", "--heldout", str(scenes), "--limit", "1", "--no-faces"]) == 0
+    assert json.loads(capsys.readouterr().out)["faces"] is False
+
+
+def test_evaluate_sim_in_the_training_designs_counts_every_seed(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--sim --sim-train --sim-seed 31 32``: two videos of the training designs (seed 31's and 32's), both
+    counted, not held-out art nor the first seed alone."""
+    from vision import sim as simulation
+    from vision.detect import MODELS
+    from vision.sim.render import pick_design
+    from web.cli import main
+
+    if not (MODELS / "data.yaml").exists():
+        pytest.skip("no shipped models in models/")
+    monkeypatch.setattr(simulation, "DEMOS", ("snap",))  # one demo game of the four: seconds, not minutes
+    assert main(["evaluate", "--sim", "--sim-train", "--sim-seed", "31", "32", "--no-faces"]) == 0
+    report = json.loads(capsys.readouterr().out)["sim"]
+    assert [run["design"] for run in report["runs"]] == [pick_design(31, "train"), pick_design(32, "train")]
+    assert report["cards"] == sum(run["cards"] for run in report["runs"]) > 0
+
+
 def test_simulated_runs_combine_over_all_their_cards() -> None:
     runs = [{"cards": 20, "read": 19, "found": 0.95}, {"cards": 10, "read": 5, "found": 0.5}]
     assert evaluate.combined(runs) == {"runs": runs, "cards": 30, "read": 24, "found": 0.8}
