@@ -136,3 +136,45 @@ def test_face_videos_go_into_the_faces_folder(tmp_path: Path, capsys: pytest.Cap
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     files = list((tmp_path / "faces" / "val").glob("*/*.jpg"))  # video 0 goes to validation
     assert report["face_crops"] == len(files) > 0 and not (tmp_path / "classify").exists()
+
+
+def test_sim_videos_added_to_a_set_are_numbered_from_the_start(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--start 1``: video 1 (a training one), not video 0 again (a validation one, written twice)."""
+    import json
+
+    from web.cli import main
+
+    assert main(["synth", str(tmp_path), "--sim-videos", "1", "--start", "1", "--workers", "1"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    files = list((tmp_path / "classify").rglob("*.jpg"))
+    assert report["sim_crops"] == len(files) > 0
+    assert {f.parent.parent.name for f in files} == {"train"}
+
+
+def test_face_scenes_and_face_videos_together_give_whole_card_crops_of_both(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The index pairs of a scene (s*.jpg) and the whole cards of a video (v*.jpg), all the face reader's size,
+    all counted."""
+    import json
+
+    import cv2
+
+    from vision import dataset, facecards
+    from vision.facecards import FACE_SIZE
+    from vision.synth import DesignPool
+    from web.cli import main
+
+    # procedural decks only: the training designs' artwork (minutes to render on a fresh machine) is not needed here
+    procedural = lambda heldout=False, proc_share=0.6: DesignPool((), proc_share=1.0)  # noqa: E731
+    monkeypatch.setattr(dataset, "default_pool", procedural)
+    monkeypatch.setattr(facecards, "default_pool", procedural)
+
+    assert main(["synth", str(tmp_path), "--face-scenes", "1", "--face-videos", "1", "--workers", "1"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    files = list((tmp_path / "faces").rglob("*.jpg"))
+    assert report["face_crops"] == len(files)
+    assert {f.name[0] for f in files} == {"s", "v"}
+    assert {cv2.imread(str(f)).shape for f in files} == {(FACE_SIZE, FACE_SIZE, 3)}
