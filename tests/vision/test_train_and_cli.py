@@ -117,6 +117,17 @@ def test_resuming_a_finished_stage_trains_nothing(trained: Path) -> None:
     assert last.stat().st_mtime_ns == before
 
 
+def test_train_no_export_leaves_the_models_folder_alone(
+    trained: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--no-export``: a finished stage resumed (nothing to train) and nothing exported, the models folder not made."""
+    data, runs, models = trained.parent / "data", trained.parent / "runs", tmp_path / "models"
+    argv = ["train", "--stage", "classifier", "--data", str(data), "--runs", str(runs), "--models", str(models)]
+    assert main([*argv, "--device", "cpu", "--resume", "--no-export"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["classifier"]) == {"weights"}
+    assert not models.exists()
+
+
 @pytest.fixture
 def images(tmp_path: Path) -> dict[str, Path]:
     rng = np.random.default_rng(0)
@@ -364,6 +375,7 @@ def test_export_only_publishes_weights_trained_elsewhere(
     shutil.rmtree(models / f"{train.DETECTOR}_openvino")
     args = ["train", "--stage", "detector", "--data", "data/g99", "--det-lr0", "0.001", "--models", str(models)]
     assert main([*args, "--export-only", str(best), "--quantize-scenes", "0"]) == 0
+    assert "openvino_int8" not in json.loads(capsys.readouterr().out)["detector"]  # kept FP16: no calibration run
     assert (models / f"{train.DETECTOR}.onnx").stat().st_size > 100_000
     assert (models / f"{train.DETECTOR}_openvino" / f"{train.DETECTOR}.xml").exists()
     data = yaml.safe_load((models / "data.yaml").read_text())
