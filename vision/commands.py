@@ -27,7 +27,12 @@ def _synth_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--whole", action="store_true", help="training designs, whole scenes (a validation set for evaluate --tune)"
     )
-    parser.add_argument("--proc-share", type=float, default=0.6, help="share of decks drawn procedurally (0.6)")
+    parser.add_argument(
+        "--proc-share",
+        type=float,
+        default=0.6,
+        help="share of the scenes' decks drawn procedurally (0.6; also --reader-boxes' and --face-scenes' scenes)",
+    )
     parser.add_argument(
         "--face-designs", type=int, default=0, help="extra designs whose faces give classifier crops (~106 each)"
     )
@@ -110,7 +115,8 @@ def _synth(args: argparse.Namespace) -> int:
             return fail("--reader-boxes cannot be negative")
         try:
             out = args.out / "classify"
-            n = write_reader_crops(out, args.reader_boxes, args.models or MODELS, args.seed, args.workers, args.start)
+            models, pool = args.models or MODELS, default_pool(proc_share=args.proc_share)
+            n = write_reader_crops(out, args.reader_boxes, models, args.seed, args.workers, args.start, pool=pool)
         except (ArtError, ModelError, ValueError) as exc:
             return fail(str(exc))
         print(json.dumps({"out": str(out), "reader_crops": n}))
@@ -137,7 +143,10 @@ def _synth(args: argparse.Namespace) -> int:
         n = 0
         try:
             if args.face_cards or args.face_scenes:
-                n += write_face_set(out, args.face_cards, args.face_scenes, args.seed, args.workers, args.start)
+                pool = default_pool(proc_share=args.proc_share)
+                n += write_face_set(
+                    out, args.face_cards, args.face_scenes, args.seed, args.workers, args.start, pool=pool
+                )
             if args.face_videos:
                 n += write_sim_crops(out, args.face_videos, args.seed, args.workers, args.start, faces=True)
         except (ArtError, FileNotFoundError) as exc:

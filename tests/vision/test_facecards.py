@@ -172,6 +172,24 @@ def test_a_face_set_renders_first_only_the_artwork_it_uses(tmp_path: Path, monke
     assert prepared == ["kde:standard"]  # design job 8: the pool's second design; no scene to draw the first
 
 
+def test_synth_face_scenes_draw_as_many_procedural_decks_as_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--proc-share 1`` with ``--face-scenes``: procedural decks only, no artwork rendered first (the option was not
+    passed on, and all 18 training designs were rendered first: minutes on a fresh machine)."""
+    import json
+
+    import vision.dataset
+    from web.cli import main
+
+    prepared: list[str] = []
+    monkeypatch.setattr(vision.dataset, "prepare", lambda item: prepared.append(item.name))
+    assert main(["synth", str(tmp_path), "--face-scenes", "1", "--workers", "1", "--proc-share", "1"]) == 0
+    files = list((tmp_path / "faces").rglob("*.jpg"))
+    assert json.loads(capsys.readouterr().out)["face_crops"] == len(files) > 0
+    assert prepared == []
+
+
 NAMES = [*CARDS, "bg"]
 
 

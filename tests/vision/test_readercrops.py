@@ -84,15 +84,18 @@ def test_the_command_says_what_is_wrong(
 def test_the_command_adds_the_scenes_from_its_start(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """``--start 3``: the crops of scene 3, added to a set, not those of scene 0 again."""
+    """``--start 3``: the crops of scene 3, added to a set, not those of scene 0 again; ``--proc-share 1``: procedural
+    decks only, so no artwork is rendered first (the option was not passed on to --reader-boxes' scenes, and all 18
+    training designs were rendered first: minutes on a fresh machine)."""
     from vision import dataset
     from web.cli import main
 
-    # procedural decks only: the training designs' artwork (minutes to render on a fresh machine) is not needed here
-    monkeypatch.setattr(dataset, "default_pool", lambda heldout=False, proc_share=0.6: DesignPool((), proc_share=1.0))
-
-    assert main(["synth", str(tmp_path), "--reader-boxes", "1", "--start", "3", "--workers", "1"]) == 0
+    prepared: list[str] = []
+    monkeypatch.setattr(dataset, "prepare", lambda item: prepared.append(item.name))
+    command = ["synth", str(tmp_path), "--reader-boxes", "1", "--start", "3", "--workers", "1", "--proc-share", "1"]
+    assert main(command) == 0
     report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     names = [p.name for p in (tmp_path / "classify").rglob("*.jpg")]
     assert report["reader_crops"] == len(names) > 0
     assert all(name.startswith("r1_000003_") for name in names)
+    assert prepared == []
