@@ -162,21 +162,33 @@ def _short(value: Any) -> str:
 
 # -- entry point ----------------------------------------------------------------------------
 PACKAGES = ("web", "vision", "scorer")  # this project's own: one of them missing is a bug, said with a traceback
+#: the modules that add subcommands, and the subcommands each adds (named here for when one cannot be loaded)
+PLUGINS = {
+    "web.commands": ("serve", "backup"),
+    "vision.commands": ("synth", "train", "quantize", "detect", "evaluate"),
+    "vision.live_commands": ("markers", "calibrate", "live"),
+    "vision.sim.command": ("simulate",),
+}
 
 
 def _load_plugins() -> None:
     """Import the modules that add subcommands (``serve``, ``detect``, …) when present. One that needs a library of
-    the vision extras that is not installed (OpenCV, numpy) is left out with its subcommands: ``vision.sim.command``
-    imports OpenCV through its package, and without the extras every command, ``serve`` and ``replay`` too, ended in
-    that ModuleNotFoundError's traceback (a mutation round of web/cli.py, session 54)."""
+    the vision extras that is not installed (OpenCV, numpy) is left out, its subcommands saying what they need:
+    ``vision.sim.command`` imports OpenCV through its package, and without the extras every command, ``serve`` and
+    ``replay`` too, ended in that ModuleNotFoundError's traceback (a mutation round of web/cli.py, session 54)."""
     import importlib
 
-    for module in ("web.commands", "vision.commands", "vision.live_commands", "vision.sim.command"):
+    for module, names in PLUGINS.items():
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
             if exc.name != module and (exc.name or "").split(".")[0] in PACKAGES:
                 raise
+            if exc.name != module:  # its commands say what they need (argparse said "invalid choice: 'simulate'")
+                for name in names:
+                    COMMANDS.setdefault(
+                        name, (_any_arguments, _needs(name, str(exc.name)), "(needs the vision extras)")
+                    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -193,6 +205,11 @@ def build_parser() -> argparse.ArgumentParser:
             run = _needs(name, str(exc.name))
         child.set_defaults(run=run)
     return parser
+
+
+def _any_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a subcommand that cannot run here: whatever they are, it says what it needs."""
+    parser.add_argument("given", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
 
 def _needs(name: str, missing: str) -> Callable[[argparse.Namespace], int]:

@@ -85,6 +85,20 @@ def test_the_commands_work_without_the_vision_extras(tmp_path: Path) -> None:
     quantized = subprocess.run([*run, "quantize"], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert quantized.returncode == 2 and "Traceback" not in quantized.stderr, quantized.stderr
     assert "quantize needs the vision extras (cv2 is not installed)" in quantized.stderr
+    # the simulator's module cannot be loaded at all: its command says what it needs ("invalid choice" before)
+    simulate = [*run, "simulate", "snap", "-o", "x.mp4"]
+    simulated = subprocess.run(simulate, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert simulated.returncode == 2 and "simulate needs the vision extras" in simulated.stderr, simulated.stderr
+
+
+def test_each_plugin_adds_the_commands_it_is_listed_with() -> None:
+    """web.cli.PLUGINS names each module's commands, for when the module cannot be loaded: the list is the truth."""
+    from web.cli import COMMANDS, PLUGINS, build_parser
+
+    build_parser()
+    assert {name: run.__module__ for name, (_, run, _) in COMMANDS.items() if run.__module__ != "web.cli"} == {
+        name: module for module, names in PLUGINS.items() for name in names
+    }
 
 
 def test_a_file_saved_with_a_byte_order_mark_is_read_without_it(tmp_path: Path) -> None:
