@@ -126,6 +126,19 @@ def test_every_card_put_down_is_expected_in_its_zone_within_the_video(name: str)
     assert times == sorted(times) and len(times) == len(log.events)
 
 
+@pytest.mark.parametrize("name", DEMOS)
+def test_each_timed_card_lands_face_up_in_its_zone_at_its_time_and_is_the_card_drawn(name: str) -> None:
+    """An expected card's ``landed`` is when a move of its own card ends, face up, in its zone (the ground truth's
+    ``landed_ms``: docs/simulator.md), and the card drawn there is the card the ground truth names."""
+    timeline = _timeline(_log(name))
+    for x in timeline.expects:
+        track = timeline.tracks[x.obj]
+        assert track.card == x.card, f"event {x.seq}: the truth names {x.card}, the video shows {track.card}"
+        ends = [s for s in track.segments if s.end == x.landed]
+        assert ends, f"event {x.seq}: {x.card} stops moving at none of its moves' ends"
+        assert ends[0].place is not None and ends[0].place[0] == x.zone and ends[0].dst.up, (x, ends[0])
+
+
 class CheckedBuilder(_Builder):
     """After every event the table drawn must hold what the referee says lies there."""
 
