@@ -158,6 +158,17 @@ def test_a_card_put_down_lies_half_a_second_uncovered_before_anything_lands_on_i
         assert min(later, default=math.inf) - x.landed >= Timing().reach + 500, (name, x)
 
 
+def test_a_long_pause_in_the_log_is_shortened_to_two_and_a_half_seconds() -> None:
+    """docs/simulator.md: pauses longer than 2.5 s are shortened (a log with a minute's pause is no minute of an
+    empty table in the video)."""
+    header = LogHeader("snap", ("Ann", "Ben"), {})
+    flips = [("deal", 0, {"dealer": "Ben"}), ("flip", 1000, {"player": "Ann", "card": "7H"})]
+    flips += [("flip", 61_000, {"player": "Ben", "card": "2C"})]
+    log = GameLog(header, tuple(GameEvent(n, ts, Source.VISION, t, d) for n, (t, ts, d) in enumerate(flips, 1)))
+    times = [e["t_ms"] for e in _timeline(log).events]
+    assert times[2] - times[1] == 2500, times
+
+
 class CheckedBuilder(_Builder):
     """After every event the table drawn must hold what the referee says lies there."""
 
