@@ -169,6 +169,14 @@ def test_a_long_pause_in_the_log_is_shortened_to_two_and_a_half_seconds() -> Non
     assert times[2] - times[1] == 2500, times
 
 
+def test_cards_a_hand_puts_down_one_by_one_land_one_after_another() -> None:
+    """A Spit layout: the hand puts its 15 cards down one after another (``Timing.stagger`` apart), not all at once."""
+    timeline = _timeline(_log("spit"))
+    firsts = sorted(t.segments[0].end for t in timeline.tracks if t.segments[0].place[0].startswith("stock/0/"))
+    lands = firsts[:15]  # the first layout: 1 + 2 + 3 + 4 + 5 cards
+    assert all(b - a >= Timing().stagger for a, b in itertools.pairwise(lands)), lands
+
+
 class CheckedBuilder(_Builder):
     """After every event the table drawn must hold what the referee says lies there."""
 
