@@ -204,6 +204,11 @@ def test_tablecall_simulate_renders_a_demo(tmp_path: Path, capsys: pytest.Captur
         pytest.param(["snap", "--design", "gnome:nope"], "no card design called 'gnome:nope'", id="unknown_design"),
         pytest.param(["snap", "--layout", "LAYOUT"], "a layout needs game, players", id="bad_layout"),
         pytest.param(["snap", "--fps", "0"], "the frame rate must be from 1 to 120", id="bad_rate"),
+        # (--duration 3: a check that let these through would stop at "this game needs at least", not render)
+        pytest.param(["snap", "--fps", "121", "--duration", "3"], "the frame rate must be from 1", id="rate_over_120"),
+        pytest.param(["snap", "--size", "321x180", "--duration", "3"], "must be even", id="odd_width"),
+        pytest.param(["snap", "--size", "320x181", "--duration", "3"], "must be even", id="odd_height"),
+        pytest.param(["snap", "--size", "320x180x3", "--duration", "3"], "--size must look like", id="three_sizes"),
         pytest.param(["snap", "--seed", "-1"], "--seed must be from 0 to", id="negative_seed"),
         pytest.param(["TEN"], "the simulator cannot show 'ten' yet", id="game_it_cannot_show"),
         pytest.param(["snap", "-o", "FILE/x.mp4"], "cannot make the folder", id="folder_is_a_file"),
