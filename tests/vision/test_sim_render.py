@@ -118,6 +118,16 @@ def test_each_seed_places_its_own_camera() -> None:
     assert len(cameras) == 2 and json.dumps(again) in cameras
 
 
+def test_a_log_that_ends_with_a_card_put_down_shows_it_lying_still_before_the_video_ends() -> None:
+    """As any card, the last one lies in view half a second at least (here: before the video ends), so a live referee
+    watching the video sees it lie still."""
+    log = _log("snap", until=2)  # the deal and one flip
+    truth = Simulation.prepare(log, Options(size=SMALL, fps=10, seed=2, jpeg=False)).measure()
+    _check_truth(truth, log)
+    [card] = truth["events"][-1]["cards"]
+    assert truth["duration_ms"] - card["t_ms"] >= 500, (card, truth["duration_ms"])
+
+
 def test_the_markers_calibrate_the_table_plane(clip: tuple[Path, dict, GameLog]) -> None:
     out, truth, _ = clip
     video = cv2.VideoCapture(str(out))
