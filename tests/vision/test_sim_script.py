@@ -132,13 +132,21 @@ def test_every_card_put_down_is_expected_in_its_zone_within_the_video(name: str)
 def test_each_timed_card_lands_face_up_in_its_zone_at_its_time_and_is_the_card_drawn(name: str) -> None:
     """An expected card's ``landed`` is when a move of its own card ends, face up, in its zone (the ground truth's
     ``landed_ms``: docs/simulator.md), and the card drawn there is the card the ground truth names."""
-    timeline = _timeline(_log(name))
+    _check_expects(_timeline(_log(name)))
+
+
+def _check_expects(timeline: Timeline) -> None:
+    """Each expected card is the card drawn, lands face up in its zone when a move of it ends, and was not lying face up
+    in that zone already (docs/simulator.md: a card moved is timed when it ends up in a *new* zone)."""
     for x in timeline.expects:
         track = timeline.tracks[x.obj]
         assert track.card == x.card, f"event {x.seq}: the truth names {x.card}, the video shows {track.card}"
-        ends = [s for s in track.segments if s.end == x.landed]
-        assert ends, f"event {x.seq}: {x.card} stops moving at none of its moves' ends"
-        assert ends[0].place is not None and ends[0].place[0] == x.zone and ends[0].dst.up, (x, ends[0])
+        k = next((i for i, s in enumerate(track.segments) if s.end == x.landed), None)
+        assert k is not None, f"event {x.seq}: {x.card} stops moving at none of its moves' ends"
+        seg = track.segments[k]
+        assert seg.place is not None and seg.place[0] == x.zone and seg.dst.up, (x, seg)
+        before = track.segments[k - 1] if k else None
+        assert not (before and before.place and before.place[0] == x.zone and before.dst.up), f"{x}: it lay there"
 
 
 @pytest.mark.parametrize("name", DEMOS)
@@ -225,6 +233,7 @@ def test_the_simulator_follows_every_example_and_golden_log(path: Path) -> None:
     """The referees' own example and golden logs (corrections, one-pile rounds, refused melds …) all render."""
     log = parse_log(path.read_text(encoding="utf-8"))
     timeline = _check_timeline(log)
+    _check_expects(timeline)
     landed = {(x.seq, x.card, x.zone) for x in timeline.expects}
     for seq, card, zone in card_events(log):
         assert any(s == seq and z == zone and card in (None, c) for s, c, z in landed), f"event {seq}: {card} in {zone}"
