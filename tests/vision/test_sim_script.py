@@ -185,6 +185,20 @@ def test_cards_a_hand_puts_down_one_by_one_land_one_after_another() -> None:
     assert all(b - a >= Timing().stagger for a, b in itertools.pairwise(lands)), lands
 
 
+def test_an_event_is_not_timed_before_the_one_before_it_starts() -> None:
+    """Six Snap flips 20 ms apart in the log: each hand does one thing at a time, so the fourth flip (the first
+    player's second) waits; the flips after it are timed from then on, never before the previous flip's hand sets off
+    (docs/simulator.md: an event's ``t_ms`` is when it happens, its first action starting then or later)."""
+    players = ("Ann", "Ben", "Cy")
+    events = [GameEvent(1, 0, Source.VISION, "deal", {"dealer": "Cy"})]
+    for k, card in enumerate(["2H", "3C", "4S", "5H", "6C", "7S"]):
+        events.append(GameEvent(k + 2, 1000 + 20 * k, Source.VISION, "flip", {"player": players[k % 3], "card": card}))
+    timeline = _timeline(GameLog(LogHeader("snap", players, {}), tuple(events)))
+    sets_off = [track.segments[0].start - Timing().reach for track in timeline.tracks]  # one card per flip
+    times = [e["t_ms"] for e in timeline.events[1:]]
+    assert all(t >= before for t, before in zip(times[1:], sets_off, strict=False)), (times, sets_off)
+
+
 class CheckedBuilder(_Builder):
     """After every event the table drawn must hold what the referee says lies there."""
 
