@@ -253,6 +253,39 @@ def test_the_simulator_follows_every_example_and_golden_log(path: Path) -> None:
         assert any(s == seq and z == zone and card in (None, c) for s, c, z in landed), f"event {seq}: {card} in {zone}"
 
 
+class OrderBuilder(_Builder):
+    """Notes, after each event, each place's cards bottom to top and when its actions have all ended."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.notes: list[tuple[float, dict[Any, list[int]]]] = []
+
+    def event(self, event: GameEvent, t: float) -> float:
+        start = super().event(event, t)
+        done = max(s.end for track in self.tracks for s in track.segments) if self.tracks else t
+        self.notes.append((done, {p: list(objs) for p, objs in self.stacks.items()}))
+        return start
+
+
+def test_the_cards_drawn_in_a_meld_lie_in_the_referees_order() -> None:
+    """A Push wild swapped out for its card in the middle of a run (tests/golden/push/five_live_deals.jsonl, event 18):
+    once an event's cards have landed, each place's cards are drawn bottom to top in the order the referee has them,
+    so the card the next one overlaps is drawn under it, as on a real table."""
+    log = parse_log((ROOT / "tests/golden/push/five_live_deals.jsonl").read_text(encoding="utf-8"))
+    builder = OrderBuilder(log, default_layout(log.header.game, len(log.header.players)), Timing(), 0, 1.0)
+    timeline = builder.run()
+    for when, stacks in builder.notes:
+        resting: dict[object, list[tuple[float, int]]] = {}
+        for track in timeline.tracks:
+            state = track.state(when + 1)
+            if state is not None and state[1] >= 1 and state[0].place is not None:
+                resting.setdefault(state[0].place, []).append((state[0].z, track.obj))
+        for place, objs in stacks.items():
+            drawn = [obj for _, obj in sorted(resting.get(place, []))]
+            if sorted(drawn) == sorted(objs):  # nothing of a later event has moved them yet
+                assert drawn == objs, (when, place)
+
+
 def test_a_refused_spades_play_lies_down_then_goes_back_to_the_hand() -> None:
     log = _log("spades")
     refused = next(e for e in log.events if "must_follow_suit" in _rulings_of(log, e.seq))
