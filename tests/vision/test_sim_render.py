@@ -124,6 +124,7 @@ def test_a_log_that_ends_with_a_card_put_down_shows_it_lying_still_before_the_vi
     log = _log("snap", until=2)  # the deal and one flip
     truth = Simulation.prepare(log, Options(size=SMALL, fps=10, seed=2, jpeg=False)).measure()
     _check_truth(truth, log)
+    assert truth["duration_ms"] == truth["frames"] * 100  # the video's length: its frames at 10 fps
     [card] = truth["events"][-1]["cards"]
     assert truth["duration_ms"] - card["t_ms"] >= 500, (card, truth["duration_ms"])
 
