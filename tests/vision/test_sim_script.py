@@ -149,21 +149,31 @@ def _check_expects(timeline: Timeline) -> None:
         assert not (before and before.place and before.place[0] == x.zone and before.dst.up), f"{x}: it lay there"
 
 
-@pytest.mark.parametrize("name", DEMOS)
-def test_a_card_put_down_lies_half_a_second_uncovered_before_anything_lands_on_it_or_takes_it(name: str) -> None:
+@pytest.mark.parametrize(
+    "path",
+    [*(demo_log(name) for name in DEMOS), Path(__file__).parents[2] / "tests/golden/spit/blocked_round.jsonl"],
+    ids=[*DEMOS, "spit_one_pile"],
+)
+def test_a_card_put_down_lies_half_a_second_uncovered_before_anything_lands_on_it_or_takes_it(path: Path) -> None:
     """docs/simulator.md: a card that lands lies uncovered for at least half a second before anything covers it (the
-    hand that put it down first goes back). Cards of a meld row lie side by side, so they are left out."""
-    timeline = _timeline(_log(name))
+    hand that put it down first goes back); also when both players' Spit! cards go onto one pile (blocked_round.jsonl,
+    event 7). Cards of a meld row lie side by side, so they are left out."""
+    timeline = _timeline(parse_log(path.read_text(encoding="utf-8")))
     for x in timeline.expects:
         if timeline.layout.zone(x.zone).kind in SPREAD_KINDS:
             continue
         segments = timeline.tracks[x.obj].segments
         k = next(i for i, s in enumerate(segments) if s.end == x.landed)
-        place = segments[k].place
-        later = [s.end for t in timeline.tracks if t.obj != x.obj for s in t.segments if s.place == place]
-        later = [end for end in later if end > x.landed]
-        later += [segments[k + 1].start] if k + 1 < len(segments) else []
-        assert min(later, default=math.inf) - x.landed >= Timing().reach + 500, (name, x)
+        here = segments[k]
+        covers = [
+            s.end
+            for t in timeline.tracks
+            if t.obj != x.obj
+            for s in t.segments
+            if s.place == here.place and s.end >= x.landed and s.z > here.z
+        ]
+        covers += [segments[k + 1].start] if k + 1 < len(segments) else []
+        assert min(covers, default=math.inf) - x.landed >= Timing().reach + 500, (path.name, x)
 
 
 def test_a_long_pause_in_the_log_is_shortened_to_two_and_a_half_seconds() -> None:
