@@ -324,6 +324,23 @@ def test_a_spit_reveal_turns_the_card_where_it_lies() -> None:
     assert (before.x, before.y, before.up) == (after.x, after.y, False) and after.up
 
 
+def test_after_a_spit_slap_each_pile_leaves_the_table_towards_the_player_who_takes_it() -> None:
+    """The Spit demo ends with Alex slapping the smaller pile: he takes it, and Beth takes the other one."""
+    log = _log("spit")
+    slap = next(e for e in log.events if e.type == "slap")
+    slapper, pile = log.header.players.index(slap.data["player"]), int(slap.data.get("pile", 0))
+    timeline = _timeline(log)
+    at = next(e["t_ms"] for e in timeline.events if e["seq"] == slap.seq)
+    seats = timeline.layout.seats
+    taken: dict[int, set[int]] = {}
+    for track in timeline.tracks:
+        for before, seg in itertools.pairwise(track.segments):
+            if seg.place is None and seg.start >= at and before.place and before.place[0].startswith("spit/"):
+                nearest = min(range(len(seats)), key=lambda k: math.dist(seats[k].position, seg.dst.centre))
+                taken.setdefault(int(before.place[0].split("/")[1]), set()).add(nearest)
+    assert taken == {pile: {slapper}, 1 - pile: {1 - slapper}}, taken
+
+
 def test_a_card_landing_on_a_pile_shows_the_one_below_at_the_edge() -> None:
     timeline = _timeline(_log("snap"))
     piles: dict[object, list[tuple[float, float, float]]] = {}
