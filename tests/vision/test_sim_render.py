@@ -18,6 +18,7 @@ from vision.cardart import designs, face
 from vision.sim import DEMOS, Options, SimError, Simulation, demo_log, demo_video, simulate, truth_path
 from vision.sim.camera import Sensor, place_camera
 from vision.sim.render import pick_design
+from vision.sim.scene import HAND
 from vision.zones import TABLE_MM, default_layout
 from web.cli import main
 
@@ -94,6 +95,20 @@ def test_the_ground_truth_outline_holds_the_card_it_names() -> None:
             scores[name] = float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
         best = max(scores, key=lambda k: scores[k])
         assert best == c["card"] and scores[best] > 0.5, (c, scores)
+
+
+def test_no_hand_lies_over_any_part_of_a_card_in_the_frame_the_truth_gives() -> None:
+    """docs/simulator.md: a card's ``t_ms`` is the first frame it lies with no hand or arm over any part of it, not
+    only with a corner index in view (the hand that put it down still holds its near edge as it lands)."""
+    log = _log("snap", until=4)
+    sim = Simulation.prepare(log, Options(size=SMALL, fps=10, seed=1, jpeg=False))
+    cards = [c for e in sim.measure()["events"] for c in e["cards"]]
+    assert len(cards) == 3
+    for c in cards:
+        _, owner, _ = sim.clean(c["frame"])
+        mask = np.zeros(owner.shape, np.uint8)
+        cv2.fillPoly(mask, [np.round(np.float32(c["quad"])).astype(np.int32)], 1)
+        assert not np.any(owner[mask > 0] == HAND), c
 
 
 def test_the_same_seed_gives_the_same_frames_and_another_seed_other_frames() -> None:
