@@ -19,7 +19,7 @@ from vision.sim import DEMOS, Options, SimError, Simulation, demo_log, demo_vide
 from vision.sim.camera import Sensor, place_camera
 from vision.sim.render import pick_design
 from vision.sim.scene import HAND
-from vision.zones import TABLE_MM, default_layout
+from vision.zones import TABLE_MM, Layout, default_layout
 from web.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,6 +109,33 @@ def test_no_hand_lies_over_any_part_of_a_card_in_the_frame_the_truth_gives() -> 
         mask = np.zeros(owner.shape, np.uint8)
         cv2.fillPoly(mask, [np.round(np.float32(c["quad"])).astype(np.int32)], 1)
         assert not np.any(owner[mask > 0] == HAND), c
+
+
+def test_a_card_lying_past_the_end_of_its_meld_strip_is_not_timed_in_it() -> None:
+    """A hand-edited Push layout whose meld strips are 200 mm long: a lay-off reaches past the strip
+    (tests/golden/push/five_live_deals.jsonl). Every card the ground truth times lies in its zone (its outline's
+    centre, back on the table through the homography), as the live pipeline places it."""
+    data = default_layout("push", 4).to_json()
+    for zone in data["zones"]:
+        if zone["kind"] == "melds":
+            poly = np.array(zone["polygon"])
+            axis = int(np.ptp(poly[:, 1]) > np.ptp(poly[:, 0]))  # along the strip
+            middle = poly[:, axis].mean()
+            poly[:, axis] = middle + np.clip(poly[:, axis] - middle, -100, 100)
+            zone["polygon"] = poly.tolist()
+    layout = Layout.from_json(data)
+    log = parse_log((ROOT / "tests/golden/push/five_live_deals.jsonl").read_text(encoding="utf-8"))
+    sim = Simulation.prepare(log, Options(size=(320, 180), fps=2, seed=1, jpeg=False, layout=layout))
+    landed = [next(s for s in sim.timeline.tracks[x.obj].segments if s.end == x.landed) for x in sim.timeline.expects]
+    outside = [
+        x for x, s in zip(sim.timeline.expects, landed, strict=True) if not layout.zone(x.zone).contains(s.dst.centre)
+    ]
+    assert outside  # the short strips leave a card past their end
+    truth = sim.measure()
+    to_table = np.linalg.inv(np.array(truth["camera"]["homography"]))
+    for c in (c for e in truth["events"] for c in e["cards"] if c["t_ms"] is not None):
+        x, y = cv2.perspectiveTransform(np.float32([[np.mean(c["quad"], axis=0)]]), to_table)[0, 0]
+        assert layout.zone(c["zone"]).contains((float(x), float(y))), c
 
 
 def test_the_same_seed_gives_the_same_frames_and_another_seed_other_frames() -> None:
