@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
-from vision.pairing import APART_BG, APART_SHAPE, APART_TURN, apart_pairs, pair_corners
+from vision.pairing import ALTERNATIVES, APART_BG, APART_SHAPE, APART_TURN, apart_pairs, pair_corners
 
 
 def test_pairing_joins_two_corners_of_one_card() -> None:
@@ -71,6 +71,7 @@ def test_two_indices_are_apart_only_with_no_card_between_them_and_at_another_ang
 def test_a_near_square_box_has_no_angle_to_tell_two_cards_apart_by(sides: tuple[float, float], apart: bool) -> None:
     turns = np.array([[40, 20, 140], [*sides, 100]], np.float32)
     assert apart_pairs([(0, 1)], np.array([1.0]), turns) == ([(0, 1)] if apart else [])
+    assert apart_pairs([(1, 0)], np.array([1.0]), turns) == ([(1, 0)] if apart else [])  # either box of the pair
 
 
 def test_pairing_never_joins_an_index_through_one_it_is_apart_from() -> None:
@@ -92,3 +93,24 @@ def test_pairing_averages_the_corners_alternatives() -> None:
     ]
     (card,) = pair_corners(found)
     assert card.alternatives == (("QH", 0.7), ("QD", 0.15), ("KH", 0.15))
+    # of the six names its indices give, a card keeps the ALTERNATIVES likeliest
+    five = (("QH", 0.5), ("QD", 0.2), ("KH", 0.1), ("QS", 0.1), ("QC", 0.05))
+    (card,) = pair_corners([("QH", 0.9, (10, 10, 30, 50), five), ("QH", 0.6, (150, 200, 170, 240), (("JH", 0.9),))])
+    assert len(card.alternatives) == ALTERNATIVES and card.alternatives[:2] == (("JH", 0.45), ("QH", 0.25))
+
+
+def test_a_card_seen_whole_with_its_four_corners_takes_no_fifth_index() -> None:
+    # QH seen whole from corners a and c, with b and d on its circle; e, a copy's index (two decks), lies on that
+    # circle too (150 px from the card's centre (100, 140)): a card has at most four indices
+    a, b, c, d = (0, 0, 20, 40), (180, 0, 200, 40), (180, 240, 200, 280), (0, 240, 20, 280)
+    e = (240, 120, 260, 160)
+    found = [("QH", 0.9, a), ("QH", 0.8, b), ("QH", 0.7, c), ("QH", 0.6, d), ("QH", 0.5, e)]
+    assert sorted(card.indices for card in pair_corners(found, whole=[(a, c)])) == [(a, b, c, d), (e,)]
+
+
+def test_an_index_well_off_a_whole_cards_circle_is_another_card() -> None:
+    # QH seen whole from corners a and c (centre (100, 140), radius 150); a copy's index f 240 px from the centre:
+    # 90 px off the circle, more than ON_CIRCLE of its radius
+    a, c, f = (0, 0, 20, 40), (180, 240, 200, 280), (330, 120, 350, 160)
+    cards = pair_corners([("QH", 0.9, a), ("QH", 0.8, c), ("QH", 0.7, f)], whole=[(a, c)])
+    assert sorted(card.indices for card in cards) == [(a, c), (f,)]
