@@ -260,3 +260,6 @@ def test_could_join_needs_a_card_both_indices_find_plausible() -> None:
     assert could_join(sure_q, _probs(QD=0.6, TD=0.3), NAMES)
     assert not could_join(sure_q, sure_t, NAMES)
     assert not could_join(_probs(bg=0.6, QD=0.3), _probs(QD=0.6), NAMES)
+    assert not could_join(_probs(QD=0.6), _probs(bg=0.6, QD=0.3), NAMES)  # either index taken for "bg"
+    # two indices unsure they are indices ("bg" 0.4 each) that name two cards: "bg" is no card they agree on
+    assert not could_join(_probs(bg=0.4, QD=0.6 - 1e-5), _probs(bg=0.4, TD=0.6 - 1e-5), NAMES)
