@@ -181,7 +181,9 @@ def test_auto_size_reads_an_image_of_small_indices_again_larger_and_one_of_large
     reader.read(near)
     assert sizes == [None]
     sizes.clear()
-    reader.read(far, region=(0, 0, 800, 450))  # a region (the live table's reads) keeps its size
+    # a region (the live table's reads) keeps its size, though it holds the small indices (the far image's top left
+    # 800x450 held none of them: it had nothing to read again)
+    reader.read(far, region=(0, 0, 1920, 1080))
     assert sizes == [None]
 
 
