@@ -368,3 +368,61 @@ def test_detect_says_each_image_it_skips_and_exits_2(tmp_path: Path, capsys: pyt
     assert main(["detect", str(good), "--models", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "data.yaml" in err and "Traceback" not in err and err.count("\n") == 1
+
+
+class _FakeDetector:
+    """A detector whose output is given: turned boxes (cx, cy, w, h, angle in radians) in image pixels and their
+    scores, which it places in whatever letterboxed input it is given (scaled to its long side, padded evenly) as
+    the network's (4 + classes [+ angle], anchors) rows."""
+
+    name = "openvino"
+
+    def __init__(self, image_size: tuple[int, int], rboxes: np.ndarray, scores: np.ndarray, turned: bool) -> None:
+        self.image_size, self.rboxes, self.scores, self.turned = image_size, rboxes, scores, turned
+
+    def __call__(self, batch: np.ndarray) -> np.ndarray:
+        (h, w), (th, tw) = self.image_size, batch.shape[1:3]
+        r = max(th, tw) / max(h, w)
+        px, py = (tw - round(w * r)) // 2, (th - round(h * r)) // 2
+        rows = [
+            self.rboxes[:, 0] * r + px,
+            self.rboxes[:, 1] * r + py,
+            self.rboxes[:, 2] * r,
+            self.rboxes[:, 3] * r,
+            self.scores,
+        ]
+        if self.turned:
+            rows.append(self.rboxes[:, 4])
+        return np.array(rows, np.float32)[None]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize("turned", [True, False], ids=["turned boxes", "upright boxes"])
+@pytest.mark.parametrize("size", [(530, 1000), (1000, 530)], ids=["wide", "tall"])
+def test_the_detectors_boxes_come_back_in_image_pixels_each_with_its_own_score(
+    size: tuple[int, int], turned: bool
+) -> None:
+    pytest.importorskip("openvino")
+    from vision.boxes import turns_of, upright_boxes
+
+    # in image pixels: a (0.9), a near copy of it NMS drops (0.8), one under the reader's conf whose angle (1.2
+    # radians) is no score (0.1), b turned (0.6), and c whose box reaches past the right edge of the tall image
+    a, dup, low = (100, 120, 60, 30, 0.0), (102, 121, 60, 30, 0.0), (300, 300, 40, 80, 1.2)
+    b, c = (450, 400, 50, 100, 0.5 if turned else 0.0), (510, 200, 60, 30, 0.0)
+    rboxes = np.array([b, low, dup, c, a], np.float64)  # the network's anchors are in no order of score
+    scores = np.array([0.6, 0.1, 0.8, 0.5, 0.9], np.float32)
+    reader = CardReader(MODELS)
+    reader.turned = turned
+    reader.detector = _FakeDetector(size, rboxes, scores, turned)  # type: ignore[assignment]
+    image = np.full((*size, 3), 90, np.uint8)
+    boxes, found, turns = reader.turned_indices(image)
+    expected = upright_boxes(rboxes[[4, 0, 3]])
+    expected[:, [0, 2]] = np.clip(expected[:, [0, 2]], 0, size[1])
+    assert boxes == pytest.approx(expected, abs=0.01)  # surest first; the scale and the padding taken back
+    assert found.tolist() == pytest.approx([0.9, 0.6, 0.5])  # each box's own score
+    if turned:
+        assert turns == pytest.approx(turns_of(rboxes[[4, 0, 3]]), abs=0.01)
+    else:
+        assert turns is None
+    boxes, found = reader.indices(image, conf=0.7)  # a conf of its own
+    assert boxes == pytest.approx(expected[:1], abs=0.01) and found.tolist() == pytest.approx([0.9])
