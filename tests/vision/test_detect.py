@@ -426,3 +426,23 @@ def test_the_detectors_boxes_come_back_in_image_pixels_each_with_its_own_score(
         assert turns is None
     boxes, found = reader.indices(image, conf=0.7)  # a conf of its own
     assert boxes == pytest.approx(expected[:1], abs=0.01) and found.tolist() == pytest.approx([0.9])
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_a_card_needs_its_detector_score_and_name_probability_and_is_as_sure_as_both() -> None:
+    pytest.importorskip("openvino")
+    from vision.detect import Reading, load_detector
+
+    reader = CardReader(MODELS)
+    assert (reader.conf, reader.min_card) == (0.25, 0.5)  # models/data.yaml's tuned thresholds
+    readings = [
+        Reading("QH", 0.9, 0.8, (10, 10, 30, 50)),
+        Reading("bg", 0.95, 0.99, (200, 10, 220, 50)),  # "not an index": never a card
+        Reading("KS", 0.9, 0.4, (400, 10, 420, 50)),  # a name under min_card
+        Reading("7D", 0.2, 0.99, (600, 10, 620, 50)),  # a box under conf
+    ]
+    assert [(c.card, round(c.confidence, 4)) for c in reader.cards(readings)] == [("QH", 0.72)]
+    low = reader.cards(readings, conf=0.1, min_card=0.3)
+    assert sorted((c.card, round(c.confidence, 4)) for c in low) == [("7D", 0.198), ("KS", 0.36), ("QH", 0.72)]
+    # thresholds asked for are kept: the live table's reader keeps names of any probability (load_detector)
+    assert CardReader(MODELS, conf=0.4, min_card=0.3).min_card == 0.3 and load_detector().min_card == 0.0
