@@ -446,3 +446,17 @@ def test_a_card_needs_its_detector_score_and_name_probability_and_is_as_sure_as_
     assert sorted((c.card, round(c.confidence, 4)) for c in low) == [("7D", 0.198), ("KS", 0.36), ("QH", 0.72)]
     # thresholds asked for are kept: the live table's reader keeps names of any probability (load_detector)
     assert CardReader(MODELS, conf=0.4, min_card=0.3).min_card == 0.3 and load_detector().min_card == 0.0
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_a_grey_or_bgra_picture_reads_as_its_bgr_picture(table: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+    pytest.importorskip("openvino")
+    import cv2
+
+    reader = CardReader(MODELS)
+    grey = cv2.cvtColor(table[0], cv2.COLOR_BGR2GRAY)
+    as_bgr = [(r.name, r.box) for r in reader.readings(cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR))]
+    assert as_bgr and [(r.name, r.box) for r in reader.readings(grey)] == as_bgr
+    bgra = cv2.cvtColor(table[0], cv2.COLOR_BGR2BGRA)
+    bgra[:, :, 3] = 0  # a transparent PNG's alpha says nothing about the cards
+    assert [(r.name, r.box) for r in reader.readings(bgra)] == [(r.name, r.box) for r in reader.readings(table[0])]
