@@ -460,3 +460,33 @@ def test_a_grey_or_bgra_picture_reads_as_its_bgr_picture(table: tuple[np.ndarray
     bgra = cv2.cvtColor(table[0], cv2.COLOR_BGR2BGRA)
     bgra[:, :, 3] = 0  # a transparent PNG's alpha says nothing about the cards
     assert [(r.name, r.box) for r in reader.readings(bgra)] == [(r.name, r.box) for r in reader.readings(table[0])]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+@pytest.mark.parametrize(
+    ("face", "whole"),
+    [
+        ({"QD": 0.9, "bg": 0.05}, True),
+        ({"QD": 0.4, "TD": 0.4, "bg": 0.05}, False),  # unsure which card it sees (FACE_SURE)
+        ({"QD": 0.6, "bg": 0.3}, False),  # sees background between the corners (FACE_MAX_BG)
+    ],
+    ids=["a sure whole card", "an unsure face reader", "background between"],
+)
+def test_two_indices_are_one_card_seen_whole_only_where_the_face_reader_is_sure_of_it(
+    face: dict[str, float], whole: bool
+) -> None:
+    pytest.importorskip("openvino")
+    reader = CardReader(MODELS)
+    names = reader.names
+
+    def row(**named: float) -> np.ndarray:
+        out = np.full(len(names), (1 - sum(named.values())) / (len(names) - len(named)), np.float32)
+        for name, p in named.items():
+            out[names.index(name.replace("T", "10"))] = p
+        return out
+
+    probs = np.stack([row(QD=0.9), row(QD=0.9)])  # two corners both read QD
+    reader.face_probabilities = lambda image, boxes, probs=None: ([(0, 1)], np.stack([row(**face)]))  # type: ignore[method-assign]
+    joined, pairs, apart = reader.with_faces(np.zeros((8, 8, 3), np.uint8), np.zeros((2, 4), np.float32), probs)
+    assert pairs == ([(0, 1)] if whole else []) and apart == []
+    assert [names[i] for i in joined.argmax(axis=1)] == ["QD", "QD"]
