@@ -538,6 +538,7 @@ def prepare(item: Design, force: bool = False) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.", suffix=".part", dir=folder.parent))
     try:
+        staging.chmod(0o755)  # (a temporary folder is its owner's alone: the cache is readable by all, as it was)
         index = design_indices(faces)
         for card, image in faces.items():
             cv2.imwrite(str(staging / f"{card}.png"), cv2.cvtColor(image, cv2.COLOR_RGBA2BGRA))

@@ -237,6 +237,7 @@ def test_a_design_s_cache_folder_appears_only_whole(tmp_path: Path, monkeypatch:
     assert cardart.prepare(cardart.design("gnome:tango")) == folder
     assert len(there_while_written) == len(CARDS) and not any(there_while_written)
     assert _whole(folder) and [p.name for p in folder.parent.iterdir()] == ["gnome_tango"]  # nothing left beside it
+    assert folder.stat().st_mode & 0o777 == 0o755  # readable by all, as a folder made in place was
 
 
 def test_a_cache_folder_left_half_written_is_rendered_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
