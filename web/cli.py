@@ -186,9 +186,8 @@ def _load_plugins() -> None:
                 raise
             if exc.name != module:  # its commands say what they need (argparse said "invalid choice: 'simulate'")
                 for name in names:
-                    COMMANDS.setdefault(
-                        name, (_any_arguments, _needs(name, str(exc.name)), "(needs the vision extras)")
-                    )
+                    UNAVAILABLE.setdefault(name, str(exc.name))
+                    COMMANDS.setdefault(name, (lambda parser: None, lambda args: 0, "(needs the vision extras)"))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -202,21 +201,14 @@ def build_parser() -> argparse.ArgumentParser:
         except ModuleNotFoundError as exc:  # (its defaults come from a library of the vision extras: `quantize`)
             if (exc.name or "").split(".")[0] in PACKAGES:
                 raise
-            run = _needs(name, str(exc.name))
+            UNAVAILABLE.setdefault(name, str(exc.name))
         child.set_defaults(run=run)
     return parser
 
 
-def _any_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options of a subcommand that cannot run here: whatever they are, it says what it needs."""
-    parser.add_argument("given", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-
-
-def _needs(name: str, missing: str) -> Callable[[argparse.Namespace], int]:
-    """A subcommand whose options could not be set up without a library that is not installed: it says so."""
-    return lambda args: fail(
-        f"{name} needs the vision extras ({missing} is not installed): pip install 'tablecall[vision]'"
-    )
+#: subcommands that cannot run here, and the library each lacks: said before their options are parsed (whatever
+#: they are: an option of `quantize` set up before the missing import was met would be taken, the rest refused)
+UNAVAILABLE: dict[str, str] = {}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -225,7 +217,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")
     try:  # (Ctrl-C while the commands' modules load, in the first second: a traceback; the kill audit, session 42)
         parser = build_parser()
-        args = parser.parse_args(argv)
+        given = list(sys.argv[1:] if argv is None else argv)
+        if given and given[0] in UNAVAILABLE:
+            return fail(
+                f"{given[0]} needs the vision extras ({UNAVAILABLE[given[0]]} is not installed): "
+                "pip install 'tablecall[vision]'"
+            )
+        args = parser.parse_args(given)
         if not getattr(args, "run", None):
             parser.print_help()
             return EXIT_BAD_INPUT
