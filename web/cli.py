@@ -182,12 +182,17 @@ def _load_plugins() -> None:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module and (exc.name or "").split(".")[0] in PACKAGES:
+            if exc.name != module and _ours(exc):
                 raise
             if exc.name != module:  # its commands say what they need (argparse said "invalid choice: 'simulate'")
                 for name in names:
                     UNAVAILABLE.setdefault(name, str(exc.name))
                     COMMANDS.setdefault(name, (lambda parser: None, lambda args: 0, "(needs the vision extras)"))
+
+
+def _ours(exc: ModuleNotFoundError) -> bool:
+    """Whether the module not found is one of this project's (a bug, raised) rather than a library not installed."""
+    return (exc.name or "").split(".")[0] in PACKAGES
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -199,7 +204,7 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             arguments(child)
         except ModuleNotFoundError as exc:  # (its defaults come from a library of the vision extras: `quantize`)
-            if (exc.name or "").split(".")[0] in PACKAGES:
+            if _ours(exc):
                 raise
             UNAVAILABLE.setdefault(name, str(exc.name))
         child.set_defaults(run=run)
