@@ -86,7 +86,7 @@ def run_synth(args: argparse.Namespace) -> int:
         "--proc-share": (0, 1),
         "--face-designs": (0, 10**6),
     }
-    if problem := out_of_range(args, limits):
+    if problem := out_of_range(args, limits) or _refused_counts(args):
         return fail(problem)
     if problem := _unwritable(args.out):
         return fail(problem)
@@ -101,8 +101,23 @@ def run_synth(args: argparse.Namespace) -> int:
         return 130
 
 
+def _refused_counts(args: argparse.Namespace) -> str | None:
+    """What is wrong with the counts of what synth is asked to render (None: nothing), said before OUT is made:
+    a refused command leaves no empty folder behind. The first count given decides what synth renders."""
+    if args.reader_boxes:
+        return "--reader-boxes cannot be negative" if args.reader_boxes < 0 else None
+    if args.sim_videos:
+        return "--sim-videos cannot be negative" if args.sim_videos < 0 else None
+    if args.face_cards or args.face_scenes or args.face_videos:
+        if min(args.face_cards, args.face_scenes, args.face_videos) < 0:
+            return "--face-cards, --face-scenes and --face-videos cannot be negative"
+        return None
+    return "--scenes must be at least 1" if args.scenes < 1 else None
+
+
 def _synth(args: argparse.Namespace) -> int:
-    """What synth renders (the options checked): reader-box crops, sim crops, face crops or scenes."""
+    """What synth renders (its counts checked first by `_refused_counts`): reader-box crops, sim crops, face crops
+    or scenes."""
     from vision.cardart import ArtError
     from vision.dataset import default_pool, write_dataset
 
@@ -111,8 +126,6 @@ def _synth(args: argparse.Namespace) -> int:
         from vision.detect import MODELS
         from vision.readercrops import write_reader_crops
 
-        if args.reader_boxes < 0:
-            return fail("--reader-boxes cannot be negative")
         try:
             out = args.out / "classify"
             models, pool = args.models or MODELS, default_pool(proc_share=args.proc_share)
@@ -124,8 +137,6 @@ def _synth(args: argparse.Namespace) -> int:
     if args.sim_videos:
         from vision.simcrops import write_sim_crops
 
-        if args.sim_videos < 0:
-            return fail("--sim-videos cannot be negative")
         try:
             out = args.out / "classify"
             n = write_sim_crops(out, args.sim_videos, args.seed, args.workers, args.start)
@@ -137,8 +148,6 @@ def _synth(args: argparse.Namespace) -> int:
         from vision.facecards import write_face_set
         from vision.simcrops import write_sim_crops
 
-        if min(args.face_cards, args.face_scenes, args.face_videos) < 0:
-            return fail("--face-cards, --face-scenes and --face-videos cannot be negative")
         out = args.out / "faces"
         n = 0
         try:
@@ -153,8 +162,6 @@ def _synth(args: argparse.Namespace) -> int:
             return fail(str(exc))
         print(json.dumps({"out": str(out), "face_crops": n}))
         return 0
-    if args.scenes < 1:
-        return fail("--scenes must be at least 1")
     try:
         totals = write_dataset(
             args.out,

@@ -83,7 +83,27 @@ def test_synth_of_no_scenes_is_refused_not_an_empty_set(tmp_path: Path, capsys: 
     assert main(["synth", str(tmp_path / "s"), "--scenes", "0"]) == 2
     err = capsys.readouterr().err
     assert "--scenes must be at least 1" in err and err.count("\n") == 1
-    assert not (tmp_path / "s" / "detect").exists()  # nothing rendered
+    assert not (tmp_path / "s").exists()  # nothing rendered, and no empty folder left behind
+
+
+@pytest.mark.parametrize(
+    ("counts", "message"),
+    [
+        (["--reader-boxes", "-1"], "--reader-boxes cannot be negative"),
+        (["--sim-videos", "-2"], "--sim-videos cannot be negative"),
+        (["--face-cards", "3", "--face-videos", "-1"], "--face-videos cannot be negative"),
+        (["--scenes", "-5"], "--scenes must be at least 1"),
+    ],
+    ids=["reader-boxes", "sim-videos", "face-videos", "scenes"],
+)
+def test_a_refused_count_leaves_no_folder_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], counts: list[str], message: str
+) -> None:
+    """A count synth refuses is said before OUT is made (it used to be made first, and left empty)."""
+    out = tmp_path / "new" / "set"
+    assert main(["synth", str(out), *counts]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()
 
 
 def test_scenes_added_to_an_upright_set_keep_the_first_ones_and_its_kind(
