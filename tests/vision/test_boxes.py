@@ -86,3 +86,22 @@ def test_turned_suppression_keeps_neighbours_and_drops_copies() -> None:
     copy[:2] += 0.5
     assert nms_turned(np.array([a, b, copy]), np.array([0.9, 0.8, 0.7]), 0.7) == [0, 1]
     assert nms_turned(np.array([copy, a]), np.array([0.9, 0.95]), 0.7) == [1]
+
+
+def test_letterbox_says_where_the_picture_lies_in_the_padded_input() -> None:
+    """The detector maps its boxes back by the offset letterbox gives: given across for down, every box in a wide
+    webcam frame would be drawn and read 12 px off (the picture lies 12 px down, not 12 px right)."""
+    image = np.full((720, 1280, 3), 255, np.uint8)
+    batch, r, (px, py) = letterbox(image, 640)
+    picture = np.argwhere(batch[0, :, :, 0] > 200)
+    (top, left), (bottom, right) = picture.min(axis=0), picture.max(axis=0)
+    assert (px, py) == (left, top) == (0, 12)
+    assert (right + 1 - left, bottom + 1 - top) == (round(1280 * r), round(720 * r))
+
+
+def test_nms_keeps_cards_one_above_the_other() -> None:
+    """Two indices in one column (same x, 20 px apart in y) do not overlap: both are kept, as side by side."""
+    column = np.array([[0, 0, 10, 10], [0, 20, 10, 30]], np.float32)
+    row = column[:, [1, 0, 3, 2]]
+    scores = np.array([0.9, 0.8], np.float32)
+    assert nms(column, scores, 0.5) == nms(row, scores, 0.5) == [0, 1]
