@@ -55,7 +55,7 @@ def probiou(one: np.ndarray, others: np.ndarray) -> np.ndarray:
     a, b, c = a1 + a2, b1 + b2, c1 + c2
     dx, dy = one[0] - others[:, 0], one[1] - others[:, 1]
     det = a * b - c * c + 1e-7
-    near = (a * dy * dy + b * dx * dx) / det * 0.25 + (c * dx * dy) / det * 0.5
+    near = (a * dy * dy + b * dx * dx - 2 * c * dx * dy) / det * 0.25  # d^T (sum of covariances)^-1 d / 4
     spread = np.sqrt(np.clip(a1 * b1 - c1 * c1, 0, None) * np.clip(a2 * b2 - c2 * c2, 0, None))
     shape = 0.5 * np.log(det / (4 * spread + 1e-7) + 1e-7)
     distance = np.clip(near + shape, 1e-7, 100.0)
