@@ -286,3 +286,58 @@ def test_joint_reading(readings: tuple, expected: str) -> None:
     joint = joint_reading(readings)
     assert joint[0][0] == expected and abs(sum(p for _, p in joint) - 1) < 0.05
     assert [p for _, p in joint] == sorted((p for _, p in joint), reverse=True)
+
+
+# -- where a card is: the calibration's perspective, one card's indices ---------------------------------------------
+def test_sightings_are_projected_through_the_camera_s_perspective() -> None:
+    """A camera looking down at a slant: the homography has a perspective row and is not symmetric. Each card is
+    seen at its table point and in its zone (projected with the matrix's rows taken as columns, or without the
+    divide by the third coordinate, all three were put outside every zone: in transit, not seen)."""
+    to_table = np.array([[0.9, 0.15, -40.0], [-0.05, 1.1, -20.0], [0.0002, 0.0004, 1.0]])
+    to_image = np.linalg.inv(to_table)
+    records = []
+    for card, zone in (("2C", "face_up/0"), ("9H", "face_up/1"), ("KS", "pot")):
+        x, y, w = to_image @ [*LAYOUT.zone(zone).centre, 1.0]
+        records.append(Detection(card, 0.9, (x / w - 5, y / w - 5, x / w + 5, y / w + 5)))
+    found = sightings(Detections.from_records(records), to_table, LAYOUT, SETTINGS)
+    assert {s.card: s.zone for s in found} == {"2C": "face_up/0", "9H": "face_up/1", "KS": "pot"}
+    for s in found:
+        assert s.point == pytest.approx(LAYOUT.zone(s.zone).centre, abs=0.5)
+
+
+def test_a_card_is_in_the_zone_its_middle_is_in_though_its_surer_index_lies_outside() -> None:
+    """A card laid a little off its pile: its middle is on the pile, its surer index just past the pile's edge. It
+    is seen on the pile (taken where its surer index lies, it was in transit and never went onto the pile)."""
+    pile = LAYOUT.zone("face_up/0")
+    xs = [x for x, _ in pile.polygon]
+    x, y = max(xs) - 15, pile.centre[1]
+    det = Detections.from_records(
+        [
+            Detection("QH", 0.8, (x - 30, y - 40, x - 20, y - 30)),
+            Detection("QH", 0.9, (x + 20, y + 30, x + 30, y + 40)),  # its middle 10 mm past the pile's edge
+        ]
+    )
+    (one,) = sightings(det, np.eye(3), LAYOUT, SETTINGS)
+    assert LAYOUT.zone_at((x + 25, y + 35)) is None
+    assert one.zone == "face_up/0" and one.point == pytest.approx((x, y)) and one.confidence == 0.9
+
+
+def test_a_card_the_game_has_twice_may_be_read_again_though_its_twin_is_read_plainly_elsewhere() -> None:
+    """Push plays with two decks: a 7H laid on Ann's meld does not rule out the 7H Bob holds for his. A doubtful
+    reading on Bob's strip is read again as his 7H (ruling it out as a one-copy card would be, the reading became
+    7D, a card he does not hold, and a foul for nothing)."""
+    push = default_layout("push", 4)
+    deck = deck_for("push")
+    assert deck is not None and deck["7H"] == 2
+
+    def at(zone: str, card: str, conf: float, alternatives: tuple) -> Detection:
+        x, y = push.zone(zone).centre
+        return Detection(card, conf, (x - 5, y - 5, x + 5, y + 5), None, alternatives)
+
+    records = [
+        at("melds/0", "7H", 0.95, (("7H", 0.99), ("7D", 0.01))),
+        at("melds/1", "8H", 0.9 * 0.6, (("8H", 0.6), ("7H", 0.3), ("7D", 0.05))),
+    ]
+    possible = {"melds/1": frozenset({"7H", "7D"})}
+    found = sightings(Detections.from_records(records), np.eye(3), push, SETTINGS, possible, None, deck)
+    assert sorted((s.zone, s.card) for s in found) == [("melds/0", "7H"), ("melds/1", "7H")]
