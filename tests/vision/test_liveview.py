@@ -75,3 +75,22 @@ def test_the_stream_sends_each_new_frame_once_and_ends_when_stopped() -> None:
     next(stream)
     view.stopped.set()
     assert list(stream) == []
+
+
+def test_a_stream_waiting_for_a_new_frame_looks_again_when_the_camera_is_lost() -> None:
+    """The camera is lost (or the table stops): no new frame comes, but the pipeline wakes the streams, and each
+    sends the view drawn afresh (which says why there is no picture) at once, not after its wait runs out."""
+    view, draw, camera = make()
+    view.show((frame(0), None, None))
+    stream = view.mjpeg(boundary="b", max_fps=1000, timeout=5.0)
+    next(stream), next(stream)
+
+    def lost() -> None:
+        camera["ok"] = False
+        view.wake()
+
+    threading.Timer(0.05, lost).start()
+    started = time.monotonic()
+    next(stream)  # waits for a new frame: woken by the camera's loss, not by the 5 s timeout
+    assert time.monotonic() - started < 2.5 and draw.drawn == 2
+    view.stopped.set()
