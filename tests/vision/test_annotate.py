@@ -61,3 +61,14 @@ def test_a_detection_is_boxed_where_it_is_and_alerts_are_at_the_bottom() -> None
     for x, y in ((140, 230), (180, 215), (100, 215)):  # its bottom, right and left sides' middles
         assert tuple(drawn[y, x]) == annotate.BOX, (x, y)
     assert (drawn[-1] == int(255 * 0.45)).all() and (drawn[0] == 255).all()  # shaded at the bottom only
+
+
+def test_the_part_of_the_frame_not_read_is_dimmed_and_the_rest_left_as_it_is() -> None:
+    """The detector reads only the region round the zones (x1, y1, x2, y2): outside it the picture is dimmed, so
+    the host sees where cards are not read (the region's left and top taken one for the other, the picture was
+    dimmed over the cards read and bright where nothing is)."""
+    white = np.full((360, 640, 3), 255, np.uint8)
+    drawn = annotate.draw(white, None, default_layout("snap", 2), region=(100.0, 20.0, 300.0, 200.0))
+    assert (drawn[20:200, 100:300] == 255).all()
+    assert (drawn[:20] == 127).all() and (drawn[200:] == 127).all()
+    assert (drawn[:, :100] == 127).all() and (drawn[:, 300:] == 127).all()
