@@ -51,6 +51,8 @@ def wait_for(capture: Capture, state: str, timeout: float = 5.0) -> None:
         pytest.param(2, "camera", id="an_int_is_a_webcam"),
         pytest.param("rtsp://192.168.1.7:8554/cam", "stream", id="rtsp_is_a_stream"),
         pytest.param("http://phone.local:8080/video.mjpg", "stream", id="http_mjpeg_is_a_stream"),
+        pytest.param("Http://192.168.1.7:8080/video", "stream", id="a_url_a_phone_keyboard_capitalised_is_a_stream"),
+        pytest.param("RTSP://192.168.1.7:8554/cam", "stream", id="a_url_in_capitals_is_a_stream"),
         pytest.param("game.mp4", "file", id="anything_else_is_a_file"),
     ],
 )
