@@ -305,6 +305,11 @@ class PhoneApp(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
+        if path in ("/bare/video", "/forbidden/video"):  # a login asked for without saying how; a login refused
+            self.send_response(401 if path == "/bare/video" else 403)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if (
             path == "/login/video"
             and self.headers.get("Authorization") != "Basic " + base64.b64encode(b"al:pw").decode()
@@ -314,12 +319,19 @@ class PhoneApp(http.server.BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        kinds = {"/": "text/html", "/shot.jpg": "image/jpeg", "/login/video": "video/mp4", "/video": "video/mp4"}
+        kinds = {
+            "/": "text/html",
+            "/status.txt": "text/plain",
+            "/shot.jpg": "image/jpeg",
+            "/login/video": "video/mp4",
+            "/video": "video/mp4",
+        }
         if path not in kinds:
             self.send_error(404)
             return
         body = {
             "text/html": b"<html>IP Webcam</html>",
+            "text/plain": b"IP Webcam 1.14: running",
             "image/jpeg": cv2.imencode(".jpg", np.zeros((48, 64, 3), np.uint8))[1].tobytes(),
         }.get(kinds[path], self.video)
         self.send_response(200)
@@ -360,6 +372,53 @@ def test_a_phone_cameras_wrong_address_is_said_for_what_it_is(phone_app: str) ->
     digest = probe(f"http://al:pw@{phone_app}/digest/video") or ""  # left to OpenCV, whose message it is
     assert "cannot be opened: is the phone's camera app running" in digest and "refused" not in digest
     assert "is the phone's camera app running" in (probe("http://127.0.0.1:9/video") or "")  # nothing there: as before
+
+
+def test_a_login_refused_or_asked_for_without_a_challenge_and_a_text_page_are_said_for_what_they_are(
+    phone_app: str,
+) -> None:
+    """A camera that answers 401 without saying how to log in asks for a login all the same (it went to OpenCV, whose
+    "is the phone's camera app running" sent people to check the Wi-Fi); a 403 to a login given is the login refused,
+    one without a login asks for one; a plain-text page is a page, not a video."""
+    bare = probe(f"http://{phone_app}/bare/video") or ""
+    assert f"asks for a user name and password: put them in the address, http://USER:PASSWORD@{phone_app}" in bare
+    refused = probe(f"http://al:nope@{phone_app}/forbidden/video") or ""
+    assert "the camera refused its user name or password" in refused and "nope" not in refused
+    assert "asks for a user name and password" in (probe(f"http://{phone_app}/forbidden/video") or "")
+    assert "is a web page, not a video" in (probe(f"http://{phone_app}/status.txt") or "")
+
+
+def test_an_address_that_answers_but_not_in_http_is_said_not_raised() -> None:
+    """http:// put before an RTSP camera's address (port 554): its answer is no HTTP, and http.client's BadStatusLine
+    is no OSError; it is said as any address that gives no video, not raised out of ``probe`` (a traceback at
+    ``tablecall serve``) nor shown as an unexpected error."""
+    import socket
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    port = server.getsockname()[1]
+
+    def answer() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn, _ = server.accept()
+                with conn:
+                    conn.recv(4096)
+                    conn.sendall(b"RTSP/1.0 400 Bad Request\r\nCSeq: 0\r\n\r\n")
+
+    threading.Thread(target=answer, daemon=True).start()
+    try:
+        said = probe(f"http://127.0.0.1:{port}/stream1", timeout_ms=1000) or ""
+        capture = Capture(f"http://127.0.0.1:{port}/stream1", backoff=(0.05, 0.1)).start()
+        try:
+            wait_for(capture, "lost")
+        finally:
+            capture.stop()
+    finally:
+        server.close()
+    assert f"stream http://127.0.0.1:{port}/stream1 cannot be opened" in said
+    assert "cannot be opened" in (capture.last_error or "") and "unexpected" not in (capture.last_error or "")
 
 
 def test_a_capture_of_one_picture_says_so(phone_app: str) -> None:
