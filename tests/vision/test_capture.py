@@ -441,6 +441,8 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
     boundary = "Ba4oTvQMY8ew04N8dcnM"  # as its header names it
     written = ""  # as its parts' lines have it, where another (some apps')
     junk = 0  # lines of bytes with no boundary in them, sent first (a stream tablecall cannot cut)
+    claimed = 0  # a Content-Length said for every part instead of its own (a broken app's); 0: its own
+    hangs_up = False  # the connection closed after the parts (the app quit), not kept open
     hold = threading.Event()
 
     def do_GET(self) -> None:
@@ -452,33 +454,41 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
             self.wfile.write(b"x" * 1000 + b"\r\n")
         for i, part in enumerate(self.parts):
             body = part if part is not None else jpeg(32, 24, 250)
-            length = b"" if part is None else b"Content-Length: %d\r\n" % len(body)
+            length = b"" if part is None else b"Content-Length: %d\r\n" % (self.claimed or len(body))
             self.wfile.write(b"--%s\r\nContent-Type: image/jpeg\r\n%s\r\n%s\r\n" % (bare.encode(), length, body))
             self.wfile.flush()
             if i == 0:
                 time.sleep(0.05)
-        MjpegApp.hold.wait(10)  # stalled, the connection kept open
+        if not self.hangs_up:
+            MjpegApp.hold.wait(10)  # stalled, the connection kept open
 
     def log_message(self, *args: object) -> None:
         pass
 
 
 @contextlib.contextmanager
-def mjpeg_reader(timeout_ms: int) -> Iterator[Reader]:
-    """tablecall's reader of :class:`MjpegApp`'s stream, as set up by the test."""
+def mjpeg_server() -> Iterator[str]:
+    """The address of :class:`MjpegApp`'s stream, as set up by the test."""
     MjpegApp.hold = threading.Event()
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), MjpegApp)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
-        reader = open_reader(Source.parse(f"http://127.0.0.1:{server.server_address[1]}/video"), timeout_ms=timeout_ms)
-        try:
-            yield reader
-        finally:
-            reader.close()
+        yield f"http://127.0.0.1:{server.server_address[1]}/video"
     finally:
         MjpegApp.hold.set()
         server.shutdown()
         server.server_close()
+
+
+@contextlib.contextmanager
+def mjpeg_reader(timeout_ms: int) -> Iterator[Reader]:
+    """tablecall's reader of :class:`MjpegApp`'s stream, as set up by the test."""
+    with mjpeg_server() as url:
+        reader = open_reader(Source.parse(url), timeout_ms=timeout_ms)
+        try:
+            yield reader
+        finally:
+            reader.close()
 
 
 @pytest.mark.parametrize(
@@ -506,6 +516,35 @@ def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(
         assert time.monotonic() - started < 2
     assert [shape for shape, _ in shapes] == [(36, 64, 3), (64, 36, 3), (24, 32, 3), (36, 64, 3)]
     assert [abs(level - want) <= 3 for (_, level), want in zip(shapes, (10, 20, 250, 30), strict=True)] == [True] * 4
+
+
+def test_a_phones_stream_that_hangs_up_is_lost_and_reopened_not_ended(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The phone's camera app quit (its connection closed after two pictures): the stream is lost and tried again,
+    as any live source; it is not the end of a video (a game night's camera view gone for good)."""
+    MjpegApp.parts, MjpegApp.boundary, MjpegApp.written, MjpegApp.junk = [jpeg(64, 36, 10)] * 2, "b0", "", 0
+    monkeypatch.setattr(MjpegApp, "hangs_up", True)
+    with mjpeg_server() as url:
+        capture = Capture(url, lossless=True, backoff=(0.05, 0.1)).start()
+        try:
+            assert capture.next(timeout=2) is not None and capture.next(timeout=2) is not None
+            wait_for(capture, "lost")
+            assert capture.status.message.startswith(f"stream {url} stopped sending pictures (trying again in")
+            assert capture.next(timeout=2) is not None  # it came back: the app's stream again
+        finally:
+            capture.stop()
+    assert capture.attempts >= 2
+
+
+def test_a_part_longer_than_a_camera_picture_is_said_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A part whose Content-Length says 17 MB (a broken app's): said for what it is, not read for the length of the
+    stream and then said as the phone gone silent (a Wi-Fi check for a stream that is there)."""
+    MjpegApp.parts, MjpegApp.boundary, MjpegApp.written, MjpegApp.junk = [jpeg(64, 36, 10)], "b0", "", 0
+    monkeypatch.setattr(MjpegApp, "claimed", 17 << 20)
+    with (
+        mjpeg_reader(timeout_ms=1000) as reader,
+        pytest.raises(SourceError, match=r"sends a picture of 17825792 bytes: not a camera's$"),
+    ):
+        reader.read()
 
 
 class ClockedCamera(Reader):
