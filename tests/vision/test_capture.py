@@ -662,6 +662,55 @@ def test_a_camera_that_comes_back_is_reopened_and_frames_go_on() -> None:
         capture.stop()
 
 
+class UnpluggedWebcam:
+    """OpenCV's VideoCapture of a webcam that gives 3 pictures and is then unplugged (``read`` says (False, None), as
+    OpenCV's does); opened again (plugged back in), it gives pictures again. It keeps what it was set to."""
+
+    opened: ClassVar[list[UnpluggedWebcam]] = []
+
+    def __init__(self, index: int, *args: object) -> None:
+        self.index, self.left, self.settings = index, 3, dict[int, float]()
+        UnpluggedWebcam.opened.append(self)
+
+    def isOpened(self) -> bool:  # OpenCV's name
+        return True
+
+    def set(self, prop: int, value: float) -> bool:
+        self.settings[prop] = value
+        return True
+
+    def get(self, prop: int) -> float:
+        return 0.0
+
+    def read(self) -> tuple[bool, np.ndarray | None]:
+        if self.left <= 0:
+            return False, None
+        self.left -= 1
+        return True, np.zeros((8, 8, 3), np.uint8)
+
+    def release(self) -> None:
+        pass
+
+
+def test_a_webcam_unplugged_is_lost_and_reopened_with_a_buffer_of_one_picture(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenCV's reader of a webcam that stops giving pictures (unplugged, or its USB hub reset) says so and is opened
+    again, as a stream is: not the end of a video (the camera view gone for good at a game night). Each time it asks
+    the webcam to keep one picture: a driver's queue of several hands out pictures that many frames old (a lag)."""
+    UnpluggedWebcam.opened = []
+    monkeypatch.setattr(cv2, "VideoCapture", UnpluggedWebcam)
+    capture = Capture("0", lossless=True, backoff=(0.02, 0.05)).start()
+    try:
+        frames = [capture.next(timeout=2) for _ in range(3)]
+        wait_for(capture, "lost")
+        assert capture.status.message.startswith("camera 0 stopped sending pictures (trying again in")
+        frames.append(capture.next(timeout=2))  # plugged back in
+        assert [f.index if f else None for f in frames] == [0, 1, 2, 3]
+    finally:
+        capture.stop()
+    assert len(UnpluggedWebcam.opened) >= 2 and all(cam.index == 0 for cam in UnpluggedWebcam.opened)
+    assert all(cam.settings.get(cv2.CAP_PROP_BUFFERSIZE) == 1 for cam in UnpluggedWebcam.opened)
+
+
 class BrokenReader(Reader):
     """A reader that gives ``frames`` pictures, then raises what no reader is meant to (a decoder's bug)."""
 
