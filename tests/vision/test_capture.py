@@ -78,6 +78,19 @@ def test_every_frame_of_a_video_file_in_order(tmp_path: Path) -> None:
     assert "12 frames" in capture.status.message and capture.status.frames == 12
 
 
+def test_the_end_of_a_file_is_said_at_once_not_after_the_consumers_timeout(tmp_path: Path) -> None:
+    """A consumer asking for the next frame of a file that has ended gets None as soon as it ends, whatever timeout it
+    gave (`tablecall calibrate` waits 8 s for a picture; `tablecall live` would sit out each timeout at the end)."""
+    capture = Capture(str(write_video(tmp_path / "short.mp4", 3)), lossless=True, realtime=False).start()
+    try:
+        assert [f.index for f in (capture.next(timeout=2) for _ in range(3)) if f] == [0, 1, 2]
+        started = time.monotonic()
+        assert capture.next(timeout=5) is None
+        assert time.monotonic() - started < 1.5 and capture.status.state == "ended"
+    finally:
+        capture.stop()
+
+
 def test_a_slow_consumer_gets_the_newest_frame_and_never_falls_behind(tmp_path: Path) -> None:
     path = write_video(tmp_path / "fast.mp4", 30, fps=50.0)  # 0.6 s in real time
     capture = Capture(str(path)).start()
