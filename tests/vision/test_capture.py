@@ -817,6 +817,45 @@ def test_a_video_damaged_half_way_says_so_at_its_end(tmp_path: Path) -> None:
         assert expected in capture.status.message, capture.status.message
 
 
+class FileOfFrames(Reader):
+    """A video file's reader that gives ``frames`` pictures where its header says ``expected``."""
+
+    def __init__(self, frames: int, expected: int) -> None:
+        self.left, self.expected, self.fps = frames, expected, 0.0
+
+    def read(self) -> np.ndarray | None:
+        self.left -= 1
+        return np.zeros((8, 8, 3), np.uint8) if self.left >= 0 else None
+
+
+@pytest.mark.parametrize(
+    ("frames", "expected", "damaged"),
+    [
+        pytest.param(58, 60, False, id="a_header_two_frames_over_is_a_whole_file"),  # a count estimated from duration
+        pytest.param(55, 60, False, id="five_frames_short_is_whole"),
+        pytest.param(54, 60, True, id="six_frames_short_of_60_is_damaged"),
+        pytest.param(950, 1000, False, id="5_percent_short_of_a_long_file_is_whole"),
+        pytest.param(949, 1000, True, id="more_is_damaged"),
+    ],
+)
+def test_a_file_a_few_frames_short_of_its_header_ends_as_whole(frames: int, expected: int, damaged: bool) -> None:
+    """OpenCV's frame count is the header's word, for some files an estimate from the duration: a file a few frames
+    short of it (5, or 5 %) ends as a whole file; one further short says it is damaged."""
+    capture = Capture(Source("file", "game.avi"), opener=lambda _: FileOfFrames(frames, expected), lossless=True)
+    capture.start()
+    try:
+        while capture.next(timeout=2.0) is not None:
+            pass
+        wait_for(capture, "ended")
+    finally:
+        capture.stop()
+    message = capture.status.message
+    if damaged:
+        assert f"the end of file game.avi after {frames} of its {expected} frames: the rest cannot" in message
+    else:
+        assert message == f"the end of file game.avi ({frames} frames)"
+
+
 def test_blank_pictures_are_black_or_flat_and_no_table_the_simulator_draws_is() -> None:
     """What a webcam gives while its exposure settles (black, one flat colour, white) is blank; a table seen through
     the simulated camera, however plain and dark, is not (its noise at least), nor a card on a black cloth."""
