@@ -724,6 +724,40 @@ def test_a_webcam_unplugged_is_lost_and_reopened_with_a_buffer_of_one_picture(mo
     assert all(cam.settings.get(cv2.CAP_PROP_BUFFERSIZE) == 1 for cam in UnpluggedWebcam.opened)
 
 
+def test_a_lost_camera_is_retried_ever_more_slowly_up_to_a_limit_and_afresh_once_it_has_worked(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The waits between tries double up to the backoff's limit (a camera away for an hour is tried every 8 s, not
+    ever more rarely); once it has given pictures, its next loss is tried again after the first wait (a stream that
+    drops for a moment is back within half a second, not after the longest wait of its last outage). No picture is
+    lost meanwhile, and it is never said silent while lost (its message is what the camera line shows)."""
+    unplugged = SourceError("camera 0 cannot be opened: is it plugged in?")
+    plan: list[object] = [unplugged, unplugged, unplugged, unplugged, FlakyCamera(3), unplugged, FlakyCamera(1000)]
+    silent: list[float] = []
+
+    def opener(source: Source) -> Reader:
+        step = plan.pop(0) if plan else FlakyCamera(1000)
+        if isinstance(step, Exception):
+            silent.append(capture.silent_s())
+            raise step
+        assert isinstance(step, Reader)
+        return step
+
+    FlakyCamera.shot = 0
+    caplog.set_level("WARNING", logger="vision.capture")
+    capture = Capture(Source("camera", "0"), lossless=True, backoff=(0.1, 0.4), opener=opener)
+    capture.start()
+    try:
+        frames = [capture.next(timeout=3) for _ in range(5)]
+        assert [f.index if f else None for f in frames] == list(range(5)), capture.status
+    finally:
+        capture.stop()
+    said = [record.getMessage() for record in caplog.records]
+    waits = [message.rsplit("trying again in ", 1)[1] for message in said if "trying again" in message]
+    assert waits == ["0.1 s)", "0.2 s)", "0.4 s)", "0.1 s)", "0.2 s)"]  # a message said again is not logged again
+    assert capture.attempts == 7 and silent == [0.0] * 5
+
+
 class BrokenReader(Reader):
     """A reader that gives ``frames`` pictures, then raises what no reader is meant to (a decoder's bug)."""
 
