@@ -259,6 +259,10 @@ def test_probe_opens_a_source_once_and_a_file_must_give_a_picture(tmp_path: Path
     notes.write_text("not a video")
     assert "not a video OpenCV can decode" in (probe(str(notes)) or "")
     assert probe(str(write_video(tmp_path / "ok.mp4", 3))) is None
+    junk = tmp_path / "junk"  # a folder whose images are all damaged: it opens, and gives no picture
+    junk.mkdir()
+    (junk / "001.png").write_bytes(b"not a png at all")
+    assert probe(str(junk)) == f"folder {junk}: no picture in it"
     assert probe(" ") == "no video source given: a camera number (0), a video file, a folder or a URL"
 
 
