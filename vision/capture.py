@@ -324,8 +324,10 @@ class _MjpegReader(Reader):
 
     def __init__(self, source: Source, response: Any) -> None:
         self.source, self.response = source, response
-        # the parts' lines are "--" and the boundary; some apps name it with those dashes already
-        self.boundary = str(response.headers.get_param("boundary")).strip('"').lstrip("-").encode("latin-1", "replace")
+        # the parts' lines are "--" and the boundary; some apps name it with those dashes already, some not at all
+        # (then the parts' own is taken, below)
+        named = str(response.headers.get_param("boundary") or "").strip('"').lstrip("-")
+        self.boundary = named.encode("latin-1", "replace")
         self._pending = b""  # a boundary line read already (a part without a length ends at it)
         self._pictures = 0
 
@@ -381,7 +383,7 @@ class _MjpegReader(Reader):
         return bytes(body)
 
     def _at_boundary(self, line: bytes) -> bool:
-        return line.startswith(b"--") and line.lstrip(b"-").startswith(self.boundary)
+        return bool(self.boundary) and line.startswith(b"--") and line.lstrip(b"-").startswith(self.boundary)
 
     def close(self) -> None:
         self.response.close()
@@ -416,8 +418,7 @@ def open_reader(source: Source, timeout_ms: int = 4000) -> Reader:
         response, trouble = _ask_http(source, timeout_ms)
         if trouble is not None:
             raise SourceError(trouble)
-        mjpeg = response is not None and response.headers.get_content_type() == MJPEG
-        if mjpeg and str(response.headers.get_param("boundary") or "").strip('"-'):  # without one: OpenCV's reader
+        if response is not None and response.headers.get_content_type() == MJPEG:  # its boundary named or not
             return _MjpegReader(source, response)
         if response is not None:
             response.close()

@@ -451,6 +451,15 @@ def jpeg(width: int, height: int, level: int) -> bytes:
     return cv2.imencode(".jpg", np.full((height, width, 3), level, np.uint8))[1].tobytes()
 
 
+def commented(picture: bytes, comment: bytes) -> bytes:
+    """A JPEG with ``comment`` in a COM segment after its start: the same picture."""
+    return picture[:2] + b"\xff\xfe" + (len(comment) + 2).to_bytes(2, "big") + comment + picture[2:]
+
+
+# a picture whose bytes hold a line starting with "--" (one sent without its length is read up to its boundary's line)
+COMMENTED = commented(jpeg(32, 24, 250), b"\r\n--not a boundary\r\n")
+
+
 class MjpegApp(http.server.BaseHTTPRequestHandler):
     """A phone camera app's MJPEG stream (as IP Webcam's): its parts, then silence (the phone's screen locked)."""
 
@@ -464,13 +473,14 @@ class MjpegApp(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.send_response(200)
-        self.send_header("Content-Type", f"multipart/x-mixed-replace;boundary={self.boundary}")
+        boundary = f";boundary={self.boundary}" if self.boundary else ""  # some apps' header names none
+        self.send_header("Content-Type", f"multipart/x-mixed-replace{boundary}")
         self.end_headers()
         bare = (self.written or self.boundary).lstrip("-")
         for _ in range(self.junk):
             self.wfile.write(b"x" * 1000 + b"\r\n")
         for i, part in enumerate(self.parts):
-            body = part if part is not None else jpeg(32, 24, 250)
+            body = part if part is not None else COMMENTED
             length = b"" if part is None else b"Content-Length: %d\r\n" % (self.claimed or len(body))
             self.wfile.write(b"--%s\r\nContent-Type: image/jpeg\r\n%s\r\n%s\r\n" % (bare.encode(), length, body))
             self.wfile.flush()
@@ -514,6 +524,7 @@ def mjpeg_reader(timeout_ms: int) -> Iterator[Reader]:
         ("Ba4oTvQMY8ew04N8dcnM", ""),
         ("--myboundary", ""),  # some apps name it with its dashes
         ("myboundary", "boundarydonotcross"),  # some write another than their header names (FFmpeg takes theirs)
+        ("", "frame"),  # some name none in their header: theirs is taken as well (it went to OpenCV's reader)
     ],
 )
 def test_a_phones_mjpeg_stream_gives_each_picture_at_its_own_size(
