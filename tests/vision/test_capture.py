@@ -194,10 +194,11 @@ def test_a_folder_of_phone_photos_includes_heic(tmp_path: Path) -> None:
     pillow_heif.register_heif_opener()  # Pillow writes HEIC with it
     Image.new("RGB", (64, 48), (10, 200, 30)).save(tmp_path / "b.heic")
     cv2.imwrite(str(tmp_path / "a.png"), np.zeros((48, 64, 3), np.uint8))
+    cv2.imwrite(str(tmp_path / "c.JPG"), np.full((48, 64, 3), 255, np.uint8))  # as cameras and Windows name them
     reader = open_reader(Source.parse(str(tmp_path)))
-    frames = [reader.read(), reader.read(), reader.read()]
-    assert frames[0] is not None and frames[1] is not None and frames[2] is None
-    assert int(frames[1][0, 0, 1]) > 150  # b.heic's green, second by name
+    frames = [reader.read(), reader.read(), reader.read(), reader.read()]
+    assert frames[0] is not None and frames[1] is not None and frames[2] is not None and frames[3] is None
+    assert int(frames[1][0, 0, 1]) > 150 and int(frames[2][0, 0, 0]) > 240  # b.heic's green, second by name; c.JPG
 
 
 def test_an_empty_folder_fails_with_a_message(tmp_path: Path) -> None:
