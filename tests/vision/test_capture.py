@@ -278,6 +278,10 @@ def test_probe_opens_a_source_once_and_a_file_must_give_a_picture(tmp_path: Path
         ("rtsp://admin:S3cret-pw@[::1", "rtsp://***"),  # not a URL urllib can split
         ("rtsp://admin:S3c/ret-pw@cam:554/s", "rtsp://admin:***@cam:554/s"),  # a '/' in the password, not encoded
         ("rtsp://cam:554/user=admin_password=S3cret-pw_channel=1", "rtsp://cam:554/user=admin_password=***"),
+        ("rtsp://cam:554/User=Admin_PassWord=S3cret-pw", "rtsp://cam:554/User=Admin_PassWord=***"),  # any case
+        ("rtsp://admin:S3cret-pw:x@cam:554/s", "rtsp://admin:***@cam:554/s"),  # a ':' in the password
+        ("http://phone:8080/video?me=al@home.net&token=S3cret-pw", "http://phone:8080/video?me=***&token=***"),  # '@'
+        ("http://phone:8080/video?S3cret-pw&fps=15", "http://phone:8080/video?***&fps=***"),  # a key alone kept, hidden
         (
             "rtsp://cam/realmonitor;user=admin;password=S3cret-pw;x=1",
             "rtsp://cam/realmonitor;user=admin;password=***;x=1",
