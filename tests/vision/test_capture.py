@@ -154,6 +154,23 @@ def test_a_paced_file_with_a_quick_consumer_plays_in_real_time(tmp_path: Path) -
     assert time.time() * 1000 - start >= 240  # not sooner than in real time
 
 
+def test_a_paced_file_plays_on_in_real_time_after_its_consumer_was_slow_once(tmp_path: Path) -> None:
+    """`tablecall live` paces a video file: a detector slow for one frame (its first, loading) holds the video up, and
+    the rest plays on in real time from then, 50 ms a frame at 20 fps; not as fast as the detector takes frames to
+    catch up with the time lost (the game then went by in fast-forward)."""
+    path = write_video(tmp_path / "rt.mp4", 12, fps=20.0)
+    capture = Capture(str(path), lossless=True, realtime=True).start()
+    frames = []
+    while (frame := capture.next(timeout=2)) is not None:
+        frames.append(frame)
+        if len(frames) == 1:
+            time.sleep(0.3)  # the detector's first frame
+    assert [f.index for f in frames] == list(range(12))
+    gaps = [b.wall_ms - a.wall_ms for a, b in itertools.pairwise(frames)]
+    # from the frame held up on: 50 ms a frame (1 ms for the rounding to whole milliseconds), never sooner
+    assert min(gaps[2:]) >= 49 and frames[-1].wall_ms - frames[0].wall_ms >= 300 + 9 * 49, gaps
+
+
 def test_a_folder_of_images_skips_an_unreadable_one(tmp_path: Path) -> None:
     for i in range(4):
         cv2.imwrite(str(tmp_path / f"{i:03d}.png"), np.full((40, 60, 3), i * 7, np.uint8))
