@@ -1673,6 +1673,58 @@ def test_the_leading_row_is_the_highest_total_and_a_tie_has_none(
     assert laptop.execute_script(leaders) == []
 
 
+def test_a_game_every_player_won_marks_no_row_as_leading_and_says_higher_is_better(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A tally to 5 that Ann and Bo both reach is a tie of every player: no row is marked as leading (each would be, the
+    referee's winners taken whatever their number), while Ann and Bo of three players lead Cy; and the totals say higher
+    is better (kills hand mutants J03, J05 of table.js, session 55)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    leaders = "return [...document.querySelectorAll('#totals tr.leader')].map((r) => r.dataset.name)"
+    for players in (["Ann", "Bo"], ["Ann", "Bo", "Cy"]):
+        game_id = the_hub.create("tally", players, {"target": 5}, title="Tie").record.id
+        for name in ("Ann", "Bo"):
+            the_hub.append(game_id, {"type": "add", "player": name, "points": 5}, author="host")
+        laptop.get(server["laptop"] + f"/g/{game_id}")
+        live(laptop)
+        assert css(laptop, "#winner").text == "Tie: Ann and Bo"
+        assert laptop.execute_script(leaders) == ([] if len(players) == 2 else ["Ann", "Bo"])
+        assert css(laptop, "#better").text == "higher is better"
+
+
+def test_a_team_game_s_totals_name_each_team_once_and_say_lower_is_better(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Push is scored by teams named by their partners, lower winning: each row names its team once (not its partners
+    again beside the name), and the totals say lower is better (kills hand mutants J04, J05 of table.js, session 55)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("push", ["Ann", "Bo", "Cy", "Di"], {}, title="Teams").record.id
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    rows = "return [...document.querySelectorAll('#totals tbody th')].map((th) => th.textContent)"
+    assert laptop.execute_script(rows) == ["Ann & Cy", "Bo & Di"]
+    assert css(laptop, "#better").text == "lower is better"
+
+
+def test_the_table_s_alerts_list_the_newest_first_each_naming_its_player(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Bo adds out of turn, then Ann does: the Table tab's alerts say "Ann: not your turn" above "Bo: not your turn",
+    and a third foul coming in live goes on top (kills hand mutants J09, J10 of table.js: the oldest first, the
+    player's name left out; session 55)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("tally", ["Ann", "Bo"], {}, title="Alerts").record.id
+    for name in ("Bo", "Ann", "Ann"):  # Bo out of turn, then Ann in turn, then Ann out of turn
+        the_hub.append(game_id, {"type": "add", "player": name, "points": 1}, author="host")
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    said = "return [...document.querySelectorAll('#alerts li')].map((li) => li.textContent)"
+    assert laptop.execute_script(said) == ["foulAnn: not your turn", "foulBo: not your turn"]
+    the_hub.append(game_id, {"type": "add", "player": "Ann", "points": 1}, author="host")  # Bo's turn: Ann's foul
+    wait(laptop, lambda d: len(d.execute_script(said)) == 3, 3)
+    assert laptop.execute_script(said) == ["foulAnn: not your turn"] * 2 + ["foulBo: not your turn"]
+
+
 def test_a_game_won_while_the_screen_is_open_says_who_won_and_names_no_turn(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
