@@ -657,6 +657,14 @@ def test_the_enter_tab_s_undo_undoes_the_event_it_names_among_several(
     last = store(server["app"]).events(game_id)[-1]
     assert (last.type, last.data) == ("undo", {"target": 3})
     wait(laptop, lambda d: totals(d) == {"Ann": "1", "Bo": "2"}, 3)
+    # the newest event is now the undo (#4): the Undo names #2 and takes it out, not the undo (which put #3 back:
+    # hand mutant J14 of session 55, the game's last event undone whatever the line named)
+    wait(laptop, lambda d: css(d, "#undo-what").text.startswith("Undo #2"), 3)
+    tap(laptop, "#undo")
+    wait(laptop, lambda d: len(store(server["app"]).events(game_id)) == 5, 3)
+    last = store(server["app"]).events(game_id)[-1]
+    assert (last.type, last.data) == ("undo", {"target": 2})
+    wait(laptop, lambda d: totals(d) == {"Ann": "1", "Bo": "0"}, 3)
 
 
 def test_the_enter_tab_s_undo_tapped_just_after_another_phone_s_entry_changed_it_is_not_sent(
@@ -1204,6 +1212,27 @@ def test_a_tap_at_a_person_s_pace_after_the_phone_s_own_entry_goes_in(
     # read in one go: the entry is drawn afresh as the event comes in, and an element found first went stale before
     # its text was read (a clean-clone CI run, session 40)
     assert phone.execute_script("return document.getElementById('snap-problem').textContent") == ""
+
+
+def test_the_host_s_screen_enters_for_the_player_whose_turn_it_shows_without_asking_even_with_an_i_am(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The laptop is the host's, kept by a player who said "I am Beth" on it: Alex's card tapped there goes in at once,
+    not asked first as a player's phone asks (web.md, "The next player, early": not on the host's screen; kills hand
+    mutant J30 of table.js, session 55)."""
+    laptop = browsers["laptop"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    choose(laptop, "#me", "Beth")
+    live(laptop)
+    tab(laptop, "enter")
+    wait(laptop, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    tap(laptop, '#flip-cards button[data-card="7H"]')
+    wait(laptop, lambda d: len(store(server["app"]).events(game_id)) == 2, 3)
+    last = store(server["app"]).events(game_id)[-1]
+    assert (last.type, last.data["player"], last.data["card"]) == ("flip", "Alex", "7H")
+    assert laptop.execute_script("return document.getElementById('snap-problem').textContent") == ""
 
 
 def test_an_entry_whose_answer_never_comes_is_given_up_and_the_next_tap_goes_in(
