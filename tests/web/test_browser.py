@@ -1212,6 +1212,26 @@ def test_the_answer_to_an_entry_coming_after_a_newer_event_does_not_take_the_scr
     assert totals(laptop) == {"Ann": "1", "Bo": "5"} and not script_errors(laptop)
 
 
+def test_the_answer_to_an_entry_the_stream_brought_first_leaves_the_buttons_under_the_finger(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """C's bid is tapped on the phone; the live stream's copy comes first and draws D's bid buttons, and the answer
+    0.8 s later is the same game: the buttons stay the ones drawn, not drawn again under a finger already on D's bid
+    (a button replaced between its pointer-down and its pointer-up takes no click: the tap is lost, nothing said;
+    kills hand mutant J16 of table.js, session 55)."""
+    phone = browsers["phone"]
+    _spades_phone_at_c_s_bid(server, phone, "Copy first", Late(0.0))
+    phone.execute_script(ANSWERS)
+    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
+    tap(phone, '#bid-buttons button[data-bid="3"]')
+    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "D bids:", 3)
+    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
+    phone.execute_script("window.__button = document.querySelector('#bid-buttons button[data-bid=\"2\"]')")
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
+    time.sleep(0.3)
+    assert phone.execute_script("return window.__button.isConnected") and not script_errors(phone)
+
+
 def test_the_log_shows_an_event_that_arrived_during_its_load(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
