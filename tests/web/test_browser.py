@@ -1865,6 +1865,31 @@ def test_the_table_s_alerts_list_the_newest_first_each_naming_its_player(
     assert laptop.execute_script(said) == ["foulAnn: not your turn"] * 2 + ["foulBo: not your turn"]
 
 
+def test_snap_s_standings_are_numbered_from_one(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """Snap's standings are drawn by the table's own history table (Snap has no history drawer of its own): Alex, dealt
+    one card, is out after Cara's snap, and his row is numbered 1 (kills hand mutant J11 of table.js: rows numbered
+    from 0; session 55)."""
+    laptop, the_hub = browsers["laptop"], hub(server["app"])
+    game_id = the_hub.create("snap", ["Alex", "Beth", "Cara"], {}, title="Standings").record.id
+    deal = {"type": "deal", "dealer": "Cara", "counts": {"Alex": 1, "Beth": 25, "Cara": 26}}
+    for event in (
+        deal,
+        {"type": "flip", "player": "Alex", "card": "7H", "ts": 1000},
+        {"type": "flip", "player": "Beth", "card": "7S", "ts": 2000},
+        {"type": "call", "player": "Cara", "kind": "snap", "ts": 3000},
+        {"type": "resolve", "ts": 6000},
+    ):
+        the_hub.append(game_id, event, author="host")
+    laptop.get(server["laptop"] + f"/g/{game_id}")
+    live(laptop)
+    rows = (
+        "return [...document.querySelectorAll('#history tbody tr')].map((r) => [...r.cells].map((c) => c.textContent))"
+    )
+    heads = "return [...document.querySelectorAll('#history thead th')].map((th) => th.textContent)"
+    assert laptop.execute_script(heads) == ["#", "player", "place", "seq"]
+    assert laptop.execute_script(rows) == [["1", "Alex", "3", "5"]]
+
+
 def test_a_game_won_while_the_screen_is_open_says_who_won_and_names_no_turn(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
