@@ -91,7 +91,10 @@ class OnnxRuntimeBackend:
         options = ort.SessionOptions()
         options.intra_op_num_threads = _threads()
         options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(onnx), options, providers=["CPUExecutionProvider"])
+        try:
+            self.session = ort.InferenceSession(str(onnx), options, providers=["CPUExecutionProvider"])
+        except Exception as exc:  # its errors (InvalidProtobuf, NoSuchFile, Fail ...) are no RuntimeError: the
+            raise ModelError(f"{exc.__class__.__name__}: {exc}") from exc  # next backend is tried (mutation round, s55)
         self.input = self.session.get_inputs()[0].name
 
     def __call__(self, images: np.ndarray) -> np.ndarray:

@@ -5,13 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 pytest.importorskip("cv2")
 
-from vision.backends import load_backend, to_input
+from vision.backends import ModelError, load_backend, to_input
 from vision.detect import MODELS
 
 
@@ -80,3 +81,26 @@ def test_two_threads_reading_with_one_model_each_get_their_own_reading(backend: 
     for thread in threads:
         thread.join(120)
     assert wrong == [], wrong[:3]
+
+
+@pytest.mark.skipif(not (MODELS / "data.yaml").exists(), reason="no shipped models in models/")
+def test_a_model_file_onnx_runtime_cannot_read_goes_on_to_opencv_and_none_is_a_model_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ONNX Runtime's errors (InvalidProtobuf, NoSuchFile, Fail ...) are no RuntimeError: a .onnx it could not read
+    (no OpenVINO folder beside it) was a traceback, OpenCV DNN never tried, no "cannot load" (mutation round, s55)."""
+    ort = pytest.importorskip("onnxruntime")
+    (tmp_path / "junk.onnx").write_bytes(b"half a download")
+    with pytest.raises(ModelError) as caught:
+        load_backend(tmp_path, "junk")
+    said = str(caught.value)
+    assert "openvino: FileNotFoundError" in said and "onnxruntime: " in said and "opencv: " in said, said
+    from onnxruntime.capi.onnxruntime_pybind11_state import InvalidProtobuf
+
+    (tmp_path / "card-classifier.onnx").symlink_to(MODELS / "card-classifier.onnx")
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise InvalidProtobuf("Load model failed: Protobuf parsing failed.")
+
+    monkeypatch.setattr(ort, "InferenceSession", refuse)
+    assert load_backend(tmp_path, "card-classifier").name == "opencv"
