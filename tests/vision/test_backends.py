@@ -173,3 +173,17 @@ def test_each_backend_runs_on_tablecall_threads(monkeypatch: pytest.MonkeyPatch)
         assert cv2.getNumThreads() == 3
     finally:
         cv2.setNumThreads(before)
+
+
+def test_save_meta_keeps_the_comment_lines_data_yaml_starts_with(tmp_path: Path) -> None:
+    """``tablecall quantize`` and ``evaluate --tune`` rewrite models/data.yaml: its opening comments (what wrote it,
+    what reads it) stay; the new values replace the old."""
+    import yaml
+
+    from vision.backends import save_meta
+
+    (tmp_path / "data.yaml").write_text("# the shipped models\n# tuned on seed 77\nnames: [old]\n")
+    path = save_meta(tmp_path, {"names": ["AS", "2S"], "conf": 0.25})
+    text = path.read_text()
+    assert text.startswith("# the shipped models\n# tuned on seed 77\n") and "old" not in text
+    assert yaml.safe_load(text) == {"names": ["AS", "2S"], "conf": 0.25}
