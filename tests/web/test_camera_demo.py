@@ -81,6 +81,25 @@ def test_phone_events_wait_for_the_card_they_react_to() -> None:
     assert [(t, e.seq) for t, e in schedule(events, truth)] == [(1200, 1), (3467, 2), (4117, 3), (4517, 4), (8000, 5)]
 
 
+def test_only_the_cameras_events_wait_for_their_cards() -> None:
+    """A Snap Pot's resolve has the pot's cards in the ground truth (they slide to the winner, in view at 19867 in
+    the demo video, scripts/s04_check.py): it still happens at its own time (18070 there), not when they land,
+    which came after the next flip (19733): the camera's flip then came before the resolve it follows."""
+    events = [
+        GameEvent(1, 4800, Source.VISION, "flip", {"player": "Alex", "card": "7H"}),
+        GameEvent(2, 5450, Source.MANUAL, "resolve", {}),
+        GameEvent(3, 6200, Source.VISION, "flip", {"player": "Beth", "card": "2C"}),
+    ]
+    truth = {
+        "events": [
+            {"seq": 1, "t_ms": 2600, "cards": [{"card": "7H", "t_ms": 3467}]},
+            {"seq": 2, "t_ms": 3250, "cards": [{"card": "7H", "t_ms": 5200}]},
+            {"seq": 3, "t_ms": 4000, "cards": [{"card": "2C", "t_ms": 4867}]},
+        ]
+    }
+    assert [(t, e.seq) for t, e in schedule(events, truth)] == [(3467, 1), (4117, 2), (4867, 3)]
+
+
 def test_the_script_alone_makes_the_demo_logs_game(app: Flask) -> None:
     log = demo_log()
     live = hub(app).create("snap", log.header.players, {}, origin="demo")
@@ -214,13 +233,15 @@ def test_with_a_detector_the_cards_come_from_the_pipeline_alone(app: Flask, vide
 def test_the_demo_loops_into_a_new_game_keeping_the_calibration(
     app: Flask, host: FlaskClient, tmp_path: Path, stop: list[Any]
 ) -> None:
-    """A 2-second video whose ground truth puts every event at its start: each round plays the whole log."""
+    """A 2-second video whose ground truth puts every event at its start but the last, after its end: each round
+    plays the whole log (that one when the video has ended). The rounds are numbered on from the last night's."""
     from vision.sim import truth_path
 
     log = demo_log()
     short = write_video(tmp_path / "short.mp4", seconds=2.0)
-    events = [{"seq": e.seq, "t_ms": 0, "cards": []} for e in log.events]
+    events = [{"seq": e.seq, "t_ms": 0 if e is not log.events[-1] else 60_000, "cards": []} for e in log.events]
     truth_path(short).write_text(json.dumps({"events": events}), encoding="utf-8")
+    hub(app).create("snap", log.header.players, {}, title="Camera demo, round 1: Alex, Beth, Cara", origin="demo")
     desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
     demo = CameraDemo(desk, hub(app), video=short, pause=0.1)
     stop += [demo, desk]
@@ -238,6 +259,8 @@ def test_the_demo_loops_into_a_new_game_keeping_the_calibration(
     wait_for(lambda: len(store(app).events(second)) == len(log.events), what="the second round's events")
     ends_like(app, second, log)
     assert live_status(host, first)["attached"] is False
+    titles = [store(app).game(g).title for g in demo.game_ids[:2]]  # type: ignore[union-attr]
+    assert titles == ["Camera demo, round 2: Alex, Beth, Cara", "Camera demo, round 3: Alex, Beth, Cara"]
 
 
 def test_a_demo_without_its_video_falls_back_to_the_scripted_demo(app: Flask, tmp_path: Path) -> None:
@@ -273,3 +296,76 @@ def test_a_scripted_event_refused_is_not_tried_again_and_the_script_goes_on(
     script.play_until(5000)
     script.play_until(5066)
     assert tried.count("deal") == 1 and len(tried) > 1, tried
+
+
+def test_after_a_stall_longer_than_the_hub_takes_the_scripts_next_event_is_entered_now(app: Flask) -> None:
+    """The computer asleep 40 s between Beth's call and its resolve 400 ms later in the video: the resolve is
+    entered at the game's time now; 400 ms after the call was 40 s ago, which the hub refuses (over 30 s behind),
+    and the round went on without the resolve."""
+    log = demo_log()
+    the_hub = hub(app)
+    live = the_hub.create("snap", log.header.players, {}, origin="demo")
+    truth = {"events": [{"seq": e.seq, "t_ms": e.ts, "cards": []} for e in log.events]}
+    script = DemoScript(the_hub, live.record.id, log, truth, camera=True)
+    epoch = live.record.epoch_ms
+    the_hub.clock = lambda: epoch + 12_450
+    script.play_until(12_450)  # up to Beth's call
+    the_hub.clock = lambda: epoch + 52_450
+    script.play_until(12_850)  # its resolve
+    last = store(app).events(live.record.id)[-1]
+    assert (last.type, last.ts) == ("resolve", 52_450)
+    script.finish()
+    ends_like(app, live.record.id, log)
+
+
+def test_a_demo_whose_video_cannot_be_rendered_plays_the_scripted_demo(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No card art (ArtError, a RuntimeError): the demo's thread died, the scripted demo never started."""
+    import vision.sim
+    from vision.cardart import ArtError
+
+    def no_art(*args: Any, **kwargs: Any) -> Path:
+        raise ArtError("no card art in data/")
+
+    monkeypatch.setattr(vision.sim, "demo_video", no_art)
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    called: list[bool] = []
+    demo = CameraDemo(desk, hub(app), fallback=lambda: called.append(True))
+    demo.start()
+    assert demo.ready.wait(10)
+    demo.join(5)
+    assert called == [True] and demo.failed is not None and "ArtError: no card art" in demo.failed
+    desk.stop()
+
+
+def test_a_demo_the_camera_refuses_plays_the_scripted_demo(app: Flask, video: Path) -> None:
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    desk.unavailable = "the camera cannot start here"
+    called: list[bool] = []
+    demo = CameraDemo(desk, hub(app), video=video, fallback=lambda: called.append(True))
+    demo.start()
+    assert demo.ready.wait(10)
+    demo.join(5)
+    assert called == [True] and demo.failed == "the camera cannot start here" == desk.problem
+    desk.stop()
+
+
+def test_the_demo_ends_when_its_camera_is_stopped(app: Flask, tmp_path: Path, stop: list[Any]) -> None:
+    """The round stops where the camera stopped (the rest is not entered at once) and no new round starts."""
+    from vision.sim import truth_path
+
+    log = demo_log()
+    short = write_video(tmp_path / "short.mp4", seconds=30.0, fps=2.0)
+    events = [{"seq": e.seq, "t_ms": 20_000 + e.seq, "cards": []} for e in log.events]
+    truth_path(short).write_text(json.dumps({"events": events}), encoding="utf-8")
+    desk = install_camera(app, None, detector=None, demo=True, tables_dir=None)
+    demo = CameraDemo(desk, hub(app), video=short, pause=0.1)
+    stop.append(demo)
+    demo.start()
+    assert demo.ready.wait(30)
+    wait_for(lambda: desk.table.status()["frame"] is not None, what="the first picture")
+    desk.stop()
+    demo.join(10)
+    assert not demo.is_alive() and len(demo.game_ids) == 1
+    assert store(app).events(demo.game_ids[0]) == []
