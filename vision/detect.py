@@ -148,8 +148,14 @@ class CardReader:
             raise ModelError(
                 f"{meta_path} not found: train and export first (tablecall train) or use the shipped models/"
             )
-        meta = yaml.safe_load(meta_path.read_text())
-        self.det_meta, self.cls_meta = meta["detector"], meta["classifier"]
+        try:  # damaged: a traceback, and the camera demo's thread died (mutation round of the demo, session 55)
+            meta = yaml.safe_load(meta_path.read_text())
+            self.det_meta, self.cls_meta = meta["detector"], meta["classifier"]
+        except (yaml.YAMLError, ValueError, TypeError, KeyError) as exc:
+            raise ModelError(
+                f"{meta_path} cannot be read ({exc.__class__.__name__}: {exc}): train and export again "
+                "(tablecall train) or use the shipped models/"
+            ) from None
         self.detector = load_backend(models, self.det_meta["file"], backend)
         self.classifier = load_backend(models, self.cls_meta["file"], backend, dynamic_batch=True)
         self.names: list[str] = list(self.cls_meta["names"])

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("cv2")
 
+from vision.backends import ModelError
 from vision.crops import crop_box, cut
 from vision.detect import MODELS, CardReader, view_crops
 
@@ -490,3 +491,13 @@ def test_two_indices_are_one_card_seen_whole_only_where_the_face_reader_is_sure_
     joined, pairs, apart = reader.with_faces(np.zeros((8, 8, 3), np.uint8), np.zeros((2, 4), np.float32), probs)
     assert pairs == ([(0, 1)] if whole else []) and apart == []
     assert [names[i] for i in joined.argmax(axis=1)] == ["QD", "QD"]
+
+
+@pytest.mark.parametrize("text", ["detector: [\n", "", "names: [AS]\n", "- detector\n"])
+def test_a_damaged_data_yaml_is_a_model_error(tmp_path: Path, text: str) -> None:
+    """Not YAML, empty, or without the networks: a ModelError, which ``tablecall detect`` says in one line and the
+    camera takes for "no card detector". A YAML error, TypeError or KeyError was a traceback there, and in the camera
+    demo's thread, which died: no demo table (scripts/yaml_demo_repro.py, mutation round of the demo, session 55)."""
+    (tmp_path / "data.yaml").write_text(text)
+    with pytest.raises(ModelError, match=r"data\.yaml cannot be read"):
+        CardReader(tmp_path)
