@@ -500,6 +500,25 @@ def test_cross_site_writes_are_refused(host: FlaskClient, tally: dict[str, Any])
     assert host.post(url, json=body, headers={"Origin": "http://localhost"}).status_code == 201
 
 
+def test_a_write_from_the_page_itself_on_a_port_is_taken(app: Flask, tally: dict[str, Any]) -> None:
+    """A browser sends its page's origin with every write, port and all ("http://192.168.1.10:8000", as `serve --lan`
+    listens): the same origin compared without its port refused every entry from every phone, and the host's own."""
+    url = f"/api/games/{tally['id']}/events"
+    body = {"type": "add", "player": "Ann", "points": 1}
+    lan = "http://192.168.1.10:8000"
+    client = phone(app, tally["player_token"])
+    assert client.post(url, json=body, base_url=lan, headers={"Origin": lan}).status_code == 201
+    other = "http://192.168.1.10:9000"  # another server on the laptop is another site
+    assert client.post(url, json=body, base_url=lan, headers={"Origin": other}).status_code == 403
+    laptop = app.test_client()
+    assert (
+        laptop.post(
+            url, json=body, base_url="http://127.0.0.1:8000", headers={"Origin": "http://127.0.0.1:8000"}
+        ).status_code
+        == 201
+    )
+
+
 def test_an_oversized_event_is_refused(host: FlaskClient, tally: dict[str, Any]) -> None:
     response = post_event(host, tally["id"], type="add", player="Ann", points=1, note="x" * 20000)
     assert response.status_code == 413
