@@ -189,6 +189,51 @@ def test_qr_code_holds_the_player_join_link(app: Flask, host: FlaskClient, tally
     assert phone(app, tally["player_token"]).get(f"/g/{tally['id']}/qr.svg").status_code == 403
 
 
+def drawn(svg: str) -> tuple[list[list[int]], int]:
+    """The picture segno's SVG draws, rows of a pixel per module (0 black, 255 white), and its scale: its background
+    is one filled path, its dark modules a path of 1-wide strokes along ``M x y`` / ``m dx dy`` / ``h n``."""
+    scale = int(re.search(r'transform="scale\((\d+)\)"', svg).group(1))  # type: ignore[union-attr]
+    size = int(re.search(r'width="(\d+)"', svg).group(1)) // scale  # type: ignore[union-attr]
+    light = re.search(r'<path fill="(#[0-9a-f]+)"', svg).group(1)  # type: ignore[union-attr]
+    dark, path = re.search(r'stroke="(#[0-9a-f]+)" d="([^"]+)"', svg).groups()  # type: ignore[union-attr]
+    ink = {"#000": 0, "#fff": 255}
+    picture = [[ink[light]] * size for _ in range(size)]
+    x = y = 0.0
+    for command, numbers in re.findall(r"([MmHh])([-\d. ]+)", path.replace("h", " h").replace("m", " m")):
+        values = [float(v) for v in numbers.split()]
+        if command in "Mm":
+            x, y = (values[0], values[1]) if command == "M" else (x + values[0], y + values[1])
+        else:
+            picture[int(y)][int(x) : int(x + values[0])] = [ink[dark]] * int(values[0])
+            x += values[0]
+    return picture, scale
+
+
+def test_the_qr_code_a_phone_scans_leads_to_the_join_link(app: Flask, host: FlaskClient, tally: dict[str, Any]) -> None:
+    """What a phone's camera reads from the laptop's screen: the join link itself (not the game's title), dark on
+    light (many phones' readers find no inverted code) with the quiet zone of four modules a reader looks for. The
+    reading back needs OpenCV (the vision extras); the rest does not."""
+    app.config["PUBLIC_URLS"] = ["http://192.168.1.10:8000"]
+    pictures = []
+    for query, token in (("", tally["player_token"]), ("?watch=1", tally["viewer_token"])):
+        picture, scale = drawn(host.get(f"/g/{tally['id']}/qr.svg{query}").get_data(as_text=True))
+        pixels = [p for row in picture for p in row]
+        assert sum(pixels) / len(pixels) > 127  # light, with dark modules
+        edge = [
+            p for n, row in enumerate(picture) for m, p in enumerate(row) if min(n, m, len(row) - 1 - max(n, m)) < 4
+        ]
+        inside = [p for row in picture[4:-4] for p in row[4:-4]]
+        assert min(edge) == 255 and min(inside) == 0  # the quiet zone, and the code within it
+        pictures.append((picture, scale, f"http://192.168.1.10:8000/join/{tally['id']}?t={token}"))
+    cv2 = pytest.importorskip("cv2", reason="reading the code back needs the vision extras (OpenCV)")
+    import numpy as np
+
+    for picture, scale, link in pictures:
+        big = cv2.resize(np.array(picture, np.uint8), None, fx=scale, fy=scale, interpolation=cv2.INTER_NEAREST)
+        read, _, _ = cv2.QRCodeDetector().detectAndDecode(big)
+        assert read == link
+
+
 def test_qr_text_draws_a_code_for_the_terminal() -> None:
     lines = qr_text("http://192.168.1.10:8000/join/abc?t=xyz").splitlines()
     assert len(lines) > 10 and len(set(len(line) for line in lines)) == 1
