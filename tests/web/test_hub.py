@@ -357,6 +357,27 @@ def test_demo_table_waits_out_a_busy_database_and_goes_on(
     assert [e.type for e in db.events(demo.game_ids[0])] == ["add", "add", "add", "undo"]
 
 
+def test_demo_table_starts_a_new_game_when_an_entry_of_its_is_refused(
+    db: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Someone entered events into the demo game and its next entry is refused: the demo starts afresh, it does not
+    play the rest of the example into a game that lacks the refused entry (its undo then undid another one)."""
+    hub = Hub(db)
+    real = hub.append
+    refused = [1]
+
+    def append(*args: Any, **kwargs: Any) -> Any:
+        if len(db.events(args[0])) == 1 and refused:  # the demo's second entry, once
+            refused.pop()
+            raise EventError("stand-in: refused, the game changed under the demo")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(hub, "append", append)
+    demo = two_demo_rounds(hub, tmp_path)
+    assert not refused and [e.type for e in db.events(demo.game_ids[0])] == ["add"]
+    assert demo.game_ids[1] != demo.game_ids[0]
+
+
 def test_demo_table_resumes_its_unfinished_game(db: Store, tmp_path: Path) -> None:
     hub = Hub(db)
     example = write_log(tmp_path / "tally.jsonl", 6)
