@@ -393,6 +393,17 @@ def test_demo_table_resumes_its_unfinished_game(db: Store, tmp_path: Path) -> No
     assert fresh.record.id != live.record.id and at == 0
 
 
+def test_demo_table_never_plays_into_a_game_the_host_made(db: Store, tmp_path: Path) -> None:
+    """A game the host made with the example's game and players, its first entries not made yet, is not a demo
+    game to resume: the example's events went into the group's real game."""
+    hub = Hub(db)
+    example = write_log(tmp_path / "tally.jsonl", 6)
+    real = hub.create("tally", ["Ann", "Bo"], {}, title="Friday")
+    live, at = DemoTable(hub, example, pace=10).game()
+    assert live.record.id != real.record.id and at == 0 and live.record.origin == "demo"
+    assert db.events(real.record.id) == []
+
+
 def test_find_example_prefers_spades(tmp_path: Path) -> None:
     write_log(tmp_path / "tally.jsonl", 1)
     assert find_example([tmp_path]) == tmp_path / "tally.jsonl"
