@@ -404,6 +404,14 @@ def test_demo_table_never_plays_into_a_game_the_host_made(db: Store, tmp_path: P
     assert db.events(real.record.id) == []
 
 
+def test_the_demo_table_plays_spades_before_any_example_named_ahead_of_it() -> None:
+    """docs/examples holds push.jsonl, snap.jsonl and spades.jsonl: the first by name was Push, not the Spades table
+    docs/web.md says `serve --demo` plays into the scripted demo table (without the vision extras)."""
+    found = find_example()
+    assert found is not None and found.name == "spades.jsonl"
+    assert (found.parent / "push.jsonl").is_file()  # (named ahead of it)
+
+
 def test_find_example_prefers_spades(tmp_path: Path) -> None:
     write_log(tmp_path / "tally.jsonl", 1)
     assert find_example([tmp_path]) == tmp_path / "tally.jsonl"
