@@ -186,6 +186,7 @@ def test_qr_code_holds_the_player_join_link(app: Flask, host: FlaskClient, tally
     assert watch != svg
     assert host.get(f"/g/{tally['id']}/qr.svg?at=5").status_code == 400
     assert host.get(f"/g/{tally['id']}/qr.svg?at=\u00b2").status_code == 400  # a digit int() cannot read
+    assert host.get(f"/g/{tally['id']}/qr.svg?at={'9' * 4301}").status_code == 400  # int() refuses: it was a 500
     assert phone(app, tally["player_token"]).get(f"/g/{tally['id']}/qr.svg").status_code == 403
 
 
