@@ -1693,6 +1693,29 @@ def test_the_alerts_of_a_foul_sound_once_and_only_on_the_fouling_player_s_phone(
         assert heard(phone) == (said, buzz)
 
 
+def test_a_ruling_for_the_whole_table_sounds_on_every_joined_phone(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Snap's "Match!" is no one player's: every joined phone beeps, says it and vibrates, whoever it says it is (hand
+    mutant A02 of alerts.js, session 55: only one player's foul was ever listened for, and a phone that sounded only
+    the rulings naming its own player was silent at a match, the moment the players must call)."""
+    phone = browsers["phone"]
+    game_id = snap_game(
+        server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}
+    )
+    with listening(phone):
+        join_phone(server, phone, game_id)
+        tap(phone, "#join-sound")
+        choose(phone, "#me", "Beth")
+        live(phone)
+        flip = {"type": "flip", "player": "Beth", "card": "7S"}  # a match
+        assert call(server["laptop"], "POST", f"/api/games/{game_id}/events", flip)[0] == 201
+        wait(phone, lambda d: any(code == "match" for code, _, _ in banners(d)), 3)
+        wait(phone, lambda d: heard(d)[0], 2)
+        said, buzz = heard(phone)
+        assert len(said) == 1 and said[0].startswith("Match!") and len(buzz) == 1, (said, buzz)
+
+
 def alex_to_turn(server: dict[str, Any]) -> str:
     """A Snap game of Alex and Beth, a card turned each: Alex's turn (a card Beth turns is her foul)."""
     return snap_game(
@@ -1866,6 +1889,26 @@ def test_snap_match_banners_one_match_over_keeps_the_other_and_a_third_alert_sho
             for code, data, _ in banners(phone)
         ]
         assert shown == expected, banners(phone)
+
+
+def test_a_quiet_banner_takes_the_place_of_the_quiet_one_before_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Who won a Snap shows in a quiet banner for 5 s: the next match called and won within them replaces it, the
+    screen not left saying who won the one before as well, under or over the new one (hand mutant A06 of alerts.js,
+    session 55: no test had two won calls within 5 s). Rulings shaped as scorer/snap_calls.py's."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    shown = phone.execute_async_script(
+        "const done = arguments[0]; import('/static/js/alerts.js').then((m) => {"
+        " const won = (seq, who) => ({ seq, code: 'snap_won', severity: 'info', player: who,"
+        '   message: `${who} called "Snap!" first and wins the Snap` });'
+        " m.announce([won(901, 'Beth')], { shown: new Set(['snap_won']) });"
+        " m.announce([won(902, 'Alex')], { shown: new Set(['snap_won']) });"
+        " done([...document.querySelectorAll('#banners .banner')].map((b) => [b.className, b.textContent])); });"
+    )
+    assert shown == [["banner info", 'Alex called "Snap!" first and wins the Snap']]
 
 
 def test_the_leading_row_is_the_highest_total_and_a_tie_has_none(
