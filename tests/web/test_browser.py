@@ -1375,6 +1375,32 @@ def test_an_entry_whose_answer_never_comes_is_given_up_and_the_next_tap_goes_in(
     ]
 
 
+def test_an_entry_on_its_way_leaves_no_empty_problem_line_above_the_cards(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """A tap clears the Enter tab's problem line as its entry goes: the line must go, not stay shown empty until the
+    answer redraws the tab. An empty one still takes its margins: Snap's card buttons below it moved 11 px down for
+    the round trip, under a finger on its way to the next card (measured by scripts/empty_problem_gap.py of session
+    55's mutjs2; hand mutant C09 of common.js showProblem)."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(SLOW_ENTRIES)  # answered 0.9 s on
+    card = '#flip-cards button[data-card="7H"]'
+    top = "return document.querySelector(arguments[0]).getBoundingClientRect().top"
+    before = phone.execute_script(top, card)
+    on_its_way = phone.execute_script(
+        "const b = document.querySelector(arguments[0]); b.click();"
+        "return [document.getElementById('snap-problem').hidden, b.getBoundingClientRect().top];",
+        card,
+    )
+    assert on_its_way == [True, before]
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:", 5)
+    assert len(store(server["app"]).events(game_id)) == 2
+
+
 def test_an_entry_whose_answer_was_lost_says_it_may_have_been_recorded(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
