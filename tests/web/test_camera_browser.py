@@ -148,6 +148,7 @@ def test_the_camera_panel_on_the_phone_sized_table_screen(server: dict[str, Any]
     laptop.set_network_conditions(offline=True, latency=0, download_throughput=-1, upload_throughput=-1)
     try:
         wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") == "unknown", 10)
+        assert css(laptop, "#camera-state").get_attribute("textContent") == "unknown"  # said (hand mutant M05, s55)
     finally:
         laptop.delete_network_conditions()
     wait(laptop, lambda d: css(d, "#camera-state").get_attribute("data-state") != "unknown", 10)
@@ -215,6 +216,43 @@ def test_a_double_tap_on_a_camera_event_s_reject_does_not_restore_it(server: dic
     tap(laptop, row + " button.restore")
     wait(laptop, lambda d: d.find_elements(By.CSS_SELECTOR, row + " button.reject"), 5)
     assert [e.type for e in live_game.session.events[-3:]] == ["flip", "undo", "undo"]
+
+
+def test_a_camera_row_changed_under_the_finger_stays_held_when_another_row_s_change_redraws_the_list(
+    server: dict[str, Any], laptop: WebDriver
+) -> None:
+    """On slow Wi-Fi the 7H's Reject is answered 0.5 s on, and its row turns to Restore under the finger then; another
+    phone rejects the 9C below it just after, and the list is drawn again. A tap on the 7H's row 0.44 s after it
+    changed (past the 0.6 s the phone's own entry holds, counted from the first tap) is held: the hold goes on
+    through a redraw in which that row did not change (common.js holdChangedRows's `kept`). It ended there, and the
+    tap put the 7H back (hand mutant C07 of common.js, session 55)."""
+    app = server["app"]
+    game_id, row = camera_flip_shown(server, laptop, "Snap, a redraw under a changed row", below="9C")
+    seen = int(css(laptop, row).get_attribute("data-seq"))  # the 7H's event; the 9C's came just before it
+    time.sleep(0.6)  # past the hold after the camera's event redrew the screen
+    laptop.execute_script(  # the page's entries sent 0.5 s late; the 9C rejected (not delayed) 0.56 s after the tap
+        "const [b0, gameId, other] = arguments; const b = b0.getBoundingClientRect(); const real = window.fetch;"
+        "const x = b.left + b.width / 2, y = b.top + b.height / 2; window.__second = null;"
+        "window.fetch = (url, init) => !String(url).endsWith('/events') ? real(url, init)"
+        " : new Promise((ok) => setTimeout(ok, 500)).then(() => real(url, init));"
+        "setTimeout(() => real(`/api/games/${gameId}/events`, { method: 'POST',"
+        " headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ type: 'undo', target: other }) }),"
+        " 560);"
+        "setTimeout(() => { const t = document.elementFromPoint(x, y); window.__second = t.textContent; t.click(); },"
+        " 950);"
+        "document.elementFromPoint(x, y).click();",
+        css(laptop, row + " button.reject"),
+        game_id,
+        seen - 1,
+    )
+    wait(laptop, lambda d: d.execute_script("return window.__second"), 5)
+    live_game = hub(app).live(game_id)
+    assert live_game is not None
+    time.sleep(1.2)
+    assert laptop.execute_script("return window.__second") == "Restore"
+    assert [e.type for e in live_game.session.events[-3:]] == ["flip", "undo", "undo"]  # both rejected, none back
+    assert {e.data["target"] for e in live_game.session.events[-2:]} == {seen - 1, seen}
+    assert "just changed under your finger" in css(laptop, "#camera-refused").text
 
 
 def keys(driver: WebDriver, *presses: str) -> None:
