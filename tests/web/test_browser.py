@@ -1269,6 +1269,56 @@ def test_the_answer_to_an_entry_the_stream_brought_first_leaves_the_buttons_unde
     assert phone.execute_script("return window.__button.isConnected") and not script_errors(phone)
 
 
+def test_snap_s_own_flip_answer_leaves_the_next_player_s_cards_the_stream_drew(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's 7H is tapped on the phone; the live stream's copy comes first and draws Beth's cards, and the answer
+    0.8 s later is the same game: Beth's cards stay the ones drawn. Snap's card entry drew them again at its answer,
+    replacing the button under a finger already on Beth's card (the tap lost, nothing said; seen in the mutation
+    round of table.js, session 55)."""
+    phone = browsers["phone"]
+    game_id = snap_game(server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"})
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(ANSWERS)
+    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
+    tap(phone, '#flip-cards button[data-card="7H"]')
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:", 3)
+    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
+    phone.execute_script("window.__button = document.querySelector('#flip-cards button[data-card=\"8H\"]')")
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
+    time.sleep(0.3)
+    assert phone.execute_script("return window.__button.isConnected") and not script_errors(phone)
+    assert css(phone, "#flip-entry h2").text == "Beth turns up:"
+
+
+def test_snap_a_flip_out_of_turn_goes_back_to_the_turn_s_player_with_the_stream_s_copy_before_the_answer(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex, chosen by hand, turns up his 9C in Beth's turn (a foul; the turn stays Beth's). The live stream's copy
+    comes first: the entry is Beth's from that drawing on, not Alex's until the answer 0.8 s later (a card tapped
+    meanwhile went in as Alex's: the race the session-39 test met when the stream won it)."""
+    phone = browsers["phone"]
+    game_id = snap_game(
+        server, ["Alex", "Beth"], {"type": "deal", "dealer": "Beth"}, {"type": "flip", "player": "Alex", "card": "7H"}
+    )
+    join_phone(server, phone, game_id)
+    tab(phone, "enter")
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:")
+    tap(phone, '#flipper button[data-player="Alex"]')
+    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
+    phone.execute_script(ANSWERS)
+    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
+    tap(phone, '#flip-cards button[data-card="9C"]')
+    wait(phone, lambda d: d.execute_script("return document.getElementById('undo-what').textContent").startswith(
+        "Undo #3:"), 3)  # fmt: skip
+    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
+    assert css(phone, "#flip-entry h2").text == "Beth turns up:"
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
+    assert css(phone, "#flip-entry h2").text == "Beth turns up:" and not script_errors(phone)
+
+
 def test_the_log_shows_an_event_that_arrived_during_its_load(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:

@@ -217,8 +217,13 @@ function flipEntry(ctx) {
   box.append(el('h2', {}, `${who} turns up:`), choose);
   const showing = new Set(v.piles.map((p) => p.top).concat(v.pot && v.pot.top ? [v.pot.top] : []).filter(Boolean));
   box.append(cardGrid({ id: 'flip-cards', exclude: showing, onPick: (card) => {
+    // The entry goes back to the turn's player with the next drawing, the live stream's copy or the answer, whichever
+    // comes first (a flip out of turn leaves the turn where it was); it was drawn again at the answer, which replaced
+    // the next turn's cards under a finger on its way to one, and the stream's copy first showed the player chosen
+    // by hand until then. A flip not sent (refused on the phone or by the server) keeps the player chosen.
+    flipper = null;
     ctx.send({ type: 'flip', player: who, card }, document.getElementById('snap-problem'))
-      .then(() => { flipper = null; ctx.redraw(); }).catch(() => {});
+      .catch(() => { if (!flipper) flipper = who; });
   } }));
   const pile = pileOf(v, who);
   if (pile && pile.face_down === 0 && pile.face_up > 0) {
