@@ -172,6 +172,13 @@ def test_loopback_by_a_domain_name_is_not_trusted(host: FlaskClient) -> None:
     )
 
 
+def test_a_caller_whose_address_is_not_an_ip_is_not_the_laptop(host: FlaskClient) -> None:
+    """Only a loopback IP address is the laptop: an address that is no IP at all (a proxy's Unix socket) is not."""
+    body = {"game": "tally", "players": ["X"]}
+    assert host.post("/api/games", json=body, environ_base={"REMOTE_ADDR": "unix:/run/x.sock"}).status_code == 403
+    assert host.post("/api/games", json=body, environ_base={"REMOTE_ADDR": "127.0.0.1"}).status_code == 201
+
+
 def test_trust_loopback_can_be_switched_off(tmp_path: Any) -> None:
     from web.app import create_app
 

@@ -614,7 +614,9 @@ def test_the_table_screen_has_the_camera_panel(app: Flask, host: FlaskClient, de
     play = with_token(phone(app), player).get(f"/g/{game_id}").get_data(as_text=True)
     assert 'id="camera-events"' in play and 'id="camera-calibrate"' not in play
     home = host.get("/").get_data(as_text=True)
-    assert f"/g/{game_id}" in home and "follows" in home
+    assert f"/g/{game_id}" in home and "follows" in home and 'id="camera-home"' in home
+    home = with_token(phone(app), player).get("/").get_data(as_text=True)  # the host's camera line is the host's
+    assert f"/g/{game_id}" in home and 'id="camera-home"' not in home and "follows" not in home
 
 
 def test_the_camera_script_loads_nothing_from_outside(host: FlaskClient) -> None:

@@ -393,6 +393,21 @@ def test_demo_table_resumes_its_unfinished_game(db: Store, tmp_path: Path) -> No
     assert fresh.record.id != live.record.id and at == 0
 
 
+def test_demo_table_does_not_resume_a_game_it_played_to_the_end(db: Store, tmp_path: Path) -> None:
+    """A demo game holding the whole example is finished: started again, the demo table begins a new game, not
+    'resume' that one with nothing left to play."""
+    hub = Hub(db)
+    example = write_log(tmp_path / "tally.jsonl", 2)
+    demo = DemoTable(hub, example, pace=10)
+    live, start = demo.game()
+    assert start == 0
+    for event in demo.log.events:
+        hub.append(live.record.id, {"type": event.type, **event.data}, "demo", Source.MANUAL)
+    assert len(db.events(live.record.id)) == len(demo.log.events) == 3
+    fresh, at = DemoTable(Hub(db), example, pace=10).game()
+    assert fresh.record.id != live.record.id and at == 0
+
+
 def test_demo_table_never_plays_into_a_game_the_host_made(db: Store, tmp_path: Path) -> None:
     """A game the host made with the example's game and players, its first entries not made yet, is not a demo
     game to resume: the example's events went into the group's real game."""

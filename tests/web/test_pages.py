@@ -184,6 +184,8 @@ def test_qr_code_holds_the_player_join_link(app: Flask, host: FlaskClient, tally
     assert svg.startswith("<svg") and svg == qr_svg(link, svg.split("<title>")[1].split("</title>")[0])
     watch = host.get(f"/g/{tally['id']}/qr.svg?watch=1").get_data(as_text=True)
     assert watch != svg
+    assert response.headers["Cache-Control"] == "private, no-store"  # it holds the join token: kept nowhere
+    assert host.get(f"/g/{tally['id']}/qr.svg?at=2").status_code == 400  # one past the last address: was a 500
     assert host.get(f"/g/{tally['id']}/qr.svg?at=5").status_code == 400
     assert host.get(f"/g/{tally['id']}/qr.svg?at=\u00b2").status_code == 400  # a digit int() cannot read
     assert host.get(f"/g/{tally['id']}/qr.svg?at={'9' * 4301}").status_code == 400  # int() refuses: it was a 500
@@ -239,6 +241,11 @@ def test_qr_text_draws_a_code_for_the_terminal() -> None:
     lines = qr_text("http://192.168.1.10:8000/join/abc?t=xyz").splitlines()
     assert len(lines) > 10 and len(set(len(line) for line in lines)) == 1
     assert set("".join(lines)) <= set(" ▀▄█")
+    # a quiet zone two modules wide all round, drawn light (the terminal's text) on its dark background: a line of
+    # full blocks (two module rows a line) above, below one of full or upper half blocks (an odd number of rows),
+    # and two full-block columns either side
+    assert set(lines[0]) == {"█"} and len(set(lines[-1])) == 1 and set(lines[-1]) <= {"█", "▀"}
+    assert all(line[:2] == line[-2:] == "██" for line in lines[:-1])
 
 
 def test_names_are_escaped_on_every_page(app: Flask, host: FlaskClient) -> None:
