@@ -225,6 +225,11 @@ def test_a_fresh_config_has_no_calibration(tmp_path: Path) -> None:
             id="calibration_singular",
         ),
         pytest.param(lambda t: "source = [1]\n" + t, "'source' must be", id="source_not_text"),
+        pytest.param(  # kills T05: an emptied [calibration] read as "not calibrated" without a word
+            lambda t: t.replace("[tracking]", "[calibration]\n[tracking]"),
+            "needs method, image_size",
+            id="empty_calibration",
+        ),
     ],
 )
 def test_bad_config_files_are_refused_with_the_file_named(tmp_path: Path, edit, message: str) -> None:  # type: ignore[no-untyped-def]
@@ -249,3 +254,36 @@ def test_calibration_json_round_trip() -> None:
     calibration = from_corners([[100, 50], [860, 50], [900, 500], [60, 500]], LAYOUT, (960, 540))
     again = Calibration.from_json(calibration.to_json())
     assert np.allclose(again.homography, calibration.homography) and again.corners == calibration.corners
+
+
+def test_a_config_saved_in_latin_1_is_said_not_raised(tmp_path: Path) -> None:  # kills T06
+    """An editor that saves Latin-1 (an accent in a comment): the config is refused naming the file, not a
+    UnicodeDecodeError out of load_config (which `tablecall calibrate` and `serve --table` do not catch)."""
+    path = tmp_path / "table.toml"
+    path.write_bytes(("# caf\u00e9 table\n" + default_config("snap", 2).to_toml()).encode("latin-1"))
+    with pytest.raises(ConfigError, match="cannot read it") as error:
+        load_config(path)
+    assert str(path) in str(error.value)
+
+
+def test_a_config_whose_writing_fails_half_way_leaves_the_old_one_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # kills T08
+    """The disk fills (or the laptop's battery dies) while the calibration is written: the saved config is the old one,
+    whole, not half of the new one."""
+    path = save_config(tmp_path / "table.toml", default_config("snap", 2))
+    before = path.read_text()
+    written = Path.write_text
+
+    def half(self: Path, text: str, *args: object, **kwargs: object) -> int:
+        written(self, text[: len(text) // 2], encoding="utf-8")
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Path, "write_text", half)
+    calibrated = default_config("snap", 2).with_calibration(
+        from_corners([[100, 50], [860, 50], [900, 500], [60, 500]], default_layout("snap", 2), (960, 540))
+    )
+    with pytest.raises(OSError, match="No space left"):
+        save_config(path, calibrated)
+    monkeypatch.undo()
+    assert path.read_text() == before and load_config(path).calibration is None
