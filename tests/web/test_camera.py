@@ -870,3 +870,20 @@ def test_a_camera_play_reruled_by_a_phone_is_said_to_be_taken_back_once_the_came
         ]
     finally:
         desk.stop()
+
+
+# -- mutants of web/camera_api.py (session 55, data/s55/mutlivecmd) ----------------------------------------------------
+def test_only_the_host_learns_where_the_camera_is_and_may_move_it(
+    app: Flask, host: FlaskClient, desk: CameraDesk
+) -> None:
+    """The camera follows another game: a player's phone is not told which game, nor offered the button to take the
+    camera (a button that answers 403); the host is. A status is never kept by a cache (kills A02 A03)."""
+    first, second = snap(host), snap(host)
+    attached(host, first)
+    player = with_token(phone(app), tokens(app, second)[0])
+    response = player.get(f"/api/games/{second}/camera")
+    seen = response.get_json()
+    assert response.headers["Cache-Control"] == "no-store"
+    assert (seen["attached"], seen["elsewhere"], seen["can_attach"]) == (False, None, False)
+    told = live_status(host, second)
+    assert (told["attached"], told["elsewhere"], told["can_attach"]) == (False, first, True)
