@@ -401,13 +401,18 @@ def test_tablecall_calibrate_from_a_phone_not_there_says_why_without_a_promise_t
 ) -> None:  # kills L08
     """calibrate gives up on a stream that gives no picture (nothing listens at the address): it says why, not the
     capture's "(trying again in 0.5 s)", a promise nobody keeps once the command has ended."""
+    import socket
+
     from vision.capture import Capture
 
+    with socket.socket() as free:  # a port nothing listens at once it is closed
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
     wait = Capture.next
     monkeypatch.setattr(Capture, "next", lambda self, timeout=None: wait(self, timeout=1.5))  # not calibrate's 8 s
-    args = ["calibrate", "http://127.0.0.1:5611/video", "--config", str(tmp_path / "t.toml"), "--game", "snap"]
+    args = ["calibrate", f"http://127.0.0.1:{port}/video", "--config", str(tmp_path / "t.toml"), "--game", "snap"]
     assert main([*args, "--players", "2"]) == 2
     said = capsys.readouterr().err
-    assert "no picture to calibrate from: " in said and "127.0.0.1:5611" in said, said
+    assert "no picture to calibrate from: " in said and f"127.0.0.1:{port}" in said, said
     assert "trying again" not in said, said
     assert not (tmp_path / "t.toml").exists()
