@@ -2376,6 +2376,13 @@ def test_spades_history_shows_how_each_team_s_hand_scored(
         "bags held 0",
         "Beth & David: bid 8, took 7 (set) −80 = −80; bags held 0",
     ]
+    # a Blind Nil is told from a Nil on its player's line (it showed "Nil": a JS mutation audit, session 55)
+    hand2 = {"type": "hand", "bids": dict(zip(players, [4, 0, 4, 4], strict=True)), "blind": ["Beth"]}
+    hand2["tricks"] = dict(zip(players, [4, 0, 5, 4], strict=True))
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", hand2)[0] == 201
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#history tr[data-hand="2"]'), 3)
+    bid_lines = [n.text for n in phone.find_elements(By.CSS_SELECTOR, '#history tr[data-hand="2"] .bid-line')]
+    assert bid_lines == ["Alex 4 · 4", "Beth BN · 0", "Charlie 4 · 5", "David 4 · 4"]
     shot(phone, "spades-07-history-breakdown")  # and no wider than the phone
     clean(phone)
 
@@ -3002,6 +3009,32 @@ def test_spades_edit_on_hand_two_opens_hand_two_and_corrects_it(
     clean(phone)
 
 
+def test_spades_the_edit_of_a_hand_entered_again_after_an_undo_corrects_the_hand_in_effect(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Hand 1 entered with a wrong trick count, undone, and entered again. Its Edit in the History must correct the
+    hand in effect (event 3): one that corrected the undone event 1 changed nothing on the score (a JS mutation
+    audit, session 55)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spades", SEATS)
+    wrong = {"type": "hand", "bids": dict(zip(SEATS, [4, 3, 2, 2], strict=True))}
+    wrong["tricks"] = dict(zip(SEATS, [5, 3, 2, 3], strict=True))
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", wrong)[0] == 201
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "undo", "target": 1})[0] == 201
+    score_hand(server, gid)  # event 3: 61 and 51
+    join(server, phone, gid)
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "61", "Beth & David": "51"}, 3)
+    edit_hand(phone, 1, "#hand-form")
+    fields = "#hand-editor select[data-player={}][data-field={}]"
+    choose(phone, fields.format(key("Alex"), "bid"), "5")  # Alex bid 5, not 4: his team's 7 made, no bag
+    tap(phone, "#hand-editor #score-hand")
+    wait(phone, lambda d: len(events(server, gid)) == 4, 3)
+    fix = events(server, gid)[-1]
+    assert (fix["type"], fix["target"], fix["event"]["bids"]["Alex"]) == ("correct", 3, 5)
+    wait(phone, lambda d: totals(d) == {"Alex & Charlie": "70", "Beth & David": "51"}, 3)
+    clean(phone)
+
+
 def test_spades_a_blind_nil_ticked_alone_in_the_hand_editor_is_saved(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -3028,10 +3061,13 @@ def test_spades_the_blind_nil_bid_button_bids_blind_nil(server: dict[str, Any], 
     phone = browsers["phone"]
     gid = spades_deal_form(server, phone)
     step(phone, server, gid, "#send-deal")  # Alex deals: Beth bids first
+    assert phone.find_elements(By.CSS_SELECTOR, "#deal-box")  # no bid yet: a re-deal may still be entered
     step(phone, server, gid, '#bid-buttons button[data-bid="blind"]')
     bid = events(server, gid)[-1]
     assert (bid["type"], bid["player"], bid["bid"], bid.get("blind")) == ("bid", "Beth", 0, True)
     wait(phone, lambda d: text(d, '#seats [data-player="Beth"] .stat') == "bid Blind Nil · tricks 0", 3)
+    # once a bid is in, the hand is not dealt again from this screen: no Deal box (a JS mutation audit, session 55)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#deal-box")
     clean(phone)
 
 
@@ -3152,6 +3188,9 @@ def test_spades_a_claim_question_is_not_carried_to_the_next_player(
     wait(phone, lambda d: css(d, "#cards-entry p.big").text == "Charlie plays:", 3)
     assert not phone.find_elements(By.CSS_SELECTOR, "#claim-confirm")
     assert css(phone, "#claim").text == "Charlie claims the rest…"
+    # the hands unknown, every card is offered but the one on the table (Beth's 2C could be entered for him again)
+    assert not phone.find_elements(By.CSS_SELECTOR, '#cards-entry button[data-card="2C"]')
+    assert len(phone.find_elements(By.CSS_SELECTOR, "#cards-entry button[data-card]")) == 51
     clean(phone)
 
 
