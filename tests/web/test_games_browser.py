@@ -2675,6 +2675,70 @@ def test_push_deal_editor_shows_who_went_out_and_fits_a_360_px_phone(
     clean(phone)
 
 
+def test_push_the_table_shows_the_top_discard_when_a_foul_left_two_in_the_pile_and_another_s_draw_waits_for_none(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex draws from the stock without taking or pushing the upcard 3C (a foul: the 3C stays), then discards the KS:
+    the pile is 3C under KS. The Table tab must show the KS on top, the card Beth may take (a JS mutation audit,
+    session 55)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", SEATS)
+    for body in (
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "draw", "player": "Alex", "from": "stock"},
+        {"type": "discard", "player": "Alex", "card": "KS"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    assert "stock_draw_without_push" in [code for code, _ in rulings(server, gid)]
+    join(server, phone, gid)
+    tab(phone, "table")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#push-piles .big-card"), 3)
+    assert css(phone, "#push-piles .big-card").text == "K♠"
+    assert "2 in the pile" in text(phone, "#push-piles")
+    # Beth has not drawn yet: entering for Charlie is not said to wait for her discard, nor asked (that is for a turn
+    # whose player has drawn: a JS mutation audit, session 55)
+    tab(phone, "enter")
+    tap(phone, '#push-actor button[data-player="Charlie"]')
+    wait(phone, lambda d: css(d, "#push-draw h2").text == "Charlie draws", 3)
+    assert not phone.find_elements(By.CSS_SELECTOR, "#push-not-in")
+    assert not phone.find_elements(By.CSS_SELECTOR, '#draw-buttons button[data-act="turn"]')
+    clean(phone)
+
+
+def test_push_the_next_deal_s_form_names_the_next_dealer_and_the_next_deal_s_size(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Between deals 1 and 2 of docs/examples/push.jsonl (Alex dealt deal 1): the deal passes left, to Beth, and deal
+    2 is 7 cards each. A form that picked the last dealer sent a wrong dealer with one tap; one that sized the deal
+    by the deal just played told the dealer to deal 6 (a JS mutation audit, session 55)."""
+    phone = browsers["phone"]
+    gid = example_up_to(server, "push", 13)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#deal-form"))
+    assert css(phone, "#deal-form h2").text == "Deal 2: 7 cards each"
+    assert css(phone, "#push-dealer").get_attribute("value") == "Beth"
+    clean(phone)
+
+
+def test_push_the_cards_left_form_fills_in_no_hand_the_referee_knows_only_part_of(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Deal 1 of docs/examples/push.jsonl, Alex out on his discard (event 12): the cards left are counted. David took
+    Charlie's 4H, so the referee knows one of his six cards. A form that put "4H" in David's field, sent as shown,
+    scored his hand as that card alone, 5 points and not his 60 (a JS mutation audit, session 55)."""
+    phone = browsers["phone"]
+    gid = example_up_to(server, "push", 12)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#hands-form input[data-player="David"]'))
+    assert "4♥" in text(phone, '#push-hands [data-player="David"]')  # the one card known, on the Table tab
+    assert Select(css(phone, "#push-out")).first_selected_option.text == "Alex"
+    fields = [css(phone, f'#hands-form input[data-player="{name}"]') for name in ("Beth", "Charlie", "David")]
+    assert [f.get_attribute("value") for f in fields] == ["", "", ""]
+    clean(phone)
+
+
 def test_push_a_refused_meld_stays_in_the_builder_to_put_right(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -2825,6 +2889,37 @@ def _beth_laying_off_kc(server: dict[str, Any], phone: WebDriver) -> str:
     return gid
 
 
+def test_push_a_wild_freed_by_a_swap_is_offered_for_another_meld(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth swaps her KD for the JK in her meld #2: the JK must go into another meld at once. Her lay-off form opens
+    with the JK and meld #1 chosen; one that chose #2, the meld it came out of, was ruled a foul (wild_not_reused: the
+    lay-off does not count, the JK stays in her hand; a JS mutation audit, session 55)."""
+    phone = browsers["phone"]
+    gid = new_game(server, "push", SEATS)
+    for body in (
+        {"type": "deal", "dealer": "David", "upcard": "3C"},
+        {"type": "push", "player": "Alex"},
+        {"type": "draw", "player": "Alex", "from": "stock"},
+        {"type": "discard", "player": "Alex", "card": "KS"},
+        {"type": "draw", "player": "Beth", "from": "discard"},
+        {
+            "type": "meld",
+            "player": "Beth",
+            "melds": [{"kind": "set", "cards": c} for c in (["8S", "8H", "8D"], ["KS", "KH", "JK"])],
+        },
+        {"type": "swap", "player": "Beth", "meld": 2, "card": "KD", "wild": "JK"},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Beth (turn)" in text(d, "#push-actor"))
+    assert css(phone, "#layoff-box").get_attribute("open") is not None
+    assert css(phone, '#layoff-form input[aria-label="Cards"]').get_attribute("value") == "JK"
+    assert css(phone, "#layoff-meld").get_attribute("value") == "1"
+    clean(phone)
+
+
 def test_push_a_discard_and_a_lay_off_typed_on_the_pad_survive_another_phone_s_entry(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -2905,6 +3000,7 @@ def test_push_entry_flow(server: dict[str, Any], browsers: dict[str, WebDriver])
     ]
     wait(laptop, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#push-melds li")) == 2, 3)
     assert "=10" in text(laptop, '#push-melds li[data-meld="1"]')  # the joker stands for a 10
+    assert text(laptop, '#push-melds li[data-meld="1"]').count("=") == 1  # and only the joker says what it stands for
     # a lay-off names its meld by number and by the event that laid it: a correction of an earlier meld, which
     # renumbers the melds, cannot move it onto another player's (the Push-on-phones audit)
     assert css(phone, "#layoff-box").get_attribute("open") is None  # folded: the discard comes sooner
