@@ -990,18 +990,7 @@ def test_a_stream_opened_again_resumes_after_the_last_event_the_screen_heard(
     for name in ("Ann", "Bo", "Ann"):
         the_hub.append(game_id, {"type": "add", "player": name, "points": 1}, author="host")
     wait(laptop, lambda d: totals(d) == {"Ann": "2", "Bo": "1"}, 3)
-    asked: list[int | None] = []
-    subscribe = the_hub.subscribe
-
-    def recording(live: Any, last_id: int | None, *rest: Any) -> Any:
-        asked.append(last_id)
-        return subscribe(live, last_id, *rest)
-
-    monkeypatch.setattr(the_hub, "subscribe", recording)
-    choose(laptop, "#me", "Ann")  # (the stream is opened again, naming the player)
-    wait(laptop, lambda d: asked, 5)
-    live(laptop)
-    assert asked == [3]
+    assert resumed_after(monkeypatch, the_hub, laptop, "Ann") == [3]
 
 
 def test_a_screen_that_followed_a_database_put_back_resumes_after_the_put_back_game_s_last_event(
@@ -1026,6 +1015,11 @@ def test_a_screen_that_followed_a_database_put_back_resumes_after_the_put_back_g
     the_hub._games.pop(game_id)
     wait(laptop, lambda d: totals(d) == {"Ann": "1", "Bo": "1"}, 10)
     live(laptop)
+    assert resumed_after(monkeypatch, the_hub, laptop, "Bo") == [2]
+
+
+def resumed_after(monkeypatch: pytest.MonkeyPatch, the_hub: Any, laptop: WebDriver, player: str) -> list[int | None]:
+    """The event each stream the screen opens again asks to resume after, once its "I am" is set to ``player``."""
     asked: list[int | None] = []
     subscribe = the_hub.subscribe
 
@@ -1034,10 +1028,10 @@ def test_a_screen_that_followed_a_database_put_back_resumes_after_the_put_back_g
         return subscribe(live, last_id, *rest)
 
     monkeypatch.setattr(the_hub, "subscribe", recording)
-    choose(laptop, "#me", "Bo")  # (the stream is opened again, naming the player)
+    choose(laptop, "#me", player)  # (the stream is opened again, naming the player)
     wait(laptop, lambda d: asked, 5)
     live(laptop)
-    assert asked == [2]
+    return asked
 
 
 class Same:

@@ -2863,22 +2863,25 @@ def _pad(phone: WebDriver, form: str, rank: str, suit: str) -> None:
     tap(phone, f'{form} button.pad[data-suit="{suit}"]')
 
 
+BETH_TWO_SETS = (  # a Push deal to Beth's turn, her two sets laid (#2: KS KH JK)
+    {"type": "deal", "dealer": "David", "upcard": "3C"},
+    {"type": "push", "player": "Alex"},
+    {"type": "draw", "player": "Alex", "from": "stock"},
+    {"type": "discard", "player": "Alex", "card": "KS"},
+    {"type": "draw", "player": "Beth", "from": "discard"},
+    {
+        "type": "meld",
+        "player": "Beth",
+        "melds": [{"kind": "set", "cards": c} for c in (["8S", "8H", "8D"], ["KS", "KH", "JK"])],
+    },
+)
+
+
 def _beth_laying_off_kc(server: dict[str, Any], phone: WebDriver) -> str:
     """A Push game at Beth's turn, her two sets laid (#2: KS KH JK), her phone joined with KC typed on the card pad
     of the lay-off form onto meld #2; its id."""
     gid = new_game(server, "push", SEATS)
-    for body in (
-        {"type": "deal", "dealer": "David", "upcard": "3C"},
-        {"type": "push", "player": "Alex"},
-        {"type": "draw", "player": "Alex", "from": "stock"},
-        {"type": "discard", "player": "Alex", "card": "KS"},
-        {"type": "draw", "player": "Beth", "from": "discard"},
-        {
-            "type": "meld",
-            "player": "Beth",
-            "melds": [{"kind": "set", "cards": c} for c in (["8S", "8H", "8D"], ["KS", "KH", "JK"])],
-        },
-    ):
+    for body in BETH_TWO_SETS:
         assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     join(server, phone, gid)
     tab(phone, "enter")
@@ -2897,19 +2900,7 @@ def test_push_a_wild_freed_by_a_swap_is_offered_for_another_meld(
     lay-off does not count, the JK stays in her hand; a JS mutation audit, session 55)."""
     phone = browsers["phone"]
     gid = new_game(server, "push", SEATS)
-    for body in (
-        {"type": "deal", "dealer": "David", "upcard": "3C"},
-        {"type": "push", "player": "Alex"},
-        {"type": "draw", "player": "Alex", "from": "stock"},
-        {"type": "discard", "player": "Alex", "card": "KS"},
-        {"type": "draw", "player": "Beth", "from": "discard"},
-        {
-            "type": "meld",
-            "player": "Beth",
-            "melds": [{"kind": "set", "cards": c} for c in (["8S", "8H", "8D"], ["KS", "KH", "JK"])],
-        },
-        {"type": "swap", "player": "Beth", "meld": 2, "card": "KD", "wild": "JK"},
-    ):
+    for body in (*BETH_TWO_SETS, {"type": "swap", "player": "Beth", "meld": 2, "card": "KD", "wild": "JK"}):
         assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
     join(server, phone, gid)
     tab(phone, "enter")
