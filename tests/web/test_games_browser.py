@@ -3567,3 +3567,116 @@ def test_spades_a_double_tap_on_the_last_bid_does_not_play_the_card_redrawn_unde
     assert [(e["type"], e["player"]) for e in events(server, gid)][3:] == [("bid", "Alex")]
     assert "That tap came with the one before it" in text(phone, "#spades-problem")
     clean(phone)
+
+
+def test_ten_a_first_bid_of_nothing_is_shown_as_the_best_bid(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth bids 0 for Alex's wild (the first bid may be 0: the wild for nothing). The table must say so, not "no bid
+    yet", or Alex is not told that only 1 or more now wins it."""
+    laptop = browsers["laptop"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    for body in (
+        {"type": "draw", "player": "Alex", "card": "R3"},
+        {"type": "draw", "player": "Alex", "card": "R#"},
+        {"type": "auction_bid", "player": "Beth", "bid": 0},
+    ):
+        status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
+        assert status == 201, answer
+    open_as_host(server, laptop, gid)
+    wait(laptop, lambda d: "Alex to bid" in text(d, "#ten-auction"), 3)
+    assert "best bid 0 by Beth" in text(laptop, "#ten-auction")
+    assert "no bid yet" not in text(laptop, "#ten-auction")
+    clean(laptop)
+
+
+def test_ten_the_first_of_the_last_buys_is_the_one_in_turn(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """The draw pile ends before Alex draws: the last buys go Alex, then Beth. The table marks Alex, who is to buy,
+    not the last of the last buyers."""
+    laptop = browsers["laptop"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "end"})[0] == 201
+    open_as_host(server, laptop, gid)
+    wait(laptop, lambda d: text(d, "#turn") == "Turn: Alex", 3)
+    assert css(laptop, ".ten-players .seat.turn-now").get_attribute("data-player") == "Alex"
+    clean(laptop)
+
+
+def test_ten_a_bid_the_tokens_do_not_pay_asks_how_before_it_is_sent(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth has 5 tokens and 2 cards and bids 6 for Alex's wild: she can pay it, but not in tokens alone. Sent as it
+    was, the bid would go in with nothing said of how it is paid; the box opens and asks first."""
+    phone = browsers["phone"]
+    gid = ten_buy(server, market="R9", cards=("B1", "G2"))
+    for body in (
+        {"type": "pass_buy", "player": "Beth"},
+        {"type": "draw", "player": "Alex", "card": "R3"},
+        {"type": "draw", "player": "Alex", "card": "R#"},
+    ):
+        status, answer = call(server["laptop"], "POST", f"/api/games/{gid}/events", body)
+        assert status == 201, answer
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: "Beth bids for" in text(d, "#auction-entry h2"), 3)
+    count = len(events(server, gid))
+    tap(phone, '#bid-buttons button[data-bid="6"]')
+    wait(phone, lambda d: "Beth has 5 tokens for 6: say how the rest is paid" in text(d, "#ten-problem"), 3)
+    assert css(phone, "#pay-box").get_attribute("open") is not None
+    assert len(events(server, gid)) == count
+    clean(phone)
+
+
+def test_ten_a_card_the_buyer_holds_already_is_not_offered(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth took a B1 and the market has Alex's B1: she cannot buy a second, and the button says why."""
+    phone = browsers["phone"]
+    gid = ten_buy(server, market="B1", cards=("B1", "G2"))
+    join(server, phone, gid)
+    tab(phone, "enter")
+    one = css(phone, '#market-buttons button[data-card="B1"]')
+    assert one.get_attribute("disabled") is not None and "held already" in one.text
+    clean(phone)
+
+
+def test_ten_a_buy_the_tokens_pay_exactly_is_sent_at_once(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth has 5 tokens and buys the B5 for 5: her tokens pay it, so nothing asks how and the buy goes in unpaid
+    otherwise."""
+    phone = browsers["phone"]
+    gid = ten_buy(server, market="B5", cards=("R1", "R2"))
+    join(server, phone, gid)
+    tab(phone, "enter")
+    tap(phone, '#market-buttons button[data-card="B5"]')
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#buy"))
+    assert not phone.find_elements(By.CSS_SELECTOR, "#pay-short")
+    step(phone, server, gid, "#buy")
+    last = events(server, gid)[-1]
+    assert (last["type"], last["player"], last["card"], "pay" in last) == ("buy", "Beth", "B5", False)
+    assert [code for code, _ in rulings(server, gid)][-1] == "bought"
+    clean(phone)
+
+
+def test_ten_the_edit_of_a_final_count_shows_no_cards_as_a_dash_and_saves_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Beth collected no cards. The Log's Edit of the final count shows her cards as "-" (none), as the Enter tab
+    asks them typed: left blank, the Save refused the count until she typed what was already entered."""
+    phone = browsers["phone"]
+    gid = new_game(server, "ten", ["Alex", "Beth"])
+    players = {"Alex": {"cards": ["R1"], "tokens": 3}, "Beth": {"cards": [], "tokens": 4}}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", {"type": "final", "players": players})[0] == 201
+    join(server, phone, gid)
+    from_log(phone, 1, "edit")
+    field = '#ten-final-edit input[data-player="{}"][data-field="{}"]'.format
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, field("Beth", "cards")))
+    assert css(phone, field("Beth", "cards")).get_attribute("value") == "-"
+    type_into(phone, field("Alex", "tokens"), "5")
+    tap(phone, "#edit-save")
+    wait(phone, lambda d: len(events(server, gid)) == 2, 3)
+    assert events(server, gid)[-1]["event"]["players"]["Beth"] == {"cards": [], "tokens": 4, "bust_tokens": 0}
+    clean(phone)
