@@ -3661,6 +3661,101 @@ def test_ten_a_buy_the_tokens_pay_exactly_is_sent_at_once(
     clean(phone)
 
 
+def test_spit_tops_typed_for_a_layout_with_an_empty_space_skip_it(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex lays out 1, 0, 3, 4, 5 and types the four tops he turned: they go on the piles he made, left to right,
+    none on the empty space."""
+    phone = browsers["phone"]
+    gid = new_game(server, "spit", ["Alex", "Beth"])
+    join(server, phone, gid)
+    tab(phone, "enter")
+    form = '.layout-form[data-player="Alex"]'
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, form))
+    Select(css(phone, f'{form} select[data-pile="1"]')).select_by_value("0")
+    type_into(phone, f"{form} input[type=text]", "3S 5S 6S 7S")
+    step(phone, server, gid, f'{form} button[data-act="layout"]')
+    layout = events(server, gid)[-1]
+    assert (layout["counts"], layout["tops"]) == ([1, 0, 3, 4, 5], ["3S", None, "5S", "6S", "7S"])
+    clean(phone)
+
+
+def test_spit_the_spit_form_asks_only_for_the_players_with_spit_cards(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """In round 2 of the example Alex laid out all 14 of his cards: the opening Spit! has a field for Beth only."""
+    phone = browsers["phone"]
+    gid = example_up_to(server, "spit", 37)
+    join(server, phone, gid)
+    tab(phone, "enter")
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, "#spit-form"))
+    fields = phone.find_elements(By.CSS_SELECTOR, "#spit-form input[data-player]")
+    assert [f.get_attribute("data-player") for f in fields] == ["Beth"]
+    clean(phone)
+
+
+def test_spit_a_stock_card_turned_up_is_not_one_face_up_on_the_table(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex has played his 3S and 4S: turning up his stock 2, the grid offers the cards not seen, not his 5S
+    still face up or the 4S on the pile."""
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
+    for body in (
+        {"type": "play", "player": "Alex", "card": "3S", "pile": 0, "from": 0},
+        {"type": "play", "player": "Alex", "card": "4S", "pile": 0, "from": 1},
+    ):
+        assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: text(d, "#spit-targets").startswith("pile 14♠"), 3)
+    tap(phone, slot("Alex", 1))
+    wait(phone, lambda d: d.find_elements(By.CSS_SELECTOR, '#reveal-box button[data-card="JS"]'))
+    for seen in ("5S", "4S", "9D", "10H"):
+        assert not phone.find_elements(By.CSS_SELECTOR, f'#reveal-box button[data-card="{seen}"]'), seen
+    clean(phone)
+
+
+def test_spit_a_picked_card_played_from_another_phone_is_let_go(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    """Alex's 3S is picked on the phone when the camera (or another phone) enters it onto pile 1: the phone lets it
+    go, and the piles cannot send it a second time."""
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
+    tap(phone, slot("Alex", 0))
+    wait(phone, lambda d: "3♠ goes onto" in text(d, "#spit-hint"))
+    body = {"type": "play", "player": "Alex", "card": "3S", "pile": 0, "from": 0}
+    assert call(server["laptop"], "POST", f"/api/games/{gid}/events", body)[0] == 201
+    wait(phone, lambda d: text(d, "#spit-targets").startswith("pile 13♠"), 3)
+    assert text(phone, "#spit-hint") == "Tap a stock card, then where it went"
+    piles = phone.find_elements(By.CSS_SELECTOR, "#spit-targets button")
+    assert all(b.get_attribute("disabled") is not None for b in piles)
+    clean(phone)
+
+
+def test_spit_a_round_over_said_by_one_player_names_that_player(
+    server: dict[str, Any], browsers: dict[str, WebDriver]
+) -> None:
+    phone = browsers["phone"]
+    gid = spit_laid_out(server, phone)
+    phone.execute_script("document.querySelector('#round-end').open = true")
+    step(phone, server, gid, '#round-end button[data-player="Beth"]')
+    last = events(server, gid)[-1]
+    assert (last["type"], last.get("player")) == ("round_end", "Beth")
+    clean(phone)
+
+
+def test_spit_the_game_over_table_says_no_cards_in_hand(server: dict[str, Any], browsers: dict[str, WebDriver]) -> None:
+    """The example ends with Alex out of cards and Beth holding all 52: the table says her 52 cards, not "52 in hand"
+    as though a round were being laid out."""
+    laptop = browsers["laptop"]
+    gid = example_up_to(server, "spit", 61)
+    open_as_host(server, laptop, gid)
+    wait(laptop, lambda d: "game over" in text(d, "#spit-phase"), 3)
+    beth = laptop.find_element(By.CSS_SELECTOR, '#view .spit-player[data-player="Beth"] .row .muted')
+    assert beth.text == "52 cards"
+    clean(laptop)
+
+
 def test_ten_the_edit_of_a_final_count_shows_no_cards_as_a_dash_and_saves_it(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
