@@ -1243,6 +1243,21 @@ def test_the_answer_to_an_entry_coming_after_a_newer_event_does_not_take_the_scr
     assert totals(laptop) == {"Ann": "1", "Bo": "5"} and not script_errors(laptop)
 
 
+def kept_through_a_late_answer(phone: WebDriver, tapped: str, drawn: tuple[str, str], next_button: str) -> bool:
+    """Taps ``tapped`` with its answer 0.8 s late, so the live stream's copy comes first and draws the next step
+    (``drawn``: an element and its text); whether ``next_button`` of that drawing, where the finger goes next, is still
+    in the page once the answer has come, with no script error."""
+    phone.execute_script(ANSWERS)
+    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
+    tap(phone, tapped)
+    wait(phone, lambda d: css(d, drawn[0]).text == drawn[1], 3)
+    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
+    phone.execute_script("window.__button = document.querySelector(arguments[0])", next_button)
+    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
+    time.sleep(0.3)
+    return bool(phone.execute_script("return window.__button.isConnected")) and not script_errors(phone)
+
+
 def test_the_answer_to_an_entry_the_stream_brought_first_leaves_the_buttons_under_the_finger(
     server: dict[str, Any], browsers: dict[str, WebDriver]
 ) -> None:
@@ -1252,15 +1267,12 @@ def test_the_answer_to_an_entry_the_stream_brought_first_leaves_the_buttons_unde
     kills hand mutant J16 of table.js, session 55)."""
     phone = browsers["phone"]
     _spades_phone_at_c_s_bid(server, phone, "Copy first", Late(0.0))
-    phone.execute_script(ANSWERS)
-    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
-    tap(phone, '#bid-buttons button[data-bid="3"]')
-    wait(phone, lambda d: css(d, "#cards-entry p.big").text == "D bids:", 3)
-    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
-    phone.execute_script("window.__button = document.querySelector('#bid-buttons button[data-bid=\"2\"]')")
-    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
-    time.sleep(0.3)
-    assert phone.execute_script("return window.__button.isConnected") and not script_errors(phone)
+    assert kept_through_a_late_answer(
+        phone,
+        '#bid-buttons button[data-bid="3"]',
+        ("#cards-entry p.big", "D bids:"),
+        '#bid-buttons button[data-bid="2"]',
+    )
 
 
 def test_snap_s_own_flip_answer_leaves_the_next_player_s_cards_the_stream_drew(
@@ -1275,15 +1287,12 @@ def test_snap_s_own_flip_answer_leaves_the_next_player_s_cards_the_stream_drew(
     join_phone(server, phone, game_id)
     tab(phone, "enter")
     wait(phone, lambda d: css(d, "#flip-entry h2").text == "Alex turns up:")
-    phone.execute_script(ANSWERS)
-    phone.execute_script("window.__after = 800")  # the stream's copy first, then the answer
-    tap(phone, '#flip-cards button[data-card="7H"]')
-    wait(phone, lambda d: css(d, "#flip-entry h2").text == "Beth turns up:", 3)
-    assert phone.execute_script("return document.documentElement.dataset.sending") == "1"  # (the answer to come)
-    phone.execute_script("window.__button = document.querySelector('#flip-cards button[data-card=\"8H\"]')")
-    wait(phone, lambda d: not d.execute_script("return document.documentElement.dataset.sending"), 3)
-    time.sleep(0.3)
-    assert phone.execute_script("return window.__button.isConnected") and not script_errors(phone)
+    assert kept_through_a_late_answer(
+        phone,
+        '#flip-cards button[data-card="7H"]',
+        ("#flip-entry h2", "Beth turns up:"),
+        '#flip-cards button[data-card="8H"]',
+    )
     assert css(phone, "#flip-entry h2").text == "Beth turns up:"
 
 
